@@ -1,0 +1,199 @@
+//! Every text a model or a person sees, as templates (spec chapter 9). This is the only place the
+//! wording lives; the engine renders from here and a test proves each template appears verbatim in
+//! `spec/auto-review.md`.
+
+use serde_json::{Map, Value};
+
+/// A message template with `<placeholder>`s, identified by its spec ID.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Template {
+    /// The spec ID, e.g. `MSG-FINAL-DENY`.
+    pub id: &'static str,
+    /// The template text, exactly as in the spec.
+    pub text: &'static str,
+}
+
+/// A rendered text and how much of it is normative (AR-CONV-3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text {
+    /// The text.
+    pub text: String,
+    /// `None` when the whole text is normative; otherwise the number of characters (Unicode scalar
+    /// values) of the normative prefix.
+    pub prefix: Option<usize>,
+}
+
+impl Text {
+    /// A text that is normative in full.
+    pub fn exact(text: impl Into<String>) -> Text {
+        Text {
+            text: text.into(),
+            prefix: None,
+        }
+    }
+
+    /// A text whose every character is implementation-defined.
+    pub fn implementation_defined(text: impl Into<String>) -> Text {
+        Text {
+            text: text.into(),
+            prefix: Some(0),
+        }
+    }
+}
+
+impl Template {
+    /// Renders the template, replacing each `<name>` that has an argument by the argument verbatim
+    /// (in one pass, so a value that itself contains `<...>` is never expanded). The result is
+    /// normative up to the first argument that is not normative in full, plus that argument's own
+    /// normative prefix.
+    pub fn fill(&self, args: &[(&str, &Text)]) -> Text {
+        let mut out = String::with_capacity(self.text.len() + 32);
+        let mut prefix: Option<usize> = None;
+        let mut chars = 0usize;
+        let mut rest = self.text;
+        while let Some(open) = rest.find('<') {
+            let (before, after) = rest.split_at(open);
+            out.push_str(before);
+            chars += before.chars().count();
+            let close = after.find('>');
+            let name = close.map(|c| &after[1..c]);
+            match name.and_then(|n| args.iter().find(|(k, _)| *k == n)) {
+                Some((_, value)) => {
+                    if prefix.is_none()
+                        && let Some(p) = value.prefix
+                    {
+                        prefix = Some(chars + p);
+                    }
+                    out.push_str(&value.text);
+                    chars += value.text.chars().count();
+                    rest = &after[close.unwrap_or(0) + 1..];
+                }
+                None => {
+                    out.push('<');
+                    chars += 1;
+                    rest = &after[1..];
+                }
+            }
+        }
+        out.push_str(rest);
+        Text { text: out, prefix }
+    }
+
+    /// Renders with plain, fully normative string arguments.
+    pub fn render(&self, args: &[(&str, &str)]) -> String {
+        let owned: Vec<(&str, Text)> = args.iter().map(|(k, v)| (*k, Text::exact(*v))).collect();
+        let refs: Vec<(&str, &Text)> = owned.iter().map(|(k, v)| (*k, v)).collect();
+        self.fill(&refs).text
+    }
+}
+
+macro_rules! templates {
+    ($($(#[$doc:meta])* $name:ident = $id:literal, $text:literal;)*) => {
+        $( $(#[$doc])* pub const $name: Template = Template { id: $id, text: $text }; )*
+        /// Every template, in spec order.
+        pub const ALL: &[Template] = &[$($name),*];
+    };
+}
+
+templates! {
+    /// The tool runtime's prefix for a refused call (AR-RESULT-2).
+    ERROR_PREFIX = "MSG-ERROR-PREFIX", "Error: <message>";
+    /// A final reviewer denial (AR-DECIDE-2).
+    FINAL_DENY = "MSG-FINAL-DENY", "Auto review rejected tool \"<name>\"; its body was not executed";
+    /// The audited reason of an ask after a reviewer denial without reason (AR-DECIDE-5).
+    ASK_REVIEW = "MSG-ASK-REVIEW", "Auto review denied tool \"<name>\"";
+    /// The audited reason of an ask after a reviewer denial with reason (AR-DECIDE-5).
+    ASK_REVIEW_REASON = "MSG-ASK-REVIEW-REASON", "Auto review denied tool \"<name>\": <reason>";
+    /// English display reason without reviewer reason.
+    DISPLAY_EN = "MSG-DISPLAY-EN", "Auto review denied this call.";
+    /// English display reason with reviewer reason.
+    DISPLAY_EN_REASON = "MSG-DISPLAY-EN-REASON", "Auto review denied this call: <reason>";
+    /// Chinese display reason without reviewer reason.
+    DISPLAY_ZH = "MSG-DISPLAY-ZH", "Auto review 拒绝了此调用。";
+    /// Chinese display reason with reviewer reason (full-width colon).
+    DISPLAY_ZH_REASON = "MSG-DISPLAY-ZH-REASON", "Auto review 拒绝了此调用：<reason>";
+    /// A reviewer failure (AR-DECIDE-1).
+    FAILED = "MSG-FAILED", "Auto review of tool \"<name>\" failed; its body was not executed: <error>";
+    /// The approval service answered `rejected` (AR-APPROVAL-3).
+    USER_REJECTED = "MSG-USER-REJECTED", "the user rejected tool \"<name>\"";
+    /// The approval service answered `cancelled` (AR-APPROVAL-3).
+    APPROVAL_CANCELLED = "MSG-APPROVAL-CANCELLED", "approval for tool \"<name>\" was cancelled";
+    /// The approval service answered `unavailable` (AR-APPROVAL-3).
+    APPROVAL_UNAVAILABLE = "MSG-APPROVAL-UNAVAILABLE", "tool \"<name>\" requires approval, but no approval channel is available";
+    /// An ask for a call without an agent (AR-APPROVAL-1).
+    NO_AGENT = "MSG-NO-AGENT", "tool \"<name>\" requires approval, but the call has no agent to route it through";
+    /// The canonical pre-dispatch cancellation (AR-RESULT-4).
+    ABORTED_BEFORE_DISPATCH = "MSG-ABORTED-BEFORE-DISPATCH", "tool call aborted before dispatch";
+    /// A thrown approval request (AR-APPROVAL-4); the message is implementation-defined.
+    APPROVAL_THREW = "MSG-APPROVAL-THREW", "<message>";
+    /// A response that ended with an error or aborted finish (AR-PARSE-1).
+    ERR_ENDED_DETAIL = "MSG-ERR-ENDED-DETAIL", "auto-review: reviewer ended with <kind> <code>: <message>";
+    /// A response that ended with another non-stop finish (AR-PARSE-1).
+    ERR_ENDED = "MSG-ERR-ENDED", "auto-review: reviewer ended with <kind>";
+    /// Data after the terminal finish (AR-PARSE-2).
+    ERR_AFTER_FINISH = "MSG-ERR-AFTER-FINISH", "auto-review: reviewer emitted data after its terminal finish";
+    /// Wrong block sequence (AR-PARSE-3).
+    ERR_BLOCKS = "MSG-ERR-BLOCKS", "auto-review: reviewer must emit zero or more reasoning blocks followed by exactly one text block";
+    /// Not an object (AR-PARSE-5).
+    ERR_NOT_OBJECT = "MSG-ERR-NOT-OBJECT", "auto-review: reviewer output must be one JSON object";
+    /// A repeated member (AR-PARSE-6).
+    ERR_REPEATED = "MSG-ERR-REPEATED", "auto-review: reviewer output repeats a JSON member";
+    /// Not one of the six shapes (AR-PARSE-7).
+    ERR_PROTOCOL = "MSG-ERR-PROTOCOL", "auto-review: reviewer output does not match the risk/decision protocol";
+    /// A native schema that is missing or ambiguous (AR-REVIEW-2).
+    ERR_SCHEMA_NATIVE = "MSG-ERR-SCHEMA-NATIVE", "auto-review: the pending native tool schema is missing or ambiguous";
+    /// A PTC binding schema that is missing or inconsistent (AR-REVIEW-2).
+    ERR_SCHEMA_PTC = "MSG-ERR-SCHEMA-PTC", "auto-review: the pending PTC binding schema is missing or inconsistent";
+}
+
+/// The reference engine's implementation-defined texts (AR-MSG-3). They are not templates: another
+/// implementation may word them differently.
+pub mod reference {
+    /// The failure message of a review that a caller's signal ended (AR-CANCEL-6).
+    pub const SIGNAL_ENDED_REVIEW: &str =
+        "auto-review: reviewer ended with aborted ABORTED: the caller cancelled the call";
+    /// The message of an approval request that threw (AR-APPROVAL-4).
+    pub const APPROVAL_OUTSIDE_TURN: &str = "approval.request() outside an open turn: the approval/asked + approval/decided audit pair must be turn-enclosed (a bare event between turns is crash-tail garbage on reload). Ask from inside the turn that needs the decision.";
+}
+
+/// `INFO-DENIED` (AR-MSG-4): the structured info of a final reviewer denial.
+pub fn info_denied(reason: Option<&str>) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("name".into(), "AutoReviewDeniedError".into());
+    m.insert("code".into(), "AUTO_REVIEW_DENIED".into());
+    if let Some(r) = reason {
+        m.insert("reason".into(), r.into());
+    }
+    m
+}
+
+/// `INFO-ABORTED` (AR-MSG-4): the structured info of the pre-dispatch cancellation.
+pub fn info_aborted() -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("name".into(), "AbortError".into());
+    m.insert("code".into(), "ABORTED_BEFORE_DISPATCH".into());
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_substitutes_once_and_tracks_the_normative_prefix() {
+        let name = Text::exact("<error>");
+        let err = Text::implementation_defined("boom");
+        let t = FAILED.fill(&[("name", &name), ("error", &err)]);
+        assert_eq!(
+            t.text,
+            "Auto review of tool \"<error>\" failed; its body was not executed: boom"
+        );
+        assert_eq!(t.prefix, Some(t.text.chars().count() - 4));
+    }
+
+    #[test]
+    fn unknown_placeholders_stay_literal() {
+        assert_eq!(ERROR_PREFIX.render(&[]), "Error: <message>");
+        assert_eq!(ERROR_PREFIX.render(&[("message", "x")]), "Error: x");
+    }
+}

@@ -1,0 +1,217 @@
+//! The outcome: everything observable about one call after the gate and the tool runtime are done
+//! with it (`spec/scenario.md`, "Outcome").
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::scenario::ApprovalAnswer;
+
+/// What happened to one call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// The scenario's `id`, echoed.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// `false` when the call never completes (a review that never settles, AR-CANCEL-6).
+    pub settled: bool,
+    /// The decision the gate (the first pre-execute listener) returned; `null` when it did not run or
+    /// did not return.
+    pub listener: Option<Decision>,
+    /// The approval request, when the tool runtime made one.
+    pub approval: Option<ApprovalRecord>,
+    /// The tool result the model receives.
+    pub result: ToolResult,
+    /// What the review did.
+    pub review: ReviewRecord,
+    /// The observable events in order.
+    pub trace: Vec<Event>,
+    /// Texts whose tail is implementation-defined: JSON pointer of the text → number of characters
+    /// (Unicode scalar values) of its normative prefix (AR-CONV-3). Absent when every text is
+    /// normative in full.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub prefix_only: BTreeMap<String, usize>,
+}
+
+/// A listener decision (AR-CONV-4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Decision {
+    /// Proceed.
+    Allow,
+    /// Refuse with a reason and optional structured info.
+    Deny {
+        /// The reason the model sees after `Error: `.
+        reason: String,
+        /// Structured info for logs and interfaces.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        info: Option<Map<String, Value>>,
+    },
+    /// Cancel before dispatch.
+    Cancel,
+    /// Ask the approval service.
+    Ask {
+        /// The audited reason.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        /// The localized text shown to the human.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        display_reason: Option<DisplayReason>,
+    },
+}
+
+/// A display reason in the two locales the gate ships.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DisplayReason {
+    /// English.
+    pub en: String,
+    /// Simplified Chinese.
+    pub zh: String,
+}
+
+/// An approval request and its answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalRecord {
+    /// The audited reason sent with the request.
+    pub reason: Option<String>,
+    /// The display reason sent with the request.
+    pub display_reason: Option<DisplayReason>,
+    /// The answer (`throws` when the request itself threw).
+    pub answer: ApprovalAnswer,
+    /// Whether the question reached the answerers (a human); `false` when the service answered by
+    /// itself (a cancelled signal, the `never` policy) or the request threw.
+    pub prompted: bool,
+}
+
+/// The tool result the model receives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolResult {
+    /// Whether the body ran.
+    pub executed: bool,
+    /// For a call that did not run: exactly the text the model sees. `null` when the body ran or the
+    /// call never completed.
+    pub text: Option<String>,
+    /// Structured info kept with a call that did not run.
+    pub info: Option<Map<String, Value>>,
+}
+
+/// What the review did.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRecord {
+    /// How many reviewer requests were made.
+    pub attempts: u32,
+    /// Why no decision was obtained, when the review failed.
+    pub failure: Option<Failure>,
+}
+
+/// A review failure (AR-REVIEW-5, AR-REVIEW-6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    /// The failure class.
+    pub class: FailureClass,
+    /// The failure message, as placed after `: ` in the failure text.
+    pub message: String,
+}
+
+/// The closed set of failure classes (AR-REVIEW-6).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureClass {
+    /// The request did not reach the provider or the stream broke.
+    Transport,
+    /// The provider or the gate gave up waiting.
+    Timeout,
+    /// Quota or rate refusal.
+    Quota,
+    /// The response was aborted.
+    Aborted,
+    /// Any other finish error or non-stop finish.
+    Provider,
+    /// The response broke the output protocol.
+    Protocol,
+    /// The pending tool's schema could not be resolved.
+    Schema,
+    /// Anything else, including a thrown value.
+    Internal,
+}
+
+impl FailureClass {
+    /// Every class, in the spec's order.
+    pub const ALL: [FailureClass; 8] = [
+        FailureClass::Transport,
+        FailureClass::Timeout,
+        FailureClass::Quota,
+        FailureClass::Aborted,
+        FailureClass::Provider,
+        FailureClass::Protocol,
+        FailureClass::Schema,
+        FailureClass::Internal,
+    ];
+
+    /// The class's stable code.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureClass::Transport => "transport",
+            FailureClass::Timeout => "timeout",
+            FailureClass::Quota => "quota",
+            FailureClass::Aborted => "aborted",
+            FailureClass::Provider => "provider",
+            FailureClass::Protocol => "protocol",
+            FailureClass::Schema => "schema",
+            FailureClass::Internal => "internal",
+        }
+    }
+}
+
+/// One observable event (AR-ORDER-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Event {
+    /// One reviewer request.
+    Review,
+    /// The downstream listeners were consulted.
+    Downstream,
+    /// The approval service was asked.
+    Approval,
+    /// The body ran.
+    Body,
+}
+
+impl ToolResult {
+    /// The body ran.
+    pub fn executed() -> ToolResult {
+        ToolResult {
+            executed: true,
+            text: None,
+            info: None,
+        }
+    }
+
+    /// The call did not run; the model sees `text`.
+    pub fn refused(text: String, info: Option<Map<String, Value>>) -> ToolResult {
+        ToolResult {
+            executed: false,
+            text: Some(text),
+            info,
+        }
+    }
+
+    /// The call never completed.
+    pub fn pending() -> ToolResult {
+        ToolResult {
+            executed: false,
+            text: None,
+            info: None,
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! Profiles: named sets of clauses a gate can conform to (AR-CONV-2).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A conformance profile.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// The shipped gate as decided on 2026-08-28.
+    Baseline,
+}
+
+impl Profile {
+    /// Every profile, in the order reports list them.
+    pub const ALL: [Profile; 1] = [Profile::Baseline];
+
+    /// The profile's wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Baseline => "baseline",
+        }
+    }
+}
+
+impl std::fmt::Display for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

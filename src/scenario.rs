@@ -1,0 +1,600 @@
+//! The scenario: everything a conformance case says about one tool call, as data (`spec/scenario.md`).
+//!
+//! Scenarios arrive from files and from other processes, so every type here rejects unknown fields and
+//! every shape that can be mistyped has a deserializer with an error message a person can act on.
+
+use schemars::JsonSchema;
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One tool call and the world around it: session, reviewer script, downstream listeners, the human.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Free identifier echoed into the outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The pending call.
+    pub tool: Tool,
+    /// Whether the call belongs to an agent (AR-SCOPE-1). Default `true`.
+    #[serde(default = "default_true")]
+    pub agent: bool,
+    /// The session's current permission preset (AR-SCOPE-3). Default `auto`.
+    #[serde(default)]
+    pub preset: Preset,
+    /// The session's approval policy: a string is the session's override, an object gives both the
+    /// override and the deployment default (AR-CONV-5). Default: no override, default `ask`.
+    #[serde(default)]
+    pub policy: Policy,
+    /// How many schemas of the call's name the request header holds (AR-REVIEW-2). Default `present`.
+    #[serde(default)]
+    pub schema: SchemaView,
+    /// What the reviewer does on each request, in order; the last attempt repeats when the gate asks
+    /// more often than the script is long.
+    pub reviewer: Reviewer,
+    /// What the rest of the pre-execute chain returns when consulted. Default `{"kind":"allow"}`.
+    #[serde(default)]
+    pub downstream: Downstream,
+    /// How the approval service answers if it is asked. Default `unavailable`.
+    #[serde(default)]
+    pub approval: ApprovalAnswer,
+    /// When, if ever, a signal aborts the call (chapter 7). Default `none`.
+    #[serde(default)]
+    pub abort: AbortPoint,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// The pending tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    /// The tool's name, verbatim; every text quotes it exactly.
+    pub name: String,
+    /// The call kind (AR-CONV-4). Default `native`.
+    #[serde(default)]
+    pub call: CallKind,
+}
+
+/// How the call was made (AR-CONV-4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CallKind {
+    /// A tool the agent calls directly.
+    #[default]
+    Native,
+    /// A call started from inside a programmatic tool-calling program.
+    PtcInner,
+    /// The outer transport call that starts such a program.
+    RunCode,
+}
+
+/// The session's current permission preset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// Auto review is active.
+    #[default]
+    Auto,
+    /// Full access without review.
+    DangerFullAccess,
+    /// Workspace-write sandbox without review.
+    WorkspaceWrite,
+    /// Read-only sandbox without review.
+    ReadOnly,
+}
+
+/// An approval policy value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ApprovalPolicy {
+    /// Approval requests may reach an answerer.
+    Ask,
+    /// Approval requests are rejected before any answerer.
+    Never,
+}
+
+/// The session's override and the deployment default (AR-CONV-5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Policy {
+    /// The session's recorded override, if any.
+    #[serde(rename = "override", default)]
+    pub override_: Option<ApprovalPolicy>,
+    /// The deployment default. Default `ask`.
+    #[serde(default = "default_ask")]
+    pub default: ApprovalPolicy,
+}
+
+fn default_ask() -> ApprovalPolicy {
+    ApprovalPolicy::Ask
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            override_: None,
+            default: ApprovalPolicy::Ask,
+        }
+    }
+}
+
+impl Policy {
+    /// The override if recorded, otherwise the deployment default (AR-CONV-5).
+    pub fn effective(&self) -> ApprovalPolicy {
+        self.override_.unwrap_or(self.default)
+    }
+}
+
+/// The object form of a policy: the session's override and the deployment default.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // read through serde only
+struct PolicyObject {
+    /// The session's recorded override; `null` or absent when none was recorded.
+    #[serde(rename = "override", default)]
+    override_: Option<ApprovalPolicy>,
+    /// The deployment default. Default `ask`.
+    #[serde(default = "default_ask")]
+    default: ApprovalPolicy,
+}
+
+impl JsonSchema for Policy {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Policy".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let object = generator.subschema_for::<PolicyObject>();
+        schemars::json_schema!({
+            "description": "The session's approval policy: a string is the session's override (with the deployment default `ask`); an object gives the override and the deployment default (AR-CONV-5).",
+            "anyOf": [
+                { "type": "string", "enum": ["ask", "never"] },
+                object
+            ]
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Policy {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        type Full = PolicyObject;
+        match Value::deserialize(d)? {
+            Value::String(s) => match s.as_str() {
+                "ask" => Ok(Policy {
+                    override_: Some(ApprovalPolicy::Ask),
+                    default: ApprovalPolicy::Ask,
+                }),
+                "never" => Ok(Policy {
+                    override_: Some(ApprovalPolicy::Never),
+                    default: ApprovalPolicy::Ask,
+                }),
+                other => Err(de::Error::custom(format!(
+                    "unknown policy {other:?}: expected \"ask\", \"never\" or {{\"override\": ..., \"default\": ...}}"
+                ))),
+            },
+            v @ Value::Object(_) => {
+                let f: Full = serde_json::from_value(v).map_err(de::Error::custom)?;
+                Ok(Policy {
+                    override_: f.override_,
+                    default: f.default,
+                })
+            }
+            other => Err(de::Error::custom(format!(
+                "policy must be \"ask\", \"never\" or an object {{\"override\", \"default\"}}, not {}",
+                kind_of(&other)
+            ))),
+        }
+    }
+}
+
+/// How many schemas with the call's name the latest request header holds (AR-REVIEW-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchemaView {
+    /// Exactly one.
+    #[default]
+    Present,
+    /// None.
+    Missing,
+    /// More than one.
+    Ambiguous,
+}
+
+/// The reviewer's script: one attempt, or a list of attempts in request order.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Reviewer {
+    /// The same attempt answers every request.
+    One(Attempt),
+    /// Attempts in request order; the last one repeats.
+    Many(Vec<Attempt>),
+}
+
+impl Reviewer {
+    /// The attempt that answers the `n`th request (0-based): the last attempt repeats.
+    pub fn attempt(&self, n: usize) -> &Attempt {
+        match self {
+            Reviewer::One(a) => a,
+            Reviewer::Many(list) => &list[n.min(list.len() - 1)],
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Reviewer {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Array(items) => {
+                if items.is_empty() {
+                    return Err(de::Error::custom(
+                        "reviewer must script at least one attempt",
+                    ));
+                }
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.into_iter().enumerate() {
+                    out.push(
+                        Attempt::from_value(item)
+                            .map_err(|e| de::Error::custom(format!("attempt [{i}]: {e}")))?,
+                    );
+                }
+                Ok(Reviewer::Many(out))
+            }
+            v => Attempt::from_value(v)
+                .map(Reviewer::One)
+                .map_err(de::Error::custom),
+        }
+    }
+}
+
+/// What the reviewer does on one request.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged, deny_unknown_fields)]
+pub enum Attempt {
+    /// One text block, then a normal `stop` finish.
+    Text {
+        /// The text block's content.
+        text: String,
+    },
+    /// Explicit content blocks and a finish kind.
+    Blocks {
+        /// The content blocks in order.
+        blocks: Vec<Block>,
+        /// The finish kind: `stop`, or another kind such as `max-tokens`. Default `stop`.
+        #[serde(default = "stop")]
+        finish: String,
+        /// Whether the stream sends data after its terminal finish (AR-PARSE-2). Default `false`.
+        #[serde(default, skip_serializing_if = "is_false")]
+        data_after_finish: bool,
+    },
+    /// The response ends with an error or aborted finish.
+    Finish {
+        /// The failed finish.
+        finish: FailedFinish,
+    },
+    /// The review request throws this value.
+    Throw {
+        /// Any JSON value.
+        throw: Value,
+    },
+    /// The request never settles on its own.
+    Hang {
+        /// Always `true`.
+        hang: HangFlag,
+    },
+}
+
+/// The literal `true` of a hanging attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "bool", into = "bool")]
+pub struct HangFlag;
+
+impl JsonSchema for HangFlag {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "HangFlag".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "const": true })
+    }
+}
+
+impl TryFrom<bool> for HangFlag {
+    type Error = &'static str;
+    fn try_from(b: bool) -> Result<Self, Self::Error> {
+        if b {
+            Ok(HangFlag)
+        } else {
+            Err("hang must be true")
+        }
+    }
+}
+
+impl From<HangFlag> for bool {
+    fn from(_: HangFlag) -> bool {
+        true
+    }
+}
+
+fn stop() -> String {
+    "stop".to_owned()
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// A finish that reports an error or an abort.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FailedFinish {
+    /// `error` or `aborted`.
+    pub kind: FailedFinishKind,
+    /// The provider's failure code, e.g. `TRANSPORT`, `QUOTA_EXCEEDED`, `UNKNOWN`.
+    pub code: String,
+    /// The provider's message: any JSON value (objects occur in the field).
+    pub message: Value,
+}
+
+/// The kind of a failed finish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailedFinishKind {
+    /// The provider reported an error.
+    Error,
+    /// The request was aborted.
+    Aborted,
+}
+
+impl FailedFinishKind {
+    /// The kind's wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailedFinishKind::Error => "error",
+            FailedFinishKind::Aborted => "aborted",
+        }
+    }
+}
+
+/// One content block of a reviewer response.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Block {
+    /// The block type.
+    #[serde(rename = "type")]
+    pub kind: BlockKind,
+    /// The block's text.
+    pub text: String,
+}
+
+/// Content block types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BlockKind {
+    /// Model reasoning; never read for a decision.
+    Reasoning,
+    /// Visible text.
+    Text,
+    /// A tool call the reviewer emitted (it declares no tools, so this is a protocol violation).
+    ToolCall,
+}
+
+const ATTEMPT_SHAPES: &str = "expected one of {\"text\": string}, {\"blocks\": [...], \"finish\"?: string}, \
+{\"finish\": {\"kind\", \"code\", \"message\"}}, {\"throw\": value}, {\"hang\": true}";
+
+impl Attempt {
+    /// Reads one attempt, naming the shape that did not fit.
+    pub fn from_value(v: Value) -> Result<Attempt, String> {
+        let Value::Object(map) = v else {
+            return Err(format!(
+                "an attempt must be an object, not {}; {ATTEMPT_SHAPES}",
+                kind_of(&v)
+            ));
+        };
+        let has = |k: &str| map.contains_key(k);
+        let only = |allowed: &[&str]| -> Result<(), String> {
+            match map.keys().find(|k| !allowed.contains(&k.as_str())) {
+                Some(k) => Err(format!(
+                    "unknown field {k:?} in this attempt (allowed: {})",
+                    allowed.join(", ")
+                )),
+                None => Ok(()),
+            }
+        };
+        let value = Value::Object(map.clone());
+        if has("blocks") {
+            only(&["blocks", "finish", "data_after_finish"])?;
+            #[derive(Deserialize)]
+            #[serde(deny_unknown_fields)]
+            struct B {
+                blocks: Vec<Block>,
+                #[serde(default = "stop")]
+                finish: String,
+                #[serde(default)]
+                data_after_finish: bool,
+            }
+            let b: B = serde_json::from_value(value).map_err(|e| e.to_string())?;
+            if b.finish.is_empty() {
+                return Err("finish must name a kind such as \"stop\" or \"max-tokens\"".into());
+            }
+            Ok(Attempt::Blocks {
+                blocks: b.blocks,
+                finish: b.finish,
+                data_after_finish: b.data_after_finish,
+            })
+        } else if has("text") {
+            only(&["text"])?;
+            match &map["text"] {
+                Value::String(s) => Ok(Attempt::Text { text: s.clone() }),
+                other => Err(format!("text must be a string, not {}", kind_of(other))),
+            }
+        } else if has("finish") {
+            only(&["finish"])?;
+            let finish: FailedFinish = serde_json::from_value(map["finish"].clone())
+                .map_err(|e| format!("finish: {e}; a finish without blocks is {{\"kind\": \"error\"|\"aborted\", \"code\": string, \"message\": any}}"))?;
+            Ok(Attempt::Finish { finish })
+        } else if has("throw") {
+            only(&["throw"])?;
+            Ok(Attempt::Throw {
+                throw: map["throw"].clone(),
+            })
+        } else if has("hang") {
+            only(&["hang"])?;
+            match map["hang"] {
+                Value::Bool(true) => Ok(Attempt::Hang { hang: HangFlag }),
+                _ => Err("hang must be true".into()),
+            }
+        } else {
+            Err(format!("unrecognized attempt; {ATTEMPT_SHAPES}"))
+        }
+    }
+}
+
+/// What the rest of the pre-execute chain returns (AR-CONV-4).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Downstream {
+    /// Downstream allows.
+    #[default]
+    Allow,
+    /// Downstream denies with its own reason and optional structured info.
+    Deny {
+        /// The denial's reason.
+        reason: String,
+        /// Structured info kept on the tool result.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        info: Option<Map<String, Value>>,
+    },
+    /// Downstream cancels.
+    Cancel,
+    /// Downstream asks the human itself.
+    Ask {
+        /// The ask's reason.
+        reason: String,
+    },
+}
+
+/// How the approval service answers, if asked (AR-APPROVAL-2..4).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ApprovalAnswer {
+    /// The human allows this one call.
+    AllowedOnce,
+    /// The human rejects.
+    Rejected,
+    /// The question was cancelled.
+    Cancelled,
+    /// No answerer could decide.
+    #[default]
+    Unavailable,
+    /// The approval request itself throws.
+    Throws,
+}
+
+impl ApprovalAnswer {
+    /// The answer's wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApprovalAnswer::AllowedOnce => "allowed-once",
+            ApprovalAnswer::Rejected => "rejected",
+            ApprovalAnswer::Cancelled => "cancelled",
+            ApprovalAnswer::Unavailable => "unavailable",
+            ApprovalAnswer::Throws => "throws",
+        }
+    }
+}
+
+/// When a signal aborts the call (chapter 7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum AbortPoint {
+    /// No signal aborts.
+    #[default]
+    None,
+    /// The integration is closing before the call is admitted (AR-CANCEL-2).
+    LifecycleBeforeReview,
+    /// The integration aborts after the review started, before the gate acts on it (AR-CANCEL-3).
+    LifecycleAfterReview,
+    /// The integration aborts while downstream is consulted (AR-CANCEL-4).
+    LifecycleDuringDownstream,
+    /// The caller aborts before the pre-execute stage starts (AR-CANCEL-1).
+    CallerBeforeDispatch,
+    /// The caller aborts while the review is in flight (AR-CANCEL-5).
+    CallerDuringReview,
+}
+
+/// A short name for a JSON value's type, for error messages.
+pub(crate) fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Why a scenario could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}{sep}{message}", sep = if path.is_empty() { "" } else { ": " })]
+pub struct ScenarioError {
+    /// Where in the scenario the problem is (`reviewer`, `tool.name`, ...), empty at the top level.
+    pub path: String,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl Scenario {
+    /// Reads one scenario from JSON text, with the path of the offending field in the error.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let inner = e.inner();
+            ScenarioError {
+                path: clean_path(&e.path().to_string()),
+                message: if inner.is_syntax() || inner.is_eof() {
+                    format!("invalid JSON: {inner}")
+                } else {
+                    inner.to_string()
+                },
+            }
+        })?;
+        de.end().map_err(|e| ScenarioError {
+            path: String::new(),
+            message: e.to_string(),
+        })?;
+        Ok(scenario)
+    }
+
+    /// Reads one scenario from an already parsed JSON value.
+    pub fn from_value(v: &Value) -> Result<Scenario, ScenarioError> {
+        serde_path_to_error::deserialize(v).map_err(|e| ScenarioError {
+            path: clean_path(&e.path().to_string()),
+            message: e.inner().to_string(),
+        })
+    }
+}
+
+fn clean_path(p: &str) -> String {
+    if p == "." {
+        String::new()
+    } else {
+        p.to_owned()
+    }
+}
