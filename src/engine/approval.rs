@@ -1,0 +1,60 @@
+//! Spec chapter 6, approval (AR-APPROVAL-1..6): how the approval service answers an ask.
+
+use super::{Run, cancellation};
+use crate::messages::{Text, reference};
+use crate::outcome::{ApprovalRecord, DisplayReason, Event};
+use crate::scenario::{ApprovalAnswer, ApprovalPolicy};
+
+/// What the approval request came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answered {
+    /// `allowed-once`.
+    AllowedOnce,
+    /// `rejected`.
+    Rejected,
+    /// `cancelled`.
+    Cancelled,
+    /// `unavailable`.
+    Unavailable,
+    /// The request itself threw, with this message (AR-APPROVAL-4).
+    Threw(Text),
+}
+
+/// Puts an ask to the approval service (AR-APPROVAL-2, AR-APPROVAL-4).
+pub fn request(
+    run: &mut Run<'_>,
+    reason: Option<&str>,
+    display_reason: Option<&DisplayReason>,
+) -> (ApprovalRecord, Answered) {
+    run.event(Event::Approval);
+    let record = |answer, prompted| ApprovalRecord {
+        reason: reason.map(str::to_owned),
+        display_reason: display_reason.cloned(),
+        answer,
+        prompted,
+    };
+    // The request's own precondition fails before the service decides anything.
+    let answered = match run.s.approval {
+        ApprovalAnswer::Throws => {
+            let message = Text::implementation_defined(reference::APPROVAL_OUTSIDE_TURN);
+            return (
+                record(ApprovalAnswer::Throws, false),
+                Answered::Threw(message),
+            );
+        }
+        ApprovalAnswer::AllowedOnce => Answered::AllowedOnce,
+        ApprovalAnswer::Rejected => Answered::Rejected,
+        ApprovalAnswer::Cancelled => Answered::Cancelled,
+        ApprovalAnswer::Unavailable => Answered::Unavailable,
+    };
+    if cancellation::caller_aborts_in_flight(run.s.abort) {
+        return (
+            record(ApprovalAnswer::Cancelled, false),
+            Answered::Cancelled,
+        );
+    }
+    if run.s.policy.effective() == ApprovalPolicy::Never {
+        return (record(ApprovalAnswer::Rejected, false), Answered::Rejected);
+    }
+    (record(run.s.approval, true), answered)
+}

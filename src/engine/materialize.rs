@@ -1,0 +1,86 @@
+//! Spec chapter 8, materialization (AR-RESULT-1..6): how the tool runtime turns the final decision
+//! into the tool result the model receives.
+
+use super::approval::{self, Answered};
+use super::{Decided, Run, cancellation};
+use crate::messages::{self, Text};
+use crate::outcome::{ApprovalRecord, Decision, Event, ToolResult};
+
+/// Materializes the stage's decision, asking the approval service for an `ask`.
+pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalRecord>, ToolResult) {
+    match &decided.decision {
+        Decision::Allow => (None, dispatch(run)),
+        Decision::Deny { reason, info } => {
+            let reason = Text {
+                text: reason.clone(),
+                prefix: decided.reason_prefix,
+            };
+            (None, refuse(run, &reason, info.clone()))
+        }
+        Decision::Cancel => (None, aborted()),
+        Decision::Ask {
+            reason,
+            display_reason,
+        } => {
+            if !run.s.agent {
+                // AR-APPROVAL-1: no agent to route the question through.
+                let text = Text::exact(messages::NO_AGENT.render(&[("name", &run.s.tool.name)]));
+                return (None, refuse(run, &text, None));
+            }
+            let (record, answered) =
+                approval::request(run, reason.as_deref(), display_reason.as_ref());
+            (Some(record), after_approval(run, answered))
+        }
+    }
+}
+
+/// AR-APPROVAL-3, AR-APPROVAL-4, AR-RESULT-3.
+fn after_approval(run: &mut Run<'_>, answered: Answered) -> ToolResult {
+    let name = run.s.tool.name.clone();
+    let deny = |t: messages::Template| Text::exact(t.render(&[("name", &name)]));
+    match answered {
+        Answered::Threw(message) => {
+            let text = messages::APPROVAL_THREW.fill(&[("message", &message)]);
+            refuse(run, &text, None)
+        }
+        Answered::AllowedOnce => dispatch(run),
+        Answered::Rejected => refuse(run, &deny(messages::USER_REJECTED), None),
+        Answered::Cancelled => {
+            if cancellation::caller_aborts_in_flight(run.s.abort) {
+                aborted()
+            } else {
+                refuse(run, &deny(messages::APPROVAL_CANCELLED), None)
+            }
+        }
+        Answered::Unavailable => refuse(run, &deny(messages::APPROVAL_UNAVAILABLE), None),
+    }
+}
+
+/// AR-RESULT-1: dispatch, unless the caller's signal is aborted by then.
+fn dispatch(run: &mut Run<'_>) -> ToolResult {
+    if cancellation::caller_aborts_in_flight(run.s.abort) {
+        return aborted();
+    }
+    run.event(Event::Body);
+    ToolResult::executed()
+}
+
+/// AR-RESULT-2: `Error: <reason>` with the decision's info.
+fn refuse(
+    run: &mut Run<'_>,
+    reason: &Text,
+    info: Option<serde_json::Map<String, serde_json::Value>>,
+) -> ToolResult {
+    let text = messages::ERROR_PREFIX.fill(&[("message", reason)]);
+    run.note_prefix("/result/text", &text);
+    ToolResult::refused(text.text, info)
+}
+
+/// AR-RESULT-4: the canonical pre-dispatch cancellation.
+pub fn aborted() -> ToolResult {
+    let reason = Text::exact(messages::ABORTED_BEFORE_DISPATCH.text);
+    ToolResult::refused(
+        messages::ERROR_PREFIX.fill(&[("message", &reason)]).text,
+        Some(messages::info_aborted()),
+    )
+}

@@ -1,0 +1,125 @@
+//! The reference engine: a pure, deterministic `decide(scenario, profile) -> outcome`. It performs
+//! the tool runtime's part of a call (chapters 6 and 8) around the gate's listener (chapters 1–5, 7).
+//! No I/O, no clock, no randomness.
+
+pub mod admission;
+pub mod approval;
+pub mod cancellation;
+pub mod decision;
+pub mod gate;
+pub mod materialize;
+pub mod review;
+pub mod scope;
+
+use std::collections::BTreeMap;
+
+use crate::messages::Text;
+use crate::outcome::{Decision, Event, Outcome, ReviewRecord, ToolResult};
+use crate::profile::Profile;
+use crate::scenario::Scenario;
+
+/// A listener decision with the normative extent of its reason (AR-CONV-3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decided {
+    /// The decision.
+    pub decision: Decision,
+    /// The normative prefix of a deny's reason, when its tail is implementation-defined.
+    pub reason_prefix: Option<usize>,
+}
+
+impl Decided {
+    /// A decision whose texts are normative in full.
+    pub fn exact(decision: Decision) -> Decided {
+        Decided {
+            decision,
+            reason_prefix: None,
+        }
+    }
+}
+
+/// The state of one call while the engine works on it.
+pub struct Run<'s> {
+    /// The scenario.
+    pub s: &'s Scenario,
+    /// The profile whose clauses apply.
+    pub profile: Profile,
+    /// Observable events so far.
+    pub trace: Vec<Event>,
+    /// Texts whose tail is implementation-defined, by JSON pointer.
+    pub prefix_only: BTreeMap<String, usize>,
+}
+
+impl<'s> Run<'s> {
+    fn new(s: &'s Scenario, profile: Profile) -> Self {
+        Run {
+            s,
+            profile,
+            trace: Vec::new(),
+            prefix_only: BTreeMap::new(),
+        }
+    }
+
+    /// Records an observable event.
+    pub fn event(&mut self, e: Event) {
+        self.trace.push(e);
+    }
+
+    /// Records that the text at `pointer` is normative only up to its prefix.
+    pub fn note_prefix(&mut self, pointer: &str, text: &Text) {
+        if let Some(p) = text.prefix {
+            self.prefix_only.insert(pointer.to_owned(), p);
+        }
+    }
+}
+
+/// Decides one call under a profile.
+pub fn decide(s: &Scenario, profile: Profile) -> Outcome {
+    let mut run = Run::new(s, profile);
+    // AR-CANCEL-1: nothing runs when the caller aborted before dispatch.
+    if cancellation::caller_aborts_before_dispatch(s.abort) {
+        return outcome(
+            run,
+            true,
+            None,
+            None,
+            materialize::aborted(),
+            ReviewRecord::default(),
+        );
+    }
+    let gate = gate::listen(&mut run);
+    match gate.decided {
+        // AR-CANCEL-6: the call stays pending.
+        None => outcome(run, false, None, None, ToolResult::pending(), gate.review),
+        Some(decided) => {
+            let (approval, result) = materialize::materialize(&mut run, &decided);
+            outcome(
+                run,
+                true,
+                Some(decided.decision),
+                approval,
+                result,
+                gate.review,
+            )
+        }
+    }
+}
+
+fn outcome(
+    run: Run<'_>,
+    settled: bool,
+    listener: Option<Decision>,
+    approval: Option<crate::outcome::ApprovalRecord>,
+    result: ToolResult,
+    review: ReviewRecord,
+) -> Outcome {
+    Outcome {
+        id: run.s.id.clone(),
+        settled,
+        listener,
+        approval,
+        result,
+        review,
+        trace: run.trace,
+        prefix_only: run.prefix_only,
+    }
+}

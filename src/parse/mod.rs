@@ -1,0 +1,142 @@
+//! Reading the reviewer's response (spec chapter 4): the reply as the gate receives it, the decision
+//! it may carry, and the ways it can break the protocol.
+
+pub mod object;
+pub mod strict;
+
+use serde_json::Value;
+
+use crate::messages::{self, Text};
+use crate::scenario::{BlockKind, FailedFinishKind};
+
+/// One content block, borrowed from the scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockRef<'a> {
+    /// The block type.
+    pub kind: BlockKind,
+    /// The block's text.
+    pub text: &'a str,
+}
+
+/// How the response ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finish<'a> {
+    /// A normal stop.
+    Stop,
+    /// Another finish kind without failure detail, e.g. `max-tokens`.
+    Other(&'a str),
+    /// A finish of kind `error` or `aborted`, with the provider's code and message.
+    Failed {
+        /// `error` or `aborted`.
+        kind: FailedFinishKind,
+        /// The provider's code.
+        code: &'a str,
+        /// The provider's message, any JSON value.
+        message: &'a Value,
+    },
+}
+
+/// A complete reviewer response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply<'a> {
+    /// The content blocks in order.
+    pub blocks: Vec<BlockRef<'a>>,
+    /// The terminal finish.
+    pub finish: Finish<'a>,
+    /// Whether data followed the terminal finish.
+    pub data_after_finish: bool,
+}
+
+impl<'a> Reply<'a> {
+    /// A reply of one text block and a normal stop.
+    pub fn text(text: &'a str) -> Reply<'a> {
+        Reply {
+            blocks: vec![BlockRef {
+                kind: BlockKind::Text,
+                text,
+            }],
+            finish: Finish::Stop,
+            data_after_finish: false,
+        }
+    }
+}
+
+/// The risk level of a legal decision (AR-PARSE-7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Risk {
+    /// Ordinary project work.
+    Low,
+    /// Needs explicit authorization.
+    Medium,
+    /// Always denied.
+    High,
+}
+
+/// One of the six legal reviewer decisions (AR-PARSE-7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReviewerDecision {
+    /// `low` or `medium` allow.
+    Allow {
+        /// The risk level.
+        risk: Risk,
+    },
+    /// `medium` or `high` deny, with the reviewer's reason when given.
+    Deny {
+        /// The risk level.
+        risk: Risk,
+        /// The raw reason, kept exactly.
+        reason: Option<String>,
+    },
+}
+
+/// Why a reply carried no decision.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReplyError {
+    /// The response ended with an `error` or `aborted` finish (AR-PARSE-1).
+    #[error("{}", messages::ERR_ENDED_DETAIL.render(&[("kind", kind.as_str()), ("code", code), ("message", &crate::jsstring::js_string(message))]))]
+    FinishFailed {
+        /// `error` or `aborted`.
+        kind: FailedFinishKind,
+        /// The provider's code.
+        code: String,
+        /// The provider's message.
+        message: Value,
+    },
+    /// The response ended with another non-stop finish (AR-PARSE-1).
+    #[error("{}", messages::ERR_ENDED.render(&[("kind", kind)]))]
+    FinishOther {
+        /// The finish kind.
+        kind: String,
+    },
+    /// Data followed the terminal finish (AR-PARSE-2).
+    #[error("{}", messages::ERR_AFTER_FINISH.text)]
+    AfterFinish,
+    /// The block sequence is not reasoning* text (AR-PARSE-3).
+    #[error("{}", messages::ERR_BLOCKS.text)]
+    Blocks,
+    /// The text is not one JSON value; the message is implementation-defined (AR-PARSE-4). The
+    /// reference names the rule and adds its JSON parser's own message.
+    #[error("auto-review: reviewer output is not valid JSON ({0})")]
+    InvalidJson(String),
+    /// The value is not an object (AR-PARSE-5).
+    #[error("{}", messages::ERR_NOT_OBJECT.text)]
+    NotObject,
+    /// A member is repeated (AR-PARSE-6).
+    #[error("{}", messages::ERR_REPEATED.text)]
+    Repeated,
+    /// The object is not one of the six shapes (AR-PARSE-7).
+    #[error("{}", messages::ERR_PROTOCOL.text)]
+    Protocol,
+}
+
+impl ReplyError {
+    /// The failure message with its normative extent: a JSON parser's message is
+    /// implementation-defined (AR-PARSE-4), every other message is normative in full.
+    pub fn text(&self) -> Text {
+        match self {
+            e @ ReplyError::InvalidJson(_) => Text::implementation_defined(e.to_string()),
+            other => Text::exact(other.to_string()),
+        }
+    }
+}
