@@ -1,0 +1,196 @@
+//! Fixed conformance cases: the decision table's rows (each with its example scenario) and the
+//! hand-written case files under `spec/cases/`, each carrying an expectation that was written from
+//! the spec, not taken from the engine.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::outcome::Outcome;
+use crate::profile::Profile;
+use crate::scenario::Scenario;
+use crate::table::{self, Table};
+
+/// One fixed case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// Permanent case ID.
+    pub id: String,
+    /// The area it belongs to, for reports.
+    pub area: String,
+    /// One line saying what it pins down.
+    pub title: String,
+    /// The clauses it exercises.
+    pub clauses: Vec<String>,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// What the outcome must be.
+    pub expect: Expectation,
+}
+
+/// What a case's outcome must be.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expectation {
+    /// Exactly this outcome (decision-table rows, expanded from the row).
+    Exact(Box<Outcome>),
+    /// The outcome must contain these members (hand-written cases); see `matches_partial`.
+    Partial(Value),
+}
+
+/// A case file under `spec/cases/`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseFile {
+    area: String,
+    #[allow(dead_code)]
+    about: String,
+    cases: Vec<CaseEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseEntry {
+    id: String,
+    title: String,
+    clauses: Vec<String>,
+    profiles: Vec<Profile>,
+    scenario: Value,
+    expect: Value,
+}
+
+/// The committed case files, embedded at build time.
+pub const FILES: &[(&str, &str)] = &[
+    (
+        "spec/cases/decision-record.json",
+        include_str!("../spec/cases/decision-record.json"),
+    ),
+    (
+        "spec/cases/reference-notes.json",
+        include_str!("../spec/cases/reference-notes.json"),
+    ),
+];
+
+/// Why the fixed cases could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    /// A case file is malformed.
+    #[error("{file}: {message}")]
+    File {
+        /// The file.
+        file: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// A decision table is malformed.
+    #[error(transparent)]
+    Table(#[from] table::TableError),
+    /// A table row cannot be expanded for its own example.
+    #[error(transparent)]
+    Expand(#[from] table::expect::ExpandError),
+}
+
+/// Every fixed case that applies to `profile`: the table's rows first, then the case files.
+pub fn all(profile: Profile) -> Result<Vec<Case>, CaseError> {
+    let mut out = table_cases(profile)?;
+    for (file, text) in FILES {
+        out.extend(file_cases(file, text, profile)?);
+    }
+    Ok(out)
+}
+
+/// One case per decision-table row, expecting exactly what the row prescribes for its example.
+pub fn table_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
+    let t = Table::load(profile)?;
+    t.rows
+        .iter()
+        .map(|r| {
+            let want = table::expect::expected(&t, r, &r.example)?;
+            let mut scenario = r.example.clone();
+            scenario.id = Some(r.id.clone());
+            let mut want = want;
+            want.id = scenario.id.clone();
+            Ok(Case {
+                id: r.id.clone(),
+                area: "decision-table".to_owned(),
+                title: r.title.clone(),
+                clauses: r.clauses.clone(),
+                scenario,
+                expect: Expectation::Exact(Box::new(want)),
+            })
+        })
+        .collect()
+}
+
+/// The cases of one case file that apply to `profile`.
+pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>, CaseError> {
+    let err = |message: String| CaseError::File {
+        file: file.to_owned(),
+        message,
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let parsed: CaseFile = serde_path_to_error::deserialize(&mut de)
+        .map_err(|e| err(format!("{}: {}", e.path(), e.inner())))?;
+    let mut out = Vec::new();
+    for entry in parsed.cases {
+        if !entry.profiles.contains(&profile) {
+            continue;
+        }
+        let mut scenario = Scenario::from_value(&entry.scenario)
+            .map_err(|e| err(format!("case {}: scenario: {e}", entry.id)))?;
+        scenario.id = Some(entry.id.clone());
+        out.push(Case {
+            id: entry.id,
+            area: parsed.area.clone(),
+            title: entry.title,
+            clauses: entry.clauses,
+            scenario,
+            expect: Expectation::Partial(entry.expect),
+        });
+    }
+    Ok(out)
+}
+
+/// Whether `actual` contains `expected`: objects match when every member of `expected` matches the
+/// same member of `actual`; arrays match element by element and in length; an object
+/// `{"$prefix": "..."}` matches any string starting with that text; anything else matches by
+/// equality. Returns the JSON pointer of the first mismatch.
+pub fn matches_partial(expected: &Value, actual: &Value) -> Result<(), String> {
+    fn walk(e: &Value, a: &Value, at: &mut String) -> Result<(), String> {
+        match (e, a) {
+            (Value::Object(em), _) if em.len() == 1 && em.contains_key("$prefix") => {
+                match (&em["$prefix"], a) {
+                    (Value::String(p), Value::String(s)) if s.starts_with(p.as_str()) => Ok(()),
+                    _ => Err(at.clone()),
+                }
+            }
+            (Value::Object(em), Value::Object(am)) => {
+                for (k, ev) in em {
+                    let len = at.len();
+                    at.push('/');
+                    at.push_str(k);
+                    match am.get(k) {
+                        Some(av) => walk(ev, av, at)?,
+                        None => return Err(at.clone()),
+                    }
+                    at.truncate(len);
+                }
+                Ok(())
+            }
+            (Value::Array(ev), Value::Array(av)) => {
+                if ev.len() != av.len() {
+                    return Err(at.clone());
+                }
+                for (i, (x, y)) in ev.iter().zip(av).enumerate() {
+                    let len = at.len();
+                    at.push_str(&format!("/{i}"));
+                    walk(x, y, at)?;
+                    at.truncate(len);
+                }
+                Ok(())
+            }
+            _ if e == a => Ok(()),
+            _ => Err(at.clone()),
+        }
+    }
+    let mut at = String::new();
+    walk(expected, actual, &mut at).map_err(|p| if p.is_empty() { "/".to_owned() } else { p })
+}

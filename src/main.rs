@@ -1,0 +1,5 @@
+//! The `autoreview` binary; everything lives in the library's `cli` module.
+
+fn main() -> std::process::ExitCode {
+    autoreview::cli::main()
+}
