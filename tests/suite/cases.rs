@@ -1,0 +1,137 @@
+//! Fixed cases: unique IDs, links to clauses that exist, and the reference engine passes every one.
+//! The judge itself is checked to fail on a wrong outcome.
+
+use std::collections::BTreeSet;
+
+use autoreview::cases::{self, Expectation, matches_partial};
+use autoreview::runner::{self, Reference, Verdict};
+use autoreview::{Profile, spec};
+use serde_json::json;
+
+#[test]
+fn case_ids_are_unique_and_link_to_existing_clauses() {
+    let clauses = spec::clause_ids();
+    for profile in Profile::ALL {
+        let all = cases::all(profile).unwrap_or_else(|e| panic!("{e}"));
+        assert!(all.len() > 60, "only {} cases for {profile}", all.len());
+        let mut ids = BTreeSet::new();
+        for c in &all {
+            assert!(ids.insert(c.id.clone()), "case ID {} is used twice", c.id);
+            assert!(!c.clauses.is_empty(), "case {} names no clause", c.id);
+            for cl in &c.clauses {
+                assert!(
+                    clauses.contains(cl),
+                    "case {} cites {cl}, which the spec does not define",
+                    c.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_clause_is_exercised_by_some_fixed_case() {
+    // Conventions and explanatory clauses have no behaviour of their own to exercise.
+    let exempt = [
+        "AR-CONV-1",
+        "AR-CONV-2",
+        "AR-CONV-3",
+        "AR-CONV-4",
+        "AR-CONV-5",
+        "AR-ADMIT-3",
+        "AR-REVIEW-3",
+        "AR-REVIEW-8",
+        "AR-APPROVAL-6",
+        "AR-CANCEL-7",
+        "AR-MSG-1",
+        "AR-MSG-2",
+        "AR-MSG-3",
+        "AR-MSG-4",
+        "AR-RESULT-5",
+        "AR-ORDER-1",
+    ];
+    let mut cited = BTreeSet::new();
+    for profile in Profile::ALL {
+        for c in cases::all(profile).unwrap() {
+            cited.extend(c.clauses);
+        }
+    }
+    let missing: Vec<String> = spec::clause_ids()
+        .into_iter()
+        .filter(|c| !cited.contains(c) && !exempt.contains(&c.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "clauses no case exercises: {missing:?}");
+}
+
+#[test]
+fn the_reference_passes_every_fixed_case() {
+    for profile in Profile::ALL {
+        let all = cases::all(profile).unwrap();
+        let report = runner::run(&mut Reference, &all, profile);
+        let failures: Vec<_> = report
+            .results
+            .iter()
+            .filter(|r| !r.verdict.passed())
+            .collect();
+        assert!(failures.is_empty(), "{failures:#?}");
+        assert_eq!(report.passed(), all.len());
+    }
+}
+
+#[test]
+fn the_judge_reports_a_wrong_text_with_its_pointer() {
+    let all = cases::all(Profile::Baseline).unwrap();
+    let case = all.iter().find(|c| c.id == "BL-15").expect("row BL-15");
+    let mut outcome = autoreview::decide(&case.scenario, Profile::Baseline);
+    outcome.id = case.scenario.id.clone();
+    assert_eq!(runner::judge(&case.expect, &outcome), Verdict::Pass);
+    outcome.result.text = Some("Error: the user rejected tool \"other\"".into());
+    match runner::judge(&case.expect, &outcome) {
+        Verdict::Fail(lines) => {
+            assert_eq!(lines.len(), 1, "{lines:?}");
+            assert!(lines[0].starts_with("/result/text: expected"), "{lines:?}");
+        }
+        v => panic!("expected a failure, got {v:?}"),
+    }
+    let partial = Expectation::Partial(json!({"result": {"executed": true}}));
+    assert!(matches!(
+        runner::judge(&partial, &outcome),
+        Verdict::Fail(_)
+    ));
+}
+
+#[test]
+fn partial_expectations_match_subsets_arrays_and_prefixes() {
+    let actual = json!({"a": {"b": 1, "c": "Error: boom"}, "t": ["x", "y"]});
+    assert_eq!(matches_partial(&json!({"a": {"b": 1}}), &actual), Ok(()));
+    assert_eq!(
+        matches_partial(&json!({"a": {"c": {"$prefix": "Error: "}}}), &actual),
+        Ok(())
+    );
+    assert_eq!(
+        matches_partial(&json!({"a": {"c": {"$prefix": "Fail"}}}), &actual),
+        Err("/a/c".into())
+    );
+    assert_eq!(
+        matches_partial(&json!({"t": ["x"]}), &actual),
+        Err("/t".into())
+    );
+    assert_eq!(
+        matches_partial(&json!({"t": ["x", "z"]}), &actual),
+        Err("/t/1".into())
+    );
+    assert_eq!(
+        matches_partial(&json!({"missing": null}), &actual),
+        Err("/missing".into())
+    );
+}
+
+#[test]
+fn a_case_file_with_a_typo_names_the_file_and_the_field() {
+    let text = r#"{"area": "x", "about": "y", "cases": [{"id": "X-1", "title": "t", "clauses": [], "profiles": ["baseline"], "scenaro": {}, "expect": {}}]}"#;
+    let err = cases::file_cases("spec/cases/x.json", text, Profile::Baseline)
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("spec/cases/x.json: "), "{err}");
+    assert!(err.contains("scenaro"), "{err}");
+}

@@ -1,0 +1,120 @@
+//! The binary as a user runs it: `decide` streams outcomes and reports bad lines by number,
+//! `check` ends with the summary line, `table` renders both formats.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn autoreview(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_autoreview"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn autoreview");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(data.as_bytes());
+    });
+    let out = child.wait_with_output().expect("wait for autoreview");
+    writer.join().unwrap();
+    out
+}
+
+#[test]
+fn decide_reports_bad_lines_by_number_and_keeps_going() {
+    let input = concat!(
+        r#"{"id":"a","tool":{"name":"pwsh"},"policy":"never","reviewer":{"text":"{\"risk\":\"high\",\"decision\":\"deny\"}"}}"#,
+        "\n\n",
+        r#"{"tool":{"name":"x"},"reviewer":{"txt":"oops"}}"#,
+        "\n",
+        "not json\r\n",
+        r#"{"id":"b","tool":{"name":"x"},"agent":false,"reviewer":{"hang":true}}"#,
+        "\n"
+    );
+    let out = autoreview(&["decide", "--profile", "baseline"], input);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.len(),
+        4,
+        "one output line per non-blank input line: {lines:?}"
+    );
+    assert_eq!(lines[0]["id"], "a");
+    assert_eq!(
+        lines[0]["result"]["text"],
+        "Error: Auto review rejected tool \"pwsh\"; its body was not executed"
+    );
+    assert_eq!(lines[1]["line"], 3);
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("reviewer: unrecognized attempt")
+    );
+    assert_eq!(lines[2]["line"], 4);
+    assert!(
+        lines[2]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid JSON")
+    );
+    assert_eq!(lines[3]["id"], "b");
+    assert_eq!(lines[3]["result"]["executed"], true);
+}
+
+#[test]
+fn decide_exits_zero_when_every_line_is_good() {
+    let out = autoreview(
+        &["decide"],
+        r#"{"tool":{"name":"t"},"reviewer":{"text":"{\"risk\":\"low\",\"decision\":\"allow\"}"}}"#,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn check_ends_with_the_summary_line() {
+    let out = autoreview(&["check", "--profile", "baseline"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last = text.lines().last().unwrap();
+    let (passed, failed) = last.split_once(" passed, ").expect("N passed, N failed");
+    assert!(passed.parse::<usize>().unwrap() > 60, "{last}");
+    assert_eq!(failed, "0 failed");
+    assert!(text.contains("decision-table"), "per-area summary: {text}");
+}
+
+#[test]
+fn table_json_lists_rows_with_clauses() {
+    let out = autoreview(&["table", "--profile", "baseline", "--format", "json"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = t["rows"].as_array().unwrap();
+    assert!(rows.len() >= 29);
+    assert!(
+        rows.iter()
+            .all(|r| !r["clauses"].as_array().unwrap().is_empty())
+    );
+}
+
+#[test]
+fn usage_errors_exit_two_and_help_teaches() {
+    let out = autoreview(&["decide", "--profile", "nonsense"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let help = autoreview(&["--help"], "");
+    let text = String::from_utf8(help.stdout).unwrap();
+    assert!(
+        text.contains("Examples:") && text.contains("spec/scenario.md"),
+        "{text}"
+    );
+}

@@ -1,0 +1,9 @@
+//! The libtest suite, one binary: each module covers one part of the project.
+
+mod cases; // fixed cases: IDs, clause links, and the reference passes them
+mod cli; // the binary's commands, as a user runs them
+mod messages; // the templates and the spec text agree
+mod properties; // invariants of the spec over generated scenarios
+mod rows; // one case and one snapshot per decision-table row
+mod schema; // the committed JSON Schemas are generated from the types
+mod table; // the decision table is complete, unambiguous and agrees with the engine

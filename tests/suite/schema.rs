@@ -1,0 +1,40 @@
+//! The committed JSON Schemas are exactly what the types generate.
+
+use autoreview::cli::SchemaKind;
+use autoreview::schema;
+
+#[test]
+fn committed_schemas_are_fresh() {
+    for (kind, file) in [
+        (SchemaKind::Scenario, "scenario"),
+        (SchemaKind::Outcome, "outcome"),
+    ] {
+        let path = format!("{}/spec/{file}.schema.json", env!("CARGO_MANIFEST_DIR"));
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == schema::text(kind),
+            "{path} is stale; regenerate it with `cargo run -- schema {file} > spec/{file}.schema.json`"
+        );
+    }
+}
+
+#[test]
+fn the_scenario_schema_names_every_documented_member() {
+    let s: serde_json::Value = serde_json::from_str(&schema::text(SchemaKind::Scenario)).unwrap();
+    let props = s["properties"].as_object().unwrap();
+    for m in [
+        "id",
+        "tool",
+        "agent",
+        "preset",
+        "policy",
+        "schema",
+        "reviewer",
+        "downstream",
+        "approval",
+        "abort",
+    ] {
+        assert!(props.contains_key(m), "scenario schema lacks {m}");
+    }
+    assert_eq!(s["additionalProperties"], serde_json::json!(false));
+}

@@ -1,0 +1,169 @@
+//! The decision table: loads, lints (IDs, clause links, examples), covers the whole input space
+//! with exactly one row per point, and prescribes exactly the engine's outcome.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use autoreview::table::{self, ApprovalForm, Cond, Table, expect, features, render, space};
+use autoreview::{Profile, decide, spec};
+
+fn tables() -> Vec<Table> {
+    Profile::ALL
+        .iter()
+        .map(|p| Table::load(*p).unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+#[test]
+fn row_ids_are_unique_and_clauses_exist() {
+    let clauses = spec::clause_ids();
+    assert!(
+        clauses.len() > 40,
+        "the spec's clause list looks truncated: {}",
+        clauses.len()
+    );
+    let mut seen = BTreeSet::new();
+    for t in tables() {
+        for r in &t.rows {
+            assert!(seen.insert(r.id.clone()), "row ID {} is used twice", r.id);
+            assert!(!r.clauses.is_empty(), "row {} names no clause", r.id);
+            for c in &r.clauses {
+                assert!(
+                    clauses.contains(c),
+                    "row {} cites {c}, which the spec does not define",
+                    r.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn answerer_rows_never_admit_a_throwing_request() {
+    for t in tables() {
+        for r in &t.rows {
+            if r.then.approval == ApprovalForm::Answerer {
+                match &r.when.approval {
+                    Cond::OneOf(v) => assert!(
+                        !v.contains(&autoreview::scenario::ApprovalAnswer::Throws),
+                        "row {} lets answerers answer a request that throws",
+                        r.id
+                    ),
+                    Cond::Any => panic!("row {} must restrict the approval answer", r.id),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_example_falls_under_its_own_row_only_and_the_engine_agrees() {
+    for t in tables() {
+        for r in &t.rows {
+            let f = features::of(&r.example, t.profile);
+            let ids: Vec<&str> = t.matching(&f).iter().map(|m| m.id.as_str()).collect();
+            assert_eq!(
+                ids,
+                vec![r.id.as_str()],
+                "example of {} has features {f:?}",
+                r.id
+            );
+            let want = expect::expected(&t, r, &r.example).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(decide(&r.example, t.profile), want, "row {}", r.id);
+        }
+    }
+}
+
+#[test]
+fn the_baseline_table_lists_the_reference_behaviours() {
+    // The shipped gate's 29 behaviours: pass-through P1–P3, admission P4, caller-before-dispatch
+    // P5, the numbered rows 1–24 and the caller-cancellation overlays.
+    let t = Table::load(Profile::Baseline).unwrap();
+    let ids: BTreeSet<&str> = t.rows.iter().map(|r| r.id.as_str()).collect();
+    for n in 1..=24 {
+        let id = format!("BL-{n}");
+        assert!(ids.contains(id.as_str()), "missing {id}");
+    }
+    for id in [
+        "BL-P1", "BL-P2", "BL-P3", "BL-P4", "BL-P5", "BL-C1", "BL-C2", "BL-C3", "BL-C4",
+    ] {
+        assert!(ids.contains(id), "missing {id}");
+    }
+}
+
+#[test]
+fn every_point_of_the_input_space_matches_exactly_one_row_and_the_engine_agrees() {
+    for t in tables() {
+        let mut hits: BTreeMap<String, usize> = BTreeMap::new();
+        let mut checked = 0usize;
+        for (class, s) in space::points() {
+            let f = features::of(&s, t.profile);
+            assert_eq!(
+                f.reviewer, class,
+                "the reader classified a representative wrongly: {s:?}"
+            );
+            let rows = t.matching(&f);
+            match rows.as_slice() {
+                [row] => {
+                    *hits.entry(row.id.clone()).or_default() += 1;
+                    let want = expect::expected(&t, row, &s).unwrap_or_else(|e| panic!("{e}"));
+                    let got = decide(&s, t.profile);
+                    if got != want {
+                        panic!(
+                            "row {} disagrees with the engine for\n{}\nwant {}\ngot  {}",
+                            row.id,
+                            serde_json::to_string(&s).unwrap(),
+                            serde_json::to_string(&want).unwrap(),
+                            serde_json::to_string(&got).unwrap()
+                        );
+                    }
+                }
+                [] => panic!("no row covers {f:?}"),
+                many => panic!(
+                    "{f:?} matches {} rows: {:?}",
+                    many.len(),
+                    many.iter().map(|r| &r.id).collect::<Vec<_>>()
+                ),
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, space::SIZE);
+        for r in &t.rows {
+            assert!(
+                hits.contains_key(&r.id),
+                "row {} is never reached by the input space",
+                r.id
+            );
+        }
+    }
+}
+
+#[test]
+fn the_committed_markdown_rendering_is_fresh() {
+    for t in tables() {
+        let path = format!(
+            "{}/spec/decision-table/{}.md",
+            env!("CARGO_MANIFEST_DIR"),
+            t.profile
+        );
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == render::markdown(&t),
+            "{path} is stale; regenerate it with `cargo run -- table --profile {} --format markdown > {path}`",
+            t.profile
+        );
+    }
+}
+
+#[test]
+fn a_table_with_a_typo_is_rejected_with_its_path() {
+    let src = Table::source(Profile::Baseline).replacen(
+        "\"downstream\": \"allow\"",
+        "\"downstraem\": \"allow\"",
+        1,
+    );
+    let err = Table::parse(Profile::Baseline, &src)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("downstraem"), "{err}");
+    let _ = table::Row::clone;
+}
