@@ -6,8 +6,9 @@ use proptest::prelude::*;
 use serde_json::{Map, Value};
 
 use crate::scenario::{
-    AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Block, BlockKind, CallKind, Downstream,
-    FailedFinish, FailedFinishKind, HangFlag, Policy, Preset, Reviewer, Scenario, SchemaView, Tool,
+    AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Block, BlockKind, CallKind, Config,
+    Downstream, FailedFinish, FailedFinishKind, HangFlag, OnFailure, Policy, Preset, Reviewer,
+    Route, Scenario, SchemaCount, SchemaView, Session, Tool,
 };
 
 /// Tool names, including the awkward ones every text must quote verbatim.
@@ -91,11 +92,29 @@ fn block_kind() -> impl Strategy<Value = BlockKind> {
     ]
 }
 
+/// How long an attempt takes: usually at once, sometimes long enough to matter for the deadline.
+pub fn delay_ms() -> impl Strategy<Value = u64> {
+    prop_oneof![6 => Just(0u64), 1 => 1u64..5_000, 1 => 20_000u64..70_000]
+}
+
 /// One reviewer attempt, weighted toward failures and denials.
 pub fn attempt() -> impl Strategy<Value = Attempt> {
+    (untimed_attempt(), delay_ms()).prop_map(|(mut a, d)| {
+        match &mut a {
+            Attempt::Text { delay_ms, .. }
+            | Attempt::Blocks { delay_ms, .. }
+            | Attempt::Finish { delay_ms, .. }
+            | Attempt::Throw { delay_ms, .. } => *delay_ms = d,
+            Attempt::Hang { .. } => {}
+        }
+        a
+    })
+}
+
+fn untimed_attempt() -> impl Strategy<Value = Attempt> {
     prop_oneof![
-        4 => legal_object().prop_map(|text| Attempt::Text { text }),
-        3 => noisy_text().prop_map(|text| Attempt::Text { text }),
+        4 => legal_object().prop_map(Attempt::text),
+        3 => noisy_text().prop_map(Attempt::text),
         2 => (
             prop::collection::vec(
                 (block_kind(), prop_oneof![legal_object(), noisy_text()])
@@ -109,6 +128,7 @@ pub fn attempt() -> impl Strategy<Value = Attempt> {
                 blocks,
                 finish,
                 data_after_finish,
+                delay_ms: 0,
             }),
         3 => (
             prop_oneof![3 => Just(FailedFinishKind::Error), 1 => Just(FailedFinishKind::Aborted)],
@@ -125,8 +145,9 @@ pub fn attempt() -> impl Strategy<Value = Attempt> {
                     code: code.to_owned(),
                     message,
                 },
+                delay_ms: 0,
             }),
-        1 => json_value().prop_map(|throw| Attempt::Throw { throw }),
+        1 => json_value().prop_map(|throw| Attempt::Throw { throw, delay_ms: 0 }),
         1 => Just(Attempt::Hang { hang: HangFlag }),
     ]
 }
@@ -154,6 +175,57 @@ fn policy() -> impl Strategy<Value = Policy> {
     (proptest::option::of(p()), p()).prop_map(|(override_, default)| Policy { override_, default })
 }
 
+fn schema_view() -> impl Strategy<Value = SchemaView> {
+    let count = || prop_oneof![8 => Just(SchemaCount::Present), 1 => Just(SchemaCount::Missing), 1 => Just(SchemaCount::Ambiguous)];
+    (count(), count()).prop_map(|(header, registry)| SchemaView { header, registry })
+}
+
+fn route() -> impl Strategy<Value = Route> {
+    prop::sample::select(vec![
+        ("qodercn", "qfmodel"),
+        ("qodercn", "dfmodel"),
+        ("buddy", "deepseek-v4.1-flash"),
+        ("default", "default"),
+    ])
+    .prop_map(|(p, m)| Route {
+        provider: p.into(),
+        model: m.into(),
+    })
+}
+
+/// The session's route and failure count.
+pub fn session() -> impl Strategy<Value = Session> {
+    (route(), prop_oneof![3 => Just(0u32), 2 => 1u32..6]).prop_map(
+        |(route, consecutive_failures)| Session {
+            route,
+            consecutive_failures,
+        },
+    )
+}
+
+/// A configuration: defaults most of the time, every member varied sometimes.
+pub fn config() -> impl Strategy<Value = Config> {
+    prop_oneof![
+        3 => Just(Config::default()),
+        2 => (
+            prop_oneof![Just(OnFailure::Ask), Just(OnFailure::Deny)],
+            0u32..3,
+            0u32..3,
+            prop_oneof![Just(60_000u64), 1_000u64..90_000],
+            proptest::option::of(route()),
+            1u32..5,
+        )
+            .prop_map(|(on_failure, repair_attempts, transport_retries, review_timeout_ms, reviewer_route, failure_hint_after)| Config {
+                on_failure,
+                repair_attempts,
+                transport_retries,
+                review_timeout_ms,
+                reviewer_route,
+                failure_hint_after,
+            }),
+    ]
+}
+
 /// A whole scenario, weighted toward reviewed calls.
 pub fn scenario() -> impl Strategy<Value = Scenario> {
     (
@@ -161,7 +233,7 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
         prop::bool::weighted(0.9),
         prop_oneof![8 => Just(Preset::Auto), 1 => Just(Preset::DangerFullAccess), 1 => Just(Preset::WorkspaceWrite), 1 => Just(Preset::ReadOnly)],
         policy(),
-        prop_oneof![10 => Just(SchemaView::Present), 1 => Just(SchemaView::Missing), 1 => Just(SchemaView::Ambiguous)],
+        schema_view(),
         prop_oneof![
             3 => attempt().prop_map(Reviewer::One),
             1 => prop::collection::vec(attempt(), 1..4).prop_map(Reviewer::Many),
@@ -182,9 +254,11 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
             1 => Just(AbortPoint::CallerBeforeDispatch),
             2 => Just(AbortPoint::CallerDuringReview),
         ],
+        session(),
+        config(),
     )
         .prop_map(
-            |((name, call), agent, preset, policy, schema, reviewer, downstream, approval, abort)| Scenario {
+            |((name, call), agent, preset, policy, schema, reviewer, downstream, approval, abort, session, config)| Scenario {
                 id: None,
                 tool: Tool { name, call },
                 agent,
@@ -195,6 +269,8 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
                 downstream,
                 approval,
                 abort,
+                session,
+                config,
             },
         )
 }

@@ -144,6 +144,37 @@ templates! {
     ERR_SCHEMA_NATIVE = "MSG-ERR-SCHEMA-NATIVE", "auto-review: the pending native tool schema is missing or ambiguous";
     /// A PTC binding schema that is missing or inconsistent (AR-REVIEW-2).
     ERR_SCHEMA_PTC = "MSG-ERR-SCHEMA-PTC", "auto-review: the pending PTC binding schema is missing or inconsistent";
+    /// A tool-call block in a tolerant read (AR-TOL-2).
+    ERR_TOOL_CALL = "MSG-ERR-TOOL-CALL", "auto-review: reviewer emitted a tool call instead of a decision";
+    /// Reviewer text over the tolerant reader's bound (AR-TOL-3).
+    ERR_TOO_LARGE = "MSG-ERR-TOO-LARGE", "auto-review: reviewer output exceeds 1048576 bytes";
+    /// No decision object (AR-TOL-5).
+    ERR_NO_DECISION = "MSG-ERR-NO-DECISION", "auto-review: reviewer output holds no decision object";
+    /// Differing decision objects (AR-TOL-6).
+    ERR_AMBIGUOUS = "MSG-ERR-AMBIGUOUS", "auto-review: reviewer output is ambiguous: it holds differing decision objects";
+    /// A malformed object that mentions a decision (AR-TOL-7).
+    ERR_MALFORMED = "MSG-ERR-MALFORMED", "auto-review: reviewer output holds a malformed decision object";
+    /// The review's deadline passed (AR-RES-RETRY-4).
+    ERR_DEADLINE = "MSG-ERR-DEADLINE", "auto-review: the review did not finish within <ms> ms";
+    /// The audited reason of an ask after a reviewer failure (AR-RES-FAIL-2).
+    ASK_FAILED = "MSG-ASK-FAILED", "Auto review of tool \"<name>\" failed: <error>";
+    /// English display reason after a reviewer failure (AR-RES-FAIL-2).
+    DISPLAY_FAILED_EN = "MSG-DISPLAY-FAILED-EN", "Auto review could not complete for this call: <error>";
+    /// Chinese display reason after a reviewer failure (AR-RES-FAIL-2).
+    DISPLAY_FAILED_ZH = "MSG-DISPLAY-FAILED-ZH", "Auto review 未能完成对此调用的审查：<error>";
+    /// The audited reason when downstream asks after a reviewer denial or failure (AR-RES-ASK-1).
+    ASK_COMBINED = "MSG-ASK-COMBINED", "<review>; a later listener also asks: <reason>";
+    /// The English display reason of a combined ask (AR-RES-ASK-1).
+    DISPLAY_COMBINED_EN = "MSG-DISPLAY-COMBINED-EN", "<review>\nA later check also asks: <reason>";
+    /// The Chinese display reason of a combined ask (AR-RES-ASK-1).
+    DISPLAY_COMBINED_ZH = "MSG-DISPLAY-COMBINED-ZH", "<review>\n后续检查也请求确认：<reason>";
+    /// The recovery hint after consecutive failures, for the audited reason, the English display
+    /// and the model (AR-RES-HINT-2).
+    HINT = "MSG-HINT", "Auto review has failed <count> times in a row on route <route>; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write.";
+    /// The recovery hint in Chinese (AR-RES-HINT-2).
+    HINT_ZH = "MSG-HINT-ZH", "Auto review 已在路由 <route> 上连续失败 <count> 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。";
+    /// The instruction sent with a repair request (AR-RES-RETRY-2).
+    REPAIR_INSTRUCTION = "MSG-REPAIR-INSTRUCTION", "Your previous reply could not be read as a decision. Review the same pending action again and reply with only the JSON object: exactly one of the six shapes in REVIEW_POLICY, with no Markdown, prose or tool call.";
 }
 
 /// The reference engine's implementation-defined texts (AR-MSG-3). They are not templates: another
@@ -164,6 +195,16 @@ pub fn info_denied(reason: Option<&str>) -> Map<String, Value> {
     if let Some(r) = reason {
         m.insert("reason".into(), r.into());
     }
+    m
+}
+
+/// `INFO-FAILED` (AR-RES-FAIL-3): the structured info of a reviewer failure denied before
+/// downstream in the resilient profile.
+pub fn info_failed(class: crate::outcome::FailureClass) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("name".into(), "AutoReviewFailedError".into());
+    m.insert("code".into(), "AUTO_REVIEW_FAILED".into());
+    m.insert("failure".into(), class.as_str().into());
     m
 }
 

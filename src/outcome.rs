@@ -109,6 +109,12 @@ pub struct ReviewRecord {
     pub attempts: u32,
     /// Why no decision was obtained, when the review failed.
     pub failure: Option<Failure>,
+    /// The route of each reviewer request, `provider/model`, in order.
+    #[serde(default)]
+    pub routes: Vec<String>,
+    /// Reviewer failures in a row after this call (resilient profile); `null` in the baseline.
+    #[serde(default)]
+    pub consecutive_failures: Option<u32>,
 }
 
 /// A review failure (AR-REVIEW-5, AR-REVIEW-6).

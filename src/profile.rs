@@ -22,16 +22,20 @@ use serde::{Deserialize, Serialize};
 pub enum Profile {
     /// The shipped gate as decided on 2026-08-28.
     Baseline,
+    /// A reviewer that is unavailable is not a reviewer that denied: tolerant reading, bounded
+    /// retries, failures asked about under `ask`, readable errors, a recovery hint.
+    Resilient,
 }
 
 impl Profile {
     /// Every profile, in the order reports list them.
-    pub const ALL: [Profile; 1] = [Profile::Baseline];
+    pub const ALL: [Profile; 2] = [Profile::Baseline, Profile::Resilient];
 
     /// The profile's wire name.
     pub fn as_str(self) -> &'static str {
         match self {
             Profile::Baseline => "baseline",
+            Profile::Resilient => "resilient",
         }
     }
 }

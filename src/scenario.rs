@@ -27,7 +27,8 @@ pub struct Scenario {
     /// override and the deployment default (AR-CONV-5). Default: no override, default `ask`.
     #[serde(default)]
     pub policy: Policy,
-    /// How many schemas of the call's name the request header holds (AR-REVIEW-2). Default `present`.
+    /// How many schemas of the call's name the request header and the live tool registry hold
+    /// (AR-REVIEW-2, AR-RES-SCHEMA-1). Default `present`.
     #[serde(default)]
     pub schema: SchemaView,
     /// What the reviewer does on each request, in order; the last attempt repeats when the gate asks
@@ -42,6 +43,152 @@ pub struct Scenario {
     /// When, if ever, a signal aborts the call (chapter 7). Default `none`.
     #[serde(default)]
     pub abort: AbortPoint,
+    /// The session's route and its recent reviewer failures.
+    #[serde(default)]
+    pub session: Session,
+    /// The gate's configuration (resilient profile; the baseline has none).
+    #[serde(default)]
+    pub config: Config,
+}
+
+/// What the gate knows about the session beyond its policy and preset.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Session {
+    /// The provider and model of the session's latest request header. Default `default/default`.
+    #[serde(default)]
+    pub route: Route,
+    /// Reviewer failures in a row in this session before this call (AR-RES-HINT-1). Default 0.
+    #[serde(default)]
+    pub consecutive_failures: u32,
+}
+
+/// A provider and model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Route {
+    /// The provider.
+    pub provider: String,
+    /// The model.
+    pub model: String,
+}
+
+impl Default for Route {
+    fn default() -> Self {
+        Route {
+            provider: "default".into(),
+            model: "default".into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Route {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.provider, self.model)
+    }
+}
+
+/// The resilient gate's configuration (AR-RES-CONFIG-1); every member is optional.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// What a reviewer failure does under the effective policy `ask`. Default `ask`.
+    #[serde(default)]
+    pub on_failure: OnFailure,
+    /// How many times a protocol failure is repaired by asking again. Default 1, at most 5.
+    #[serde(default = "one", deserialize_with = "at_most_5")]
+    #[schemars(range(max = 5))]
+    pub repair_attempts: u32,
+    /// How many times a transport failure is retried. Default 1, at most 5.
+    #[serde(default = "one", deserialize_with = "at_most_5")]
+    #[schemars(range(max = 5))]
+    pub transport_retries: u32,
+    /// The one deadline all attempts share, in milliseconds. Default 60000, at least 1.
+    #[serde(default = "sixty_seconds", deserialize_with = "positive_ms")]
+    #[schemars(range(min = 1))]
+    pub review_timeout_ms: u64,
+    /// The route every reviewer request uses; `null` for the session's route. Default `null`.
+    #[serde(default)]
+    pub reviewer_route: Option<Route>,
+    /// From which consecutive failure on the hint is shown. Default 3, at least 1.
+    #[serde(default = "three", deserialize_with = "at_least_1")]
+    #[schemars(range(min = 1))]
+    pub failure_hint_after: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            on_failure: OnFailure::Ask,
+            repair_attempts: 1,
+            transport_retries: 1,
+            review_timeout_ms: 60_000,
+            reviewer_route: None,
+            failure_hint_after: 3,
+        }
+    }
+}
+
+fn one() -> u32 {
+    1
+}
+fn three() -> u32 {
+    3
+}
+fn sixty_seconds() -> u64 {
+    60_000
+}
+
+fn at_most_5<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = u32::deserialize(d)?;
+    if n > 5 {
+        return Err(de::Error::custom(format!(
+            "{n} is too many; at most 5 extra attempts fit in one review"
+        )));
+    }
+    Ok(n)
+}
+
+fn at_least_1<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = u32::deserialize(d)?;
+    if n == 0 {
+        return Err(de::Error::custom("must be at least 1"));
+    }
+    Ok(n)
+}
+
+fn positive_ms<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let n = u64::deserialize(d)?;
+    if n == 0 {
+        return Err(de::Error::custom(
+            "a deadline of 0 ms leaves no time for any request",
+        ));
+    }
+    Ok(n)
+}
+
+/// What a reviewer failure does under the effective policy `ask` (AR-RES-FAIL-1).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnFailure {
+    /// Consult downstream, then ask the human.
+    #[default]
+    Ask,
+    /// Deny before downstream (fail closed).
+    Deny,
 }
 
 fn default_true() -> bool {
@@ -191,10 +338,10 @@ impl<'de> Deserialize<'de> for Policy {
     }
 }
 
-/// How many schemas with the call's name the latest request header holds (AR-REVIEW-2).
+/// How many schemas with one name a source holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum SchemaView {
+pub enum SchemaCount {
     /// Exactly one.
     #[default]
     Present,
@@ -202,6 +349,90 @@ pub enum SchemaView {
     Missing,
     /// More than one.
     Ambiguous,
+}
+
+/// Where the pending tool's schema can be found (AR-REVIEW-2, AR-RES-SCHEMA-1): the latest request
+/// header (for a `ptc-inner` call, the schema bound at program start) and the live tool registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchemaView {
+    /// What the request header (or the program's binding) holds.
+    pub header: SchemaCount,
+    /// What the live tool registry holds.
+    pub registry: SchemaCount,
+}
+
+impl SchemaView {
+    /// Both sources hold exactly one schema.
+    pub const PRESENT: SchemaView = SchemaView {
+        header: SchemaCount::Present,
+        registry: SchemaCount::Present,
+    };
+}
+
+/// The object form of a schema view.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // read through serde only
+struct SchemaObject {
+    /// What the request header (or the program's binding) holds. Default `present`.
+    #[serde(default)]
+    header: SchemaCount,
+    /// What the live tool registry holds. Default `present`.
+    #[serde(default)]
+    registry: SchemaCount,
+}
+
+impl JsonSchema for SchemaView {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SchemaView".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let object = generator.subschema_for::<SchemaObject>();
+        schemars::json_schema!({
+            "description": "A string is shorthand: `present` (both hold one), `missing` (neither holds one), `ambiguous` (both hold several), `registry-only` (only the registry holds one); an object gives both sources.",
+            "anyOf": [
+                { "type": "string", "enum": ["present", "missing", "ambiguous", "registry-only"] },
+                object
+            ]
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for SchemaView {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use SchemaCount::*;
+        let both = |c| SchemaView {
+            header: c,
+            registry: c,
+        };
+        match Value::deserialize(d)? {
+            Value::String(s) => match s.as_str() {
+                "present" => Ok(both(Present)),
+                "missing" => Ok(both(Missing)),
+                "ambiguous" => Ok(both(Ambiguous)),
+                "registry-only" => Ok(SchemaView {
+                    header: Missing,
+                    registry: Present,
+                }),
+                other => Err(de::Error::custom(format!(
+                    "unknown schema view {other:?}: expected \"present\", \"missing\", \"ambiguous\", \"registry-only\" or {{\"header\": ..., \"registry\": ...}}"
+                ))),
+            },
+            v @ Value::Object(_) => {
+                let o: SchemaObject = serde_json::from_value(v).map_err(de::Error::custom)?;
+                Ok(SchemaView {
+                    header: o.header,
+                    registry: o.registry,
+                })
+            }
+            other => Err(de::Error::custom(format!(
+                "schema must be a string or an object {{\"header\", \"registry\"}}, not {}",
+                kind_of(&other)
+            ))),
+        }
+    }
 }
 
 /// The reviewer's script: one attempt, or a list of attempts in request order.
@@ -257,6 +488,9 @@ pub enum Attempt {
     Text {
         /// The text block's content.
         text: String,
+        /// How long the request takes to settle, in milliseconds. Default 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        delay_ms: u64,
     },
     /// Explicit content blocks and a finish kind.
     Blocks {
@@ -268,16 +502,25 @@ pub enum Attempt {
         /// Whether the stream sends data after its terminal finish (AR-PARSE-2). Default `false`.
         #[serde(default, skip_serializing_if = "is_false")]
         data_after_finish: bool,
+        /// How long the request takes to settle, in milliseconds. Default 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        delay_ms: u64,
     },
     /// The response ends with an error or aborted finish.
     Finish {
         /// The failed finish.
         finish: FailedFinish,
+        /// How long the request takes to settle, in milliseconds. Default 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        delay_ms: u64,
     },
     /// The review request throws this value.
     Throw {
         /// Any JSON value.
         throw: Value,
+        /// How long the request takes to settle, in milliseconds. Default 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        delay_ms: u64,
     },
     /// The request never settles on its own.
     Hang {
@@ -324,6 +567,10 @@ fn stop() -> String {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A finish that reports an error or an abort.
@@ -385,6 +632,25 @@ const ATTEMPT_SHAPES: &str = "expected one of {\"text\": string}, {\"blocks\": [
 {\"finish\": {\"kind\", \"code\", \"message\"}}, {\"throw\": value}, {\"hang\": true}";
 
 impl Attempt {
+    /// A text attempt that settles at once.
+    pub fn text(text: impl Into<String>) -> Attempt {
+        Attempt::Text {
+            text: text.into(),
+            delay_ms: 0,
+        }
+    }
+
+    /// How long the attempt takes to settle; `None` for an attempt that never settles.
+    pub fn delay_ms(&self) -> Option<u64> {
+        match self {
+            Attempt::Text { delay_ms, .. }
+            | Attempt::Blocks { delay_ms, .. }
+            | Attempt::Finish { delay_ms, .. }
+            | Attempt::Throw { delay_ms, .. } => Some(*delay_ms),
+            Attempt::Hang { .. } => None,
+        }
+    }
+
     /// Reads one attempt, naming the shape that did not fit.
     pub fn from_value(v: Value) -> Result<Attempt, String> {
         let Value::Object(map) = v else {
@@ -404,8 +670,18 @@ impl Attempt {
             }
         };
         let value = Value::Object(map.clone());
+        let delay_ms = match map.get("delay_ms") {
+            None => 0,
+            Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(0),
+            Some(other) => {
+                return Err(format!(
+                    "delay_ms must be a whole number of milliseconds, not {}",
+                    kind_of(other)
+                ));
+            }
+        };
         if has("blocks") {
-            only(&["blocks", "finish", "data_after_finish"])?;
+            only(&["blocks", "finish", "data_after_finish", "delay_ms"])?;
             #[derive(Deserialize)]
             #[serde(deny_unknown_fields)]
             struct B {
@@ -414,6 +690,9 @@ impl Attempt {
                 finish: String,
                 #[serde(default)]
                 data_after_finish: bool,
+                #[serde(default)]
+                #[allow(dead_code)] // read above
+                delay_ms: u64,
             }
             let b: B = serde_json::from_value(value).map_err(|e| e.to_string())?;
             if b.finish.is_empty() {
@@ -423,22 +702,27 @@ impl Attempt {
                 blocks: b.blocks,
                 finish: b.finish,
                 data_after_finish: b.data_after_finish,
+                delay_ms,
             })
         } else if has("text") {
-            only(&["text"])?;
+            only(&["text", "delay_ms"])?;
             match &map["text"] {
-                Value::String(s) => Ok(Attempt::Text { text: s.clone() }),
+                Value::String(s) => Ok(Attempt::Text {
+                    text: s.clone(),
+                    delay_ms,
+                }),
                 other => Err(format!("text must be a string, not {}", kind_of(other))),
             }
         } else if has("finish") {
-            only(&["finish"])?;
+            only(&["finish", "delay_ms"])?;
             let finish: FailedFinish = serde_json::from_value(map["finish"].clone())
                 .map_err(|e| format!("finish: {e}; a finish without blocks is {{\"kind\": \"error\"|\"aborted\", \"code\": string, \"message\": any}}"))?;
-            Ok(Attempt::Finish { finish })
+            Ok(Attempt::Finish { finish, delay_ms })
         } else if has("throw") {
-            only(&["throw"])?;
+            only(&["throw", "delay_ms"])?;
             Ok(Attempt::Throw {
                 throw: map["throw"].clone(),
+                delay_ms,
             })
         } else if has("hang") {
             only(&["hang"])?;

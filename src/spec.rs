@@ -17,21 +17,23 @@ pub fn clause_ids() -> BTreeSet<String> {
         .collect()
 }
 
-/// Whether `s` has the shape of a clause ID: `AR-<CHAPTER>-<n>`.
+/// Whether `s` has the shape of a clause ID: `AR-<CHAPTER>[-<SECTION>]-<n>`, e.g. `AR-SCOPE-1` or
+/// `AR-RES-FAIL-2`.
 pub fn is_clause_id(s: &str) -> bool {
-    let mut parts = s.split('-');
-    matches!(
-        (parts.next(), parts.next(), parts.next(), parts.next()),
-        (Some("AR"), Some(ch), Some(n), None)
-            if !ch.is_empty()
-                && ch.chars().all(|c| c.is_ascii_uppercase())
-                && !n.is_empty()
-                && n.chars().all(|c| c.is_ascii_digit())
-    )
+    let parts: Vec<&str> = s.split('-').collect();
+    parts.len() >= 3
+        && parts[0] == "AR"
+        && parts[1..parts.len() - 1]
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_uppercase()))
+        && parts
+            .last()
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The rows of the spec's message tables: `(ID, template)` for every table row whose first cell is
-/// a backquoted `MSG-...` ID and whose last cell is a backquoted template.
+/// a backquoted `MSG-...` ID and whose last cell is a backquoted template. A `\n` in the spec's
+/// template stands for a line feed (AR-MSG-1).
 pub fn message_rows() -> Vec<(String, String)> {
     TEXT.lines()
         .filter(|l| l.starts_with("| `MSG-"))
@@ -40,7 +42,7 @@ pub fn message_rows() -> Vec<(String, String)> {
             let id = cells.first()?.trim().trim_matches('`');
             let template = cells.last()?.trim();
             let template = template.strip_prefix('`')?.strip_suffix('`')?;
-            Some((id.to_owned(), template.to_owned()))
+            Some((id.to_owned(), template.replace("\\n", "\n")))
         })
         .collect()
 }

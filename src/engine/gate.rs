@@ -2,11 +2,11 @@
 //! lifecycle checks of chapter 7, then the decision (chapter 5).
 
 use super::decision::{self, Settled};
-use super::review::{self, FailureNote, Settlement};
+use super::review::{self, Settlement};
 use super::scope;
 use super::{Decided, Run, admission, cancellation};
-use crate::messages::{Text, reference};
-use crate::outcome::{Decision, FailureClass, ReviewRecord};
+use crate::outcome::{Decision, Event, ReviewRecord};
+use crate::profile::Profile;
 
 /// What the gate did: its decision (`None` while a review never settles) and the review record.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,6 +17,18 @@ pub struct Gate {
     pub review: ReviewRecord,
 }
 
+/// The review record of a call the gate did not review: no request, and in the resilient profile
+/// the session's failure count unchanged (AR-RES-HINT-1).
+pub fn unreviewed(run: &Run<'_>) -> ReviewRecord {
+    ReviewRecord {
+        consecutive_failures: match run.profile {
+            Profile::Baseline => None,
+            Profile::Resilient => Some(run.s.session.consecutive_failures),
+        },
+        ..ReviewRecord::default()
+    }
+}
+
 /// Runs the gate for one call.
 pub fn listen(run: &mut Run<'_>) -> Gate {
     if !scope::classify(run.s).is_reviewed() {
@@ -24,49 +36,42 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
         let d = decision::consult_downstream(run);
         return Gate {
             decided: Some(Decided::exact(d)),
-            review: ReviewRecord::default(),
+            review: unreviewed(run),
         };
     }
     if !admission::admits(run.s) {
         return Gate {
             decided: Some(Decided::exact(Decision::Cancel)), // AR-ADMIT-2
-            review: ReviewRecord::default(),
+            review: unreviewed(run),
         };
     }
-    let mut outcome = review::review(run);
-    // AR-CANCEL-6: only a signal ends a review that never settles.
-    if outcome.settlement == Settlement::Pending
-        && (cancellation::caller_aborts_in_flight(run.s.abort)
-            || cancellation::lifecycle_aborts_after_review(run.s.abort))
-    {
-        outcome.settlement = Settlement::Failed(FailureNote {
-            class: FailureClass::Aborted,
-            message: Text::implementation_defined(reference::SIGNAL_ENDED_REVIEW),
-        });
+    let review = review::review(run.s, run.profile);
+    for _ in 0..review.attempts() {
+        run.event(Event::Review);
     }
-    let record = outcome.record();
-    if let Settlement::Failed(f) = &outcome.settlement {
+    if let Settlement::Failed(f) = &review.settlement {
         run.note_prefix("/review/failure/message", &f.message);
     }
+    let record = review.record();
     if cancellation::lifecycle_aborts_after_review(run.s.abort) {
         return Gate {
             decided: Some(Decided::exact(Decision::Cancel)), // AR-CANCEL-3
             review: record,
         };
     }
-    let settled = match outcome.settlement {
+    let settled = match &review.settlement {
         Settlement::Pending => {
             return Gate {
-                decided: None,
+                decided: None, // AR-CANCEL-6
                 review: record,
             };
         }
-        Settlement::Decided(d) => Settled::Decided(d),
-        Settlement::Failed(f) => Settled::Failed(f),
+        Settlement::Decided(d) => Settled::Decided(d.clone()),
+        Settlement::Failed(f) => Settled::Failed(f.clone()),
     };
-    let decided = decision::decide(run, settled);
-    if let Some(p) = decided.reason_prefix {
-        run.prefix_only.insert("/listener/reason".into(), p);
+    let decided = decision::decide(run, &review, settled);
+    for (key, p) in &decided.prefixes {
+        run.prefix_only.insert(format!("/listener/{key}"), *p);
     }
     Gate {
         decided: Some(decided),

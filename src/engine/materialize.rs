@@ -13,7 +13,7 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
         Decision::Deny { reason, info } => {
             let reason = Text {
                 text: reason.clone(),
-                prefix: decided.reason_prefix,
+                prefix: decided.prefixes.get("reason").copied(),
             };
             (None, refuse(run, &reason, info.clone()))
         }
@@ -29,6 +29,9 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
             }
             let (record, answered) =
                 approval::request(run, reason.as_deref(), display_reason.as_ref());
+            for (key, p) in &decided.prefixes {
+                run.prefix_only.insert(format!("/approval/{key}"), *p);
+            }
             (Some(record), after_approval(run, answered))
         }
     }

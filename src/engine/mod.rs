@@ -18,13 +18,14 @@ use crate::outcome::{Decision, Event, Outcome, ReviewRecord, ToolResult};
 use crate::profile::Profile;
 use crate::scenario::Scenario;
 
-/// A listener decision with the normative extent of its reason (AR-CONV-3).
+/// A listener decision with the normative extent of its texts (AR-CONV-3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decided {
     /// The decision.
     pub decision: Decision,
-    /// The normative prefix of a deny's reason, when its tail is implementation-defined.
-    pub reason_prefix: Option<usize>,
+    /// Texts of the decision whose tail is implementation-defined, by their path within the
+    /// decision (`reason`, `display_reason/en`, ...), with the length of their normative prefix.
+    pub prefixes: BTreeMap<&'static str, usize>,
 }
 
 impl Decided {
@@ -32,7 +33,7 @@ impl Decided {
     pub fn exact(decision: Decision) -> Decided {
         Decided {
             decision,
-            reason_prefix: None,
+            prefixes: BTreeMap::new(),
         }
     }
 }
@@ -77,14 +78,8 @@ pub fn decide(s: &Scenario, profile: Profile) -> Outcome {
     let mut run = Run::new(s, profile);
     // AR-CANCEL-1: nothing runs when the caller aborted before dispatch.
     if cancellation::caller_aborts_before_dispatch(s.abort) {
-        return outcome(
-            run,
-            true,
-            None,
-            None,
-            materialize::aborted(),
-            ReviewRecord::default(),
-        );
+        let review = gate::unreviewed(&run);
+        return outcome(run, true, None, None, materialize::aborted(), review);
     }
     let gate = gate::listen(&mut run);
     match gate.decided {

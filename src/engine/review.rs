@@ -1,15 +1,16 @@
-//! Spec chapter 3, the review (AR-REVIEW-1..8): resolving the pending tool's schema, making the
-//! reviewer request, and turning what the reviewer did into an outcome class with a failure class.
+//! Spec chapter 3, the review (AR-REVIEW-1..8), and its resilient additions (AR-RES-SCHEMA,
+//! AR-RES-RETRY, AR-RES-ROUTE, AR-RES-NORM, AR-RES-HINT): resolving the pending tool's schema,
+//! making reviewer requests under one deadline, and turning what the reviewer did into a
+//! settlement with a failure class. A pure function of the scenario.
 
-use serde_json::Value;
-
-use super::Run;
+use super::cancellation;
 use crate::jsstring::js_string;
-use crate::messages::{self, Text};
-use crate::outcome::{Event, Failure, FailureClass, ReviewRecord};
+use crate::messages::{self, Text, reference};
+use crate::normalize;
+use crate::outcome::{Failure, FailureClass, ReviewRecord};
 use crate::parse::{self, BlockRef, Finish, Reply, ReplyError, ReviewerDecision};
 use crate::profile::Profile;
-use crate::scenario::{Attempt, CallKind, FailedFinishKind, SchemaView};
+use crate::scenario::{Attempt, CallKind, FailedFinishKind, Scenario, SchemaCount};
 
 /// A failure as the engine carries it: its class and its message with the message's normative
 /// extent (AR-REVIEW-5, AR-REVIEW-6).
@@ -31,64 +32,117 @@ impl FailureNote {
     }
 }
 
-/// How a review settled (AR-REVIEW-4).
+/// How one attempt or a whole review settled (AR-REVIEW-4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Settlement {
     /// The reviewer returned a legal decision.
     Decided(ReviewerDecision),
     /// No decision was obtained.
     Failed(FailureNote),
-    /// The request never settles on its own (AR-CANCEL-6).
+    /// The request never settles (AR-CANCEL-6).
     Pending,
 }
 
-/// The review's settlement and how many reviewer requests it made.
+/// What a whole review did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Review {
     /// How it settled.
     pub settlement: Settlement,
-    /// How many reviewer requests were made.
-    pub attempts: u32,
+    /// The route of each reviewer request, in order (`provider/model`).
+    pub routes: Vec<String>,
+    /// Whether a signal ended a request that never settled (AR-CANCEL-6); such a failure is the
+    /// gate's own doing and does not count as a reviewer failure.
+    pub signal_ended: bool,
+    /// Reviewer failures in a row after this call (AR-RES-HINT-1); `None` in the baseline, which
+    /// keeps no count.
+    pub consecutive_failures: Option<u32>,
 }
 
 impl Review {
+    /// How many reviewer requests were made.
+    pub fn attempts(&self) -> u32 {
+        self.routes.len() as u32
+    }
+
     /// The outcome's view of the review.
     pub fn record(&self) -> ReviewRecord {
         ReviewRecord {
-            attempts: self.attempts,
+            attempts: self.attempts(),
             failure: match &self.settlement {
                 Settlement::Failed(f) => Some(f.to_failure()),
                 _ => None,
             },
+            routes: self.routes.clone(),
+            consecutive_failures: self.consecutive_failures,
         }
+    }
+
+    /// Whether the failure hint is due (AR-RES-HINT-2): this call's review failed, the failure
+    /// counts, and the count reached the configured threshold.
+    pub fn hint_due(&self, s: &Scenario) -> bool {
+        matches!(self.settlement, Settlement::Failed(_))
+            && !self.signal_ended
+            && self
+                .consecutive_failures
+                .is_some_and(|n| n >= s.config.failure_hint_after)
+    }
+
+    /// The route the last request used, or would have used.
+    pub fn last_route(&self, s: &Scenario) -> String {
+        self.routes.last().cloned().unwrap_or_else(|| route(s))
     }
 }
 
-/// Reviews an admitted call: resolves the schema (AR-REVIEW-2), then makes the reviewer request
-/// (AR-REVIEW-1, one request in the baseline).
-pub fn review(run: &mut Run<'_>) -> Review {
-    if let Err(failure) = resolve_schema(run) {
-        return Review {
-            settlement: Settlement::Failed(failure),
-            attempts: 0,
-        };
+/// The route every reviewer request uses: the configured reviewer route in the resilient
+/// profile (AR-RES-ROUTE-1), else the session's route (AR-REVIEW-3).
+pub fn route_for(s: &Scenario, profile: Profile) -> String {
+    match (profile, &s.config.reviewer_route) {
+        (Profile::Resilient, Some(r)) => r.to_string(),
+        _ => s.session.route.to_string(),
     }
-    run.event(Event::Review);
-    let settlement = match run.profile {
-        Profile::Baseline => settle(run.s.reviewer.attempt(0), run.profile),
+}
+
+fn route(s: &Scenario) -> String {
+    s.session.route.to_string()
+}
+
+/// The review of an admitted call under `profile`.
+pub fn review(s: &Scenario, profile: Profile) -> Review {
+    let (settlement, routes, signal_ended) = match resolve_schema(s, profile) {
+        Err(failure) => (Settlement::Failed(failure), Vec::new(), false),
+        Ok(()) => requests(s, profile),
+    };
+    let consecutive_failures = match profile {
+        Profile::Baseline => None,
+        Profile::Resilient => Some(match &settlement {
+            Settlement::Decided(_) => 0,
+            Settlement::Failed(_) if !signal_ended => {
+                s.session.consecutive_failures.saturating_add(1)
+            }
+            _ => s.session.consecutive_failures,
+        }),
     };
     Review {
         settlement,
-        attempts: 1,
+        routes,
+        signal_ended,
+        consecutive_failures,
     }
 }
 
-/// AR-REVIEW-2: the pending tool's schema must resolve to exactly one.
-fn resolve_schema(run: &Run<'_>) -> Result<(), FailureNote> {
-    if run.s.schema == SchemaView::Present {
+/// AR-REVIEW-2 (baseline: the header must hold exactly one) and AR-RES-SCHEMA-1 (resilient: the
+/// live registry first, the header as a fallback).
+fn resolve_schema(s: &Scenario, profile: Profile) -> Result<(), FailureNote> {
+    let resolved = match profile {
+        Profile::Baseline => s.schema.header == SchemaCount::Present,
+        Profile::Resilient => {
+            s.schema.registry == SchemaCount::Present || s.schema.header == SchemaCount::Present
+        }
+    };
+    if resolved {
         return Ok(());
     }
-    let template = match run.s.tool.call {
+    let template = match s.tool.call {
         CallKind::PtcInner => messages::ERR_SCHEMA_PTC,
         CallKind::Native | CallKind::RunCode => messages::ERR_SCHEMA_NATIVE,
     };
@@ -98,19 +152,98 @@ fn resolve_schema(run: &Run<'_>) -> Result<(), FailureNote> {
     })
 }
 
-/// What one reviewer attempt comes to under a profile's reader.
+/// Makes the reviewer requests: one in the baseline; in the resilient profile, repairs and
+/// retries under one deadline (AR-RES-RETRY-1..5). Returns the settlement, the routes and whether
+/// a signal ended a request.
+fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
+    let route = route_for(s, profile);
+    let mut routes = Vec::new();
+    let caller = cancellation::caller_aborts_in_flight(s.abort);
+    let lifecycle = cancellation::lifecycle_aborts_after_review(s.abort);
+    let signal_ended = || {
+        Settlement::Failed(FailureNote {
+            class: FailureClass::Aborted,
+            message: Text::implementation_defined(reference::SIGNAL_ENDED_REVIEW),
+        })
+    };
+    let deadline = s.config.review_timeout_ms;
+    let mut elapsed = 0u64;
+    let mut repairs = s.config.repair_attempts;
+    let mut retries = s.config.transport_retries;
+    let mut n = 0usize;
+    loop {
+        let attempt = s.reviewer.attempt(n);
+        n += 1;
+        routes.push(route.clone());
+        // The caller's signal aborts during the first request; the lifecycle's after the review
+        // started. Either ends a request that would never settle (AR-CANCEL-6).
+        let Some(delay) = attempt.delay_ms() else {
+            if (caller && n == 1) || lifecycle {
+                return (signal_ended(), routes, true);
+            }
+            return match profile {
+                Profile::Baseline => (Settlement::Pending, routes, false),
+                Profile::Resilient => (deadline_passed(deadline), routes, false),
+            };
+        };
+        if profile == Profile::Resilient {
+            elapsed = elapsed.saturating_add(delay);
+            if elapsed > deadline {
+                return (deadline_passed(deadline), routes, false); // AR-RES-RETRY-4
+            }
+        }
+        let settled = settle(attempt, profile);
+        let Settlement::Failed(failure) = &settled else {
+            return (settled, routes, false);
+        };
+        let again = match (profile, failure.class) {
+            (Profile::Baseline, _) => false,
+            // AR-RES-RETRY-5: no new request once the caller has aborted.
+            (Profile::Resilient, _) if caller => false,
+            (Profile::Resilient, FailureClass::Protocol) if repairs > 0 => {
+                repairs -= 1;
+                true
+            }
+            (Profile::Resilient, FailureClass::Transport) if retries > 0 => {
+                retries -= 1;
+                true
+            }
+            _ => false,
+        };
+        if !again {
+            return (settled, routes, false);
+        }
+    }
+}
+
+/// AR-RES-RETRY-4: the review's deadline passed.
+fn deadline_passed(deadline_ms: u64) -> Settlement {
+    Settlement::Failed(FailureNote {
+        class: FailureClass::Timeout,
+        message: Text::exact(messages::ERR_DEADLINE.render(&[("ms", &deadline_ms.to_string())])),
+    })
+}
+
+/// What one attempt that settles comes to under a profile's reader. An attempt that never
+/// settles is `Pending`.
 pub fn settle(attempt: &Attempt, profile: Profile) -> Settlement {
     match attempt {
         Attempt::Hang { .. } => Settlement::Pending,
-        Attempt::Throw { throw } => Settlement::Failed(FailureNote {
+        Attempt::Throw { throw, .. } => Settlement::Failed(FailureNote {
             class: FailureClass::Internal,
-            message: Text::exact(js_string(throw)),
+            message: match profile {
+                Profile::Baseline => Text::exact(js_string(throw)),
+                Profile::Resilient => {
+                    Text::exact(normalize::message(&normalize::value_text(throw)))
+                }
+            },
         }),
-        Attempt::Text { text } => read_reply(&Reply::text(text), profile),
+        Attempt::Text { text, .. } => read_reply(&Reply::text(text), profile),
         Attempt::Blocks {
             blocks,
             finish,
             data_after_finish,
+            ..
         } => {
             let reply = Reply {
                 blocks: blocks
@@ -129,7 +262,7 @@ pub fn settle(attempt: &Attempt, profile: Profile) -> Settlement {
             };
             read_reply(&reply, profile)
         }
-        Attempt::Finish { finish } => {
+        Attempt::Finish { finish, .. } => {
             let reply = Reply {
                 blocks: Vec::new(),
                 finish: Finish::Failed {
@@ -144,35 +277,81 @@ pub fn settle(attempt: &Attempt, profile: Profile) -> Settlement {
     }
 }
 
-/// Reads a delivered reply with the profile's reader (chapter 4).
+/// The verdict of one reply under a profile's reader, with the failure message the gate would report
+/// (what `autoreview parse` prints). A reply that never settles has no verdict.
+pub fn verdict(attempt: &Attempt, profile: Profile) -> Option<parse::Verdict> {
+    match settle(attempt, profile) {
+        Settlement::Decided(d) => Some(parse::Verdict::of_decision(&d)),
+        Settlement::Failed(f) => Some(parse::Verdict::Failure {
+            ok: false,
+            error: f.message.text,
+        }),
+        Settlement::Pending => None,
+    }
+}
+
+/// Reads a delivered reply with the profile's reader (chapter 4, AR-TOL).
 fn read_reply(reply: &Reply<'_>, profile: Profile) -> Settlement {
     let read = match profile {
         Profile::Baseline => parse::strict::read(reply),
+        Profile::Resilient => parse::tolerant::read(reply),
     };
     match read {
         Ok(d) => Settlement::Decided(d),
         Err(e) => Settlement::Failed(FailureNote {
-            class: class_of(&e),
-            message: e.text(),
+            class: class_of(&e, profile),
+            message: failure_text(&e, profile),
         }),
     }
 }
 
+/// The failure message of a reply error: as the baseline renders it (JavaScript stringification),
+/// or normalized in the resilient profile (AR-RES-NORM-1..4).
+pub fn failure_text(e: &ReplyError, profile: Profile) -> Text {
+    match profile {
+        Profile::Baseline => e.text(),
+        Profile::Resilient => {
+            let raw = match e {
+                ReplyError::FinishFailed {
+                    kind,
+                    code,
+                    message,
+                } => Text::exact(messages::ERR_ENDED_DETAIL.render(&[
+                    ("kind", kind.as_str()),
+                    ("code", code),
+                    ("message", &normalize::value_text(message)),
+                ])),
+                other => other.text(),
+            };
+            Text {
+                text: normalize::message(&raw.text),
+                prefix: raw.prefix.map(|_| 0),
+            }
+        }
+    }
+}
+
 /// The failure class of a reply that carried no decision (AR-REVIEW-6).
-pub fn class_of(e: &ReplyError) -> FailureClass {
+pub fn class_of(e: &ReplyError, profile: Profile) -> FailureClass {
     match e {
         ReplyError::FinishFailed {
             kind,
             code,
             message,
-        } => classify_finish(*kind, code, message),
+        } => {
+            let text = match profile {
+                Profile::Baseline => js_string(message),
+                Profile::Resilient => normalize::value_text(message),
+            };
+            classify_finish(*kind, code, &text)
+        }
         ReplyError::FinishOther { .. } => FailureClass::Provider,
         _ => FailureClass::Protocol,
     }
 }
 
-/// AR-REVIEW-7: classifies a failed finish by its kind, its code, then its message.
-pub fn classify_finish(kind: FailedFinishKind, code: &str, message: &Value) -> FailureClass {
+/// AR-REVIEW-7: classifies a failed finish by its kind, its code, then its message's text form.
+pub fn classify_finish(kind: FailedFinishKind, code: &str, message: &str) -> FailureClass {
     if kind == FailedFinishKind::Aborted {
         return FailureClass::Aborted;
     }
@@ -184,7 +363,7 @@ pub fn classify_finish(kind: FailedFinishKind, code: &str, message: &Value) -> F
         "TRANSPORT" | "CONNECTION" | "NETWORK" => return FailureClass::Transport,
         _ => {}
     }
-    let text = js_string(message).to_lowercase();
+    let text = message.to_lowercase();
     let has = |needles: &[&str]| needles.iter().any(|n| text.contains(n));
     if has(&[
         "http 402",
@@ -221,32 +400,38 @@ mod tests {
         use FailedFinishKind::{Aborted, Error};
         use FailureClass::{Provider, Quota, Timeout, Transport};
         let cases = [
-            (Aborted, "TIMEOUT", json!("x"), FailureClass::Aborted),
-            (Error, "TIMEOUT", json!("quota"), Timeout),
-            (Error, "QUOTA_EXCEEDED", json!("HTTP 402"), Quota),
-            (Error, "TRANSPORT", json!("Connection error"), Transport),
+            (Aborted, "TIMEOUT", "x", FailureClass::Aborted),
+            (Error, "TIMEOUT", "quota", Timeout),
+            (Error, "QUOTA_EXCEEDED", "HTTP 402", Quota),
+            (Error, "TRANSPORT", "Connection error", Transport),
             (
                 Error,
                 "UNKNOWN",
-                json!("sse transport error: terminated"),
+                "sse transport error: terminated",
                 Transport,
             ),
-            (
-                Error,
-                "UNKNOWN",
-                json!("provider rate limit, HTTP 429"),
-                Quota,
-            ),
-            (Error, "UNKNOWN", json!("request timed out"), Timeout),
-            (Error, "UNKNOWN", json!({"message": "x"}), Provider),
-            (Error, "BAD_REQUEST", json!("context too long"), Provider),
+            (Error, "UNKNOWN", "provider rate limit, HTTP 429", Quota),
+            (Error, "UNKNOWN", "request timed out", Timeout),
+            (Error, "UNKNOWN", "[object Object]", Provider),
+            (Error, "BAD_REQUEST", "context too long", Provider),
         ];
         for (kind, code, message, want) in cases {
             assert_eq!(
-                classify_finish(kind, code, &message),
+                classify_finish(kind, code, message),
                 want,
                 "{code} {message}"
             );
         }
+    }
+
+    #[test]
+    fn the_resilient_profile_classifies_an_object_message_by_its_text() {
+        let e = ReplyError::FinishFailed {
+            kind: FailedFinishKind::Error,
+            code: "UNKNOWN".into(),
+            message: json!({"message": "Connection error"}),
+        };
+        assert_eq!(class_of(&e, Profile::Baseline), FailureClass::Provider);
+        assert_eq!(class_of(&e, Profile::Resilient), FailureClass::Transport);
     }
 }

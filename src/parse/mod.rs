@@ -2,7 +2,9 @@
 //! it may carry, and the ways it can break the protocol.
 
 pub mod object;
+pub mod scan;
 pub mod strict;
+pub mod tolerant;
 
 use serde_json::Value;
 
@@ -128,6 +130,21 @@ pub enum ReplyError {
     /// The object is not one of the six shapes (AR-PARSE-7).
     #[error("{}", messages::ERR_PROTOCOL.text)]
     Protocol,
+    /// The reply holds a tool call (AR-TOL-2).
+    #[error("{}", messages::ERR_TOOL_CALL.text)]
+    ToolCall,
+    /// The text is larger than the tolerant reader reads (AR-TOL-3).
+    #[error("{}", messages::ERR_TOO_LARGE.text)]
+    TooLarge,
+    /// No top-level object carries a decision (AR-TOL-5).
+    #[error("{}", messages::ERR_NO_DECISION.text)]
+    NoDecision,
+    /// Two different objects carry a decision (AR-TOL-6).
+    #[error("{}", messages::ERR_AMBIGUOUS.text)]
+    Ambiguous,
+    /// A malformed object mentions a decision (AR-TOL-7).
+    #[error("{}", messages::ERR_MALFORMED.text)]
+    Malformed,
 }
 
 impl ReplyError {
@@ -138,5 +155,61 @@ impl ReplyError {
             e @ ReplyError::InvalidJson(_) => Text::implementation_defined(e.to_string()),
             other => Text::exact(other.to_string()),
         }
+    }
+}
+
+/// A reader's verdict on one reply, as `autoreview parse` prints it and the corpus snapshots hold
+/// it: `{"ok": true, "risk", "decision", "reason"?}` or `{"ok": false, "error"}`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Verdict {
+    /// A legal decision.
+    Decision {
+        /// Always `true`.
+        ok: bool,
+        /// `low`, `medium` or `high`.
+        risk: String,
+        /// `allow` or `deny`.
+        decision: String,
+        /// The reviewer's reason, when a deny gives one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// No decision: the failure message the gate would report.
+    Failure {
+        /// Always `false`.
+        ok: bool,
+        /// The failure message.
+        error: String,
+    },
+}
+
+impl Verdict {
+    /// The verdict of a decision.
+    pub fn of_decision(d: &ReviewerDecision) -> Verdict {
+        let risk = |r: &Risk| match r {
+            Risk::Low => "low",
+            Risk::Medium => "medium",
+            Risk::High => "high",
+        };
+        match d {
+            ReviewerDecision::Allow { risk: r } => Verdict::Decision {
+                ok: true,
+                risk: risk(r).into(),
+                decision: "allow".into(),
+                reason: None,
+            },
+            ReviewerDecision::Deny { risk: r, reason } => Verdict::Decision {
+                ok: true,
+                risk: risk(r).into(),
+                decision: "deny".into(),
+                reason: reason.clone(),
+            },
+        }
+    }
+
+    /// Whether the verdict is an allow.
+    pub fn allows(&self) -> bool {
+        matches!(self, Verdict::Decision { decision, .. } if decision == "allow")
     }
 }

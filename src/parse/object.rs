@@ -57,13 +57,22 @@ impl<'de> Deserialize<'de> for TopLevel {
     }
 }
 
-/// Reads `text` as exactly one JSON value (JSON whitespace around it only) and returns its top-level
-/// members, or the first protocol rule it breaks among AR-PARSE-4..6.
-pub fn members(text: &str) -> Result<Vec<(String, Value)>, ReplyError> {
+/// Reads `text` as exactly one JSON value (JSON whitespace around it only) and returns its
+/// top-level members in order, repeats included.
+pub fn members_with_repeats(text: &str) -> Result<Vec<(String, Value)>, ReplyError> {
     match serde_json::from_str::<TopLevel>(text) {
         Err(e) => Err(ReplyError::InvalidJson(e.to_string())),
         Ok(TopLevel::Other) => Err(ReplyError::NotObject),
-        Ok(TopLevel::Object(members)) => {
+        Ok(TopLevel::Object(members)) => Ok(members),
+    }
+}
+
+/// Reads `text` as exactly one JSON value (JSON whitespace around it only) and returns its top-level
+/// members, or the first protocol rule it breaks among AR-PARSE-4..6.
+pub fn members(text: &str) -> Result<Vec<(String, Value)>, ReplyError> {
+    match members_with_repeats(text) {
+        Err(e) => Err(e),
+        Ok(members) => {
             // A set keeps this linear: hostile text can carry a great many members.
             let mut seen = std::collections::HashSet::with_capacity(members.len());
             if members.iter().any(|(k, _)| !seen.insert(k.as_str())) {

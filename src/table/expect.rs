@@ -1,18 +1,20 @@
-//! Expands a row's symbolic outcome into the concrete outcome for one scenario, using only the
-//! message templates and the row itself. This is the table's own reading of the spec, written
-//! independently of the engine's control flow; the tests compare the two.
+//! Expands a row's symbolic outcome into the concrete outcome for one scenario, using the message
+//! templates and the row itself. What the review did (its requests, failure, routes and failure
+//! count) belongs to the review chapter and is taken from it; everything the gate and the tool
+//! runtime then do is restated here, independently of the engine's control flow, and the tests
+//! compare the two.
 
 use std::collections::BTreeMap;
 
-use super::{ApprovalForm, ListenerForm, ResultForm, ReviewForm, Row, Table};
-use crate::engine::review::{self, Settlement};
-use crate::messages::{self, Text, reference};
+use super::{ApprovalForm, ListenerForm, ResultForm, Row, Table};
+use crate::engine::review::{self, Review, Settlement};
+use crate::messages::{self, Template, Text, reference};
 use crate::outcome::{
-    ApprovalRecord, Decision, DisplayReason, Event, Failure, FailureClass, Outcome, ReviewRecord,
-    ToolResult,
+    ApprovalRecord, Decision, DisplayReason, Event, Outcome, ReviewRecord, ToolResult,
 };
 use crate::parse::ReviewerDecision;
-use crate::scenario::{ApprovalAnswer, CallKind, Downstream, Scenario, SchemaView};
+use crate::profile::Profile;
+use crate::scenario::{ApprovalAnswer, Downstream, Scenario};
 
 /// Why a row cannot be expanded for a scenario: the row and the scenario disagree, which the
 /// table's lint tests rule out for committed rows.
@@ -25,61 +27,70 @@ pub struct ExpandError {
     pub message: String,
 }
 
+/// The texts of an ask before they become a decision.
+struct Ask {
+    reason: Text,
+    en: Text,
+    zh: Text,
+}
+
 /// The outcome `row` prescribes for `s`.
 pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, ExpandError> {
     let err = |m: &str| ExpandError {
         row: row.id.clone(),
         message: m.to_owned(),
     };
+    let profile = table.profile;
     let then = &row.then;
     let name = Text::exact(s.tool.name.as_str());
     let mut prefix_only = BTreeMap::new();
     let mut trace = Vec::new();
 
-    // The review: a request is made unless the schema failed first (AR-REVIEW-2).
-    let schema_failed = s.schema != SchemaView::Present;
-    let requested = then.review != ReviewForm::None && !schema_failed;
-    if requested {
-        trace.push(Event::Review);
-    }
-    let failure: Option<(FailureClass, Text)> = match then.review {
-        ReviewForm::None | ReviewForm::Ran => None,
-        ReviewForm::SignalEnded => Some((
-            FailureClass::Aborted,
-            Text::implementation_defined(reference::SIGNAL_ENDED_REVIEW),
-        )),
-        ReviewForm::Failed if schema_failed => {
-            let t = if s.tool.call == CallKind::PtcInner {
-                messages::ERR_SCHEMA_PTC
-            } else {
-                messages::ERR_SCHEMA_NATIVE
-            };
-            Some((FailureClass::Schema, Text::exact(t.text)))
+    // The review, as the review chapter reports it.
+    let summary: Option<Review> = then.review.then(|| review::review(s, profile));
+    let record = match &summary {
+        Some(r) => {
+            trace.extend((0..r.attempts()).map(|_| Event::Review));
+            r.record()
         }
-        ReviewForm::Failed => match review::settle(s.reviewer.attempt(0), table.profile) {
-            Settlement::Failed(f) => Some((f.class, f.message)),
-            _ => {
-                return Err(err(
-                    "the row says the review failed, but the reviewer's reply carries a decision",
-                ));
-            }
+        None => ReviewRecord {
+            consecutive_failures: (profile == Profile::Resilient)
+                .then_some(s.session.consecutive_failures),
+            ..ReviewRecord::default()
         },
     };
-    if let Some((
-        _,
-        Text {
-            prefix: Some(p), ..
-        },
-    )) = &failure
+    let failure = match summary.as_ref().map(|r| &r.settlement) {
+        Some(Settlement::Failed(f)) => Some(f.message.clone()),
+        _ => None,
+    };
+    if let Some(Text {
+        prefix: Some(p), ..
+    }) = &failure
     {
         prefix_only.insert("/review/failure/message".to_owned(), *p);
     }
-    let review = ReviewRecord {
-        attempts: u32::from(requested),
-        failure: failure.as_ref().map(|(class, m)| Failure {
-            class: *class,
-            message: m.text.clone(),
-        }),
+    let reviewer_reason = || match summary.as_ref().map(|r| &r.settlement) {
+        Some(Settlement::Decided(ReviewerDecision::Deny { reason, .. })) => Ok(reason.clone()),
+        _ => Err(err(
+            "the row needs a reviewer denial, but the review did not deny",
+        )),
+    };
+    let failure_message = || {
+        failure
+            .clone()
+            .ok_or_else(|| err("the row needs a review failure, but the review did not fail"))
+    };
+    let hint: Option<(String, String)> = match &summary {
+        Some(r) if r.hint_due(s) => {
+            let count = r.consecutive_failures.unwrap_or_default().to_string();
+            let route = r.last_route(s);
+            let args = [("count", count.as_str()), ("route", route.as_str())];
+            Some((
+                messages::HINT.render(&args),
+                messages::HINT_ZH.render(&args),
+            ))
+        }
+        _ => None,
     };
 
     if then.downstream {
@@ -87,11 +98,58 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
     }
 
     // The gate's decision.
-    let reviewer_reason = || match review::settle(s.reviewer.attempt(0), table.profile) {
-        Settlement::Decided(ReviewerDecision::Deny { reason, .. }) => Ok(reason),
-        _ => Err(err(
-            "the row needs a reviewer denial, but the reply is not one",
-        )),
+    let review_ask = |reason: Option<String>| {
+        let n = s.tool.name.as_str();
+        match reason.as_deref() {
+            None => Ask {
+                reason: Text::exact(messages::ASK_REVIEW.render(&[("name", n)])),
+                en: Text::exact(messages::DISPLAY_EN.text),
+                zh: Text::exact(messages::DISPLAY_ZH.text),
+            },
+            Some(r) => Ask {
+                reason: Text::exact(
+                    messages::ASK_REVIEW_REASON.render(&[("name", n), ("reason", r)]),
+                ),
+                en: Text::exact(messages::DISPLAY_EN_REASON.render(&[("reason", r)])),
+                zh: Text::exact(messages::DISPLAY_ZH_REASON.render(&[("reason", r)])),
+            },
+        }
+    };
+    let failure_ask = |error: Text| Ask {
+        reason: messages::ASK_FAILED.fill(&[("name", &name), ("error", &error)]),
+        en: messages::DISPLAY_FAILED_EN.fill(&[("error", &error)]),
+        zh: messages::DISPLAY_FAILED_ZH.fill(&[("error", &error)]),
+    };
+    let line = |t: Text, l: &str| Text {
+        text: format!("{}\n{l}", t.text),
+        prefix: t.prefix,
+    };
+    let finish_ask = |a: Ask, prefix_only: &mut BTreeMap<String, usize>| {
+        let a = match &hint {
+            None => a,
+            Some((en, zh)) => Ask {
+                reason: line(a.reason, en),
+                en: line(a.en, en),
+                zh: line(a.zh, zh),
+            },
+        };
+        for (key, t) in [
+            ("reason", &a.reason),
+            ("display_reason/en", &a.en),
+            ("display_reason/zh", &a.zh),
+        ] {
+            if let Some(p) = t.prefix {
+                prefix_only.insert(format!("/listener/{key}"), p);
+                prefix_only.insert(format!("/approval/{key}"), p);
+            }
+        }
+        Decision::Ask {
+            reason: Some(a.reason.text),
+            display_reason: Some(DisplayReason {
+                en: a.en.text,
+                zh: a.zh.text,
+            }),
+        }
     };
     let mut listener_reason_prefix = None;
     let listener = match then.listener {
@@ -116,42 +174,55 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
                 info: Some(messages::info_denied(reason.as_deref())),
             })
         }
-        ListenerForm::Failed => {
-            let (_, message) = failure
-                .as_ref()
-                .ok_or_else(|| err("the row's listener is `failed` but its review did not fail"))?;
-            let t = messages::FAILED.fill(&[("name", &name), ("error", message)]);
+        ListenerForm::Failed | ListenerForm::FailedDeny => {
+            let mut t = messages::FAILED.fill(&[("name", &name), ("error", &failure_message()?)]);
+            let mut info = None;
+            if then.listener == ListenerForm::FailedDeny {
+                if let Some((en, _)) = &hint {
+                    t = line(t, en);
+                }
+                let class = record
+                    .failure
+                    .as_ref()
+                    .map(|f| f.class)
+                    .ok_or_else(|| err("a failed denial needs a failure class"))?;
+                info = Some(messages::info_failed(class));
+            }
             listener_reason_prefix = t.prefix;
             if let Some(p) = t.prefix {
                 prefix_only.insert("/listener/reason".to_owned(), p);
             }
             Some(Decision::Deny {
                 reason: t.text,
-                info: None,
+                info,
             })
         }
         ListenerForm::AskReview => {
-            let reason = reviewer_reason()?;
-            let n = s.tool.name.as_str();
-            Some(match reason.as_deref() {
-                None => Decision::Ask {
-                    reason: Some(messages::ASK_REVIEW.render(&[("name", n)])),
-                    display_reason: Some(DisplayReason {
-                        en: messages::DISPLAY_EN.render(&[]),
-                        zh: messages::DISPLAY_ZH.render(&[]),
-                    }),
-                },
-                Some(r) => Decision::Ask {
-                    reason: Some(messages::ASK_REVIEW_REASON.render(&[("name", n), ("reason", r)])),
-                    display_reason: Some(DisplayReason {
-                        en: messages::DISPLAY_EN_REASON.render(&[("reason", r)]),
-                        zh: messages::DISPLAY_ZH_REASON.render(&[("reason", r)]),
-                    }),
-                },
-            })
+            let a = review_ask(reviewer_reason()?);
+            Some(finish_ask(a, &mut prefix_only))
+        }
+        ListenerForm::AskFailure => {
+            let a = failure_ask(failure_message()?);
+            Some(finish_ask(a, &mut prefix_only))
+        }
+        ListenerForm::AskCombined => {
+            let Downstream::Ask { reason } = &s.downstream else {
+                return Err(err("a combined ask needs a downstream ask"));
+            };
+            let objection = match &failure {
+                Some(error) => failure_ask(error.clone()),
+                None => review_ask(reviewer_reason()?),
+            };
+            let r = Text::exact(reason.as_str());
+            let join = |t: Template, review: &Text| t.fill(&[("review", review), ("reason", &r)]);
+            let a = Ask {
+                reason: join(messages::ASK_COMBINED, &objection.reason),
+                en: join(messages::DISPLAY_COMBINED_EN, &objection.en),
+                zh: join(messages::DISPLAY_COMBINED_ZH, &objection.zh),
+            };
+            Some(finish_ask(a, &mut prefix_only))
         }
     };
-
     // The approval request.
     let ask = match &listener {
         Some(Decision::Ask {
@@ -171,7 +242,10 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
         ApprovalForm::Threw => Some((ApprovalAnswer::Throws, false)),
     };
     let approval = match answered {
-        None => None,
+        None => {
+            prefix_only.retain(|k, _| !k.starts_with("/approval/"));
+            None
+        }
         Some((answer, prompted)) => {
             let (reason, display_reason) =
                 ask.ok_or_else(|| err("the row asks for approval but the gate did not ask"))?;
@@ -197,7 +271,7 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
         let t = messages::ERROR_PREFIX.fill(&[("message", &reason)]);
         (t.prefix, ToolResult::refused(t.text, info))
     };
-    let by_name = |t: messages::Template| Text::exact(t.render(&[("name", &s.tool.name)]));
+    let by_name = |t: Template| Text::exact(t.render(&[("name", &s.tool.name)]));
     let (text_prefix, result) = match form {
         ResultForm::Body => {
             trace.push(Event::Body);
@@ -241,7 +315,7 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
         listener,
         approval,
         result,
-        review,
+        review: record,
         trace,
         prefix_only,
     })

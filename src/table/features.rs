@@ -4,10 +4,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::review::{self, Settlement};
+use crate::outcome::FailureClass;
 use crate::parse::ReviewerDecision;
 use crate::profile::Profile;
 use crate::scenario::{
-    AbortPoint, ApprovalAnswer, ApprovalPolicy, CallKind, Downstream, Preset, Scenario, SchemaView,
+    AbortPoint, ApprovalAnswer, ApprovalPolicy, CallKind, Downstream, OnFailure, Preset, Scenario,
 };
 
 /// Why the gate does or does not review the call (AR-SCOPE-1..3).
@@ -36,7 +37,7 @@ pub enum OverrideFeature {
     None,
 }
 
-/// The review's outcome class (AR-REVIEW-4), split where the table needs it.
+/// How the review settled (AR-REVIEW-4), split where the table needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReviewerClass {
@@ -46,12 +47,12 @@ pub enum ReviewerClass {
     Deny,
     /// A legal deny with a reason.
     DenyReason,
-    /// A failure after a reviewer request.
+    /// A failure after at least one reviewer request (a signal that ended a request included).
     Failure,
     /// A failure before any request: the schema did not resolve (AR-REVIEW-2).
     SchemaFailure,
-    /// The request never settles on its own.
-    Hang,
+    /// The review never settles (AR-CANCEL-6).
+    Pending,
 }
 
 /// Downstream's decision kind.
@@ -78,8 +79,10 @@ pub struct Features {
     pub override_: OverrideFeature,
     /// Effective policy.
     pub effective: ApprovalPolicy,
-    /// Review outcome class.
+    /// How the review settled.
     pub reviewer: ReviewerClass,
+    /// The configured reaction to a failure.
+    pub on_failure: OnFailure,
     /// Downstream kind.
     pub downstream: DownstreamKind,
     /// Scripted approval answer.
@@ -89,8 +92,8 @@ pub struct Features {
 }
 
 /// A scenario's features. The scope is restated here from AR-SCOPE-1..3 (agent first, then the
-/// transport, then the preset); the reviewer class comes from reading the first attempt with the
-/// profile's reader (chapter 4), which the parser's own tests and corpus verify.
+/// transport, then the preset); how the review settles is the review chapter's business (requests,
+/// retries, deadline, readers), so the class is taken from it.
 pub fn of(s: &Scenario, profile: Profile) -> Features {
     let scope = if !s.agent {
         ScopeFeature::NoAgent
@@ -101,18 +104,18 @@ pub fn of(s: &Scenario, profile: Profile) -> Features {
     } else {
         ScopeFeature::Reviewed
     };
-    let reviewer = if s.schema != SchemaView::Present {
-        ReviewerClass::SchemaFailure
-    } else {
-        match review::settle(s.reviewer.attempt(0), profile) {
-            Settlement::Pending => ReviewerClass::Hang,
-            Settlement::Failed(_) => ReviewerClass::Failure,
-            Settlement::Decided(ReviewerDecision::Allow { .. }) => ReviewerClass::Allow,
-            Settlement::Decided(ReviewerDecision::Deny { reason: None, .. }) => ReviewerClass::Deny,
-            Settlement::Decided(ReviewerDecision::Deny {
-                reason: Some(_), ..
-            }) => ReviewerClass::DenyReason,
+    let r = review::review(s, profile);
+    let reviewer = match &r.settlement {
+        Settlement::Pending => ReviewerClass::Pending,
+        Settlement::Failed(f) if f.class == FailureClass::Schema && r.attempts() == 0 => {
+            ReviewerClass::SchemaFailure
         }
+        Settlement::Failed(_) => ReviewerClass::Failure,
+        Settlement::Decided(ReviewerDecision::Allow { .. }) => ReviewerClass::Allow,
+        Settlement::Decided(ReviewerDecision::Deny { reason: None, .. }) => ReviewerClass::Deny,
+        Settlement::Decided(ReviewerDecision::Deny {
+            reason: Some(_), ..
+        }) => ReviewerClass::DenyReason,
     };
     Features {
         scope,
@@ -123,6 +126,7 @@ pub fn of(s: &Scenario, profile: Profile) -> Features {
         },
         effective: s.policy.effective(),
         reviewer,
+        on_failure: s.config.on_failure,
         downstream: match s.downstream {
             Downstream::Allow => DownstreamKind::Allow,
             Downstream::Deny { .. } => DownstreamKind::Deny,

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::profile::Profile;
-use crate::scenario::{AbortPoint, ApprovalAnswer, ApprovalPolicy, Scenario};
+use crate::scenario::{AbortPoint, ApprovalAnswer, ApprovalPolicy, OnFailure, Scenario};
 pub use features::{DownstreamKind, Features, OverrideFeature, ReviewerClass, ScopeFeature};
 
 /// A whole decision table for one profile.
@@ -66,6 +66,9 @@ pub struct When {
     /// The review's outcome class.
     #[serde(default, skip_serializing_if = "Cond::is_any")]
     pub reviewer: Cond<ReviewerClass>,
+    /// The configured reaction to a reviewer failure.
+    #[serde(default, skip_serializing_if = "Cond::is_any")]
+    pub on_failure: Cond<OnFailure>,
     /// Downstream's decision kind.
     #[serde(default, skip_serializing_if = "Cond::is_any")]
     pub downstream: Cond<DownstreamKind>,
@@ -140,8 +143,9 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Cond<T> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Then {
-    /// What the review did.
-    pub review: ReviewForm,
+    /// Whether the review ran; what it did (requests, failure, routes, count) is the review
+    /// chapter's and is taken from there.
+    pub review: bool,
     /// Whether downstream was consulted.
     pub downstream: bool,
     /// What the gate returned.
@@ -150,20 +154,6 @@ pub struct Then {
     pub approval: ApprovalForm,
     /// The tool result.
     pub result: ResultForm,
-}
-
-/// What the review did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ReviewForm {
-    /// The review did not run.
-    None,
-    /// The review ran and settled with a decision, or never settled.
-    Ran,
-    /// The review ran and failed with the reviewer's failure.
-    Failed,
-    /// The review never settled on its own and a signal ended it (AR-CANCEL-6).
-    SignalEnded,
 }
 
 /// What the gate returned.
@@ -178,10 +168,16 @@ pub enum ListenerForm {
     Downstream,
     /// The final denial (AR-DECIDE-2).
     FinalDeny,
-    /// The failure denial (AR-DECIDE-1).
+    /// The failure denial without info (AR-DECIDE-1).
     Failed,
+    /// The failure denial with `INFO-FAILED` and the hint when due (AR-RES-FAIL-3).
+    FailedDeny,
     /// The ask after a reviewer denial (AR-DECIDE-5).
     AskReview,
+    /// The ask after a reviewer failure, with the hint when due (AR-RES-FAIL-2).
+    AskFailure,
+    /// Downstream's ask carrying the gate's objection, with the hint when due (AR-RES-ASK-1).
+    AskCombined,
     /// `cancel`.
     Cancel,
 }
@@ -246,6 +242,7 @@ impl Table {
     pub fn source(profile: Profile) -> &'static str {
         match profile {
             Profile::Baseline => include_str!("../../spec/decision-table/baseline.json"),
+            Profile::Resilient => include_str!("../../spec/decision-table/resilient.json"),
         }
     }
 
@@ -276,6 +273,7 @@ impl When {
             && self.override_.matches(&f.override_)
             && self.effective.matches(&f.effective)
             && self.reviewer.matches(&f.reviewer)
+            && self.on_failure.matches(&f.on_failure)
             && self.downstream.matches(&f.downstream)
             && self.approval.matches(&f.approval)
             && self.abort.matches(&f.abort)

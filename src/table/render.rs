@@ -53,24 +53,25 @@ pub fn markdown(table: &Table) -> String {
         table.profile, table.profile, table.profile, table.spec
     );
     out.push_str(
-        "| ID | scope | override | effective | reviewer | downstream | approval | abort | → review | → downstream | → listener | → approval asked | → result | clauses |\n",
+        "| ID | scope | override | effective | reviewer | on failure | downstream | approval | abort | → review | → downstream | → listener | → approval asked | → result | clauses |\n",
     );
-    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for r in &table.rows {
         let w = &r.when;
         let t = &r.then;
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.id,
             cell(&w.scope),
             cell(&w.override_),
             cell(&w.effective),
             cell(&w.reviewer),
+            cell(&w.on_failure),
             cell(&w.downstream),
             cell(&w.approval),
             cell(&w.abort),
-            wire(&t.review),
+            if t.review { "yes" } else { "no" },
             if t.downstream { "yes" } else { "no" },
             wire(&t.listener),
             wire(&t.approval),

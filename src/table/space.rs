@@ -5,23 +5,34 @@
 use serde_json::json;
 
 use super::features::ReviewerClass;
+use crate::profile::Profile;
 use crate::scenario::{
-    AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Block, BlockKind, CallKind, Downstream,
-    FailedFinish, FailedFinishKind, HangFlag, Policy, Preset, Reviewer, Scenario, SchemaView, Tool,
+    AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Block, BlockKind, CallKind, Config,
+    Downstream, FailedFinish, FailedFinishKind, HangFlag, OnFailure, Policy, Preset, Reviewer,
+    Scenario, SchemaCount, SchemaView, Session, Tool,
 };
 
-/// Every reviewer outcome class with its representative replies; the enumeration rotates through
-/// them so each representative meets many points.
+/// The reviewer scripts the enumeration draws from, by the class they are meant to produce when no
+/// signal interferes (a test checks each under each profile). The enumeration rotates through them
+/// so each representative meets many points.
 pub fn representatives(class: ReviewerClass) -> Vec<(SchemaView, Attempt)> {
-    let text = |t: &str| Attempt::Text { text: t.to_owned() };
+    let text = |t: &str| Attempt::text(t);
+    let missing = SchemaView {
+        header: SchemaCount::Missing,
+        registry: SchemaCount::Missing,
+    };
+    let ambiguous = SchemaView {
+        header: SchemaCount::Ambiguous,
+        registry: SchemaCount::Missing,
+    };
     match class {
         ReviewerClass::Allow => vec![
             (
-                SchemaView::Present,
+                SchemaView::PRESENT,
                 text(r#"{"risk":"low","decision":"allow"}"#),
             ),
             (
-                SchemaView::Present,
+                SchemaView::PRESENT,
                 Attempt::Blocks {
                     blocks: vec![
                         Block {
@@ -35,42 +46,45 @@ pub fn representatives(class: ReviewerClass) -> Vec<(SchemaView, Attempt)> {
                     ],
                     finish: "stop".into(),
                     data_after_finish: false,
+                    delay_ms: 0,
                 },
             ),
         ],
         ReviewerClass::Deny => vec![(
-            SchemaView::Present,
+            SchemaView::PRESENT,
             text(r#"{"risk":"medium","decision":"deny"}"#),
         )],
         ReviewerClass::DenyReason => vec![(
-            SchemaView::Present,
+            SchemaView::PRESENT,
             text(
                 r#"{"risk":"high","decision":"deny","reason":"sends a credential to an external host"}"#,
             ),
         )],
         ReviewerClass::Failure => vec![
             (
-                SchemaView::Present,
+                SchemaView::PRESENT,
                 Attempt::Finish {
                     finish: FailedFinish {
                         kind: FailedFinishKind::Error,
                         code: "TRANSPORT".into(),
                         message: json!("Connection error"),
                     },
+                    delay_ms: 0,
                 },
             ),
             (
-                SchemaView::Present,
+                SchemaView::PRESENT,
                 Attempt::Throw {
                     throw: json!("middleware refused"),
+                    delay_ms: 0,
                 },
             ),
             (
-                SchemaView::Present,
+                SchemaView::PRESENT,
                 text("I'll start by listing the project files."),
             ),
             (
-                SchemaView::Present,
+                SchemaView::PRESENT,
                 Attempt::Blocks {
                     blocks: vec![Block {
                         kind: BlockKind::Text,
@@ -78,45 +92,41 @@ pub fn representatives(class: ReviewerClass) -> Vec<(SchemaView, Attempt)> {
                     }],
                     finish: "max-tokens".into(),
                     data_after_finish: false,
+                    delay_ms: 0,
                 },
             ),
             (
-                SchemaView::Present,
+                SchemaView::PRESENT,
                 Attempt::Finish {
                     finish: FailedFinish {
                         kind: FailedFinishKind::Aborted,
                         code: "UNKNOWN".into(),
                         message: json!({"reason": "stream closed"}),
                     },
+                    delay_ms: 0,
                 },
             ),
             (
-                SchemaView::Present,
+                SchemaView::PRESENT,
                 text(r#"{"risk":"low","decision":"allow","reason":"fine"}"#),
             ),
         ],
         ReviewerClass::SchemaFailure => vec![
-            (
-                SchemaView::Missing,
-                text(r#"{"risk":"low","decision":"allow"}"#),
-            ),
-            (
-                SchemaView::Ambiguous,
-                text(r#"{"risk":"high","decision":"deny"}"#),
-            ),
+            (missing, text(r#"{"risk":"low","decision":"allow"}"#)),
+            (ambiguous, text(r#"{"risk":"high","decision":"deny"}"#)),
         ],
-        ReviewerClass::Hang => vec![(SchemaView::Present, Attempt::Hang { hang: HangFlag })],
+        ReviewerClass::Pending => vec![(SchemaView::PRESENT, Attempt::Hang { hang: HangFlag })],
     }
 }
 
-/// Every reviewer class.
+/// Every reviewer class the scripts are drawn for.
 pub const REVIEWER_CLASSES: [ReviewerClass; 6] = [
     ReviewerClass::Allow,
     ReviewerClass::Deny,
     ReviewerClass::DenyReason,
     ReviewerClass::Failure,
     ReviewerClass::SchemaFailure,
-    ReviewerClass::Hang,
+    ReviewerClass::Pending,
 ];
 
 /// Tool names that exercise quoting: plain, with quotes and backslashes, empty, non-ASCII, and one
@@ -162,25 +172,41 @@ const ABORTS: [AbortPoint; 6] = [
 ];
 const DOWNSTREAM_KINDS: usize = 4;
 
-/// The number of points in the space.
-pub const SIZE: usize = 2
-    * CALLS.len()
-    * PRESETS.len()
-    * POLICIES.len()
-    * REVIEWER_CLASSES.len()
-    * DOWNSTREAM_KINDS
-    * APPROVALS.len()
-    * ABORTS.len();
+/// The configurations a profile's space ranges over: the baseline has none; the resilient profile
+/// varies the reaction to failures and whether this call's failure reaches the hint threshold.
+fn configs(profile: Profile) -> Vec<(OnFailure, u32)> {
+    match profile {
+        Profile::Baseline => vec![(OnFailure::Ask, 0)],
+        Profile::Resilient => vec![
+            (OnFailure::Ask, 0),
+            (OnFailure::Ask, 2),
+            (OnFailure::Deny, 0),
+            (OnFailure::Deny, 2),
+        ],
+    }
+}
 
-/// Every point of the input space, with the reviewer class it was built from.
-pub fn points() -> impl Iterator<Item = (ReviewerClass, Scenario)> {
-    (0..SIZE).map(point)
+/// The number of points in a profile's space.
+pub fn size(profile: Profile) -> usize {
+    2 * CALLS.len()
+        * PRESETS.len()
+        * POLICIES.len()
+        * REVIEWER_CLASSES.len()
+        * DOWNSTREAM_KINDS
+        * APPROVALS.len()
+        * ABORTS.len()
+        * configs(profile).len()
+}
+
+/// Every point of a profile's input space, with the reviewer class its script was drawn for.
+pub fn points(profile: Profile) -> impl Iterator<Item = (ReviewerClass, Scenario)> {
+    (0..size(profile)).map(move |n| point(profile, n))
 }
 
 /// The `n`th point: `n` is read as a mixed-radix number over the dimensions; tool names,
 /// representatives and downstream info are picked by a hash of `n`, so that they vary independently
 /// of every dimension.
-pub fn point(n: usize) -> (ReviewerClass, Scenario) {
+pub fn point(profile: Profile, n: usize) -> (ReviewerClass, Scenario) {
     let h = ((n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 29) as usize;
     let mut k = n;
     let mut digit = |radix: usize| {
@@ -211,6 +237,8 @@ pub fn point(n: usize) -> (ReviewerClass, Scenario) {
     let preset = PRESETS[digit(PRESETS.len())];
     let call = CALLS[digit(CALLS.len())];
     let agent = digit(2) == 0;
+    let configs = configs(profile);
+    let (on_failure, consecutive_failures) = configs[digit(configs.len())];
     let reps = representatives(class);
     let (schema, attempt) = reps[(h / 2) % reps.len()].clone();
     (
@@ -229,6 +257,14 @@ pub fn point(n: usize) -> (ReviewerClass, Scenario) {
             downstream,
             approval,
             abort,
+            session: Session {
+                consecutive_failures,
+                ..Session::default()
+            },
+            config: Config {
+                on_failure,
+                ..Config::default()
+            },
         },
     )
 }

@@ -48,6 +48,9 @@ fn every_clause_is_exercised_by_some_fixed_case() {
         "AR-MSG-3",
         "AR-MSG-4",
         "AR-RESULT-5",
+        "AR-RES-PROFILE-1",
+        "AR-RES-MSG-1",
+        "AR-RES-MSG-2",
         "AR-ORDER-1",
     ];
     let mut cited = BTreeSet::new();

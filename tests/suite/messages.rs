@@ -16,7 +16,7 @@ fn every_template_appears_verbatim_in_the_spec_and_nothing_else_does() {
     assert_eq!(in_spec, in_code);
     for t in messages::ALL {
         assert!(
-            spec::TEXT.contains(&format!("`{}`", t.text)),
+            spec::TEXT.contains(&format!("`{}`", t.text.replace('\n', "\\n"))),
             "{} not quoted in the spec",
             t.id
         );
