@@ -57,17 +57,10 @@ struct CaseEntry {
     expect: Value,
 }
 
-/// The committed case files, embedded at build time.
-pub const FILES: &[(&str, &str)] = &[
-    (
-        "spec/cases/decision-record.json",
-        include_str!("../spec/cases/decision-record.json"),
-    ),
-    (
-        "spec/cases/reference-notes.json",
-        include_str!("../spec/cases/reference-notes.json"),
-    ),
-];
+/// The committed data files, embedded at build time by `build.rs`.
+pub mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/spec_files.rs"));
+}
 
 /// Why the fixed cases could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -86,14 +79,18 @@ pub enum CaseError {
     /// A table row cannot be expanded for its own example.
     #[error(transparent)]
     Expand(#[from] table::expect::ExpandError),
+    /// The reviewer-output corpus is malformed.
+    #[error(transparent)]
+    Corpus(#[from] crate::corpus::CorpusError),
 }
 
 /// Every fixed case that applies to `profile`: the table's rows first, then the case files.
 pub fn all(profile: Profile) -> Result<Vec<Case>, CaseError> {
     let mut out = table_cases(profile)?;
-    for (file, text) in FILES {
+    for (file, text) in embedded::CASE_FILES {
         out.extend(file_cases(file, text, profile)?);
     }
+    out.extend(corpus_cases(profile)?);
     Ok(out)
 }
 
@@ -149,13 +146,86 @@ pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>,
     Ok(out)
 }
 
+/// One case per corpus entry that applies to `profile`: the reply is the reviewer's only attempt
+/// under the policy `never`, so the outcome shows the verdict directly — an allow runs the body, a
+/// deny is a final denial carrying its reason, a failure is a failed review.
+pub fn corpus_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
+    use crate::corpus::Expect;
+    let mut out = Vec::new();
+    for entry in crate::corpus::load()? {
+        if !entry.profiles.contains(&profile) {
+            continue;
+        }
+        let scenario = Scenario {
+            id: Some(entry.id.clone()),
+            tool: crate::scenario::Tool {
+                name: "probe".into(),
+                call: Default::default(),
+            },
+            agent: true,
+            preset: Default::default(),
+            policy: crate::scenario::Policy {
+                override_: Some(crate::scenario::ApprovalPolicy::Never),
+                default: crate::scenario::ApprovalPolicy::Never,
+            },
+            schema: Default::default(),
+            reviewer: crate::scenario::Reviewer::One(entry.attempt.clone()),
+            downstream: Default::default(),
+            approval: Default::default(),
+            abort: Default::default(),
+            session: Default::default(),
+            config: Default::default(),
+        };
+        let expect = match &entry.expect {
+            Expect::Accept(d) if d.decision == "allow" => {
+                serde_json::json!({"result": {"executed": true}, "review": {"failure": null}})
+            }
+            Expect::Accept(d) => {
+                let mut info = serde_json::json!({"name": "AutoReviewDeniedError", "code": "AUTO_REVIEW_DENIED"});
+                if let Some(r) = &d.reason {
+                    info["reason"] = r.clone().into();
+                }
+                serde_json::json!({"listener": {"kind": "deny", "info": {"$exact": info}}, "review": {"failure": null}})
+            }
+            Expect::Reject => {
+                serde_json::json!({"result": {"executed": false}, "review": {"failure": {"$not": null}}})
+            }
+            Expect::NeverAllow => serde_json::json!({"result": {"executed": false}}),
+        };
+        out.push(Case {
+            id: entry.id.clone(),
+            area: "reviewer-output".to_owned(),
+            title: format!("{}: {}", entry.name, entry.note),
+            clauses: entry.clauses.clone(),
+            scenario,
+            expect: Expectation::Partial(expect),
+        });
+    }
+    Ok(out)
+}
+
 /// Whether `actual` contains `expected`: objects match when every member of `expected` matches the
-/// same member of `actual`; arrays match element by element and in length; an object
-/// `{"$prefix": "..."}` matches any string starting with that text; anything else matches by
-/// equality. Returns the JSON pointer of the first mismatch.
+/// same member of `actual`; arrays match element by element and in length; anything else matches
+/// by equality. Three objects are matchers: `{"$prefix": "..."}` matches any string starting with
+/// that text, `{"$exact": v}` matches only `v` itself (no extra members), and `{"$not": v}`
+/// matches anything but `v`. Returns the JSON pointer of the first mismatch.
 pub fn matches_partial(expected: &Value, actual: &Value) -> Result<(), String> {
     fn walk(e: &Value, a: &Value, at: &mut String) -> Result<(), String> {
         match (e, a) {
+            (Value::Object(em), _) if em.len() == 1 && em.contains_key("$exact") => {
+                if &em["$exact"] == a {
+                    Ok(())
+                } else {
+                    Err(at.clone())
+                }
+            }
+            (Value::Object(em), _) if em.len() == 1 && em.contains_key("$not") => {
+                if &em["$not"] != a {
+                    Ok(())
+                } else {
+                    Err(at.clone())
+                }
+            }
             (Value::Object(em), _) if em.len() == 1 && em.contains_key("$prefix") => {
                 match (&em["$prefix"], a) {
                     (Value::String(p), Value::String(s)) if s.starts_with(p.as_str()) => Ok(()),

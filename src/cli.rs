@@ -19,8 +19,9 @@ use crate::table::{Table, render};
 #[command(name = "autoreview", version, about, long_about = None, after_help = "\
 Examples:
   echo '{\"tool\":{\"name\":\"pwsh\"},\"reviewer\":{\"text\":\"{\\\"risk\\\":\\\"high\\\",\\\"decision\\\":\\\"deny\\\"}\"}}' | autoreview decide
+  echo 'Sure. {\"risk\":\"low\",\"decision\":\"allow\"}' | autoreview parse --profile resilient
   autoreview table --format markdown
-  autoreview check
+  autoreview check --profile baseline
 
 The scenario and outcome formats are documented in spec/scenario.md; the rules in spec/auto-review.md.")]
 pub struct Cli {
@@ -39,13 +40,13 @@ pub enum Command {
     /// are still decided, and the exit code is 1 at the end.
     Decide {
         /// The profile whose clauses apply.
-        #[arg(long, value_enum, default_value_t = Profile::Baseline)]
+        #[arg(long, value_enum, default_value_t = Profile::Resilient)]
         profile: Profile,
     },
     /// Print a profile's decision table.
     Table {
         /// The profile.
-        #[arg(long, value_enum, default_value_t = Profile::Baseline)]
+        #[arg(long, value_enum, default_value_t = Profile::Resilient)]
         profile: Profile,
         /// Markdown for people, JSON for tools.
         #[arg(long, value_enum, default_value_t = TableFormat::Markdown)]
@@ -57,8 +58,21 @@ pub enum Command {
     /// Exit code 0 when every case passes, 1 otherwise.
     Check {
         /// The profile to check.
-        #[arg(long, value_enum, default_value_t = Profile::Baseline)]
+        #[arg(long, value_enum, default_value_t = Profile::Resilient)]
         profile: Profile,
+    },
+    /// Read one reviewer reply on stdin with a profile's reader and print its verdict as one JSON
+    /// line: {"ok": true, "risk", "decision", "reason"?} or {"ok": false, "error"}.
+    ///
+    /// Plain stdin is one text block with a normal stop; with --blocks, stdin is a JSON array of
+    /// blocks as in the scenario contract. Exit code 0 for either verdict, 2 for unusable input.
+    Parse {
+        /// The profile whose reader applies (baseline: strict, resilient: tolerant).
+        #[arg(long, value_enum, default_value_t = Profile::Resilient)]
+        profile: Profile,
+        /// Read stdin as a JSON array of blocks, e.g. [{"type": "reasoning", "text": "..."}, {"type": "text", "text": "..."}].
+        #[arg(long)]
+        blocks: bool,
     },
     /// Print the JSON Schema of the scenario or outcome format.
     Schema {
@@ -120,6 +134,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::from(1)
             })
         }
+        Command::Parse { profile, blocks } => parse(profile, blocks),
         Command::Schema { which } => {
             print_all(&crate::schema::text(which))?;
             Ok(ExitCode::SUCCESS)
@@ -132,6 +147,30 @@ fn print_all(text: &str) -> anyhow::Result<()> {
     out.write_all(text.as_bytes())
         .context("writing to stdout")?;
     out.flush().context("writing to stdout")
+}
+
+/// `parse`: one verdict for the reply on stdin.
+fn parse(profile: Profile, blocks: bool) -> anyhow::Result<ExitCode> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .context("reading stdin")?;
+    let text =
+        String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("stdin is not valid UTF-8: {e}"))?;
+    let attempt = if blocks {
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .context("--blocks expects a JSON array of blocks on stdin")?;
+        crate::scenario::Attempt::from_value(serde_json::json!({ "blocks": value }))
+            .map_err(|e| anyhow::anyhow!("--blocks: {e}"))?
+    } else {
+        crate::scenario::Attempt::text(text)
+    };
+    let verdict = crate::engine::review::verdict(&attempt, profile)
+        .ok_or_else(|| anyhow::anyhow!("internal error: a delivered reply has no verdict"))?;
+    print_all(&format!("{}\n", serde_json::to_string(&verdict)?))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `decide`: one output line per non-blank input line.
