@@ -70,17 +70,17 @@ pub fn members_with_repeats(text: &str) -> Result<Vec<(String, Value)>, ReplyErr
 /// Reads `text` as exactly one JSON value (JSON whitespace around it only) and returns its top-level
 /// members, or the first protocol rule it breaks among AR-PARSE-4..6.
 pub fn members(text: &str) -> Result<Vec<(String, Value)>, ReplyError> {
-    match members_with_repeats(text) {
-        Err(e) => Err(e),
-        Ok(members) => {
-            // A set keeps this linear: hostile text can carry a great many members.
-            let mut seen = std::collections::HashSet::with_capacity(members.len());
-            if members.iter().any(|(k, _)| !seen.insert(k.as_str())) {
-                return Err(ReplyError::Repeated);
-            }
-            Ok(members)
-        }
+    without_repeats(members_with_repeats(text)?)
+}
+
+/// AR-PARSE-6: the members, unless one is named twice.
+pub fn without_repeats(members: Vec<(String, Value)>) -> Result<Vec<(String, Value)>, ReplyError> {
+    // A set keeps this linear: hostile text can carry a great many members.
+    let mut seen = std::collections::HashSet::with_capacity(members.len());
+    if members.iter().any(|(k, _)| !seen.insert(k.as_str())) {
+        return Err(ReplyError::Repeated);
     }
+    Ok(members)
 }
 
 /// Matches an object's members (already free of duplicates) against the six shapes (AR-PARSE-7).

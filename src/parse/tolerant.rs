@@ -62,7 +62,7 @@ pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
         return Err(ReplyError::TooLarge);
     }
     let text = unwrap_fence(text.strip_prefix('\u{feff}').unwrap_or(text));
-    let mut candidate: Option<&str> = None;
+    let mut candidate: Option<(&str, Vec<(String, serde_json::Value)>)> = None;
     for span in scan::top_level_objects(text) {
         let span = &text[span];
         match object::members_with_repeats(span) {
@@ -70,9 +70,9 @@ pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
                 if !members.iter().any(|(k, _)| k == "decision") {
                     continue; // AR-TOL-5: an object without a decision is prose.
                 }
-                match candidate {
-                    None => candidate = Some(span),
-                    Some(first) if first == span => {}
+                match &candidate {
+                    None => candidate = Some((span, members)),
+                    Some((first, _)) if *first == span => {}
                     Some(_) => return Err(ReplyError::Ambiguous), // AR-TOL-6
                 }
             }
@@ -84,21 +84,20 @@ pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
     match candidate {
         None => Err(ReplyError::NoDecision),
         // AR-TOL-8: the one decision must still be exactly a legal shape.
-        Some(span) => super::strict::parse_text(span),
+        Some((_, members)) => object::shape(&object::without_repeats(members)?),
     }
 }
 
 /// AR-TOL-4: one outer Markdown fence (```` ``` ```` or `~~~`, with an optional info string on the
-/// opening line) is removed.
+/// opening line) is removed. An opening line that holds a `{` is not an info string, so a fence is
+/// then left alone rather than cutting into the object.
 fn unwrap_fence(text: &str) -> &str {
     let t = text.trim_matches(|c: char| c.is_ascii_whitespace());
     for marker in ["```", "~~~"] {
         if t.len() >= 2 * marker.len() && t.starts_with(marker) && t.ends_with(marker) {
             let inner = &t[marker.len()..t.len() - marker.len()];
-            return match inner.find('\n') {
-                Some(nl) => &inner[nl + 1..],
-                None => inner,
-            };
+            let (info, body) = inner.split_once('\n').unwrap_or(("", inner));
+            return if info.contains('{') { text } else { body };
         }
     }
     text
@@ -125,6 +124,11 @@ mod tests {
             parse_text(
                 r#"{"risk":"low","decision":"allow"} again {"risk":"low","decision":"allow"}"#
             ),
+            allow
+        );
+        // An object on the opening fence line is not an info string to be cut away.
+        assert_eq!(
+            parse_text("```text {\"risk\":\"low\",\"decision\":\"allow\"}\nok```"),
             allow
         );
     }

@@ -4,6 +4,7 @@ mod cases; // fixed cases: IDs, clause links, and the reference passes them
 mod cli; // the binary's commands, as a user runs them
 mod corpus; // the reviewer-output corpus: lint, expectations, one snapshot per entry
 mod messages; // the templates and the spec text agree
+mod parser; // the readers' security properties over generated and hostile text
 mod properties; // invariants of the spec over generated scenarios
 mod rows; // one case and one snapshot per decision-table row
 mod schema; // the committed JSON Schemas are generated from the types

@@ -1,0 +1,196 @@
+//! The readers' security properties (AR-PARSE, AR-TOL), over generated and hostile text: a legal
+//! object survives any brace-free wrapping, a deny is never read as an allow, and nothing makes a
+//! reader fail to answer.
+
+use autoreview::parse::{ReplyError, ReviewerDecision, Risk, strict, tolerant};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, FileFailurePersistence};
+use serde_json::json;
+
+fn config(default_cases: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default_cases);
+    Config {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/parser.txt",
+        ))),
+        ..Config::default()
+    }
+}
+
+/// A legal decision and one JSON text of it: members in any order, any JSON whitespace between
+/// tokens, a reason of any characters.
+fn protocol_object() -> impl Strategy<Value = (ReviewerDecision, String)> {
+    let ws = || prop::sample::select(vec!["", " ", "\n", "\t", "\r\n", "  "]);
+    (
+        prop_oneof![
+            Just(("low", "allow")),
+            Just(("medium", "allow")),
+            Just(("medium", "deny")),
+            Just(("high", "deny")),
+        ],
+        proptest::option::of("\\PC{0,20}"),
+        any::<bool>(),
+        prop::collection::vec(ws(), 8),
+    )
+        .prop_map(|((risk, decision), reason, swap, w)| {
+            let reason = if decision == "deny" { reason } else { None };
+            let mut members = vec![
+                format!("{}\"risk\"{}:{}\"{risk}\"", w[0], w[1], w[2]),
+                format!("{}\"decision\"{}:{}\"{decision}\"", w[3], w[4], w[5]),
+            ];
+            if let Some(r) = &reason {
+                members.push(format!("\"reason\":{}", json!(r)));
+            }
+            if swap {
+                members.reverse();
+            }
+            let text = format!("{{{}{}}}", members.join(","), w[6]);
+            let risk = match risk {
+                "low" => Risk::Low,
+                "medium" => Risk::Medium,
+                _ => Risk::High,
+            };
+            let d = match decision {
+                "allow" => ReviewerDecision::Allow { risk },
+                _ => ReviewerDecision::Deny { risk, reason },
+            };
+            (d, text)
+        })
+}
+
+/// Noise without braces: prose in any script, quotes, markup, control characters.
+fn noise() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[^{}]{0,40}",
+        Just("根据之前的侦察，我已确认。".to_owned()),
+        Just("<tool_call>list_agents</tool_call>".to_owned()),
+        Just("I'll start by checking \"the\" path.\n".to_owned()),
+        Just("\u{202e}reversed\u{202c}".to_owned()),
+        Just(String::new()),
+    ]
+}
+
+/// `v` wrapped in brace-free noise, optionally inside a fence and after a byte-order mark.
+fn wrapped() -> impl Strategy<Value = (ReviewerDecision, String)> {
+    (
+        protocol_object(),
+        noise(),
+        noise(),
+        prop::sample::select(vec!["", "```json\n", "```\n", "~~~\n"]),
+        any::<bool>(),
+    )
+        .prop_map(|((d, v), before, after, fence, bom)| {
+            let close = if fence.is_empty() { "" } else { &fence[..3] };
+            let body = format!("{before}{v}{after}");
+            let fenced = if fence.is_empty() {
+                body
+            } else {
+                format!("{fence}{body}\n{close}")
+            };
+            (d, format!("{}{fenced}", if bom { "\u{feff}" } else { "" }))
+        })
+}
+
+fn is_allow(r: &Result<ReviewerDecision, ReplyError>) -> bool {
+    matches!(r, Ok(ReviewerDecision::Allow { .. }))
+}
+
+proptest! {
+    #![proptest_config(config(3000))]
+
+    /// AR-TOL-4..8: any legal object in brace-free noise is read as exactly that object.
+    #[test]
+    fn a_legal_object_survives_any_brace_free_wrapping((d, text) in wrapped()) {
+        prop_assert_eq!(tolerant::parse_text(&text), Ok(d));
+    }
+
+    /// AR-PARSE-4..7: the strict reader reads the bare object (JSON whitespace aside) as itself.
+    #[test]
+    fn the_strict_reader_reads_the_bare_object((d, text) in protocol_object()) {
+        prop_assert_eq!(strict::parse_text(&text), Ok(d.clone()));
+        prop_assert_eq!(tolerant::parse_text(&text), Ok(d));
+    }
+
+    /// AR-TOL-6: text that holds a deny-shaped candidate is never read as an allow, whatever else
+    /// it holds (other decisions, objects without a decision, prose).
+    #[test]
+    fn a_deny_candidate_is_never_read_as_allow(
+        (deny, deny_text) in protocol_object().prop_filter("a deny", |(d, _)| matches!(d, ReviewerDecision::Deny { .. })),
+        others in prop::collection::vec(prop_oneof![
+            protocol_object().prop_map(|(_, t)| t),
+            Just(r#"{"path": "src", "recursive": true}"#.to_owned()),
+            Just(r#"{"risk":"low","decision":"allow"}"#.to_owned()),
+        ], 0..3),
+        gaps in prop::collection::vec(noise(), 4),
+        position in 0usize..4,
+    ) {
+        let mut parts = others;
+        let position = position.min(parts.len());
+        parts.insert(position, deny_text.clone());
+        let mut text = String::new();
+        for (i, p) in parts.iter().enumerate() {
+            text.push_str(&gaps[i % gaps.len()]);
+            text.push(' ');
+            text.push_str(p);
+            text.push(' ');
+        }
+        let read = tolerant::parse_text(&text);
+        prop_assert!(!is_allow(&read), "{text:?} read as {read:?}");
+        if parts.iter().all(|p| p == &deny_text) {
+            prop_assert_eq!(read, Ok(deny));
+        }
+    }
+
+    /// The tolerant reader never reads an allow where the strict reader reads a deny.
+    #[test]
+    fn tolerance_never_turns_a_strict_deny_into_allow(text in prop_oneof![
+        protocol_object().prop_map(|(_, t)| t),
+        wrapped().prop_map(|(_, t)| t),
+        "\\PC{0,60}",
+        autoreview::generate::noisy_text(),
+    ]) {
+        if let Ok(ReviewerDecision::Deny { .. }) = strict::parse_text(&text) {
+            prop_assert!(!is_allow(&tolerant::parse_text(&text)));
+        }
+    }
+
+    /// Neither reader fails to answer on arbitrary characters, and every failure has a message.
+    #[test]
+    fn arbitrary_text_gets_an_answer_with_a_message(text in prop_oneof![
+        ".{0,200}",
+        "[{}\\[\\]\":,\\\\ a-z]{0,200}",
+        prop::collection::vec(any::<u8>(), 0..200).prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+    ]) {
+        for read in [strict::parse_text(&text), tolerant::parse_text(&text)] {
+            if let Err(e) = read {
+                prop_assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn adversarial_shapes_of_every_size_get_an_answer() {
+    // Deep nesting and long runs, at and beyond the tolerant bound: each must return (the
+    // benchmark shows the time is linear; here only that it answers and never allows).
+    let allow = r#"{"risk":"low","decision":"allow"}"#;
+    for n in [1usize << 10, 1 << 16, 1 << 20, (1 << 20) + 1] {
+        for text in [
+            "{".repeat(n),
+            "\"".repeat(n),
+            "[".repeat(n) + allow,
+            format!("{}{allow}", "{\"a\":".repeat(n / 5)),
+            format!("{allow}{}", "}".repeat(n)),
+        ] {
+            assert!(!is_allow(&strict::parse_text(&text)) || text == allow);
+            let t = tolerant::parse_text(&text);
+            if text.len() > tolerant::MAX_TEXT_BYTES {
+                assert_eq!(t, Err(ReplyError::TooLarge));
+            }
+        }
+    }
+}
