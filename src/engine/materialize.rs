@@ -2,7 +2,7 @@
 //! into the tool result the model receives.
 
 use super::approval::{self, Answered};
-use super::{Decided, Run, cancellation};
+use super::{Decided, Run, cancellation, compose};
 use crate::messages::{self, Text};
 use crate::outcome::{ApprovalRecord, Decision, Event, ToolResult};
 
@@ -24,7 +24,7 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
         } => {
             if !run.s.agent {
                 // AR-APPROVAL-1: no agent to route the question through.
-                let text = Text::exact(messages::NO_AGENT.render(&[("name", &run.s.tool.name)]));
+                let text = compose::named(messages::NO_AGENT, &run.s.tool.name);
                 return (None, refuse(run, &text, None));
             }
             let (record, answered) =
@@ -40,12 +40,9 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
 /// AR-APPROVAL-3, AR-APPROVAL-4, AR-RESULT-3.
 fn after_approval(run: &mut Run<'_>, answered: Answered) -> ToolResult {
     let name = run.s.tool.name.clone();
-    let deny = |t: messages::Template| Text::exact(t.render(&[("name", &name)]));
+    let deny = |t: messages::Template| compose::named(t, &name);
     match answered {
-        Answered::Threw(message) => {
-            let text = messages::APPROVAL_THREW.fill(&[("message", &message)]);
-            refuse(run, &text, None)
-        }
+        Answered::Threw(message) => refuse(run, &compose::approval_threw(&message), None),
         Answered::AllowedOnce => dispatch(run),
         Answered::Rejected => refuse(run, &deny(messages::USER_REJECTED), None),
         Answered::Cancelled => {
@@ -74,16 +71,14 @@ fn refuse(
     reason: &Text,
     info: Option<serde_json::Map<String, serde_json::Value>>,
 ) -> ToolResult {
-    let text = messages::ERROR_PREFIX.fill(&[("message", reason)]);
-    run.note_prefix("/result/text", &text);
-    ToolResult::refused(text.text, info)
+    let (result, prefix) = compose::refused(reason, info);
+    if let Some(p) = prefix {
+        run.prefix_only.insert("/result/text".to_owned(), p);
+    }
+    result
 }
 
 /// AR-RESULT-4: the canonical pre-dispatch cancellation.
 pub fn aborted() -> ToolResult {
-    let reason = Text::exact(messages::ABORTED_BEFORE_DISPATCH.text);
-    ToolResult::refused(
-        messages::ERROR_PREFIX.fill(&[("message", &reason)]).text,
-        Some(messages::info_aborted()),
-    )
+    compose::aborted()
 }

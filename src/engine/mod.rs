@@ -5,6 +5,7 @@
 pub mod admission;
 pub mod approval;
 pub mod cancellation;
+pub mod compose;
 pub mod decision;
 pub mod gate;
 pub mod materialize;

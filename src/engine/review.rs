@@ -48,6 +48,8 @@ pub enum Settlement {
 pub struct Review {
     /// How it settled.
     pub settlement: Settlement,
+    /// The route every request of this review uses (AR-RES-ROUTE-1), made or not.
+    pub route: String,
     /// The route of each reviewer request, in order (`provider/model`).
     pub routes: Vec<String>,
     /// Whether a signal ended a request that never settled (AR-CANCEL-6); such a failure is the
@@ -87,9 +89,10 @@ impl Review {
                 .is_some_and(|n| n >= s.config.failure_hint_after)
     }
 
-    /// The route the last request used, or would have used.
-    pub fn last_route(&self, s: &Scenario) -> String {
-        self.routes.last().cloned().unwrap_or_else(|| route(s))
+    /// The route the last request used, or the one a request would have used when none was made
+    /// (AR-RES-HINT-2).
+    pub fn last_route(&self) -> &str {
+        self.routes.last().unwrap_or(&self.route)
     }
 }
 
@@ -102,47 +105,118 @@ pub fn route_for(s: &Scenario, profile: Profile) -> String {
     }
 }
 
-fn route(s: &Scenario) -> String {
-    s.session.route.to_string()
-}
-
 /// The review of an admitted call under `profile`.
 pub fn review(s: &Scenario, profile: Profile) -> Review {
     let (settlement, routes, signal_ended) = match resolve_schema(s, profile) {
         Err(failure) => (Settlement::Failed(failure), Vec::new(), false),
         Ok(()) => requests(s, profile),
     };
-    let consecutive_failures = match profile {
-        Profile::Baseline => None,
-        Profile::Resilient => Some(match &settlement {
-            Settlement::Decided(_) => 0,
-            Settlement::Failed(_) if !signal_ended => {
-                s.session.consecutive_failures.saturating_add(1)
-            }
-            _ => s.session.consecutive_failures,
-        }),
-    };
+    let consecutive_failures = count_after(
+        profile,
+        s.session.consecutive_failures,
+        &settlement,
+        signal_ended,
+    );
     Review {
         settlement,
+        route: route_for(s, profile),
         routes,
         signal_ended,
         consecutive_failures,
     }
 }
 
+/// AR-RES-HINT-1: the session's failure count after a review; `None` in the baseline.
+pub fn count_after(
+    profile: Profile,
+    before: u32,
+    settlement: &Settlement,
+    signal_ended: bool,
+) -> Option<u32> {
+    match profile {
+        Profile::Baseline => None,
+        Profile::Resilient => Some(match settlement {
+            Settlement::Decided(_) => 0,
+            Settlement::Failed(_) if !signal_ended => before.saturating_add(1),
+            _ => before,
+        }),
+    }
+}
+
+/// AR-RES-RETRY-1: what remains of a review's repair and retry budgets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    repairs: u32,
+    retries: u32,
+}
+
+impl Budget {
+    /// The configured budgets.
+    pub fn new(config: &crate::scenario::Config) -> Budget {
+        Budget {
+            repairs: config.repair_attempts,
+            retries: config.transport_retries,
+        }
+    }
+
+    /// Whether a failure of `class` earns another request under `profile`, and of which kind;
+    /// takes it from the budget when it does. The baseline never asks again.
+    pub fn take(&mut self, profile: Profile, class: FailureClass) -> Option<Attempting> {
+        match (profile, class) {
+            (Profile::Resilient, FailureClass::Protocol) if self.repairs > 0 => {
+                self.repairs -= 1;
+                Some(Attempting::Repair)
+            }
+            (Profile::Resilient, FailureClass::Transport) if self.retries > 0 => {
+                self.retries -= 1;
+                Some(Attempting::Retry)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Why a reviewer request is made (AR-RES-RETRY-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attempting {
+    /// The first request.
+    Review,
+    /// A repair after a protocol failure, with `MSG-REPAIR-INSTRUCTION`.
+    Repair,
+    /// A retry after a transport failure, unchanged.
+    Retry,
+}
+
+/// AR-CANCEL-6: the failure of a request a signal ended.
+pub fn signal_ended() -> FailureNote {
+    FailureNote {
+        class: FailureClass::Aborted,
+        message: Text::implementation_defined(reference::SIGNAL_ENDED_REVIEW),
+    }
+}
+
 /// AR-REVIEW-2 (baseline: the header must hold exactly one) and AR-RES-SCHEMA-1 (resilient: the
 /// live registry first, the header as a fallback).
-fn resolve_schema(s: &Scenario, profile: Profile) -> Result<(), FailureNote> {
+pub fn resolve_schema(s: &Scenario, profile: Profile) -> Result<(), FailureNote> {
+    resolve(&s.schema, s.tool.call, profile)
+}
+
+/// The schema rules on their own: what the header and the registry hold for a call of `call` kind.
+pub fn resolve(
+    schema: &crate::scenario::SchemaView,
+    call: CallKind,
+    profile: Profile,
+) -> Result<(), FailureNote> {
     let resolved = match profile {
-        Profile::Baseline => s.schema.header == SchemaCount::Present,
+        Profile::Baseline => schema.header == SchemaCount::Present,
         Profile::Resilient => {
-            s.schema.registry == SchemaCount::Present || s.schema.header == SchemaCount::Present
+            schema.registry == SchemaCount::Present || schema.header == SchemaCount::Present
         }
     };
     if resolved {
         return Ok(());
     }
-    let template = match s.tool.call {
+    let template = match call {
         CallKind::PtcInner => messages::ERR_SCHEMA_PTC,
         CallKind::Native | CallKind::RunCode => messages::ERR_SCHEMA_NATIVE,
     };
@@ -158,28 +232,22 @@ fn resolve_schema(s: &Scenario, profile: Profile) -> Result<(), FailureNote> {
 fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
     let route = route_for(s, profile);
     let mut routes = Vec::new();
-    let caller = cancellation::caller_aborts_in_flight(s.abort);
-    let lifecycle = cancellation::lifecycle_aborts_after_review(s.abort);
-    let signal_ended = || {
-        Settlement::Failed(FailureNote {
-            class: FailureClass::Aborted,
-            message: Text::implementation_defined(reference::SIGNAL_ENDED_REVIEW),
-        })
-    };
+    // The caller's or the lifecycle's signal aborts during the first request (AR-CANCEL-3,
+    // AR-CANCEL-5): that request still settles as the reviewer answers, a request that would never
+    // settle is ended (AR-CANCEL-6), and no new request starts (AR-RES-RETRY-5).
+    let aborted = cancellation::caller_aborts_in_flight(s.abort)
+        || cancellation::lifecycle_aborts_after_review(s.abort);
     let deadline = s.config.review_timeout_ms;
     let mut elapsed = 0u64;
-    let mut repairs = s.config.repair_attempts;
-    let mut retries = s.config.transport_retries;
+    let mut budget = Budget::new(&s.config);
     let mut n = 0usize;
     loop {
         let attempt = s.reviewer.attempt(n);
         n += 1;
         routes.push(route.clone());
-        // The caller's signal aborts during the first request; the lifecycle's after the review
-        // started. Either ends a request that would never settle (AR-CANCEL-6).
         let Some(delay) = attempt.delay_ms() else {
-            if (caller && n == 1) || lifecycle {
-                return (signal_ended(), routes, true);
+            if aborted {
+                return (Settlement::Failed(signal_ended()), routes, true);
             }
             return match profile {
                 Profile::Baseline => (Settlement::Pending, routes, false),
@@ -193,31 +261,16 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
             }
         }
         let settled = settle(attempt, profile);
-        let Settlement::Failed(failure) = &settled else {
-            return (settled, routes, false);
-        };
-        let again = match (profile, failure.class) {
-            (Profile::Baseline, _) => false,
-            // AR-RES-RETRY-5: no new request once the caller has aborted.
-            (Profile::Resilient, _) if caller => false,
-            (Profile::Resilient, FailureClass::Protocol) if repairs > 0 => {
-                repairs -= 1;
-                true
-            }
-            (Profile::Resilient, FailureClass::Transport) if retries > 0 => {
-                retries -= 1;
-                true
-            }
-            _ => false,
-        };
-        if !again {
-            return (settled, routes, false);
+        match &settled {
+            Settlement::Failed(failure)
+                if !aborted && budget.take(profile, failure.class).is_some() => {}
+            _ => return (settled, routes, false),
         }
     }
 }
 
 /// AR-RES-RETRY-4: the review's deadline passed.
-fn deadline_passed(deadline_ms: u64) -> Settlement {
+pub fn deadline_passed(deadline_ms: u64) -> Settlement {
     Settlement::Failed(FailureNote {
         class: FailureClass::Timeout,
         message: Text::exact(messages::ERR_DEADLINE.render(&[("ms", &deadline_ms.to_string())])),
@@ -229,15 +282,7 @@ fn deadline_passed(deadline_ms: u64) -> Settlement {
 pub fn settle(attempt: &Attempt, profile: Profile) -> Settlement {
     match attempt {
         Attempt::Hang { .. } => Settlement::Pending,
-        Attempt::Throw { throw, .. } => Settlement::Failed(FailureNote {
-            class: FailureClass::Internal,
-            message: match profile {
-                Profile::Baseline => Text::exact(js_string(throw)),
-                Profile::Resilient => {
-                    Text::exact(normalize::message(&normalize::value_text(throw)))
-                }
-            },
-        }),
+        Attempt::Throw { throw, .. } => Settlement::Failed(thrown(throw, profile)),
         Attempt::Text { text, .. } => read_reply(&Reply::text(text), profile),
         Attempt::Blocks {
             blocks,
@@ -290,8 +335,19 @@ pub fn verdict(attempt: &Attempt, profile: Profile) -> Option<parse::Verdict> {
     }
 }
 
+/// The failure of a request that threw `value` (AR-REVIEW-5, AR-RES-NORM-1).
+pub fn thrown(value: &serde_json::Value, profile: Profile) -> FailureNote {
+    FailureNote {
+        class: FailureClass::Internal,
+        message: match profile {
+            Profile::Baseline => Text::exact(js_string(value)),
+            Profile::Resilient => Text::exact(normalize::message(&normalize::value_text(value))),
+        },
+    }
+}
+
 /// Reads a delivered reply with the profile's reader (chapter 4, AR-TOL).
-fn read_reply(reply: &Reply<'_>, profile: Profile) -> Settlement {
+pub fn read_reply(reply: &Reply<'_>, profile: Profile) -> Settlement {
     let read = match profile {
         Profile::Baseline => parse::strict::read(reply),
         Profile::Resilient => parse::tolerant::read(reply),

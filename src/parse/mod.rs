@@ -145,6 +145,9 @@ pub enum ReplyError {
     /// A malformed object mentions a decision (AR-TOL-7).
     #[error("{}", messages::ERR_MALFORMED.text)]
     Malformed,
+    /// An allow sits beside text that could carry another decision (AR-TOL-9).
+    #[error("{}", messages::ERR_CONFLICT.text)]
+    Conflict,
 }
 
 impl ReplyError {

@@ -63,13 +63,17 @@ pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
     }
     let text = unwrap_fence(text.strip_prefix('\u{feff}').unwrap_or(text));
     let mut candidate: Option<(&str, Vec<(String, serde_json::Value)>)> = None;
-    for span in scan::top_level_objects(text) {
-        let span = &text[span];
+    let mut outside = Vec::new(); // the text around the candidates, for AR-TOL-9
+    let mut from = 0;
+    for range in scan::top_level_objects(text) {
+        let span = &text[range.clone()];
         match object::members_with_repeats(span) {
             Ok(members) => {
                 if !members.iter().any(|(k, _)| k == "decision") {
                     continue; // AR-TOL-5: an object without a decision is prose.
                 }
+                outside.push(&text[from..range.start]);
+                from = range.end;
                 match &candidate {
                     None => candidate = Some((span, members)),
                     Some((first, _)) if *first == span => {}
@@ -81,11 +85,31 @@ pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
             Err(_) => {}
         }
     }
-    match candidate {
-        None => Err(ReplyError::NoDecision),
-        // AR-TOL-8: the one decision must still be exactly a legal shape.
-        Some((_, members)) => object::shape(&object::without_repeats(members)?),
+    outside.push(&text[from..]);
+    let Some((_, members)) = candidate else {
+        return Err(ReplyError::NoDecision);
+    };
+    // AR-TOL-8: the one decision must still be exactly a legal shape.
+    let decision = object::shape(&object::without_repeats(members)?)?;
+    // AR-TOL-9: an allow stands only when nothing around it could be read as another decision.
+    if matches!(decision, ReviewerDecision::Allow { .. })
+        && outside.iter().any(|t| mentions_a_decision(t))
+    {
+        return Err(ReplyError::Conflict);
     }
+    Ok(decision)
+}
+
+/// AR-TOL-9: whether text outside the decision could carry another one: it names `deny` or
+/// `decision` in any letter case, or holds a `\u` escape that could spell them.
+pub fn mentions_a_decision(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let has = |word: &[u8]| {
+        bytes
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word))
+    };
+    has(b"deny") || has(b"decision") || bytes.windows(2).any(|w| w == b"\\u")
 }
 
 /// AR-TOL-4: one outer Markdown fence (```` ``` ```` or `~~~`, with an optional info string on the

@@ -83,8 +83,8 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
     let hint: Option<(String, String)> = match &summary {
         Some(r) if r.hint_due(s) => {
             let count = r.consecutive_failures.unwrap_or_default().to_string();
-            let route = r.last_route(s);
-            let args = [("count", count.as_str()), ("route", route.as_str())];
+            let route = r.last_route();
+            let args = [("count", count.as_str()), ("route", route)];
             Some((
                 messages::HINT.render(&args),
                 messages::HINT_ZH.render(&args),

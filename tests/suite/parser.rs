@@ -62,10 +62,11 @@ fn protocol_object() -> impl Strategy<Value = (ReviewerDecision, String)> {
         })
 }
 
-/// Noise without braces: prose in any script, quotes, markup, control characters.
+/// Noise without braces that mentions no decision (AR-TOL-9): prose in any script, quotes, markup,
+/// control characters.
 fn noise() -> impl Strategy<Value = String> {
     prop_oneof![
-        "[^{}]{0,40}",
+        "[^{}]{0,40}".prop_filter("no decision words", |t| !tolerant::mentions_a_decision(t)),
         Just("根据之前的侦察，我已确认。".to_owned()),
         Just("<tool_call>list_agents</tool_call>".to_owned()),
         Just("I'll start by checking \"the\" path.\n".to_owned()),
@@ -102,7 +103,8 @@ fn is_allow(r: &Result<ReviewerDecision, ReplyError>) -> bool {
 proptest! {
     #![proptest_config(config(3000))]
 
-    /// AR-TOL-4..8: any legal object in brace-free noise is read as exactly that object.
+    /// AR-TOL-4..9: any legal object in brace-free noise that mentions no other decision is read
+    /// as exactly that object.
     #[test]
     fn a_legal_object_survives_any_brace_free_wrapping((d, text) in wrapped()) {
         prop_assert_eq!(tolerant::parse_text(&text), Ok(d));
@@ -115,8 +117,8 @@ proptest! {
         prop_assert_eq!(tolerant::parse_text(&text), Ok(d));
     }
 
-    /// AR-TOL-6: text that holds a deny-shaped candidate is never read as an allow, whatever else
-    /// it holds (other decisions, objects without a decision, prose).
+    /// AR-TOL-6, AR-TOL-9: text that holds a deny-shaped candidate is never read as an allow,
+    /// whatever else it holds (other decisions, objects without a decision, prose).
     #[test]
     fn a_deny_candidate_is_never_read_as_allow(
         (deny, deny_text) in protocol_object().prop_filter("a deny", |(d, _)| matches!(d, ReviewerDecision::Deny { .. })),
@@ -192,5 +194,31 @@ fn adversarial_shapes_of_every_size_get_an_answer() {
                 assert_eq!(t, Err(ReplyError::TooLarge));
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(3000))]
+
+    /// AR-TOL-9: a deny written in any form the candidate rules do not read — nested, in a string,
+    /// left open, without its opening brace, with an odd key — still keeps an allow from standing.
+    #[test]
+    fn a_deny_in_any_form_keeps_an_allow_from_standing(
+        deny in prop_oneof![
+            Just(r#"{"verdict":{"risk":"high","decision":"deny"}}"#.to_owned()),
+            Just(r#"{"note":"{\"decision\":\"deny\"}"}"#.to_owned()),
+            Just(r#"{"risk":"high","decision":"deny""#.to_owned()),
+            Just(r#""risk":"high","decision":"deny"}"#.to_owned()),
+            Just(r#"{"risk":"high","\u0064ecision":"deny",}"#.to_owned()),
+            Just(r#"{"risk":"high","DECISION":"DENY",}"#.to_owned()),
+            Just("risk: high\ndecision: deny".to_owned()),
+        ],
+        before in noise(),
+        deny_first in any::<bool>(),
+    ) {
+        let allow = r#"{"risk":"low","decision":"allow"}"#;
+        let text = if deny_first { format!("{before}{deny} {allow}") } else { format!("{before}{allow} {deny}") };
+        let read = tolerant::parse_text(&text);
+        prop_assert!(!is_allow(&read), "{text:?} read as {read:?}");
     }
 }
