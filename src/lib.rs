@@ -17,6 +17,7 @@ pub use engine::decide;
 pub use outcome::Outcome;
 pub use profile::Profile;
 pub use scenario::Scenario;
+pub mod async_gate;
 pub mod cases;
 pub mod cli;
 pub mod corpus;

@@ -1,0 +1,634 @@
+//! The async reference gate: the same clauses as the pure engine, built the way a Rust harness
+//! would embed them — a reviewer client behind a trait with one deadline and bounded retries on
+//! `tokio::time`, the pre-execute waterfall with `next()`, an approval service with answerers, and
+//! real signals. Texts come from [`crate::engine::compose`]; only the control flow is written again,
+//! and a property test proves it agrees with `decide` on generated scenarios.
+
+pub mod scripted;
+mod signal;
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+pub use signal::{AbortController, Signal};
+
+use crate::engine::Decided;
+use crate::engine::compose;
+use crate::engine::review::{self, Attempting, Budget, FailureNote, Settlement};
+use crate::messages::{self, Text, reference};
+use crate::outcome::{ApprovalRecord, Decision, ReviewRecord, ToolResult};
+use crate::parse::{BlockRef, Finish, Reply, ReviewerDecision};
+use crate::profile::Profile;
+use crate::scenario::{
+    ApprovalAnswer, ApprovalPolicy, Block, CallKind, Config, FailedFinish, OnFailure, Policy,
+    Preset, Route, SchemaView,
+};
+
+/// A boxed future, as the traits below return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What the gate keeps per session: its preset, policy, route and failure count.
+#[derive(Debug)]
+pub struct Session {
+    /// The current permission preset.
+    pub preset: Preset,
+    /// The approval policy (override and deployment default).
+    pub policy: Policy,
+    /// The route of the latest request header.
+    pub route: Route,
+    /// Reviewer failures in a row (AR-RES-HINT-1).
+    pub consecutive_failures: Mutex<u32>,
+}
+
+/// One tool call as the tool runtime sees it.
+#[derive(Debug, Clone)]
+pub struct Exec {
+    /// The tool's name.
+    pub name: String,
+    /// The call kind.
+    pub call: CallKind,
+    /// The agent's session, if the call has an agent.
+    pub session: Option<Arc<Session>>,
+    /// What the request header and the tool registry hold for this tool.
+    pub schema: SchemaView,
+    /// The caller's signal.
+    pub caller: Signal,
+}
+
+/// What one reviewer request came back with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReviewerResponse {
+    /// The stream ended with these blocks and finish kind.
+    Completed {
+        /// The content blocks.
+        blocks: Vec<Block>,
+        /// `stop` or another kind.
+        finish: String,
+        /// Whether data followed the finish.
+        data_after_finish: bool,
+    },
+    /// The stream ended with a failed finish.
+    Failed(FailedFinish),
+    /// The request threw this value.
+    Threw(Value),
+    /// The request's signal ended it before it settled.
+    Aborted,
+}
+
+/// One reviewer request.
+#[derive(Debug, Clone)]
+pub struct ReviewRequest {
+    /// The route, `provider/model`.
+    pub route: String,
+    /// A first request, a repair (with `MSG-REPAIR-INSTRUCTION`) or a retry.
+    pub purpose: Attempting,
+    /// Aborts when the caller or the integration does; the client must end a request that would
+    /// otherwise never settle.
+    pub signal: Signal,
+}
+
+/// The reviewer model behind its transport.
+pub trait ReviewerClient: Send + Sync {
+    /// Makes one request.
+    fn request(&self, request: ReviewRequest) -> BoxFuture<'_, ReviewerResponse>;
+}
+
+/// A `tools/pre-execute` listener: returns its own decision or delegates with `next.run()`.
+pub trait PreExecute: Send + Sync {
+    /// Decides the call.
+    fn run<'a>(&'a self, exec: &'a Exec, next: Next<'a>) -> BoxFuture<'a, Decided>;
+}
+
+/// The rest of the waterfall after a listener; its end allows.
+pub struct Next<'a> {
+    rest: &'a [Arc<dyn PreExecute>],
+    exec: &'a Exec,
+}
+
+impl<'a> Next<'a> {
+    /// Runs the remaining listeners.
+    pub fn run(self) -> BoxFuture<'a, Decided> {
+        Box::pin(async move {
+            match self.rest.split_first() {
+                None => Decided::exact(Decision::Allow),
+                Some((first, rest)) => {
+                    first
+                        .run(
+                            self.exec,
+                            Next {
+                                rest,
+                                exec: self.exec,
+                            },
+                        )
+                        .await
+                }
+            }
+        })
+    }
+}
+
+/// A question the tool runtime puts to the approval service.
+#[derive(Debug, Clone)]
+pub struct ApprovalRequest {
+    /// The tool's name.
+    pub tool: String,
+    /// The audited reason.
+    pub reason: Option<String>,
+    /// The display reason.
+    pub display_reason: Option<crate::outcome::DisplayReason>,
+    /// The session's effective policy.
+    pub policy: ApprovalPolicy,
+    /// The caller's signal.
+    pub signal: Signal,
+}
+
+/// The approval service's answer: one of the four outcomes, and whether an answerer was asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApprovalReply {
+    /// `allowed-once`, `rejected`, `cancelled` or `unavailable`.
+    pub answer: ApprovalAnswer,
+    /// Whether the question reached the answerers.
+    pub prompted: bool,
+}
+
+/// The approval service (AR-APPROVAL-2, AR-APPROVAL-4); `Err` is a thrown request.
+pub trait ApprovalService: Send + Sync {
+    /// Asks.
+    fn request(&self, request: ApprovalRequest) -> BoxFuture<'_, Result<ApprovalReply, String>>;
+}
+
+/// Whoever answers approval questions: a person behind a prompt.
+pub trait Answerer: Send + Sync {
+    /// Whether a request may be made now (the shipped service needs an open turn).
+    fn turn_open(&self) -> bool;
+    /// Answers one question with `allowed-once`, `rejected`, `cancelled` or `unavailable`.
+    fn answer(&self, request: &ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer>;
+}
+
+/// The reference approval service over an answerer (AR-APPROVAL-2): a closed turn throws, an
+/// aborted caller is cancelled and the policy `never` rejects before any answerer is asked.
+pub struct ReferenceApproval<A> {
+    answerer: A,
+}
+
+impl<A: Answerer> ReferenceApproval<A> {
+    /// A service over `answerer`.
+    pub fn new(answerer: A) -> Self {
+        ReferenceApproval { answerer }
+    }
+}
+
+impl<A: Answerer> ApprovalService for ReferenceApproval<A> {
+    fn request(&self, request: ApprovalRequest) -> BoxFuture<'_, Result<ApprovalReply, String>> {
+        Box::pin(async move {
+            if !self.answerer.turn_open() {
+                return Err(reference::APPROVAL_OUTSIDE_TURN.to_owned());
+            }
+            let by_itself = |answer| {
+                Ok(ApprovalReply {
+                    answer,
+                    prompted: false,
+                })
+            };
+            if request.signal.is_aborted() {
+                return by_itself(ApprovalAnswer::Cancelled);
+            }
+            if request.policy == ApprovalPolicy::Never {
+                return by_itself(ApprovalAnswer::Rejected);
+            }
+            let answer = match self.answerer.answer(&request).await {
+                ApprovalAnswer::Throws => ApprovalAnswer::Unavailable,
+                a => a,
+            };
+            Ok(ApprovalReply {
+                answer,
+                prompted: true,
+            })
+        })
+    }
+}
+
+/// The tool body.
+pub trait Body: Send + Sync {
+    /// Runs the tool's effect.
+    fn run<'a>(&'a self, exec: &'a Exec) -> BoxFuture<'a, ()>;
+}
+
+/// What the review reported, for audit logs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReviewReport {
+    /// The review record.
+    pub record: ReviewRecord,
+    /// The normative prefix of the failure message, when its tail is implementation-defined.
+    pub failure_prefix: Option<usize>,
+}
+
+/// The Auto review gate as a pre-execute listener.
+pub struct AutoReview<C> {
+    profile: Profile,
+    config: Config,
+    client: C,
+    lifecycle: AbortController,
+    closing: AtomicBool,
+    on_review: Box<dyn Fn(ReviewReport) + Send + Sync>,
+}
+
+impl<C: ReviewerClient> AutoReview<C> {
+    /// A gate under `profile` with `config`, asking `client`, living as long as `lifecycle` has
+    /// not aborted; `on_review` receives every review's report.
+    pub fn new(
+        profile: Profile,
+        config: Config,
+        client: C,
+        lifecycle: AbortController,
+        on_review: impl Fn(ReviewReport) + Send + Sync + 'static,
+    ) -> Self {
+        AutoReview {
+            profile,
+            config,
+            client,
+            lifecycle,
+            closing: AtomicBool::new(false),
+            on_review: Box::new(on_review),
+        }
+    }
+
+    /// The integration's lifecycle controller (aborted when it is disposed).
+    pub fn lifecycle(&self) -> &AbortController {
+        &self.lifecycle
+    }
+
+    /// Stops admitting calls (AR-ADMIT-1).
+    pub fn close(&self) {
+        self.closing.store(true, Ordering::SeqCst);
+    }
+
+    /// Makes the review's requests (AR-REVIEW-1, AR-RES-RETRY-1..5).
+    async fn review(
+        &self,
+        exec: &Exec,
+        session: &Session,
+        signal: &Signal,
+    ) -> (Settlement, Vec<String>, bool) {
+        if let Err(f) = review::resolve(&exec.schema, exec.call, self.profile) {
+            return (Settlement::Failed(f), Vec::new(), false);
+        }
+        let route = match (self.profile, &self.config.reviewer_route) {
+            (Profile::Resilient, Some(r)) => r.to_string(),
+            _ => session.route.to_string(),
+        };
+        let deadline = tokio::time::Instant::now()
+            + std::time::Duration::from_millis(self.config.review_timeout_ms);
+        let mut budget = Budget::new(&self.config);
+        let mut purpose = Attempting::Review;
+        let mut routes = Vec::new();
+        loop {
+            routes.push(route.clone());
+            let pending = self.client.request(ReviewRequest {
+                route: route.clone(),
+                purpose,
+                signal: signal.clone(),
+            });
+            let response = match self.profile {
+                Profile::Baseline => pending.await,
+                Profile::Resilient => match tokio::time::timeout_at(deadline, pending).await {
+                    Ok(r) => r,
+                    Err(_) => {
+                        return (
+                            review::deadline_passed(self.config.review_timeout_ms),
+                            routes,
+                            false,
+                        );
+                    }
+                },
+            };
+            let settled = match response {
+                ReviewerResponse::Aborted => {
+                    return (Settlement::Failed(review::signal_ended()), routes, true);
+                }
+                ReviewerResponse::Threw(v) => Settlement::Failed(review::thrown(&v, self.profile)),
+                ReviewerResponse::Completed {
+                    blocks,
+                    finish,
+                    data_after_finish,
+                } => {
+                    let reply = Reply {
+                        blocks: blocks
+                            .iter()
+                            .map(|b| BlockRef {
+                                kind: b.kind,
+                                text: &b.text,
+                            })
+                            .collect(),
+                        finish: if finish == "stop" {
+                            Finish::Stop
+                        } else {
+                            Finish::Other(&finish)
+                        },
+                        data_after_finish,
+                    };
+                    review::read_reply(&reply, self.profile)
+                }
+                ReviewerResponse::Failed(f) => {
+                    let reply = Reply {
+                        blocks: Vec::new(),
+                        finish: Finish::Failed {
+                            kind: f.kind,
+                            code: &f.code,
+                            message: &f.message,
+                        },
+                        data_after_finish: false,
+                    };
+                    review::read_reply(&reply, self.profile)
+                }
+            };
+            if let Settlement::Failed(f) = &settled
+                && !signal.is_aborted()
+                && let Some(next) = budget.take(self.profile, f.class)
+            {
+                purpose = next;
+                continue;
+            }
+            return (settled, routes, false);
+        }
+    }
+
+    /// The gate's decision once the review settled (chapter 5, AR-RES-DECIDE/FAIL/ASK/HINT).
+    async fn decide(
+        &self,
+        exec: &Exec,
+        session: &Session,
+        next: Next<'_>,
+        settled: Settlement,
+        hint: Option<(String, String)>,
+    ) -> Decided {
+        let name = exec.name.as_str();
+        let policy = session.policy;
+        let failed_before_downstream = |f: &FailureNote| match self.profile {
+            Profile::Baseline => Some(compose::failed(name, f, None, false)),
+            Profile::Resilient => (policy.effective() == ApprovalPolicy::Never
+                || self.config.on_failure == OnFailure::Deny)
+                .then(|| compose::failed(name, f, hint.as_ref().map(|h| h.0.as_str()), true)),
+        };
+        let final_deny = |reason: &Option<String>| {
+            let never = match self.profile {
+                Profile::Baseline => policy.override_ == Some(ApprovalPolicy::Never),
+                Profile::Resilient => policy.effective() == ApprovalPolicy::Never,
+            };
+            never.then(|| Decided::exact(compose::final_deny(name, reason.as_deref())))
+        };
+        let objection = match &settled {
+            Settlement::Failed(f) => {
+                if let Some(d) = failed_before_downstream(f) {
+                    return d;
+                }
+                Some(compose::failure_ask(name, f))
+            }
+            Settlement::Decided(ReviewerDecision::Deny { reason, .. }) => {
+                if let Some(d) = final_deny(reason) {
+                    return d;
+                }
+                Some(compose::review_ask(name, reason.as_deref()))
+            }
+            Settlement::Decided(ReviewerDecision::Allow { .. }) | Settlement::Pending => None,
+        };
+        let downstream = next.run().await;
+        if self.lifecycle.signal().is_aborted() {
+            return Decided::exact(Decision::Cancel);
+        }
+        let Some(objection) = objection else {
+            return downstream;
+        };
+        match (&downstream.decision, self.profile) {
+            (Decision::Allow, _) => compose::ask(objection, hint.as_ref()),
+            (
+                Decision::Ask {
+                    reason: Some(r), ..
+                },
+                Profile::Resilient,
+            ) => compose::ask(compose::combine(objection, r), hint.as_ref()),
+            _ => downstream,
+        }
+    }
+}
+
+impl<C: ReviewerClient> PreExecute for AutoReview<C> {
+    fn run<'a>(&'a self, exec: &'a Exec, next: Next<'a>) -> BoxFuture<'a, Decided> {
+        Box::pin(async move {
+            // AR-SCOPE-1..3
+            let Some(session) = exec.session.as_deref() else {
+                return next.run().await;
+            };
+            if exec.call == CallKind::RunCode || session.preset != Preset::Auto {
+                return next.run().await;
+            }
+            // AR-ADMIT-1..2
+            let lifecycle = self.lifecycle.signal();
+            if self.closing.load(Ordering::SeqCst) || lifecycle.is_aborted() {
+                return Decided::exact(Decision::Cancel);
+            }
+            let signal = Signal::any(&exec.caller, &lifecycle);
+            let (settlement, routes, signal_ended) = self.review(exec, session, &signal).await;
+            let consecutive = {
+                let mut count = session
+                    .consecutive_failures
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                let after = review::count_after(self.profile, *count, &settlement, signal_ended);
+                if let Some(n) = after {
+                    *count = n;
+                }
+                after
+            };
+            let failure = match &settlement {
+                Settlement::Failed(f) => Some(f.clone()),
+                _ => None,
+            };
+            (self.on_review)(ReviewReport {
+                record: ReviewRecord {
+                    attempts: routes.len() as u32,
+                    failure: failure.as_ref().map(FailureNote::to_failure),
+                    routes: routes.clone(),
+                    consecutive_failures: consecutive,
+                },
+                failure_prefix: failure.as_ref().and_then(|f| f.message.prefix),
+            });
+            // AR-CANCEL-3
+            if lifecycle.is_aborted() {
+                return Decided::exact(Decision::Cancel);
+            }
+            let hint = (failure.is_some() && !signal_ended)
+                .then_some(consecutive)
+                .flatten()
+                .filter(|n| *n >= self.config.failure_hint_after)
+                .map(|n| {
+                    let route = routes.last().cloned().unwrap_or_else(|| {
+                        match (self.profile, &self.config.reviewer_route) {
+                            (Profile::Resilient, Some(r)) => r.to_string(),
+                            _ => session.route.to_string(),
+                        }
+                    });
+                    compose::hint_lines(n, &route)
+                });
+            self.decide(exec, session, next, settlement, hint).await
+        })
+    }
+}
+
+/// What the tool runtime did with one call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallOutcome {
+    /// The first listener's decision (`None` when the caller aborted before the stage).
+    pub listener: Option<Decision>,
+    /// The approval request, if one was made.
+    pub approval: Option<ApprovalRecord>,
+    /// The tool result.
+    pub result: ToolResult,
+    /// Texts whose tail is implementation-defined, by JSON pointer.
+    pub prefix_only: BTreeMap<String, usize>,
+}
+
+/// The tool runtime: the pre-execute stage, the approval service and the body (chapters 6, 8).
+pub struct ToolRuntime {
+    /// The pre-execute listeners, first to last.
+    pub listeners: Vec<Arc<dyn PreExecute>>,
+    /// The approval service.
+    pub approval: Arc<dyn ApprovalService>,
+    /// The tool body.
+    pub body: Arc<dyn Body>,
+}
+
+impl ToolRuntime {
+    /// Runs one call to its result.
+    pub async fn execute(&self, exec: &Exec) -> CallOutcome {
+        let mut prefix_only = BTreeMap::new();
+        let done = |listener, approval, result, prefix_only| CallOutcome {
+            listener,
+            approval,
+            result,
+            prefix_only,
+        };
+        // AR-CANCEL-1
+        if exec.caller.is_aborted() {
+            return done(None, None, compose::aborted(), prefix_only);
+        }
+        let decided = Next {
+            rest: &self.listeners,
+            exec,
+        }
+        .run()
+        .await;
+        for (key, p) in &decided.prefixes {
+            prefix_only.insert(format!("/listener/{key}"), *p);
+        }
+        let refuse = |reason: &Text, info, prefix_only: &mut BTreeMap<String, usize>| {
+            let (result, prefix) = compose::refused(reason, info);
+            if let Some(p) = prefix {
+                prefix_only.insert("/result/text".to_owned(), p);
+            }
+            result
+        };
+        let listener = Some(decided.decision.clone());
+        match decided.decision {
+            Decision::Allow => {
+                let result = self.dispatch(exec).await;
+                done(listener, None, result, prefix_only)
+            }
+            Decision::Cancel => done(listener, None, compose::aborted(), prefix_only),
+            Decision::Deny { reason, info } => {
+                let reason = Text {
+                    text: reason,
+                    prefix: decided.prefixes.get("reason").copied(),
+                };
+                let result = refuse(&reason, info, &mut prefix_only);
+                done(listener, None, result, prefix_only)
+            }
+            Decision::Ask {
+                reason,
+                display_reason,
+            } => {
+                let Some(session) = &exec.session else {
+                    // AR-APPROVAL-1
+                    let result = refuse(
+                        &compose::named(messages::NO_AGENT, &exec.name),
+                        None,
+                        &mut prefix_only,
+                    );
+                    return done(listener, None, result, prefix_only);
+                };
+                for (key, p) in &decided.prefixes {
+                    prefix_only.insert(format!("/approval/{key}"), *p);
+                }
+                let asked = self
+                    .approval
+                    .request(ApprovalRequest {
+                        tool: exec.name.clone(),
+                        reason: reason.clone(),
+                        display_reason: display_reason.clone(),
+                        policy: session.policy.effective(),
+                        signal: exec.caller.clone(),
+                    })
+                    .await;
+                let record = |answer, prompted| {
+                    Some(ApprovalRecord {
+                        reason: reason.clone(),
+                        display_reason: display_reason.clone(),
+                        answer,
+                        prompted,
+                    })
+                };
+                let named = |t| compose::named(t, &exec.name);
+                match asked {
+                    Err(thrown) => {
+                        let text = compose::approval_threw(&Text::implementation_defined(thrown));
+                        let result = refuse(&text, None, &mut prefix_only);
+                        done(
+                            listener,
+                            record(ApprovalAnswer::Throws, false),
+                            result,
+                            prefix_only,
+                        )
+                    }
+                    Ok(reply) => {
+                        let result = match reply.answer {
+                            ApprovalAnswer::AllowedOnce => self.dispatch(exec).await,
+                            ApprovalAnswer::Rejected => {
+                                refuse(&named(messages::USER_REJECTED), None, &mut prefix_only)
+                            }
+                            ApprovalAnswer::Cancelled if exec.caller.is_aborted() => {
+                                compose::aborted()
+                            }
+                            ApprovalAnswer::Cancelled => {
+                                refuse(&named(messages::APPROVAL_CANCELLED), None, &mut prefix_only)
+                            }
+                            ApprovalAnswer::Unavailable | ApprovalAnswer::Throws => refuse(
+                                &named(messages::APPROVAL_UNAVAILABLE),
+                                None,
+                                &mut prefix_only,
+                            ),
+                        };
+                        done(
+                            listener,
+                            record(reply.answer, reply.prompted),
+                            result,
+                            prefix_only,
+                        )
+                    }
+                }
+            }
+        }
+    }
+
+    /// AR-RESULT-1: dispatch unless the caller aborted by then.
+    async fn dispatch(&self, exec: &Exec) -> ToolResult {
+        if exec.caller.is_aborted() {
+            return compose::aborted();
+        }
+        self.body.run(exec).await;
+        ToolResult::executed()
+    }
+}

@@ -1,0 +1,261 @@
+//! Runs a scenario through the async gate: scripted implementations of the reviewer client, the
+//! downstream listener, the answerer and the body, on a paused tokio clock (so deadlines pass
+//! without waiting), with the scenario's abort point realized by aborting real signals.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::{
+    AbortController, Answerer, ApprovalReply, ApprovalRequest, ApprovalService, AutoReview, Body,
+    BoxFuture, Exec, Next, PreExecute, ReferenceApproval, ReviewReport, ReviewRequest,
+    ReviewerClient, ReviewerResponse, Session, ToolRuntime,
+};
+use crate::engine::Decided;
+use crate::engine::compose;
+use crate::outcome::{Event, Outcome, ReviewRecord, ToolResult};
+use crate::profile::Profile;
+use crate::scenario::{AbortPoint, ApprovalAnswer, Attempt, Block, BlockKind, Scenario};
+
+/// Everything observable, in order.
+#[derive(Debug, Default)]
+struct Log {
+    events: Vec<Event>,
+    routes: Vec<String>,
+}
+
+type Shared = Arc<Mutex<Log>>;
+
+fn push(log: &Shared, e: Event) {
+    log.lock().unwrap_or_else(|e| e.into_inner()).events.push(e);
+}
+
+struct ScriptedReviewer {
+    scenario: Arc<Scenario>,
+    requests: AtomicUsize,
+    log: Shared,
+    caller: AbortController,
+    lifecycle: AbortController,
+}
+
+impl ReviewerClient for ScriptedReviewer {
+    fn request(&self, request: ReviewRequest) -> BoxFuture<'_, ReviewerResponse> {
+        Box::pin(async move {
+            {
+                let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+                log.events.push(Event::Review);
+                log.routes.push(request.route.clone());
+            }
+            let n = self.requests.fetch_add(1, Ordering::SeqCst);
+            if n == 0 {
+                match self.scenario.abort {
+                    AbortPoint::CallerDuringReview => self.caller.abort(),
+                    AbortPoint::LifecycleAfterReview => self.lifecycle.abort(),
+                    _ => {}
+                }
+            }
+            let attempt = self.scenario.reviewer.attempt(n);
+            let Some(delay) = attempt.delay_ms() else {
+                request.signal.aborted().await;
+                return ReviewerResponse::Aborted;
+            };
+            tokio::time::sleep(Duration::from_millis(delay)).await;
+            match attempt {
+                Attempt::Text { text, .. } => ReviewerResponse::Completed {
+                    blocks: vec![Block {
+                        kind: BlockKind::Text,
+                        text: text.clone(),
+                    }],
+                    finish: "stop".into(),
+                    data_after_finish: false,
+                },
+                Attempt::Blocks {
+                    blocks,
+                    finish,
+                    data_after_finish,
+                    ..
+                } => ReviewerResponse::Completed {
+                    blocks: blocks.clone(),
+                    finish: finish.clone(),
+                    data_after_finish: *data_after_finish,
+                },
+                Attempt::Finish { finish, .. } => ReviewerResponse::Failed(finish.clone()),
+                Attempt::Throw { throw, .. } => ReviewerResponse::Threw(throw.clone()),
+                Attempt::Hang { .. } => ReviewerResponse::Aborted,
+            }
+        })
+    }
+}
+
+struct ScriptedDownstream {
+    scenario: Arc<Scenario>,
+    log: Shared,
+    caller: AbortController,
+    lifecycle: AbortController,
+}
+
+impl PreExecute for ScriptedDownstream {
+    fn run<'a>(&'a self, _exec: &'a Exec, _next: Next<'a>) -> BoxFuture<'a, Decided> {
+        Box::pin(async move {
+            push(&self.log, Event::Downstream);
+            match self.scenario.abort {
+                AbortPoint::LifecycleDuringDownstream => self.lifecycle.abort(),
+                // A call the gate passed through has no review to abort during: the caller
+                // aborts while the stage runs (AR-CANCEL-5); after a review it already has.
+                AbortPoint::CallerDuringReview => self.caller.abort(),
+                _ => {}
+            }
+            Decided::exact(compose::downstream_decision(&self.scenario.downstream))
+        })
+    }
+}
+
+struct ScriptedAnswerer(ApprovalAnswer);
+
+impl Answerer for ScriptedAnswerer {
+    fn turn_open(&self) -> bool {
+        self.0 != ApprovalAnswer::Throws
+    }
+
+    fn answer(&self, _request: &ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
+        Box::pin(async move { self.0 })
+    }
+}
+
+struct RecordedApproval {
+    inner: ReferenceApproval<ScriptedAnswerer>,
+    log: Shared,
+}
+
+impl ApprovalService for RecordedApproval {
+    fn request(&self, request: ApprovalRequest) -> BoxFuture<'_, Result<ApprovalReply, String>> {
+        push(&self.log, Event::Approval);
+        self.inner.request(request)
+    }
+}
+
+struct RecordedBody(Shared);
+
+impl Body for RecordedBody {
+    fn run<'a>(&'a self, _exec: &'a Exec) -> BoxFuture<'a, ()> {
+        Box::pin(async move { push(&self.0, Event::Body) })
+    }
+}
+
+/// How long the harness waits before it calls a call pending: far beyond any deadline.
+const PENDING_AFTER: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// Decides a scenario with the async gate, on a paused single-thread runtime.
+pub fn decide(scenario: &Scenario, profile: Profile) -> Outcome {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+        .unwrap_or_else(|e| panic!("a current-thread runtime cannot be built: {e}"));
+    runtime.block_on(run(Arc::new(scenario.clone()), profile))
+}
+
+/// Decides a scenario with the async gate on the current runtime, whose clock must be paused.
+pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
+    let log: Shared = Arc::default();
+    let caller = AbortController::new();
+    let lifecycle = AbortController::new();
+    let report: Arc<Mutex<Option<ReviewReport>>> = Arc::default();
+    let reported = report.clone();
+    // A review that makes no request (its schema did not resolve) has no request to abort
+    // during: the lifecycle then aborts as the review ends, before the gate acts (AR-CANCEL-3).
+    let abort_after_review =
+        (s.abort == AbortPoint::LifecycleAfterReview).then(|| lifecycle.clone());
+    let gate = Arc::new(AutoReview::new(
+        profile,
+        s.config.clone(),
+        ScriptedReviewer {
+            scenario: s.clone(),
+            requests: AtomicUsize::new(0),
+            log: log.clone(),
+            caller: caller.clone(),
+            lifecycle: lifecycle.clone(),
+        },
+        lifecycle.clone(),
+        move |r| {
+            if let Some(l) = &abort_after_review {
+                l.abort();
+            }
+            *reported.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+        },
+    ));
+    let runtime = ToolRuntime {
+        listeners: vec![
+            gate.clone(),
+            Arc::new(ScriptedDownstream {
+                scenario: s.clone(),
+                log: log.clone(),
+                caller: caller.clone(),
+                lifecycle: lifecycle.clone(),
+            }),
+        ],
+        approval: Arc::new(RecordedApproval {
+            inner: ReferenceApproval::new(ScriptedAnswerer(s.approval)),
+            log: log.clone(),
+        }),
+        body: Arc::new(RecordedBody(log.clone())),
+    };
+    let exec = Exec {
+        name: s.tool.name.clone(),
+        call: s.tool.call,
+        session: s.agent.then(|| {
+            Arc::new(Session {
+                preset: s.preset,
+                policy: s.policy,
+                route: s.session.route.clone(),
+                consecutive_failures: Mutex::new(s.session.consecutive_failures),
+            })
+        }),
+        schema: s.schema,
+        caller: caller.signal(),
+    };
+    match s.abort {
+        AbortPoint::CallerBeforeDispatch => caller.abort(),
+        AbortPoint::LifecycleBeforeReview => gate.close(),
+        _ => {}
+    }
+    let call = tokio::time::timeout(PENDING_AFTER, runtime.execute(&exec)).await;
+    let log = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
+    let report = report.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let unreviewed = ReviewRecord {
+        consecutive_failures: (profile == Profile::Resilient)
+            .then_some(s.session.consecutive_failures),
+        ..ReviewRecord::default()
+    };
+    let (review, failure_prefix) = match report {
+        Some(r) => (r.record, r.failure_prefix),
+        // A review still pending reports nothing; what it asked is in the log.
+        None if !log.routes.is_empty() => (
+            ReviewRecord {
+                attempts: log.routes.len() as u32,
+                routes: log.routes.clone(),
+                consecutive_failures: None,
+                failure: None,
+            },
+            None,
+        ),
+        None => (unreviewed, None),
+    };
+    let (settled, listener, approval, result, mut prefix_only) = match call {
+        Ok(c) => (true, c.listener, c.approval, c.result, c.prefix_only),
+        Err(_) => (false, None, None, ToolResult::pending(), Default::default()),
+    };
+    if let Some(p) = failure_prefix {
+        prefix_only.insert("/review/failure/message".to_owned(), p);
+    }
+    Outcome {
+        id: s.id.clone(),
+        settled,
+        listener,
+        approval,
+        result,
+        review,
+        trace: log.events,
+        prefix_only,
+    }
+}
