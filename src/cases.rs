@@ -100,8 +100,8 @@ pub fn table_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
     t.rows
         .iter()
         .map(|r| {
-            let want = table::expect::expected(&t, r, &r.example)?;
-            let mut scenario = r.example.clone();
+            let want = table::expect::expected(&t, r, &r.example.scenario)?;
+            let mut scenario = r.example.scenario.clone();
             scenario.id = Some(r.id.clone());
             let mut want = want;
             want.id = scenario.id.clone();

@@ -167,7 +167,7 @@ fn parse(profile: Profile, blocks: bool) -> anyhow::Result<ExitCode> {
     } else {
         crate::scenario::Attempt::text(text)
     };
-    let verdict = crate::engine::review::verdict(&attempt, profile)
+    let verdict = crate::engine::review::verdict(&attempt, profile, &Default::default())
         .ok_or_else(|| anyhow::anyhow!("internal error: a delivered reply has no verdict"))?;
     print_all(&format!("{}\n", serde_json::to_string(&verdict)?))?;
     Ok(ExitCode::SUCCESS)

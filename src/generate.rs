@@ -214,14 +214,16 @@ pub fn config() -> impl Strategy<Value = Config> {
             prop_oneof![Just(60_000u64), 1_000u64..90_000],
             proptest::option::of(route()),
             1u32..5,
+            any::<bool>(),
         )
-            .prop_map(|(on_failure, repair_attempts, transport_retries, review_timeout_ms, reviewer_route, failure_hint_after)| Config {
+            .prop_map(|(on_failure, repair_attempts, transport_retries, review_timeout_ms, reviewer_route, failure_hint_after, strict_allow)| Config {
                 on_failure,
                 repair_attempts,
                 transport_retries,
                 review_timeout_ms,
                 reviewer_route,
                 failure_hint_after,
+                strict_allow,
             }),
     ]
 }

@@ -154,8 +154,10 @@ templates! {
     ERR_AMBIGUOUS = "MSG-ERR-AMBIGUOUS", "auto-review: reviewer output is ambiguous: it holds differing decision objects";
     /// A malformed object that mentions a decision (AR-TOL-7).
     ERR_MALFORMED = "MSG-ERR-MALFORMED", "auto-review: reviewer output holds a malformed decision object";
-    /// An allow beside other decision text (AR-TOL-9).
-    ERR_CONFLICT = "MSG-ERR-CONFLICT", "auto-review: reviewer output holds an allow beside other decision text";
+    /// An allow beside braces outside the decision (AR-TOL-9).
+    ERR_CONFLICT = "MSG-ERR-CONFLICT", "auto-review: reviewer output holds an allow beside other braces";
+    /// An allow beside prose when allows must stand alone (AR-TOL-10).
+    ERR_ALLOW_PROSE = "MSG-ERR-ALLOW-PROSE", "auto-review: reviewer output holds an allow beside prose";
     /// The review's deadline passed (AR-RES-RETRY-4).
     ERR_DEADLINE = "MSG-ERR-DEADLINE", "auto-review: the review did not finish within <ms> ms";
     /// The audited reason of an ask after a reviewer failure (AR-RES-FAIL-2).

@@ -114,6 +114,9 @@ pub struct Config {
     #[serde(default = "three", deserialize_with = "at_least_1")]
     #[schemars(range(min = 1))]
     pub failure_hint_after: u32,
+    /// Whether an allow must stand alone in the reviewer's text (AR-TOL-10). Default `false`.
+    #[serde(default)]
+    pub strict_allow: bool,
 }
 
 impl Default for Config {
@@ -125,6 +128,7 @@ impl Default for Config {
             review_timeout_ms: 60_000,
             reviewer_route: None,
             failure_hint_after: 3,
+            strict_allow: false,
         }
     }
 }

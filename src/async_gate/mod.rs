@@ -331,7 +331,7 @@ impl<C: ReviewerClient> AutoReview<C> {
                         },
                         data_after_finish,
                     };
-                    review::read_reply(&reply, self.profile)
+                    review::read_reply(&reply, self.profile, &self.config)
                 }
                 ReviewerResponse::Failed(f) => {
                     let reply = Reply {
@@ -343,7 +343,7 @@ impl<C: ReviewerClient> AutoReview<C> {
                         },
                         data_after_finish: false,
                     };
-                    review::read_reply(&reply, self.profile)
+                    review::read_reply(&reply, self.profile, &self.config)
                 }
             };
             if let Settlement::Failed(f) = &settled

@@ -145,9 +145,12 @@ pub enum ReplyError {
     /// A malformed object mentions a decision (AR-TOL-7).
     #[error("{}", messages::ERR_MALFORMED.text)]
     Malformed,
-    /// An allow sits beside text that could carry another decision (AR-TOL-9).
+    /// An allow sits beside braces that could carry another decision (AR-TOL-9).
     #[error("{}", messages::ERR_CONFLICT.text)]
     Conflict,
+    /// An allow sits beside prose where allows must stand alone (AR-TOL-10).
+    #[error("{}", messages::ERR_ALLOW_PROSE.text)]
+    AllowBesideProse,
 }
 
 impl ReplyError {

@@ -14,7 +14,7 @@ use crate::scenario::BlockKind;
 pub const MAX_TEXT_BYTES: usize = 1 << 20;
 
 /// Reads a reply tolerantly.
-pub fn read(reply: &Reply<'_>) -> Result<ReviewerDecision, ReplyError> {
+pub fn read(reply: &Reply<'_>, options: Options) -> Result<ReviewerDecision, ReplyError> {
     // AR-TOL-1: a failed or truncated response carries no decision, as in the strict reader.
     match &reply.finish {
         Finish::Stop => {}
@@ -53,27 +53,42 @@ pub fn read(reply: &Reply<'_>) -> Result<ReviewerDecision, ReplyError> {
         [one] => Cow::Borrowed(one),
         many => Cow::Owned(many.concat()),
     };
-    parse_text(&text)
+    parse_text_with(&text, options)
 }
 
-/// Reads one reviewer text tolerantly (AR-TOL-3..8).
+/// What a deployment can tighten in the tolerant reader (AR-RES-CONFIG-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// An allow must stand alone: only whitespace, a byte-order mark and one fence around it
+    /// (AR-TOL-10).
+    pub strict_allow: bool,
+}
+
+/// Reads one reviewer text tolerantly with the default options (AR-TOL-3..10).
 pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
+    parse_text_with(text, Options::default())
+}
+
+/// Reads one reviewer text tolerantly (AR-TOL-3..10).
+pub fn parse_text_with(text: &str, options: Options) -> Result<ReviewerDecision, ReplyError> {
     if text.len() > MAX_TEXT_BYTES {
         return Err(ReplyError::TooLarge);
     }
-    let text = unwrap_fence(text.strip_prefix('\u{feff}').unwrap_or(text));
+    let whole = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (inner, fenced) = unwrap_fence(whole);
+    // `inner` lies within `whole`; spans found in it are mapped back to `whole` so that AR-TOL-9
+    // sees every character outside the candidates, fence lines included.
+    let base = inner.as_ptr() as usize - whole.as_ptr() as usize;
     let mut candidate: Option<(&str, Vec<(String, serde_json::Value)>)> = None;
-    let mut outside = Vec::new(); // the text around the candidates, for AR-TOL-9
-    let mut from = 0;
-    for range in scan::top_level_objects(text) {
-        let span = &text[range.clone()];
+    let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
+    for range in scan::top_level_objects(inner) {
+        let span = &inner[range.clone()];
         match object::members_with_repeats(span) {
             Ok(members) => {
                 if !members.iter().any(|(k, _)| k == "decision") {
                     continue; // AR-TOL-5: an object without a decision is prose.
                 }
-                outside.push(&text[from..range.start]);
-                from = range.end;
+                taken.push(base + range.start..base + range.end);
                 match &candidate {
                     None => candidate = Some((span, members)),
                     Some((first, _)) if *first == span => {}
@@ -85,46 +100,72 @@ pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
             Err(_) => {}
         }
     }
-    outside.push(&text[from..]);
     let Some((_, members)) = candidate else {
         return Err(ReplyError::NoDecision);
     };
     // AR-TOL-8: the one decision must still be exactly a legal shape.
     let decision = object::shape(&object::without_repeats(members)?)?;
-    // AR-TOL-9: an allow stands only when nothing around it could be read as another decision.
-    if matches!(decision, ReviewerDecision::Allow { .. })
-        && outside.iter().any(|t| mentions_a_decision(t))
-    {
-        return Err(ReplyError::Conflict);
+    if matches!(decision, ReviewerDecision::Allow { .. }) {
+        // AR-TOL-9: no brace may stand outside the decision, so a deny in any structured form —
+        // nested, quoted, left open, missing a brace, with an odd key — keeps an allow from
+        // standing.
+        if outside(whole, &taken, 0)
+            .iter()
+            .any(|t| t.contains(['{', '}']))
+        {
+            return Err(ReplyError::Conflict);
+        }
+        // AR-TOL-10: where configured, nothing but whitespace and one fence may surround it.
+        if options.strict_allow {
+            let prose = |t: &&str| !t.trim_matches(|c: char| c.is_whitespace()).is_empty();
+            if outside(inner, &taken, base).iter().any(prose)
+                || fenced.is_some_and(|info| !is_plain_info(info))
+            {
+                return Err(ReplyError::AllowBesideProse);
+            }
+        }
     }
     Ok(decision)
 }
 
-/// AR-TOL-9: whether text outside the decision could carry another one: it names `deny` or
-/// `decision` in any letter case, or holds a `\u` escape that could spell them.
-pub fn mentions_a_decision(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let has = |word: &[u8]| {
-        bytes
-            .windows(word.len())
-            .any(|w| w.eq_ignore_ascii_case(word))
-    };
-    has(b"deny") || has(b"decision") || bytes.windows(2).any(|w| w == b"\\u")
+/// The parts of `text`, which starts `base` bytes into the whole text, outside the `taken`
+/// ranges of the whole text.
+fn outside<'a>(text: &'a str, taken: &[std::ops::Range<usize>], base: usize) -> Vec<&'a str> {
+    let mut out = Vec::with_capacity(taken.len() + 1);
+    let mut from = 0;
+    for r in taken {
+        out.push(&text[from..r.start - base]);
+        from = r.end - base;
+    }
+    out.push(&text[from..]);
+    out
+}
+
+/// A fence's info string that names a language and says nothing else (AR-TOL-10).
+fn is_plain_info(info: &str) -> bool {
+    info.trim()
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '.' | '-'))
 }
 
 /// AR-TOL-4: one outer Markdown fence (```` ``` ```` or `~~~`, with an optional info string on the
 /// opening line) is removed. An opening line that holds a `{` is not an info string, so a fence is
-/// then left alone rather than cutting into the object.
-fn unwrap_fence(text: &str) -> &str {
+/// then left alone rather than cutting into the object. Returns the text inside and, when a fence
+/// was removed, its info string.
+fn unwrap_fence(text: &str) -> (&str, Option<&str>) {
     let t = text.trim_matches(|c: char| c.is_ascii_whitespace());
     for marker in ["```", "~~~"] {
         if t.len() >= 2 * marker.len() && t.starts_with(marker) && t.ends_with(marker) {
             let inner = &t[marker.len()..t.len() - marker.len()];
             let (info, body) = inner.split_once('\n').unwrap_or(("", inner));
-            return if info.contains('{') { text } else { body };
+            return if info.contains('{') {
+                (text, None)
+            } else {
+                (body, Some(info))
+            };
         }
     }
-    text
+    (text, None)
 }
 
 #[cfg(test)]

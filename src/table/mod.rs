@@ -47,7 +47,30 @@ pub struct Row {
     /// The prescribed outcome.
     pub then: Then,
     /// A concrete scenario that falls under this row and no other.
-    pub example: Scenario,
+    pub example: Example,
+}
+
+/// A row's example: the scenario as written in the table (kept for rendering) and as read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    /// The JSON as written.
+    pub raw: serde_json::Value,
+    /// The scenario it describes.
+    pub scenario: Scenario,
+}
+
+impl Serialize for Example {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.raw.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Example {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = serde_json::Value::deserialize(d)?;
+        let scenario = Scenario::from_value(&raw).map_err(serde::de::Error::custom)?;
+        Ok(Example { raw, scenario })
+    }
 }
 
 /// Conditions over features; absent means "any value".

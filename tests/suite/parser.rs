@@ -62,11 +62,11 @@ fn protocol_object() -> impl Strategy<Value = (ReviewerDecision, String)> {
         })
 }
 
-/// Noise without braces that mentions no decision (AR-TOL-9): prose in any script, quotes, markup,
-/// control characters.
+/// Noise without braces: prose in any script, quotes, markup, control characters.
 fn noise() -> impl Strategy<Value = String> {
     prop_oneof![
-        "[^{}]{0,40}".prop_filter("no decision words", |t| !tolerant::mentions_a_decision(t)),
+        "[^{}]{0,40}",
+        Just("I deny nothing; the decision is below.".to_owned()),
         Just("根据之前的侦察，我已确认。".to_owned()),
         Just("<tool_call>list_agents</tool_call>".to_owned()),
         Just("I'll start by checking \"the\" path.\n".to_owned()),
@@ -103,8 +103,7 @@ fn is_allow(r: &Result<ReviewerDecision, ReplyError>) -> bool {
 proptest! {
     #![proptest_config(config(3000))]
 
-    /// AR-TOL-4..9: any legal object in brace-free noise that mentions no other decision is read
-    /// as exactly that object.
+    /// AR-TOL-4..9: any legal object in brace-free noise is read as exactly that object.
     #[test]
     fn a_legal_object_survives_any_brace_free_wrapping((d, text) in wrapped()) {
         prop_assert_eq!(tolerant::parse_text(&text), Ok(d));
@@ -200,8 +199,9 @@ fn adversarial_shapes_of_every_size_get_an_answer() {
 proptest! {
     #![proptest_config(config(3000))]
 
-    /// AR-TOL-9: a deny written in any form the candidate rules do not read — nested, in a string,
-    /// left open, without its opening brace, with an odd key — still keeps an allow from standing.
+    /// AR-TOL-9: a deny written in any structured form the candidate rules do not read — nested,
+    /// in a string, left open, without its opening brace, with an odd, foreign or lookalike key —
+    /// still keeps an allow from standing.
     #[test]
     fn a_deny_in_any_form_keeps_an_allow_from_standing(
         deny in prop_oneof![
@@ -211,7 +211,12 @@ proptest! {
             Just(r#""risk":"high","decision":"deny"}"#.to_owned()),
             Just(r#"{"risk":"high","\u0064ecision":"deny",}"#.to_owned()),
             Just(r#"{"risk":"high","DECISION":"DENY",}"#.to_owned()),
-            Just("risk: high\ndecision: deny".to_owned()),
+            Just(r#"{"risk":"high","verdict":"denied"}"#.to_owned()),
+            Just(r#"{"approved":false}"#.to_owned()),
+            Just("{\"risk\":\"high\",\"决定\":\"拒绝\"}".to_owned()),
+            Just("{\"risk\":\"high\",\"d\u{435}cision\":\"d\u{435}ny\"}".to_owned()),
+            Just("{\"risk\":\"high\",\"\u{ff44}\u{ff45}\u{ff43}\u{ff49}\u{ff53}\u{ff49}\u{ff4f}\u{ff4e}\":\"\u{ff44}\u{ff45}\u{ff4e}\u{ff59}\"}".to_owned()),
+            Just("```{deny}\n".to_owned()),
         ],
         before in noise(),
         deny_first in any::<bool>(),
@@ -220,5 +225,29 @@ proptest! {
         let text = if deny_first { format!("{before}{deny} {allow}") } else { format!("{before}{allow} {deny}") };
         let read = tolerant::parse_text(&text);
         prop_assert!(!is_allow(&read), "{text:?} read as {read:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(config(1000))]
+
+    /// AR-TOL-10: with `strict_allow`, an allow stands only when whitespace and one fence with a
+    /// plain info string surround it; any prose around it refuses it, and a deny is still read.
+    #[test]
+    fn strict_allow_refuses_an_allow_beside_prose(
+        (d, object) in protocol_object(),
+        prose in "[a-zA-Z\\u{4e00}-\\u{4e20}][^{}]{0,20}",
+        before in any::<bool>(),
+        fence in prop::sample::select(vec!["", "```json\n", "~~~\n"]),
+    ) {
+        let strict = tolerant::Options { strict_allow: true };
+        let close = if fence.is_empty() { "" } else { &fence[..3] };
+        let alone = format!("{fence}{object}\n{close}");
+        prop_assert_eq!(tolerant::parse_text_with(&alone, strict), Ok(d.clone()));
+        let noisy = if before { format!("{prose} {object}") } else { format!("{object} {prose}") };
+        match d {
+            ReviewerDecision::Allow { .. } => prop_assert_eq!(tolerant::parse_text_with(&noisy, strict), Err(ReplyError::AllowBesideProse)),
+            deny => prop_assert_eq!(tolerant::parse_text_with(&noisy, strict), Ok(deny)),
+        }
     }
 }

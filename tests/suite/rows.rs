@@ -14,14 +14,14 @@ fn row_snapshot(profile: &str, id: &str) {
         .iter()
         .find(|r| r.id == id)
         .unwrap_or_else(|| panic!("row {id} is generated but no longer in the table"));
-    let outcome = decide(&row.example, profile);
-    let want = expect::expected(&table, row, &row.example).unwrap_or_else(|e| panic!("{e}"));
+    let outcome = decide(&row.example.scenario, profile);
+    let want = expect::expected(&table, row, &row.example.scenario).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(outcome, want, "row {id}");
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path("../../snapshots");
     settings.set_prepend_module_to_snapshot(false);
     settings.set_description(format!("{id}: {}", row.title));
-    settings.set_info(&row.example);
+    settings.set_info(&row.example.raw);
     settings.bind(|| insta::assert_json_snapshot!(format!("table-{id}"), outcome));
 }
 

@@ -59,7 +59,7 @@ fn answerer_rows_never_admit_a_throwing_request() {
 fn every_example_falls_under_its_own_row_only_and_the_engine_agrees() {
     for t in tables() {
         for r in &t.rows {
-            let f = features::of(&r.example, t.profile);
+            let f = features::of(&r.example.scenario, t.profile);
             let ids: Vec<&str> = t.matching(&f).iter().map(|m| m.id.as_str()).collect();
             assert_eq!(
                 ids,
@@ -67,8 +67,8 @@ fn every_example_falls_under_its_own_row_only_and_the_engine_agrees() {
                 "example of {} has features {f:?}",
                 r.id
             );
-            let want = expect::expected(&t, r, &r.example).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(decide(&r.example, t.profile), want, "row {}", r.id);
+            let want = expect::expected(&t, r, &r.example.scenario).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(decide(&r.example.scenario, t.profile), want, "row {}", r.id);
         }
     }
 }

@@ -1,0 +1,166 @@
+//! The adapter protocol (`spec/protocol.md`): how the runner talks to an implementation under test
+//! that runs as one long-lived subprocess, one JSON object per line on stdin and stdout.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::outcome::Outcome;
+use crate::profile::Profile;
+
+/// The protocol version this runner speaks.
+pub const VERSION: u32 = 1;
+
+/// A message from the runner to the adapter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Request {
+    /// The first message: which protocol and profile this run uses.
+    Hello {
+        /// The protocol version, [`VERSION`].
+        protocol: u32,
+        /// The profile every case of this run is decided under.
+        profile: Profile,
+        /// The runner's name and version, for the adapter's logs.
+        runner: String,
+    },
+    /// Decide one scenario.
+    Decide {
+        /// Echoed in the reply; opaque to the adapter.
+        seq: u64,
+        /// The scenario, as in `spec/scenario.md`.
+        scenario: Value,
+    },
+    /// The run is over; the adapter exits. No reply.
+    Stop,
+}
+
+/// A message from the adapter to the runner.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Reply {
+    /// The answer to `hello`.
+    Hello {
+        /// The protocol version the adapter speaks.
+        protocol: u32,
+        /// What is under test.
+        implementation: ImplementationInfo,
+        /// The profiles it can be checked against.
+        profiles: Vec<Profile>,
+    },
+    /// The outcome of one scenario.
+    Outcome {
+        /// The request's `seq`.
+        seq: u64,
+        /// The outcome, as in `spec/scenario.md`.
+        outcome: Outcome,
+    },
+    /// The adapter could not decide one scenario (it caught an error); the case fails.
+    Error {
+        /// The request's `seq`.
+        seq: u64,
+        /// What went wrong, for the report.
+        message: String,
+    },
+}
+
+/// What an adapter says about the implementation it wraps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImplementationInfo {
+    /// Its name, e.g. `dsh-experimental-auto-review`.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// The language it is written in.
+    pub language: String,
+    /// Where to read more, if anywhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+}
+
+/// The JSON Schema of both directions, for adapter authors (`spec/protocol.schema.json`).
+pub fn schema_text() -> String {
+    #[derive(JsonSchema)]
+    #[allow(dead_code)] // a schema root only
+    /// Every line the runner writes is a `Request`; every line the adapter writes is a `Reply`.
+    struct Protocol {
+        request: Request,
+        reply: Reply,
+    }
+    let mut s = serde_json::to_string_pretty(&schemars::schema_for!(Protocol)).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Serves the reference engine over the protocol: reads requests from `input`, writes replies to
+/// `output` until `stop` or the end of input. A line that is not a request gets an `error` reply
+/// when it carries a `seq`, and is otherwise reported on `log`.
+pub fn serve(
+    input: impl std::io::BufRead,
+    mut output: impl std::io::Write,
+    mut log: impl std::io::Write,
+    profiles: &[Profile],
+) -> std::io::Result<()> {
+    let mut profile: Option<Profile> = None;
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match serde_json::from_str::<Request>(&line) {
+            Ok(Request::Stop) => break,
+            Ok(Request::Hello {
+                protocol, profile: p, ..
+            }) => {
+                if protocol != VERSION {
+                    writeln!(log, "autoreview serve: the runner speaks protocol {protocol}, this adapter {VERSION}")?;
+                }
+                profile = Some(p);
+                Reply::Hello {
+                    protocol: VERSION,
+                    implementation: ImplementationInfo {
+                        name: "autoreview-reference".into(),
+                        version: env!("CARGO_PKG_VERSION").into(),
+                        language: "rust".into(),
+                        homepage: None,
+                    },
+                    profiles: profiles.to_vec(),
+                }
+            }
+            Ok(Request::Decide { seq, scenario }) => match (profile, crate::scenario::Scenario::from_value(&scenario)) {
+                (None, _) => Reply::Error {
+                    seq,
+                    message: "decide before hello: send hello first".into(),
+                },
+                (_, Err(e)) => Reply::Error {
+                    seq,
+                    message: format!("invalid scenario: {e}"),
+                },
+                (Some(p), Ok(s)) => Reply::Outcome {
+                    seq,
+                    outcome: crate::engine::decide(&s, p),
+                },
+            },
+            Err(e) => {
+                let seq = serde_json::from_str::<Value>(&line)
+                    .ok()
+                    .and_then(|v| v.get("seq").and_then(Value::as_u64));
+                match seq {
+                    Some(seq) => Reply::Error {
+                        seq,
+                        message: format!("not a request: {e}"),
+                    },
+                    None => {
+                        writeln!(log, "autoreview serve: ignoring a line that is not a request: {e}")?;
+                        continue;
+                    }
+                }
+            }
+        };
+        serde_json::to_writer(&mut output, &reply)?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+    }
+    Ok(())
+}
