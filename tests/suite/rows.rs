@@ -15,7 +15,8 @@ fn row_snapshot(profile: &str, id: &str) {
         .find(|r| r.id == id)
         .unwrap_or_else(|| panic!("row {id} is generated but no longer in the table"));
     let outcome = decide(&row.example.scenario, profile);
-    let want = expect::expected(&table, row, &row.example.scenario).unwrap_or_else(|e| panic!("{e}"));
+    let want =
+        expect::expected(&table, row, &row.example.scenario).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(outcome, want, "row {id}");
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path("../../snapshots");

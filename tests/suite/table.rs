@@ -67,7 +67,8 @@ fn every_example_falls_under_its_own_row_only_and_the_engine_agrees() {
                 "example of {} has features {f:?}",
                 r.id
             );
-            let want = expect::expected(&t, r, &r.example.scenario).unwrap_or_else(|e| panic!("{e}"));
+            let want =
+                expect::expected(&t, r, &r.example.scenario).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(decide(&r.example.scenario, t.profile), want, "row {}", r.id);
         }
     }
