@@ -25,6 +25,9 @@ pub struct Case {
     pub scenario: Scenario,
     /// What the outcome must be.
     pub expect: Expectation,
+    /// Whether the behaviour is implementation-defined (an `i_` corpus entry): another
+    /// implementation is then held only to the safety rules.
+    pub implementation_defined: bool,
 }
 
 /// What a case's outcome must be.
@@ -112,6 +115,7 @@ pub fn table_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
                 clauses: r.clauses.clone(),
                 scenario,
                 expect: Expectation::Exact(Box::new(want)),
+                implementation_defined: false,
             })
         })
         .collect()
@@ -141,9 +145,36 @@ pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>,
             clauses: entry.clauses,
             scenario,
             expect: Expectation::Partial(entry.expect),
+            implementation_defined: false,
         });
     }
     Ok(out)
+}
+
+/// The two cases `autoreview smoke` runs: a plain allow that must run the body, and a denial
+/// under `never` that must be final.
+pub fn smoke_cases() -> Vec<Case> {
+    let case = |id: &str, title: &str, json: serde_json::Value| Case {
+        id: id.into(),
+        area: "smoke".into(),
+        title: title.into(),
+        clauses: vec!["AR-DECIDE-4".into()],
+        scenario: Scenario::from_value(&json).unwrap_or_else(|e| panic!("smoke case {id}: {e}")),
+        expect: Expectation::Partial(serde_json::Value::Null),
+        implementation_defined: false,
+    };
+    vec![
+        case(
+            "SMOKE-ALLOW",
+            "an allowed call runs",
+            serde_json::json!({"tool": {"name": "list_agents"}, "reviewer": {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}}),
+        ),
+        case(
+            "SMOKE-DENY",
+            "a denial under never is final",
+            serde_json::json!({"tool": {"name": "pwsh"}, "policy": "never", "reviewer": {"text": "{\"risk\":\"high\",\"decision\":\"deny\"}"}}),
+        ),
+    ]
 }
 
 /// One case per corpus entry that applies to `profile`: the reply is the reviewer's only attempt
@@ -199,6 +230,7 @@ pub fn corpus_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
             clauses: entry.clauses.clone(),
             scenario,
             expect: Expectation::Partial(expect),
+            implementation_defined: entry.expect == Expect::NeverAllow,
         });
     }
     Ok(out)

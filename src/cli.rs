@@ -52,14 +52,53 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = TableFormat::Markdown)]
         format: TableFormat,
     },
-    /// Run every fixed case (decision-table rows and the case files under spec/cases/) against the
-    /// reference engine and print a per-area summary ending in `N passed, N failed`.
+    /// Run every fixed case against an implementation and report, ending in `N passed, N failed`.
     ///
-    /// Exit code 0 when every case passes, 1 otherwise.
+    /// Without a command, the in-process reference engine is checked against each case's own
+    /// expectation. With `-- <command> [args...]`, the command is started as an adapter speaking
+    /// the protocol of spec/protocol.md, and its outcomes are compared with the reference engine's,
+    /// each difference classified SAFETY, DECISION, ORDER, TEXT or INFO.
+    ///
+    /// Exit code 0 when every case passes or fails only as --expect lists, 1 on other failures, 2
+    /// when the adapter cannot be started or speaks the wrong protocol.
+    #[command(after_help = "\
+Examples:
+  autoreview check --profile baseline
+  autoreview check --profile resilient -- node adapters/node/skeleton.js
+  autoreview check --expect known-failures.json --junit report.xml --markdown \"$GITHUB_STEP_SUMMARY\" -- ./my-adapter
+  autoreview check --write-expect known-failures.json -- ./my-adapter   # adopt the suite gradually")]
     Check {
         /// The profile to check.
         #[arg(long, value_enum, default_value_t = Profile::Resilient)]
         profile: Profile,
+        /// How to run and report.
+        #[command(flatten)]
+        run: RunOptions,
+        /// The adapter command and its arguments (not run through a shell).
+        #[arg(last = true)]
+        command: Vec<String>,
+    },
+    /// Serve the reference engine over the adapter protocol on stdin/stdout (spec/protocol.md).
+    Serve {
+        /// The profiles to offer in the handshake.
+        #[arg(long, value_enum, num_args = 1.., default_values_t = Profile::ALL)]
+        profiles: Vec<Profile>,
+    },
+    /// Check an adapter's wiring before blaming the implementation: the handshake, one call that
+    /// must run and one that must be denied.
+    ///
+    /// Exit code 0 when the wiring works, 1 when a smoke case fails, 2 when the adapter cannot be
+    /// started or speaks the wrong protocol.
+    Smoke {
+        /// The profile to use.
+        #[arg(long, value_enum, default_value_t = Profile::Resilient)]
+        profile: Profile,
+        /// How long one reply may take, in milliseconds.
+        #[arg(long, default_value_t = 2000)]
+        timeout_ms: u64,
+        /// The adapter command and its arguments.
+        #[arg(last = true, required = true)]
+        command: Vec<String>,
     },
     /// Read one reviewer reply on stdin with a profile's reader and print its verdict as one JSON
     /// line: {"ok": true, "risk", "decision", "reason"?} or {"ok": false, "error"}.
@@ -98,6 +137,44 @@ pub enum SchemaKind {
     Scenario,
     /// The outcome format.
     Outcome,
+    /// The adapter protocol's messages.
+    Protocol,
+}
+
+/// How `check` runs and reports.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunOptions {
+    /// How long one reply may take, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub timeout_ms: u64,
+    /// The longest reply line, in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub max_reply_bytes: usize,
+    /// How many times the adapter may be restarted after crashes, timeouts or garbage.
+    #[arg(long, default_value_t = 5)]
+    pub max_restarts: u32,
+    /// A file of known failures ({"version": 1, "failures": {"CASE-ID": "reason"}}); listed
+    /// cases that fail do not fail the run.
+    #[arg(long, value_name = "FILE")]
+    pub expect: Option<String>,
+    /// Fail the run when a listed case passes or a listed case is not in the run.
+    #[arg(long)]
+    pub strict: bool,
+    /// Write the run's failures as an expectation file (keeping reasons already in --expect).
+    #[arg(long, value_name = "FILE")]
+    pub write_expect: Option<String>,
+    /// Write the versioned JSON report.
+    #[arg(long, value_name = "FILE")]
+    pub report_json: Option<String>,
+    /// Write JUnit XML.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<String>,
+    /// Write a Markdown summary (e.g. to $GITHUB_STEP_SUMMARY).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<String>,
+    /// Only run cases whose ID or area contains this text (repeatable).
+    #[arg(long, value_name = "TEXT")]
+    pub only: Vec<String>,
 }
 
 /// Runs the command line and returns the process exit code.
@@ -124,16 +201,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print_all(&text)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { profile } => {
-            let cases = crate::cases::all(profile)?;
-            let report = runner::run(&mut Reference, &cases, profile);
-            print_all(&runner::report::text(&report))?;
-            Ok(if report.failed() == 0 {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+        Command::Check {
+            profile,
+            run,
+            command,
+        } => check(profile, &run, command),
+        Command::Serve { profiles } => {
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            crate::protocol::serve(stdin, stdout, std::io::stderr(), &profiles).context("serving")?;
+            Ok(ExitCode::SUCCESS)
         }
+        Command::Smoke {
+            profile,
+            timeout_ms,
+            command,
+        } => smoke(profile, timeout_ms, command),
         Command::Parse { profile, blocks } => parse(profile, blocks),
         Command::Schema { which } => {
             print_all(&crate::schema::text(which))?;
@@ -147,6 +230,109 @@ fn print_all(text: &str) -> anyhow::Result<()> {
     out.write_all(text.as_bytes())
         .context("writing to stdout")?;
     out.flush().context("writing to stdout")
+}
+
+/// `check`: the fixed cases against the reference or an adapter.
+fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Result<ExitCode> {
+    use crate::runner::{Oracle, expect::Expected, subprocess};
+    let expected = match &run.expect {
+        None => Expected::none(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading --expect {path}"))?;
+            Expected::parse(path, &text)?
+        }
+    };
+    let mut cases = crate::cases::all(profile)?;
+    if !run.only.is_empty() {
+        cases.retain(|c| run.only.iter().any(|o| c.id.contains(o.as_str()) || c.area.contains(o.as_str())));
+    }
+    let mut progress = progress_bar();
+    let report = if command.is_empty() {
+        runner::run(&mut Reference, &cases, profile, Oracle::CaseExpectation, &expected, &mut progress)
+    } else {
+        let limits = subprocess::Limits {
+            timeout: std::time::Duration::from_millis(run.timeout_ms),
+            max_reply_bytes: run.max_reply_bytes,
+            max_restarts: run.max_restarts,
+            ..subprocess::Limits::default()
+        };
+        let mut imp = match subprocess::Subprocess::start(command, profile, limits) {
+            Ok(imp) => imp,
+            Err(e) => {
+                eprintln!("autoreview: {e}");
+                return Ok(ExitCode::from(2));
+            }
+        };
+        runner::run(&mut imp, &cases, profile, Oracle::Reference, &expected, &mut progress)
+    };
+    let write = |path: &Option<String>, text: String| -> anyhow::Result<()> {
+        if let Some(p) = path {
+            std::fs::write(p, text).with_context(|| format!("writing {p}"))?;
+        }
+        Ok(())
+    };
+    write(&run.report_json, runner::report::json(&report))?;
+    write(&run.junit, runner::report::junit(&report, run.strict))?;
+    write(&run.markdown, runner::report::markdown(&report))?;
+    write(&run.write_expect, Expected::from_report(&report, &expected).to_text())?;
+    print_all(&runner::report::text(&report, run.strict))?;
+    Ok(if report.succeeded(run.strict) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A progress bar on stderr when it is a terminal; nothing otherwise.
+fn progress_bar() -> impl FnMut(usize, usize) {
+    use std::io::IsTerminal as _;
+    let tty = std::io::stderr().is_terminal();
+    move |done, total| {
+        if !tty || total == 0 {
+            return;
+        }
+        if done % 16 == 0 || done == total {
+            let width = 30;
+            let filled = done * width / total;
+            eprint!("\r[{}{}] {done}/{total}", "#".repeat(filled), ".".repeat(width - filled));
+            if done == total {
+                eprint!("\r{}\r", " ".repeat(width + 24));
+            }
+        }
+    }
+}
+
+/// `smoke`: the handshake, one call that must run, one that must be denied.
+fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Result<ExitCode> {
+    use crate::runner::{Implementation as _, Oracle, subprocess};
+    let limits = subprocess::Limits {
+        timeout: std::time::Duration::from_millis(timeout_ms),
+        max_restarts: 0,
+        ..subprocess::Limits::default()
+    };
+    let mut imp = match subprocess::Subprocess::start(command, profile, limits) {
+        Ok(imp) => imp,
+        Err(e) => {
+            eprintln!("autoreview smoke: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    println!("handshake: ok — {}", imp.describe());
+    let mut ok = true;
+    for case in crate::cases::smoke_cases() {
+        let verdict = match imp.decide(&case.scenario, profile) {
+            Err(e) => format!("{}: {}", e.kind.as_str(), e.message),
+            Ok(outcome) => match runner::judge(&case, &outcome, profile, Oracle::Reference) {
+                runner::Verdict::Pass => "ok".into(),
+                v => format!("differs: {}", serde_json::to_string(&v).unwrap_or_default()),
+            },
+        };
+        if verdict != "ok" {
+            ok = false;
+        }
+        println!("{}: {verdict}", case.title);
+    }
+    println!(
+        "{}",
+        if ok { "the wiring works" } else { "the wiring is broken: fix the adapter before reading a full check" }
+    );
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// `parse`: one verdict for the reply on stdin.

@@ -10,6 +10,7 @@ pub fn text(which: SchemaKind) -> String {
     let schema = match which {
         SchemaKind::Scenario => schemars::schema_for!(Scenario),
         SchemaKind::Outcome => schemars::schema_for!(Outcome),
+        SchemaKind::Protocol => return crate::protocol::schema_text(),
     };
     let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
     s.push('\n');

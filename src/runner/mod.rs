@@ -1,17 +1,23 @@
-//! The conformance runner: runs fixed cases against an implementation and judges each outcome
-//! against the case's expectation. Implementations are seen only through [`Implementation`], so
-//! the in-process reference and (later) external processes are checked the same way.
+//! The conformance runner: runs fixed cases against an implementation and judges each outcome.
+//! Implementations are seen only through [`Implementation`] — the in-process reference engine, or
+//! a subprocess speaking the adapter protocol — and every case is isolated, so one panic, crash or
+//! hang is that case's verdict, never the end of the run.
 
+pub mod compare;
+pub mod expect;
 pub mod report;
+pub mod subprocess;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::cases::{Case, Expectation, matches_partial};
 use crate::outcome::Outcome;
 use crate::profile::Profile;
 use crate::scenario::Scenario;
+pub use compare::{Difference, Severity};
 
 /// An implementation under test.
 pub trait Implementation {
@@ -21,10 +27,60 @@ pub trait Implementation {
     fn decide(&mut self, scenario: &Scenario, profile: Profile) -> Result<Outcome, ImplError>;
 }
 
-/// An implementation's failure to produce an outcome; never a pass.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ImplError(pub String);
+/// Why an implementation produced no outcome; never a pass.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImplError {
+    /// What kind of breakage.
+    pub kind: Broken,
+    /// What happened.
+    pub message: String,
+    /// What the implementation wrote to stderr while the case was in flight.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stderr: Vec<String>,
+}
+
+impl ImplError {
+    /// An error of `kind` with no stderr attached.
+    pub fn new(kind: Broken, message: impl Into<String>) -> ImplError {
+        ImplError {
+            kind,
+            message: message.into(),
+            stderr: Vec::new(),
+        }
+    }
+}
+
+/// The ways an implementation can fail to answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Broken {
+    /// The implementation reported that it could not decide the scenario.
+    Error,
+    /// It exited or closed its output while the case was in flight.
+    Crash,
+    /// It did not answer in time.
+    Timeout,
+    /// It answered with something that is not a valid reply to this case.
+    ProtocolError,
+    /// The case was not run: the implementation could no longer be restarted.
+    NotRun,
+    /// The in-process implementation panicked.
+    Panic,
+}
+
+impl Broken {
+    /// The kind's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Broken::Error => "error",
+            Broken::Crash => "crash",
+            Broken::Timeout => "timeout",
+            Broken::ProtocolError => "protocol-error",
+            Broken::NotRun => "not-run",
+            Broken::Panic => "panic",
+        }
+    }
+}
 
 /// The reference engine, in process.
 #[derive(Debug, Default, Clone, Copy)]
@@ -32,10 +88,7 @@ pub struct Reference;
 
 impl Implementation for Reference {
     fn describe(&self) -> String {
-        format!(
-            "autoreview {} reference engine (in-process)",
-            env!("CARGO_PKG_VERSION")
-        )
+        format!("autoreview {} reference engine (in-process)", env!("CARGO_PKG_VERSION"))
     }
 
     fn decide(&mut self, scenario: &Scenario, profile: Profile) -> Result<Outcome, ImplError> {
@@ -43,17 +96,34 @@ impl Implementation for Reference {
     }
 }
 
-/// The verdict on one case.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What an outcome is judged against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oracle {
+    /// Each case's own expectation, written from the spec: how the reference engine itself is
+    /// checked.
+    CaseExpectation,
+    /// The reference engine's outcome, compared field by field with severities (and, for cases
+    /// whose behaviour is implementation-defined, only for safety): how other implementations are
+    /// checked.
+    Reference,
+}
+
+/// The verdict on one case, before expected failures are taken into account.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
     /// The outcome met the expectation.
     Pass,
-    /// The outcome differs; one line per difference.
-    Fail(Vec<String>),
-    /// The implementation reported an error instead of an outcome.
-    Error(String),
-    /// The implementation panicked.
-    Panic(String),
+    /// The outcome differs, worst difference first.
+    Fail {
+        /// The differences.
+        differences: Vec<Difference>,
+    },
+    /// No outcome.
+    Broken {
+        /// Why.
+        error: ImplError,
+    },
 }
 
 impl Verdict {
@@ -61,10 +131,32 @@ impl Verdict {
     pub fn passed(&self) -> bool {
         matches!(self, Verdict::Pass)
     }
+
+    /// The worst severity of a failure; `None` for a pass or a broken case.
+    pub fn worst(&self) -> Option<Severity> {
+        match self {
+            Verdict::Fail { differences } => differences.iter().map(|d| d.severity).min(),
+            _ => None,
+        }
+    }
+}
+
+/// A case's final status in a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Passed.
+    Pass,
+    /// Failed, and not listed as an expected failure.
+    Fail,
+    /// Failed, as the expectation file says it does.
+    ExpectedFail,
+    /// Passed although the expectation file lists it as failing.
+    UnexpectedPass,
 }
 
 /// One case's result.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CaseResult {
     /// The case ID.
     pub id: String,
@@ -72,12 +164,20 @@ pub struct CaseResult {
     pub area: String,
     /// The case's title.
     pub title: String,
+    /// The clauses the case exercises.
+    pub clauses: Vec<String>,
     /// The verdict.
+    #[serde(flatten)]
     pub verdict: Verdict,
+    /// The status after expected failures.
+    pub status: Status,
+    /// Why the case is expected to fail, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_failure: Option<String>,
 }
 
 /// A whole run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     /// The profile checked.
     pub profile: Profile,
@@ -85,101 +185,151 @@ pub struct Report {
     pub implementation: String,
     /// Every case's result, in case order.
     pub results: Vec<CaseResult>,
+    /// Expected failures listed for cases that were not in the run.
+    pub stale_expectations: Vec<String>,
 }
 
 impl Report {
-    /// Number of passing cases.
+    /// Cases with status `pass`.
     pub fn passed(&self) -> usize {
-        self.results.iter().filter(|r| r.verdict.passed()).count()
+        self.count(Status::Pass)
     }
 
-    /// Number of cases that did not pass.
+    /// Cases whose status is not `pass` (unexpected and expected failures, unexpected passes).
     pub fn failed(&self) -> usize {
         self.results.len() - self.passed()
     }
+
+    /// Cases with a status.
+    pub fn count(&self, status: Status) -> usize {
+        self.results.iter().filter(|r| r.status == status).count()
+    }
+
+    /// Whether the run succeeds: no unexpected failure, and in strict mode no unexpected pass and
+    /// no stale expectation.
+    pub fn succeeded(&self, strict: bool) -> bool {
+        self.count(Status::Fail) == 0
+            && (!strict || (self.count(Status::UnexpectedPass) == 0 && self.stale_expectations.is_empty()))
+    }
 }
 
-/// Runs every case; a panic in one case is that case's verdict, not the end of the run.
-pub fn run(imp: &mut dyn Implementation, cases: &[Case], profile: Profile) -> Report {
-    let results = cases
-        .iter()
-        .map(|case| {
-            let verdict =
-                match catch_unwind(AssertUnwindSafe(|| imp.decide(&case.scenario, profile))) {
-                    Err(panic) => Verdict::Panic(panic_message(&panic)),
-                    Ok(Err(e)) => Verdict::Error(e.0),
-                    Ok(Ok(outcome)) => judge(&case.expect, &outcome),
-                };
-            CaseResult {
-                id: case.id.clone(),
-                area: case.area.clone(),
-                title: case.title.clone(),
-                verdict,
-            }
-        })
-        .collect();
+/// Runs every case and judges it against `oracle`, taking `expected` failures into account.
+/// `progress` is told after each case.
+pub fn run(
+    imp: &mut dyn Implementation,
+    cases: &[Case],
+    profile: Profile,
+    oracle: Oracle,
+    expected: &expect::Expected,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Report {
+    let mut results = Vec::with_capacity(cases.len());
+    for (i, case) in cases.iter().enumerate() {
+        let verdict = match catch_unwind(AssertUnwindSafe(|| imp.decide(&case.scenario, profile))) {
+            Err(panic) => Verdict::Broken {
+                error: ImplError::new(Broken::Panic, panic_message(&panic)),
+            },
+            Ok(Err(error)) => Verdict::Broken { error },
+            Ok(Ok(outcome)) => judge(case, &outcome, profile, oracle),
+        };
+        let expected_failure = expected.reason(&case.id).map(str::to_owned);
+        let status = match (verdict.passed(), expected_failure.is_some()) {
+            (true, false) => Status::Pass,
+            (true, true) => Status::UnexpectedPass,
+            (false, false) => Status::Fail,
+            (false, true) => Status::ExpectedFail,
+        };
+        results.push(CaseResult {
+            id: case.id.clone(),
+            area: case.area.clone(),
+            title: case.title.clone(),
+            clauses: case.clauses.clone(),
+            verdict,
+            status,
+            expected_failure,
+        });
+        progress(i + 1, cases.len());
+    }
+    let stale_expectations = expected.stale(cases.iter().map(|c| c.id.as_str()));
     Report {
         profile,
         implementation: imp.describe(),
         results,
+        stale_expectations,
     }
 }
 
-/// Judges an outcome against a case's expectation.
-pub fn judge(expect: &Expectation, outcome: &Outcome) -> Verdict {
-    let actual = serde_json::to_value(outcome).unwrap_or(Value::Null);
-    match expect {
-        Expectation::Exact(want) => {
-            let want = serde_json::to_value(want.as_ref()).unwrap_or(Value::Null);
-            let mut diffs = Vec::new();
-            diff(&want, &actual, &mut String::new(), &mut diffs);
-            if diffs.is_empty() {
-                Verdict::Pass
+/// Judges one outcome.
+pub fn judge(case: &Case, outcome: &Outcome, profile: Profile, oracle: Oracle) -> Verdict {
+    let differences = match oracle {
+        Oracle::CaseExpectation => by_expectation(&case.expect, outcome),
+        Oracle::Reference => {
+            let reference = crate::engine::decide(&case.scenario, profile);
+            if case.implementation_defined {
+                // Only the safety rules bind an implementation-defined case.
+                compare::compare(&reference, outcome)
+                    .into_iter()
+                    .filter(|d| d.severity == Severity::Safety)
+                    .collect()
             } else {
-                Verdict::Fail(diffs)
+                compare::compare(&reference, outcome)
             }
         }
-        Expectation::Partial(want) => match matches_partial(want, &actual) {
-            Ok(()) => Verdict::Pass,
-            Err(at) => Verdict::Fail(vec![format!(
-                "{at}: expected {}, got {}",
-                pointer(want, &at).map_or("(absent)".into(), |v| v.to_string()),
-                actual
-                    .pointer(&at)
-                    .map_or("(absent)".into(), |v| v.to_string())
-            )]),
-        },
+    };
+    if differences.is_empty() {
+        Verdict::Pass
+    } else {
+        Verdict::Fail { differences }
+    }
+}
+
+/// The differences from a case's own expectation.
+fn by_expectation(expect: &Expectation, outcome: &Outcome) -> Vec<Difference> {
+    match expect {
+        Expectation::Exact(want) => {
+            // Every text in full: the reference's own tails are what this expectation pins.
+            let mut full = (**want).clone();
+            full.prefix_only.clear();
+            let mut exact = compare::compare(&full, outcome);
+            // An exact expectation also fixes the members compare() leaves to the reference.
+            if want.id != outcome.id {
+                exact.push(Difference {
+                    severity: Severity::Info,
+                    pointer: "/id".into(),
+                    expected: serde_json::to_value(&want.id).unwrap_or(Value::Null),
+                    actual: serde_json::to_value(&outcome.id).unwrap_or(Value::Null),
+                    rule: None,
+                });
+            }
+            if want.prefix_only != outcome.prefix_only {
+                exact.push(Difference {
+                    severity: Severity::Info,
+                    pointer: "/prefix_only".into(),
+                    expected: serde_json::to_value(&want.prefix_only).unwrap_or(Value::Null),
+                    actual: serde_json::to_value(&outcome.prefix_only).unwrap_or(Value::Null),
+                    rule: None,
+                });
+            }
+            exact
+        }
+        Expectation::Partial(want) => {
+            let actual = serde_json::to_value(outcome).unwrap_or(Value::Null);
+            match matches_partial(want, &actual) {
+                Ok(()) => Vec::new(),
+                Err(at) => vec![Difference {
+                    severity: compare::severity_of(&at),
+                    expected: pointer(want, &at).cloned().unwrap_or(Value::Null),
+                    actual: actual.pointer(&at).cloned().unwrap_or(Value::Null),
+                    pointer: at,
+                    rule: Some("the case's expectation".into()),
+                }],
+            }
+        }
     }
 }
 
 fn pointer<'v>(v: &'v Value, at: &str) -> Option<&'v Value> {
     if at == "/" { Some(v) } else { v.pointer(at) }
-}
-
-/// Every place where two JSON values differ, as `pointer: expected X, got Y` lines.
-fn diff(want: &Value, got: &Value, at: &mut String, out: &mut Vec<String>) {
-    match (want, got) {
-        (Value::Object(w), Value::Object(g)) => {
-            let keys: std::collections::BTreeSet<&String> = w.keys().chain(g.keys()).collect();
-            for k in keys {
-                let len = at.len();
-                at.push('/');
-                at.push_str(k);
-                diff(
-                    w.get(k).unwrap_or(&Value::Null),
-                    g.get(k).unwrap_or(&Value::Null),
-                    at,
-                    out,
-                );
-                at.truncate(len);
-            }
-        }
-        _ if want == got => {}
-        _ => out.push(format!(
-            "{}: expected {want}, got {got}",
-            if at.is_empty() { "/" } else { at.as_str() }
-        )),
-    }
 }
 
 fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {

@@ -1,59 +1,395 @@
-//! Renders a run for the terminal: failures first, then a per-area summary, then the last line
-//! `N passed, N failed`.
+//! Renders a run: a terminal summary (failures worst first, a per-area and per-severity table, the
+//! last line `N passed, N failed`), a versioned JSON report, JUnit XML and a Markdown summary for
+//! CI step pages.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{Report, Verdict};
+use serde::Serialize;
 
-/// The human summary of a run.
-pub fn text(report: &Report) -> String {
+use super::{Broken, CaseResult, Report, Severity, Status, Verdict};
+
+/// The JSON report's format version.
+pub const REPORT_VERSION: u32 = 1;
+
+/// The order failures are listed in: safety first, then cases that got no outcome, then the
+/// other severities.
+fn rank(r: &CaseResult) -> u8 {
+    match (&r.verdict, r.worst_severity()) {
+        (_, Some(Severity::Safety)) => 0,
+        (Verdict::Broken { .. }, _) => 1,
+        (_, Some(Severity::Decision)) => 2,
+        (_, Some(Severity::Order)) => 3,
+        (_, Some(Severity::Text)) => 4,
+        (_, Some(Severity::Info)) => 5,
+        _ => 6,
+    }
+}
+
+impl CaseResult {
+    /// The worst severity of the case's differences, if it failed with differences.
+    pub fn worst_severity(&self) -> Option<Severity> {
+        self.verdict.worst()
+    }
+
+    /// A short label: `PASS`, the worst severity, or the kind of breakage.
+    pub fn label(&self) -> String {
+        match &self.verdict {
+            Verdict::Pass => "PASS".into(),
+            Verdict::Fail { .. } => self.worst_severity().map(|s| s.to_string()).unwrap_or_default(),
+            Verdict::Broken { error } => error.kind.as_str().to_uppercase(),
+        }
+    }
+
+    fn detail_lines(&self, max: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        match &self.verdict {
+            Verdict::Pass => {}
+            Verdict::Fail { differences } => {
+                for d in differences.iter().take(max) {
+                    out.push(d.to_string());
+                }
+                if differences.len() > max {
+                    out.push(format!("… and {} more", differences.len() - max));
+                }
+            }
+            Verdict::Broken { error } => {
+                out.push(error.message.clone());
+                for l in error.stderr.iter().take(max) {
+                    out.push(format!("stderr: {l}"));
+                }
+                if error.stderr.len() > max {
+                    out.push(format!("… and {} more stderr lines", error.stderr.len() - max));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Counts for one area (or the total).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Cases.
+    pub cases: usize,
+    /// Passed.
+    pub passed: usize,
+    /// Failed, not expected.
+    pub failed: usize,
+    /// Failed as expected.
+    pub expected_failures: usize,
+    /// Passed although expected to fail.
+    pub unexpected_passes: usize,
+    /// Failures by worst severity.
+    pub by_severity: BTreeMap<Severity, usize>,
+    /// Cases without an outcome, by kind.
+    pub broken: BTreeMap<Broken, usize>,
+}
+
+impl Tally {
+    fn add(&mut self, r: &CaseResult) {
+        self.cases += 1;
+        match r.status {
+            Status::Pass => self.passed += 1,
+            Status::Fail => self.failed += 1,
+            Status::ExpectedFail => self.expected_failures += 1,
+            Status::UnexpectedPass => self.unexpected_passes += 1,
+        }
+        if let Some(s) = r.worst_severity() {
+            *self.by_severity.entry(s).or_default() += 1;
+        }
+        if let Verdict::Broken { error } = &r.verdict {
+            *self.broken.entry(error.kind).or_default() += 1;
+        }
+    }
+}
+
+/// Per-area tallies in the order areas first appear, and the total.
+pub fn tallies(report: &Report) -> (Vec<(String, Tally)>, Tally) {
+    let mut areas: Vec<(String, Tally)> = Vec::new();
+    let mut total = Tally::default();
+    for r in &report.results {
+        let i = match areas.iter().position(|(a, _)| a == &r.area) {
+            Some(i) => i,
+            None => {
+                areas.push((r.area.clone(), Tally::default()));
+                areas.len() - 1
+            }
+        };
+        areas[i].1.add(r);
+        total.add(r);
+    }
+    (areas, total)
+}
+
+/// The terminal summary.
+pub fn text(report: &Report, strict: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "autoreview check — profile {}, implementation: {}\n",
+        "autoreview check — profile {}\nimplementation: {}\n",
         report.profile, report.implementation
     );
-    for r in &report.results {
-        let (label, lines) = match &r.verdict {
-            Verdict::Pass => continue,
-            Verdict::Fail(d) => ("FAIL", d.clone()),
-            Verdict::Error(e) => ("ERROR", vec![e.clone()]),
-            Verdict::Panic(p) => ("PANIC", vec![p.clone()]),
-        };
-        let _ = writeln!(out, "{label} {} [{}] {}", r.id, r.area, r.title);
-        for l in lines {
+    let mut failing: Vec<&CaseResult> = report
+        .results
+        .iter()
+        .filter(|r| matches!(r.status, Status::Fail | Status::UnexpectedPass))
+        .collect();
+    failing.sort_by_key(|r| rank(r));
+    for r in &failing {
+        if r.status == Status::UnexpectedPass {
+            let _ = writeln!(
+                out,
+                "UNEXPECTED PASS {} [{}] {} (listed as failing: {})",
+                r.id,
+                r.area,
+                r.title,
+                r.expected_failure.as_deref().unwrap_or_default()
+            );
+            continue;
+        }
+        let _ = writeln!(out, "{} {} [{}] {}", r.label(), r.id, r.area, r.title);
+        for l in r.detail_lines(6) {
             let _ = writeln!(out, "    {l}");
         }
     }
-    let mut areas: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    let mut order: Vec<&str> = Vec::new();
-    for r in &report.results {
-        let e = areas.entry(&r.area).or_insert_with(|| {
-            order.push(&r.area);
-            (0, 0)
-        });
-        if r.verdict.passed() {
-            e.0 += 1;
-        } else {
-            e.1 += 1;
+    if !failing.is_empty() {
+        out.push('\n');
+    }
+    let (areas, total) = tallies(report);
+    let width = areas.iter().map(|(a, _)| a.len()).max().unwrap_or(5).max(5);
+    let _ = writeln!(
+        out,
+        "{:width$}  {:>5} {:>5} {:>5}  {:>6} {:>8} {:>5} {:>4} {:>4}  {:>6} {:>5} {:>5}",
+        "area", "cases", "pass", "fail", "SAFETY", "DECISION", "ORDER", "TEXT", "INFO", "broken", "xfail", "xpass"
+    );
+    let mut row = |name: &str, t: &Tally| {
+        let sev = |s: Severity| t.by_severity.get(&s).copied().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "{name:width$}  {:>5} {:>5} {:>5}  {:>6} {:>8} {:>5} {:>4} {:>4}  {:>6} {:>5} {:>5}",
+            t.cases,
+            t.passed,
+            t.failed,
+            sev(Severity::Safety),
+            sev(Severity::Decision),
+            sev(Severity::Order),
+            sev(Severity::Text),
+            sev(Severity::Info),
+            t.broken.values().sum::<usize>(),
+            t.expected_failures,
+            t.unexpected_passes,
+        );
+    };
+    for (a, t) in &areas {
+        row(a, t);
+    }
+    row("total", &total);
+    out.push('\n');
+    if !report.stale_expectations.is_empty() {
+        let _ = writeln!(
+            out,
+            "expected failures listed for cases not in this run{}: {}",
+            if strict { " (fails the run under --strict)" } else { "" },
+            report.stale_expectations.join(", ")
+        );
+    }
+    if total.expected_failures + total.unexpected_passes > 0 {
+        let _ = writeln!(
+            out,
+            "{} expected failures, {} unexpected passes{}",
+            total.expected_failures,
+            total.unexpected_passes,
+            if strict && total.unexpected_passes > 0 { " (fails the run under --strict)" } else { "" }
+        );
+    }
+    let _ = writeln!(out, "{} passed, {} failed", report.passed(), report.failed());
+    out
+}
+
+/// The JSON report (format [`REPORT_VERSION`]).
+pub fn json(report: &Report) -> String {
+    let (areas, total) = tallies(report);
+    let v = serde_json::json!({
+        "report_version": REPORT_VERSION,
+        "runner": format!("autoreview {}", env!("CARGO_PKG_VERSION")),
+        "spec": crate::table::Table::load(report.profile).map(|t| t.spec).unwrap_or_default(),
+        "profile": report.profile,
+        "implementation": report.implementation,
+        "summary": {
+            "total": total,
+            "areas": areas.iter().map(|(a, t)| serde_json::json!({"area": a, "tally": t})).collect::<Vec<_>>(),
+        },
+        "stale_expectations": report.stale_expectations,
+        "results": report.results,
+    });
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => {
+                let _ = write!(out, "\\u{{{:04x}}}", c as u32);
+            }
+            c => out.push(c),
         }
     }
-    let width = order.iter().map(|a| a.len()).max().unwrap_or(4).max(4);
+    out
+}
+
+/// JUnit XML: one test suite per area, one test case per case. Expected failures are skipped
+/// tests; unexpected passes are failures under `strict`.
+pub fn junit(report: &Report, strict: bool) -> String {
+    let (areas, total) = tallies(report);
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let failures = |area: Option<&str>| {
+        report
+            .results
+            .iter()
+            .filter(|r| area.is_none_or(|a| r.area == a))
+            .filter(|r| match (r.status, &r.verdict) {
+                (Status::Fail, Verdict::Broken { .. }) => false,
+                (Status::Fail, _) => true,
+                (Status::UnexpectedPass, _) => strict,
+                _ => false,
+            })
+            .count()
+    };
+    let errors = |area: Option<&str>| {
+        report
+            .results
+            .iter()
+            .filter(|r| area.is_none_or(|a| r.area == a))
+            .filter(|r| r.status == Status::Fail && matches!(r.verdict, Verdict::Broken { .. }))
+            .count()
+    };
     let _ = writeln!(
         out,
-        "{:width$}  {:>6}  {:>6}  {:>6}",
-        "area", "cases", "passed", "failed"
+        "<testsuites name=\"autoreview {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\">",
+        xml(&report.profile.to_string()),
+        total.cases,
+        failures(None),
+        errors(None)
     );
-    for a in order {
-        let (p, f) = areas[a];
-        let _ = writeln!(out, "{a:width$}  {:>6}  {p:>6}  {f:>6}", p + f);
+    for (area, t) in &areas {
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
+            xml(area),
+            t.cases,
+            failures(Some(area)),
+            errors(Some(area)),
+            t.expected_failures
+        );
+        for r in report.results.iter().filter(|r| &r.area == area) {
+            let _ = write!(
+                out,
+                "    <testcase classname=\"{}\" name=\"{}: {}\"",
+                xml(area),
+                xml(&r.id),
+                xml(&r.title)
+            );
+            let body = r.detail_lines(50).join("\n");
+            match (r.status, &r.verdict) {
+                (Status::Pass, _) => out.push_str("/>\n"),
+                (Status::ExpectedFail, _) => {
+                    let _ = writeln!(
+                        out,
+                        ">\n      <skipped message=\"expected failure: {}\"/>\n    </testcase>",
+                        xml(r.expected_failure.as_deref().unwrap_or_default())
+                    );
+                }
+                (Status::UnexpectedPass, _) if strict => {
+                    let _ = writeln!(
+                        out,
+                        ">\n      <failure type=\"UNEXPECTED-PASS\" message=\"passes but is listed as an expected failure\"/>\n    </testcase>"
+                    );
+                }
+                (Status::UnexpectedPass, _) => {
+                    let _ = writeln!(out, ">\n      <system-out>passes but is listed as an expected failure</system-out>\n    </testcase>");
+                }
+                (Status::Fail, Verdict::Broken { error }) => {
+                    let _ = writeln!(
+                        out,
+                        ">\n      <error type=\"{}\" message=\"{}\">{}</error>\n    </testcase>",
+                        error.kind.as_str(),
+                        xml(&error.message),
+                        xml(&body)
+                    );
+                }
+                (Status::Fail, _) => {
+                    let _ = writeln!(
+                        out,
+                        ">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>",
+                        r.label(),
+                        xml(&r.title),
+                        xml(&body)
+                    );
+                }
+            }
+        }
+        out.push_str("  </testsuite>\n");
     }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+/// A Markdown summary for CI step pages: the table, then the failures worst first.
+pub fn markdown(report: &Report) -> String {
+    let (areas, total) = tallies(report);
+    let mut out = String::new();
     let _ = writeln!(
         out,
-        "\n{} passed, {} failed",
+        "## autoreview check — `{}`\n\n{}\n\n**{} passed, {} failed** ({} expected failures, {} unexpected passes)\n",
+        report.profile,
+        report.implementation,
         report.passed(),
-        report.failed()
+        report.failed(),
+        total.expected_failures,
+        total.unexpected_passes
     );
+    out.push_str("| area | cases | pass | fail | SAFETY | DECISION | ORDER | TEXT | INFO | broken | xfail | xpass |\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let rows = areas.iter().map(|(a, t)| (a.as_str(), t)).chain([("**total**", &total)]);
+    for (a, t) in rows {
+        let sev = |s: Severity| t.by_severity.get(&s).copied().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "| {a} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            t.cases,
+            t.passed,
+            t.failed,
+            sev(Severity::Safety),
+            sev(Severity::Decision),
+            sev(Severity::Order),
+            sev(Severity::Text),
+            sev(Severity::Info),
+            t.broken.values().sum::<usize>(),
+            t.expected_failures,
+            t.unexpected_passes
+        );
+    }
+    let mut failing: Vec<&CaseResult> = report.results.iter().filter(|r| r.status == Status::Fail).collect();
+    failing.sort_by_key(|r| rank(r));
+    if !failing.is_empty() {
+        out.push_str("\n<details><summary>Failures, worst first</summary>\n\n");
+        for r in failing.iter().take(100) {
+            let first = r.detail_lines(1).into_iter().next().unwrap_or_default();
+            let _ = writeln!(out, "- **{}** `{}` {} — {}", r.label(), r.id, r.title.replace('|', "\\|"), first.replace('|', "\\|"));
+        }
+        if failing.len() > 100 {
+            let _ = writeln!(out, "- … and {} more", failing.len() - 100);
+        }
+        out.push_str("\n</details>\n");
+    }
     out
 }

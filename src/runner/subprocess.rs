@@ -1,0 +1,442 @@
+//! An implementation under test running as a subprocess that speaks the adapter protocol
+//! (`spec/protocol.md`). It is never trusted: every reply has a deadline and a size cap, a crash
+//! or garbage costs one case and a restart, and whatever it writes to stderr is kept with the case
+//! it belongs to.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::{Broken, ImplError, Implementation};
+use crate::outcome::Outcome;
+use crate::profile::Profile;
+use crate::protocol::{self, ImplementationInfo, Reply, Request};
+use crate::scenario::Scenario;
+
+/// How the runner treats the subprocess.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// How long one reply may take.
+    pub timeout: Duration,
+    /// How long the handshake may take.
+    pub handshake_timeout: Duration,
+    /// The longest reply line, in bytes.
+    pub max_reply_bytes: usize,
+    /// How many times the subprocess may be restarted in one run.
+    pub max_restarts: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            timeout: Duration::from_secs(2),
+            handshake_timeout: Duration::from_secs(10),
+            max_reply_bytes: 1 << 20,
+            max_restarts: 5,
+        }
+    }
+}
+
+/// Why the subprocess could not be used at all (the run stops with exit code 2).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    /// The command could not be started.
+    #[error("cannot start `{command}`: {message}")]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// The OS error.
+        message: String,
+    },
+    /// The handshake failed.
+    #[error("the adapter `{command}` did not complete the handshake: {message}{stderr}")]
+    Handshake {
+        /// The command line.
+        command: String,
+        /// What went wrong.
+        message: String,
+        /// What it wrote to stderr, if anything.
+        stderr: String,
+    },
+    /// The adapter speaks another protocol version.
+    #[error("the adapter speaks protocol {found}; this runner speaks protocol {}", protocol::VERSION)]
+    Version {
+        /// The adapter's version.
+        found: u32,
+    },
+    /// The adapter cannot be checked against the run's profile.
+    #[error("the adapter supports {supported:?}, not the profile {profile} this run checks")]
+    Profile {
+        /// The run's profile.
+        profile: Profile,
+        /// What it supports.
+        supported: Vec<Profile>,
+    },
+}
+
+/// One line (or event) from the subprocess's stdout.
+enum Line {
+    Text(String),
+    TooLong(usize),
+    NotUtf8,
+    Eof,
+}
+
+/// What the subprocess wrote to stderr, with a running count so a case can take its share.
+#[derive(Default)]
+struct Stderr {
+    lines: Vec<String>,
+    total: usize,
+    done: bool,
+}
+
+const STDERR_KEEP: usize = 2000;
+
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Line>,
+    stderr: Arc<Mutex<Stderr>>,
+}
+
+impl Running {
+    /// The stderr lines written since `mark`. After a crash it waits (briefly) for the stream's
+    /// end; otherwise it gives lines still in the pipe a moment to arrive.
+    fn stderr_since(&self, mark: usize, wait_for_end: bool) -> Vec<String> {
+        let until = Instant::now() + Duration::from_millis(if wait_for_end { 200 } else { 20 });
+        while Instant::now() < until && !(wait_for_end && self.stderr.lock().map(|s| s.done).unwrap_or(true)) {
+            thread::sleep(Duration::from_millis(5));
+        }
+        let s = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        let first = s.total - s.lines.len();
+        let start = mark.saturating_sub(first).min(s.lines.len());
+        s.lines[start..].to_vec()
+    }
+
+    fn stderr_mark(&self) -> usize {
+        self.stderr.lock().map(|s| s.total).unwrap_or(0)
+    }
+
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The subprocess implementation.
+pub struct Subprocess {
+    command: Vec<String>,
+    profile: Profile,
+    limits: Limits,
+    running: Option<Running>,
+    info: Option<ImplementationInfo>,
+    restarts: u32,
+    seq: u64,
+    gave_up: Option<String>,
+}
+
+impl Subprocess {
+    /// Starts `command` (program and arguments, not run through a shell) and completes the
+    /// handshake for `profile`.
+    pub fn start(command: Vec<String>, profile: Profile, limits: Limits) -> Result<Subprocess, StartError> {
+        let mut s = Subprocess {
+            command,
+            profile,
+            limits,
+            running: None,
+            info: None,
+            restarts: 0,
+            seq: 0,
+            gave_up: None,
+        };
+        let (running, info) = s.spawn()?;
+        s.running = Some(running);
+        s.info = Some(info);
+        Ok(s)
+    }
+
+    /// What the adapter said it wraps.
+    pub fn info(&self) -> Option<&ImplementationInfo> {
+        self.info.as_ref()
+    }
+
+    fn command_line(&self) -> String {
+        self.command.join(" ")
+    }
+
+    fn spawn(&self) -> Result<(Running, ImplementationInfo), StartError> {
+        let (program, args) = self.command.split_first().ok_or_else(|| StartError::Spawn {
+            command: String::new(),
+            message: "no command given".into(),
+        })?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| StartError::Spawn {
+                command: self.command_line(),
+                message: e.to_string(),
+            })?;
+        let stdin = child.stdin.take().ok_or_else(|| StartError::Spawn {
+            command: self.command_line(),
+            message: "no stdin pipe".into(),
+        })?;
+        let stdout = child.stdout.take();
+        let stderr_pipe = child.stderr.take();
+        let (tx, lines) = mpsc::channel();
+        let cap = self.limits.max_reply_bytes;
+        if let Some(out) = stdout {
+            thread::spawn(move || read_lines(out, cap, tx));
+        }
+        let stderr = Arc::new(Mutex::new(Stderr::default()));
+        if let Some(err) = stderr_pipe {
+            let sink = stderr.clone();
+            thread::spawn(move || {
+                let mut reader = BufReader::new(err);
+                let mut raw = Vec::new();
+                loop {
+                    raw.clear();
+                    match reader.read_until(b'\n', &mut raw) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                    let line = String::from_utf8_lossy(&raw).trim_end_matches(['\n', '\r']).to_owned();
+                    let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
+                    s.lines.push(line);
+                    s.total += 1;
+                    if s.lines.len() > STDERR_KEEP {
+                        s.lines.remove(0);
+                    }
+                }
+                sink.lock().unwrap_or_else(|e| e.into_inner()).done = true;
+            });
+        }
+        let mut running = Running {
+            child,
+            stdin,
+            lines,
+            stderr,
+        };
+        let fail = |running: Running, message: String| {
+            let stderr = running.stderr_since(0, true);
+            running.kill();
+            Err(StartError::Handshake {
+                command: self.command_line(),
+                message,
+                stderr: if stderr.is_empty() {
+                    String::new()
+                } else {
+                    format!("\nits stderr:\n  {}", stderr.join("\n  "))
+                },
+            })
+        };
+        let hello = Request::Hello {
+            protocol: protocol::VERSION,
+            profile: self.profile,
+            runner: format!("autoreview {}", env!("CARGO_PKG_VERSION")),
+        };
+        if let Err(e) = send(&mut running.stdin, &hello) {
+            return fail(running, format!("cannot write to its stdin: {e}"));
+        }
+        match running.lines.recv_timeout(self.limits.handshake_timeout) {
+            Ok(Line::Text(text)) => match serde_json::from_str::<Reply>(&text) {
+                Ok(Reply::Hello {
+                    protocol: p,
+                    implementation,
+                    profiles,
+                }) => {
+                    if p != protocol::VERSION {
+                        running.kill();
+                        return Err(StartError::Version { found: p });
+                    }
+                    if !profiles.contains(&self.profile) {
+                        running.kill();
+                        return Err(StartError::Profile {
+                            profile: self.profile,
+                            supported: profiles,
+                        });
+                    }
+                    Ok((running, implementation))
+                }
+                Ok(other) => fail(running, format!("expected a hello reply, got {}", short(&format!("{other:?}")))),
+                Err(e) => fail(running, format!("its first line is not a hello reply ({e}): {}", short(&text))),
+            },
+            Ok(Line::TooLong(n)) => fail(running, format!("its first line is longer than {n} bytes")),
+            Ok(Line::NotUtf8) => fail(running, "its first line is not UTF-8".into()),
+            Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                fail(running, "it exited or closed its stdout before answering hello".into())
+            }
+            Err(RecvTimeoutError::Timeout) => fail(
+                running,
+                format!("no hello reply within {} ms", self.limits.handshake_timeout.as_millis()),
+            ),
+        }
+    }
+
+    /// Replaces a broken subprocess, within the restart budget.
+    fn restart(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.kill();
+        }
+        if self.restarts >= self.limits.max_restarts {
+            self.gave_up = Some(format!(
+                "the adapter was restarted {} times (--max-restarts); no further case is run",
+                self.restarts
+            ));
+            return;
+        }
+        self.restarts += 1;
+        match self.spawn() {
+            Ok((running, _)) => self.running = Some(running),
+            Err(e) => self.gave_up = Some(format!("restarting the adapter failed: {e}")),
+        }
+    }
+}
+
+impl Implementation for Subprocess {
+    fn describe(&self) -> String {
+        match &self.info {
+            Some(i) => format!("{} {} ({}) via `{}`", i.name, i.version, i.language, self.command_line()),
+            None => format!("`{}`", self.command_line()),
+        }
+    }
+
+    fn decide(&mut self, scenario: &Scenario, _profile: Profile) -> Result<Outcome, ImplError> {
+        if let Some(why) = &self.gave_up {
+            return Err(ImplError::new(Broken::NotRun, why.clone()));
+        }
+        let Some(running) = self.running.as_mut() else {
+            return Err(ImplError::new(Broken::NotRun, "the adapter is not running"));
+        };
+        self.seq += 1;
+        let seq = self.seq;
+        let mark = running.stderr_mark();
+        let request = Request::Decide {
+            seq,
+            scenario: serde_json::to_value(scenario).unwrap_or_default(),
+        };
+        let outcome = match send(&mut running.stdin, &request) {
+            Err(e) => Err((Broken::Crash, format!("cannot write to its stdin: {e}"))),
+            Ok(()) => match running.lines.recv_timeout(self.limits.timeout) {
+                Ok(Line::Text(text)) => match serde_json::from_str::<Reply>(&text) {
+                    Ok(Reply::Outcome { seq: s, outcome }) if s == seq => Ok(outcome),
+                    Ok(Reply::Error { seq: s, message }) if s == seq => Err((Broken::Error, message)),
+                    Ok(Reply::Outcome { seq: s, .. } | Reply::Error { seq: s, .. }) => {
+                        Err((Broken::ProtocolError, format!("a reply for seq {s} while {seq} was in flight")))
+                    }
+                    Ok(Reply::Hello { .. }) => Err((Broken::ProtocolError, "a hello reply in the middle of the run".into())),
+                    Err(e) => Err((Broken::ProtocolError, format!("not a valid reply ({e}): {}", short(&text)))),
+                },
+                Ok(Line::TooLong(n)) => Err((
+                    Broken::ProtocolError,
+                    format!("a reply longer than {n} bytes (--max-reply-bytes)"),
+                )),
+                Ok(Line::NotUtf8) => Err((Broken::ProtocolError, "a reply that is not UTF-8".into())),
+                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    let status = running
+                        .child
+                        .try_wait()
+                        .ok()
+                        .flatten()
+                        .map(|s| format!(" ({s})"))
+                        .unwrap_or_default();
+                    Err((Broken::Crash, format!("the adapter exited or closed its stdout{status}")))
+                }
+                Err(RecvTimeoutError::Timeout) => Err((
+                    Broken::Timeout,
+                    format!("no reply within {} ms (--timeout-ms)", self.limits.timeout.as_millis()),
+                )),
+            },
+        };
+        match outcome {
+            Ok(o) => Ok(o),
+            Err((kind, message)) => {
+                let crashed = matches!(kind, Broken::Crash);
+                let stderr = running.stderr_since(mark, crashed);
+                if kind != Broken::Error {
+                    self.restart();
+                }
+                Err(ImplError { kind, message, stderr })
+            }
+        }
+    }
+}
+
+impl Drop for Subprocess {
+    fn drop(&mut self) {
+        if let Some(mut r) = self.running.take() {
+            let _ = send(&mut r.stdin, &Request::Stop);
+            let until = Instant::now() + Duration::from_millis(500);
+            while Instant::now() < until {
+                if matches!(r.child.try_wait(), Ok(Some(_))) {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+            r.kill();
+        }
+    }
+}
+
+fn send(stdin: &mut ChildStdin, request: &Request) -> std::io::Result<()> {
+    let mut line = serde_json::to_vec(request)?;
+    line.push(b'\n');
+    stdin.write_all(&line)?;
+    stdin.flush()
+}
+
+fn short(text: &str) -> String {
+    let cut: String = text.chars().take(200).collect();
+    if cut.len() < text.len() { format!("{cut}…") } else { cut }
+}
+
+/// Reads stdout line by line, never holding more than `cap` bytes of one line.
+fn read_lines(out: impl Read, cap: usize, tx: mpsc::Sender<Line>) {
+    let mut reader = BufReader::new(out);
+    let mut line: Vec<u8> = Vec::new();
+    let mut overflow = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(_) => break,
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let (chunk, end) = match buf.iter().position(|b| *b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if !overflow {
+            if line.len() + chunk.len() > cap {
+                overflow = true;
+                line.clear();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        let used = end.unwrap_or(buf.len());
+        reader.consume(used);
+        if end.is_some() {
+            let event = if overflow {
+                Line::TooLong(cap)
+            } else {
+                match String::from_utf8(std::mem::take(&mut line)) {
+                    Ok(t) if t.trim().is_empty() => continue,
+                    Ok(t) => Line::Text(t),
+                    Err(_) => Line::NotUtf8,
+                }
+            };
+            overflow = false;
+            if tx.send(event).is_err() {
+                return;
+            }
+        }
+    }
+    let _ = tx.send(Line::Eof);
+}
