@@ -113,6 +113,28 @@ Examples:
         #[arg(long)]
         blocks: bool,
     },
+    /// List the fixed cases with their permanent IDs and content hashes, and check them against
+    /// spec/case-ids.json; with --lock, update that file.
+    ///
+    /// An ID is never reused. A case whose content changed under the same ID is an error until it
+    /// gets a new ID (retire the old one) or the change is accepted explicitly.
+    #[command(after_help = "\
+Examples:
+  autoreview cases                                   # list, and check the lock
+  autoreview cases --lock                            # record new case IDs
+  autoreview cases --lock --retire BL-1H=\"merged into BL-1\"
+  autoreview cases --lock --accept RS-14             # the change keeps what RS-14 pins down")]
+    Cases {
+        /// Update spec/case-ids.json (run from the repository root): record new IDs.
+        #[arg(long)]
+        lock: bool,
+        /// With --lock: take the new content hash of this ID (repeatable).
+        #[arg(long, value_name = "ID", requires = "lock")]
+        accept: Vec<String>,
+        /// With --lock: retire an ID for good, with the reason (repeatable).
+        #[arg(long, value_name = "ID=WHY", requires = "lock")]
+        retire: Vec<String>,
+    },
     /// Print the JSON Schema of the scenario or outcome format.
     Schema {
         /// Which format.
@@ -209,7 +231,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve { profiles } => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
-            crate::protocol::serve(stdin, stdout, std::io::stderr(), &profiles).context("serving")?;
+            crate::protocol::serve(stdin, stdout, std::io::stderr(), &profiles)
+                .context("serving")?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Smoke {
@@ -218,6 +241,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             command,
         } => smoke(profile, timeout_ms, command),
         Command::Parse { profile, blocks } => parse(profile, blocks),
+        Command::Cases {
+            lock,
+            accept,
+            retire,
+        } => cases(lock, &accept, &retire),
         Command::Schema { which } => {
             print_all(&crate::schema::text(which))?;
             Ok(ExitCode::SUCCESS)
@@ -238,17 +266,29 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     let expected = match &run.expect {
         None => Expected::none(),
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading --expect {path}"))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading --expect {path}"))?;
             Expected::parse(path, &text)?
         }
     };
     let mut cases = crate::cases::all(profile)?;
     if !run.only.is_empty() {
-        cases.retain(|c| run.only.iter().any(|o| c.id.contains(o.as_str()) || c.area.contains(o.as_str())));
+        cases.retain(|c| {
+            run.only
+                .iter()
+                .any(|o| c.id.contains(o.as_str()) || c.area.contains(o.as_str()))
+        });
     }
     let mut progress = progress_bar();
     let report = if command.is_empty() {
-        runner::run(&mut Reference, &cases, profile, Oracle::CaseExpectation, &expected, &mut progress)
+        runner::run(
+            &mut Reference,
+            &cases,
+            profile,
+            Oracle::CaseExpectation,
+            &expected,
+            &mut progress,
+        )
     } else {
         let limits = subprocess::Limits {
             timeout: std::time::Duration::from_millis(run.timeout_ms),
@@ -263,7 +303,14 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
                 return Ok(ExitCode::from(2));
             }
         };
-        runner::run(&mut imp, &cases, profile, Oracle::Reference, &expected, &mut progress)
+        runner::run(
+            &mut imp,
+            &cases,
+            profile,
+            Oracle::Reference,
+            &expected,
+            &mut progress,
+        )
     };
     let write = |path: &Option<String>, text: String| -> anyhow::Result<()> {
         if let Some(p) = path {
@@ -274,9 +321,16 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     write(&run.report_json, runner::report::json(&report))?;
     write(&run.junit, runner::report::junit(&report, run.strict))?;
     write(&run.markdown, runner::report::markdown(&report))?;
-    write(&run.write_expect, Expected::from_report(&report, &expected).to_text())?;
+    write(
+        &run.write_expect,
+        Expected::from_report(&report, &expected).to_text(),
+    )?;
     print_all(&runner::report::text(&report, run.strict))?;
-    Ok(if report.succeeded(run.strict) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.succeeded(run.strict) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// A progress bar on stderr when it is a terminal; nothing otherwise.
@@ -290,7 +344,11 @@ fn progress_bar() -> impl FnMut(usize, usize) {
         if done % 16 == 0 || done == total {
             let width = 30;
             let filled = done * width / total;
-            eprint!("\r[{}{}] {done}/{total}", "#".repeat(filled), ".".repeat(width - filled));
+            eprint!(
+                "\r[{}{}] {done}/{total}",
+                "#".repeat(filled),
+                ".".repeat(width - filled)
+            );
             if done == total {
                 eprint!("\r{}\r", " ".repeat(width + 24));
             }
@@ -330,9 +388,75 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
     }
     println!(
         "{}",
-        if ok { "the wiring works" } else { "the wiring is broken: fix the adapter before reading a full check" }
+        if ok {
+            "the wiring works"
+        } else {
+            "the wiring is broken: fix the adapter before reading a full check"
+        }
     );
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `cases`: list the fixed cases and check (or update) the ID lock.
+fn cases(lock: bool, accept: &[String], retire: &[String]) -> anyhow::Result<ExitCode> {
+    use crate::ids;
+    let current = ids::current().map_err(anyhow::Error::msg)?;
+    let committed = ids::Lock::committed().context("reading the embedded spec/case-ids.json")?;
+    let problems = if lock {
+        let retire: Vec<(String, String)> = retire
+            .iter()
+            .map(|r| {
+                r.split_once('=')
+                    .map(|(id, why)| (id.to_owned(), why.to_owned()))
+                    .ok_or_else(|| anyhow::anyhow!("--retire takes ID=WHY, got {r:?}"))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let on_disk = std::fs::read_to_string(ids::PATH)
+            .with_context(|| format!("reading {} (run from the repository root)", ids::PATH))?;
+        let base: ids::Lock =
+            serde_json::from_str(&on_disk).with_context(|| format!("reading {}", ids::PATH))?;
+        let (next, left) = ids::update(&base, &current, accept, &retire);
+        std::fs::write(ids::PATH, next.to_text())
+            .with_context(|| format!("writing {}", ids::PATH))?;
+        println!(
+            "{} active IDs, {} retired, written to {}",
+            next.cases.len(),
+            next.retired.len(),
+            ids::PATH
+        );
+        left
+    } else {
+        let mut out = String::new();
+        let cases: Vec<crate::cases::Case> = crate::Profile::ALL
+            .iter()
+            .flat_map(|p| crate::cases::all(*p).unwrap_or_default())
+            .collect();
+        for (id, (hash, profiles)) in &current {
+            let case = cases.iter().find(|c| &c.id == id);
+            let names: Vec<&str> = profiles.iter().map(|p| p.as_str()).collect();
+            out.push_str(&format!(
+                "{id}\t{}\t{}\t{hash}\t{}\t{}\n",
+                case.map(|c| c.area.as_str()).unwrap_or_default(),
+                names.join(","),
+                case.map(|c| c.clauses.join(",")).unwrap_or_default(),
+                case.map(|c| c.title.as_str()).unwrap_or_default()
+            ));
+        }
+        print_all(&out)?;
+        ids::problems(&committed, &current)
+    };
+    for p in &problems {
+        eprintln!("autoreview cases: {p}");
+    }
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// `parse`: one verdict for the reply on stdin.

@@ -53,7 +53,7 @@ pub enum Reply {
         /// The request's `seq`.
         seq: u64,
         /// The outcome, as in `spec/scenario.md`.
-        outcome: Outcome,
+        outcome: Box<Outcome>,
     },
     /// The adapter could not decide one scenario (it caught an error); the case fails.
     Error {
@@ -111,10 +111,15 @@ pub fn serve(
         let reply = match serde_json::from_str::<Request>(&line) {
             Ok(Request::Stop) => break,
             Ok(Request::Hello {
-                protocol, profile: p, ..
+                protocol,
+                profile: p,
+                ..
             }) => {
                 if protocol != VERSION {
-                    writeln!(log, "autoreview serve: the runner speaks protocol {protocol}, this adapter {VERSION}")?;
+                    writeln!(
+                        log,
+                        "autoreview serve: the runner speaks protocol {protocol}, this adapter {VERSION}"
+                    )?;
                 }
                 profile = Some(p);
                 Reply::Hello {
@@ -128,20 +133,22 @@ pub fn serve(
                     profiles: profiles.to_vec(),
                 }
             }
-            Ok(Request::Decide { seq, scenario }) => match (profile, crate::scenario::Scenario::from_value(&scenario)) {
-                (None, _) => Reply::Error {
-                    seq,
-                    message: "decide before hello: send hello first".into(),
-                },
-                (_, Err(e)) => Reply::Error {
-                    seq,
-                    message: format!("invalid scenario: {e}"),
-                },
-                (Some(p), Ok(s)) => Reply::Outcome {
-                    seq,
-                    outcome: crate::engine::decide(&s, p),
-                },
-            },
+            Ok(Request::Decide { seq, scenario }) => {
+                match (profile, crate::scenario::Scenario::from_value(&scenario)) {
+                    (None, _) => Reply::Error {
+                        seq,
+                        message: "decide before hello: send hello first".into(),
+                    },
+                    (_, Err(e)) => Reply::Error {
+                        seq,
+                        message: format!("invalid scenario: {e}"),
+                    },
+                    (Some(p), Ok(s)) => Reply::Outcome {
+                        seq,
+                        outcome: Box::new(crate::engine::decide(&s, p)),
+                    },
+                }
+            }
             Err(e) => {
                 let seq = serde_json::from_str::<Value>(&line)
                     .ok()
@@ -152,7 +159,10 @@ pub fn serve(
                         message: format!("not a request: {e}"),
                     },
                     None => {
-                        writeln!(log, "autoreview serve: ignoring a line that is not a request: {e}")?;
+                        writeln!(
+                            log,
+                            "autoreview serve: ignoring a line that is not a request: {e}"
+                        )?;
                         continue;
                     }
                 }

@@ -92,17 +92,16 @@ pub fn severity_of(pointer: &str) -> Severity {
         "/approval/display_reason",
         "/result/text",
     ];
-    let decision = [
-        "/settled",
-        "/listener",
-        "/approval",
-        "/result/executed",
-    ];
+    let decision = ["/settled", "/listener", "/approval", "/result/executed"];
     if text.iter().any(|p| pointer.starts_with(p)) {
         Severity::Text
     } else if pointer.starts_with("/listener/info") || pointer.starts_with("/result/info") {
         Severity::Info
-    } else if pointer == "/listener/kind" || decision.iter().any(|p| pointer == *p || pointer.starts_with(&format!("{p}/"))) {
+    } else if pointer == "/listener/kind"
+        || decision
+            .iter()
+            .any(|p| pointer == *p || pointer.starts_with(&format!("{p}/")))
+    {
         Severity::Decision
     } else if pointer.starts_with("/trace") || pointer == "/review/attempts" {
         Severity::Order
@@ -155,7 +154,11 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
         .map(|d| d.pointer.clone())
         .collect();
     out.retain(|d| d.severity == Severity::Safety || !safety.contains(&d.pointer));
-    out.sort_by(|x, y| x.severity.cmp(&y.severity).then_with(|| x.pointer.cmp(&y.pointer)));
+    out.sort_by(|x, y| {
+        x.severity
+            .cmp(&y.severity)
+            .then_with(|| x.pointer.cmp(&y.pointer))
+    });
     out
 }
 
@@ -172,11 +175,19 @@ fn walk(e: &Value, a: &Value, at: &mut String, reference: &Outcome, out: &mut Ve
                 let len = at.len();
                 at.push('/');
                 at.push_str(k);
-                walk(em.get(k).unwrap_or(&Value::Null), am.get(k).unwrap_or(&Value::Null), at, reference, out);
+                walk(
+                    em.get(k).unwrap_or(&Value::Null),
+                    am.get(k).unwrap_or(&Value::Null),
+                    at,
+                    reference,
+                    out,
+                );
                 at.truncate(len);
             }
         }
-        (Value::String(es), Value::String(as_)) if reference.prefix_only.contains_key(at.as_str()) => {
+        (Value::String(es), Value::String(as_))
+            if reference.prefix_only.contains_key(at.as_str()) =>
+        {
             let n = reference.prefix_only[at.as_str()];
             let prefix: String = es.chars().take(n).collect();
             if !as_.starts_with(&prefix) {
@@ -192,7 +203,11 @@ fn walk(e: &Value, a: &Value, at: &mut String, reference: &Outcome, out: &mut Ve
         _ if e == a => {}
         _ => out.push(Difference {
             severity: severity_of(at),
-            pointer: if at.is_empty() { "/".into() } else { at.clone() },
+            pointer: if at.is_empty() {
+                "/".into()
+            } else {
+                at.clone()
+            },
             expected: e.clone(),
             actual: a.clone(),
             rule: None,

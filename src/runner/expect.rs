@@ -23,7 +23,9 @@ pub struct Expected {
 #[derive(Debug, thiserror::Error)]
 pub enum ExpectError {
     /// Not JSON, or not the format.
-    #[error("{path}: {message} (expected {{\"version\": 1, \"failures\": {{\"CASE-ID\": \"reason\", ...}}}})")]
+    #[error(
+        "{path}: {message} (expected {{\"version\": 1, \"failures\": {{\"CASE-ID\": \"reason\", ...}}}})"
+    )]
     Format {
         /// The file.
         path: String,
@@ -52,10 +54,11 @@ impl Expected {
     /// Reads an expectation file's text.
     pub fn parse(path: &str, text: &str) -> Result<Expected, ExpectError> {
         let mut de = serde_json::Deserializer::from_str(text);
-        let e: Expected = serde_path_to_error::deserialize(&mut de).map_err(|e| ExpectError::Format {
-            path: path.to_owned(),
-            message: format!("{}: {}", e.path(), e.inner()),
-        })?;
+        let e: Expected =
+            serde_path_to_error::deserialize(&mut de).map_err(|e| ExpectError::Format {
+                path: path.to_owned(),
+                message: format!("{}: {}", e.path(), e.inner()),
+            })?;
         if e.version != VERSION {
             return Err(ExpectError::Version {
                 path: path.to_owned(),
@@ -88,19 +91,26 @@ impl Expected {
             .iter()
             .filter(|r| !r.verdict.passed())
             .map(|r| {
-                let reason = previous.reason(&r.id).map(str::to_owned).unwrap_or_else(|| {
-                    match &r.verdict {
+                let reason = previous
+                    .reason(&r.id)
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| match &r.verdict {
                         super::Verdict::Fail { differences } => format!(
                             "fails with {} ({}); recorded by --write-expect",
-                            differences.first().map(|d| d.severity.as_str()).unwrap_or("?"),
-                            differences.first().map(|d| d.pointer.as_str()).unwrap_or("?")
+                            differences
+                                .first()
+                                .map(|d| d.severity.as_str())
+                                .unwrap_or("?"),
+                            differences
+                                .first()
+                                .map(|d| d.pointer.as_str())
+                                .unwrap_or("?")
                         ),
                         super::Verdict::Broken { error } => {
                             format!("{}; recorded by --write-expect", error.kind.as_str())
                         }
                         super::Verdict::Pass => String::new(),
-                    }
-                });
+                    });
                 (r.id.clone(), reason)
             })
             .collect();

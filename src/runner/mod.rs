@@ -88,7 +88,10 @@ pub struct Reference;
 
 impl Implementation for Reference {
     fn describe(&self) -> String {
-        format!("autoreview {} reference engine (in-process)", env!("CARGO_PKG_VERSION"))
+        format!(
+            "autoreview {} reference engine (in-process)",
+            env!("CARGO_PKG_VERSION")
+        )
     }
 
     fn decide(&mut self, scenario: &Scenario, profile: Profile) -> Result<Outcome, ImplError> {
@@ -209,7 +212,8 @@ impl Report {
     /// no stale expectation.
     pub fn succeeded(&self, strict: bool) -> bool {
         self.count(Status::Fail) == 0
-            && (!strict || (self.count(Status::UnexpectedPass) == 0 && self.stale_expectations.is_empty()))
+            && (!strict
+                || (self.count(Status::UnexpectedPass) == 0 && self.stale_expectations.is_empty()))
     }
 }
 

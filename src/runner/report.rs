@@ -36,7 +36,10 @@ impl CaseResult {
     pub fn label(&self) -> String {
         match &self.verdict {
             Verdict::Pass => "PASS".into(),
-            Verdict::Fail { .. } => self.worst_severity().map(|s| s.to_string()).unwrap_or_default(),
+            Verdict::Fail { .. } => self
+                .worst_severity()
+                .map(|s| s.to_string())
+                .unwrap_or_default(),
             Verdict::Broken { error } => error.kind.as_str().to_uppercase(),
         }
     }
@@ -59,7 +62,10 @@ impl CaseResult {
                     out.push(format!("stderr: {l}"));
                 }
                 if error.stderr.len() > max {
-                    out.push(format!("… and {} more stderr lines", error.stderr.len() - max));
+                    out.push(format!(
+                        "… and {} more stderr lines",
+                        error.stderr.len() - max
+                    ));
                 }
             }
         }
@@ -161,7 +167,18 @@ pub fn text(report: &Report, strict: bool) -> String {
     let _ = writeln!(
         out,
         "{:width$}  {:>5} {:>5} {:>5}  {:>6} {:>8} {:>5} {:>4} {:>4}  {:>6} {:>5} {:>5}",
-        "area", "cases", "pass", "fail", "SAFETY", "DECISION", "ORDER", "TEXT", "INFO", "broken", "xfail", "xpass"
+        "area",
+        "cases",
+        "pass",
+        "fail",
+        "SAFETY",
+        "DECISION",
+        "ORDER",
+        "TEXT",
+        "INFO",
+        "broken",
+        "xfail",
+        "xpass"
     );
     let mut row = |name: &str, t: &Tally| {
         let sev = |s: Severity| t.by_severity.get(&s).copied().unwrap_or(0);
@@ -190,7 +207,11 @@ pub fn text(report: &Report, strict: bool) -> String {
         let _ = writeln!(
             out,
             "expected failures listed for cases not in this run{}: {}",
-            if strict { " (fails the run under --strict)" } else { "" },
+            if strict {
+                " (fails the run under --strict)"
+            } else {
+                ""
+            },
             report.stale_expectations.join(", ")
         );
     }
@@ -200,10 +221,19 @@ pub fn text(report: &Report, strict: bool) -> String {
             "{} expected failures, {} unexpected passes{}",
             total.expected_failures,
             total.unexpected_passes,
-            if strict && total.unexpected_passes > 0 { " (fails the run under --strict)" } else { "" }
+            if strict && total.unexpected_passes > 0 {
+                " (fails the run under --strict)"
+            } else {
+                ""
+            }
         );
     }
-    let _ = writeln!(out, "{} passed, {} failed", report.passed(), report.failed());
+    let _ = writeln!(
+        out,
+        "{} passed, {} failed",
+        report.passed(),
+        report.failed()
+    );
     out
 }
 
@@ -315,7 +345,10 @@ pub fn junit(report: &Report, strict: bool) -> String {
                     );
                 }
                 (Status::UnexpectedPass, _) => {
-                    let _ = writeln!(out, ">\n      <system-out>passes but is listed as an expected failure</system-out>\n    </testcase>");
+                    let _ = writeln!(
+                        out,
+                        ">\n      <system-out>passes but is listed as an expected failure</system-out>\n    </testcase>"
+                    );
                 }
                 (Status::Fail, Verdict::Broken { error }) => {
                     let _ = writeln!(
@@ -359,7 +392,10 @@ pub fn markdown(report: &Report) -> String {
     );
     out.push_str("| area | cases | pass | fail | SAFETY | DECISION | ORDER | TEXT | INFO | broken | xfail | xpass |\n");
     out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    let rows = areas.iter().map(|(a, t)| (a.as_str(), t)).chain([("**total**", &total)]);
+    let rows = areas
+        .iter()
+        .map(|(a, t)| (a.as_str(), t))
+        .chain([("**total**", &total)]);
     for (a, t) in rows {
         let sev = |s: Severity| t.by_severity.get(&s).copied().unwrap_or(0);
         let _ = writeln!(
@@ -378,13 +414,24 @@ pub fn markdown(report: &Report) -> String {
             t.unexpected_passes
         );
     }
-    let mut failing: Vec<&CaseResult> = report.results.iter().filter(|r| r.status == Status::Fail).collect();
+    let mut failing: Vec<&CaseResult> = report
+        .results
+        .iter()
+        .filter(|r| r.status == Status::Fail)
+        .collect();
     failing.sort_by_key(|r| rank(r));
     if !failing.is_empty() {
         out.push_str("\n<details><summary>Failures, worst first</summary>\n\n");
         for r in failing.iter().take(100) {
             let first = r.detail_lines(1).into_iter().next().unwrap_or_default();
-            let _ = writeln!(out, "- **{}** `{}` {} — {}", r.label(), r.id, r.title.replace('|', "\\|"), first.replace('|', "\\|"));
+            let _ = writeln!(
+                out,
+                "- **{}** `{}` {} — {}",
+                r.label(),
+                r.id,
+                r.title.replace('|', "\\|"),
+                first.replace('|', "\\|")
+            );
         }
         if failing.len() > 100 {
             let _ = writeln!(out, "- … and {} more", failing.len() - 100);

@@ -62,7 +62,10 @@ pub enum StartError {
         stderr: String,
     },
     /// The adapter speaks another protocol version.
-    #[error("the adapter speaks protocol {found}; this runner speaks protocol {}", protocol::VERSION)]
+    #[error(
+        "the adapter speaks protocol {found}; this runner speaks protocol {}",
+        protocol::VERSION
+    )]
     Version {
         /// The adapter's version.
         found: u32,
@@ -107,7 +110,9 @@ impl Running {
     /// end; otherwise it gives lines still in the pipe a moment to arrive.
     fn stderr_since(&self, mark: usize, wait_for_end: bool) -> Vec<String> {
         let until = Instant::now() + Duration::from_millis(if wait_for_end { 200 } else { 20 });
-        while Instant::now() < until && !(wait_for_end && self.stderr.lock().map(|s| s.done).unwrap_or(true)) {
+        while Instant::now() < until
+            && !(wait_for_end && self.stderr.lock().map(|s| s.done).unwrap_or(true))
+        {
             thread::sleep(Duration::from_millis(5));
         }
         let s = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
@@ -141,7 +146,11 @@ pub struct Subprocess {
 impl Subprocess {
     /// Starts `command` (program and arguments, not run through a shell) and completes the
     /// handshake for `profile`.
-    pub fn start(command: Vec<String>, profile: Profile, limits: Limits) -> Result<Subprocess, StartError> {
+    pub fn start(
+        command: Vec<String>,
+        profile: Profile,
+        limits: Limits,
+    ) -> Result<Subprocess, StartError> {
         let mut s = Subprocess {
             command,
             profile,
@@ -168,10 +177,13 @@ impl Subprocess {
     }
 
     fn spawn(&self) -> Result<(Running, ImplementationInfo), StartError> {
-        let (program, args) = self.command.split_first().ok_or_else(|| StartError::Spawn {
-            command: String::new(),
-            message: "no command given".into(),
-        })?;
+        let (program, args) = self
+            .command
+            .split_first()
+            .ok_or_else(|| StartError::Spawn {
+                command: String::new(),
+                message: "no command given".into(),
+            })?;
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -205,7 +217,9 @@ impl Subprocess {
                         Ok(0) | Err(_) => break,
                         Ok(_) => {}
                     }
-                    let line = String::from_utf8_lossy(&raw).trim_end_matches(['\n', '\r']).to_owned();
+                    let line = String::from_utf8_lossy(&raw)
+                        .trim_end_matches(['\n', '\r'])
+                        .to_owned();
                     let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
                     s.lines.push(line);
                     s.total += 1;
@@ -263,17 +277,35 @@ impl Subprocess {
                     }
                     Ok((running, implementation))
                 }
-                Ok(other) => fail(running, format!("expected a hello reply, got {}", short(&format!("{other:?}")))),
-                Err(e) => fail(running, format!("its first line is not a hello reply ({e}): {}", short(&text))),
+                Ok(other) => fail(
+                    running,
+                    format!(
+                        "expected a hello reply, got {}",
+                        short(&format!("{other:?}"))
+                    ),
+                ),
+                Err(e) => fail(
+                    running,
+                    format!(
+                        "its first line is not a hello reply ({e}): {}",
+                        short(&text)
+                    ),
+                ),
             },
-            Ok(Line::TooLong(n)) => fail(running, format!("its first line is longer than {n} bytes")),
-            Ok(Line::NotUtf8) => fail(running, "its first line is not UTF-8".into()),
-            Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                fail(running, "it exited or closed its stdout before answering hello".into())
+            Ok(Line::TooLong(n)) => {
+                fail(running, format!("its first line is longer than {n} bytes"))
             }
+            Ok(Line::NotUtf8) => fail(running, "its first line is not UTF-8".into()),
+            Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => fail(
+                running,
+                "it exited or closed its stdout before answering hello".into(),
+            ),
             Err(RecvTimeoutError::Timeout) => fail(
                 running,
-                format!("no hello reply within {} ms", self.limits.handshake_timeout.as_millis()),
+                format!(
+                    "no hello reply within {} ms",
+                    self.limits.handshake_timeout.as_millis()
+                ),
             ),
         }
     }
@@ -301,7 +333,13 @@ impl Subprocess {
 impl Implementation for Subprocess {
     fn describe(&self) -> String {
         match &self.info {
-            Some(i) => format!("{} {} ({}) via `{}`", i.name, i.version, i.language, self.command_line()),
+            Some(i) => format!(
+                "{} {} ({}) via `{}`",
+                i.name,
+                i.version,
+                i.language,
+                self.command_line()
+            ),
             None => format!("`{}`", self.command_line()),
         }
     }
@@ -324,19 +362,30 @@ impl Implementation for Subprocess {
             Err(e) => Err((Broken::Crash, format!("cannot write to its stdin: {e}"))),
             Ok(()) => match running.lines.recv_timeout(self.limits.timeout) {
                 Ok(Line::Text(text)) => match serde_json::from_str::<Reply>(&text) {
-                    Ok(Reply::Outcome { seq: s, outcome }) if s == seq => Ok(outcome),
-                    Ok(Reply::Error { seq: s, message }) if s == seq => Err((Broken::Error, message)),
-                    Ok(Reply::Outcome { seq: s, .. } | Reply::Error { seq: s, .. }) => {
-                        Err((Broken::ProtocolError, format!("a reply for seq {s} while {seq} was in flight")))
+                    Ok(Reply::Outcome { seq: s, outcome }) if s == seq => Ok(*outcome),
+                    Ok(Reply::Error { seq: s, message }) if s == seq => {
+                        Err((Broken::Error, message))
                     }
-                    Ok(Reply::Hello { .. }) => Err((Broken::ProtocolError, "a hello reply in the middle of the run".into())),
-                    Err(e) => Err((Broken::ProtocolError, format!("not a valid reply ({e}): {}", short(&text)))),
+                    Ok(Reply::Outcome { seq: s, .. } | Reply::Error { seq: s, .. }) => Err((
+                        Broken::ProtocolError,
+                        format!("a reply for seq {s} while {seq} was in flight"),
+                    )),
+                    Ok(Reply::Hello { .. }) => Err((
+                        Broken::ProtocolError,
+                        "a hello reply in the middle of the run".into(),
+                    )),
+                    Err(e) => Err((
+                        Broken::ProtocolError,
+                        format!("not a valid reply ({e}): {}", short(&text)),
+                    )),
                 },
                 Ok(Line::TooLong(n)) => Err((
                     Broken::ProtocolError,
                     format!("a reply longer than {n} bytes (--max-reply-bytes)"),
                 )),
-                Ok(Line::NotUtf8) => Err((Broken::ProtocolError, "a reply that is not UTF-8".into())),
+                Ok(Line::NotUtf8) => {
+                    Err((Broken::ProtocolError, "a reply that is not UTF-8".into()))
+                }
                 Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     let status = running
                         .child
@@ -345,11 +394,17 @@ impl Implementation for Subprocess {
                         .flatten()
                         .map(|s| format!(" ({s})"))
                         .unwrap_or_default();
-                    Err((Broken::Crash, format!("the adapter exited or closed its stdout{status}")))
+                    Err((
+                        Broken::Crash,
+                        format!("the adapter exited or closed its stdout{status}"),
+                    ))
                 }
                 Err(RecvTimeoutError::Timeout) => Err((
                     Broken::Timeout,
-                    format!("no reply within {} ms (--timeout-ms)", self.limits.timeout.as_millis()),
+                    format!(
+                        "no reply within {} ms (--timeout-ms)",
+                        self.limits.timeout.as_millis()
+                    ),
                 )),
             },
         };
@@ -361,7 +416,11 @@ impl Implementation for Subprocess {
                 if kind != Broken::Error {
                     self.restart();
                 }
-                Err(ImplError { kind, message, stderr })
+                Err(ImplError {
+                    kind,
+                    message,
+                    stderr,
+                })
             }
         }
     }
@@ -392,7 +451,11 @@ fn send(stdin: &mut ChildStdin, request: &Request) -> std::io::Result<()> {
 
 fn short(text: &str) -> String {
     let cut: String = text.chars().take(200).collect();
-    if cut.len() < text.len() { format!("{cut}…") } else { cut }
+    if cut.len() < text.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    }
 }
 
 /// Reads stdout line by line, never holding more than `cap` bytes of one line.
@@ -400,11 +463,7 @@ fn read_lines(out: impl Read, cap: usize, tx: mpsc::Sender<Line>) {
     let mut reader = BufReader::new(out);
     let mut line: Vec<u8> = Vec::new();
     let mut overflow = false;
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(_) => break,
-        };
+    while let Ok(buf) = reader.fill_buf() {
         if buf.is_empty() {
             break;
         }

@@ -70,7 +70,14 @@ fn every_clause_is_exercised_by_some_fixed_case() {
 fn the_reference_passes_every_fixed_case() {
     for profile in Profile::ALL {
         let all = cases::all(profile).unwrap();
-        let report = runner::run(&mut Reference, &all, profile);
+        let report = runner::run(
+            &mut Reference,
+            &all,
+            profile,
+            runner::Oracle::CaseExpectation,
+            &runner::expect::Expected::none(),
+            &mut |_, _| {},
+        );
         let failures: Vec<_> = report
             .results
             .iter()
@@ -82,24 +89,49 @@ fn the_reference_passes_every_fixed_case() {
 }
 
 #[test]
-fn the_judge_reports_a_wrong_text_with_its_pointer() {
+fn the_judge_reports_a_wrong_text_with_its_pointer_and_severity() {
+    use autoreview::runner::{Oracle, Severity};
     let all = cases::all(Profile::Baseline).unwrap();
-    let case = all.iter().find(|c| c.id == "BL-15").expect("row BL-15");
+    let case = all
+        .iter()
+        .find(|c| c.id == "BL-15")
+        .expect("row BL-15")
+        .clone();
     let mut outcome = autoreview::decide(&case.scenario, Profile::Baseline);
-    outcome.id = case.scenario.id.clone();
-    assert_eq!(runner::judge(&case.expect, &outcome), Verdict::Pass);
+    for oracle in [Oracle::CaseExpectation, Oracle::Reference] {
+        assert_eq!(
+            runner::judge(&case, &outcome, Profile::Baseline, oracle),
+            Verdict::Pass
+        );
+    }
     outcome.result.text = Some("Error: the user rejected tool \"other\"".into());
-    match runner::judge(&case.expect, &outcome) {
-        Verdict::Fail(lines) => {
-            assert_eq!(lines.len(), 1, "{lines:?}");
-            assert!(lines[0].starts_with("/result/text: expected"), "{lines:?}");
+    for oracle in [Oracle::CaseExpectation, Oracle::Reference] {
+        match runner::judge(&case, &outcome, Profile::Baseline, oracle) {
+            Verdict::Fail { differences } => {
+                assert_eq!(differences.len(), 1, "{differences:?}");
+                assert_eq!(differences[0].pointer, "/result/text");
+                assert_eq!(differences[0].severity, Severity::Text);
+            }
+            v => panic!("expected a failure, got {v:?}"),
         }
+    }
+    outcome.result.executed = true;
+    match runner::judge(&case, &outcome, Profile::Baseline, Oracle::Reference) {
+        Verdict::Fail { differences } => assert_eq!(differences[0].severity, Severity::Safety),
         v => panic!("expected a failure, got {v:?}"),
     }
-    let partial = Expectation::Partial(json!({"result": {"executed": true}}));
+    let partial = cases::Case {
+        expect: Expectation::Partial(json!({"result": {"executed": false}})),
+        ..case
+    };
     assert!(matches!(
-        runner::judge(&partial, &outcome),
-        Verdict::Fail(_)
+        runner::judge(
+            &partial,
+            &outcome,
+            Profile::Baseline,
+            Oracle::CaseExpectation
+        ),
+        Verdict::Fail { .. }
     ));
 }
 
@@ -137,4 +169,35 @@ fn a_case_file_with_a_typo_names_the_file_and_the_field() {
         .to_string();
     assert!(err.starts_with("spec/cases/x.json: "), "{err}");
     assert!(err.contains("scenaro"), "{err}");
+}
+
+#[test]
+fn case_ids_are_locked_and_a_changed_case_is_caught() {
+    use autoreview::ids;
+    let current = ids::current().unwrap_or_else(|e| panic!("{e}"));
+    let lock = ids::Lock::committed().unwrap();
+    let problems = ids::problems(&lock, &current);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        lock.retired.contains_key("BL-1H"),
+        "retired IDs stay listed"
+    );
+    // Same ID, changed content: caught, with the way out named.
+    let mut tampered = lock.clone();
+    tampered
+        .cases
+        .insert("RS-F1".into(), "fnv1a64:0000000000000000".into());
+    let p = ids::problems(&tampered, &current);
+    assert!(
+        p.len() == 1 && p[0].starts_with("RS-F1 changed under the same ID"),
+        "{p:?}"
+    );
+    // A retired ID may not come back.
+    let mut reused = lock.clone();
+    reused.retired.insert("RS-F1".into(), "test".into());
+    assert!(
+        ids::problems(&reused, &current)
+            .iter()
+            .any(|p| p.contains("was retired"))
+    );
 }

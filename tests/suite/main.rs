@@ -8,5 +8,6 @@ mod messages; // the templates and the spec text agree
 mod parser; // the readers' security properties over generated and hostile text
 mod properties; // invariants of the spec over generated scenarios
 mod rows; // one case and one snapshot per decision-table row
+mod runner; // the runner against correct and broken adapters
 mod schema; // the committed JSON Schemas are generated from the types
 mod table; // the decision table is complete, unambiguous and agrees with the engine

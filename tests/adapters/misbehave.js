@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// An adapter that relays to `autoreview serve` and misbehaves on cue, so the runner's handling of
+// broken implementations can be tested: node misbehave.js <serve-binary> <mode> [n]
+//   crash N        exit with status 3 on the Nth decide
+//   stall N        never answer the Nth decide
+//   garbage N      answer the Nth decide with a line that is not JSON
+//   wrong-seq N    answer the Nth decide with another seq
+//   huge N         answer the Nth decide with a 2 MiB line
+//   error N        answer the Nth decide with an error reply
+//   stderr N       write three lines to stderr on the Nth decide, then crash
+//   allow-all      answer every decide with an outcome whose body ran (a planted SAFETY defect)
+//   version        answer hello with protocol 2
+//   no-profile     answer hello without the run's profile
+//   silent         never answer hello
+//   exit           exit before reading anything
+'use strict';
+const { spawn } = require('node:child_process');
+const readline = require('node:readline');
+
+const [serveBin, mode, nArg] = process.argv.slice(2);
+const n = Number(nArg || 1);
+if (mode === 'exit') process.exit(0);
+
+const serve = spawn(serveBin, ['serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const replies = readline.createInterface({ input: serve.stdout });
+const pending = [];
+replies.on('line', (line) => {
+  const next = pending.shift();
+  if (next) next(line);
+});
+const ask = (msg) => new Promise((resolve) => {
+  pending.push(resolve);
+  serve.stdin.write(JSON.stringify(msg) + '\n');
+});
+const out = (obj) => process.stdout.write((typeof obj === 'string' ? obj : JSON.stringify(obj)) + '\n');
+
+let decides = 0;
+const input = readline.createInterface({ input: process.stdin });
+input.on('line', async (line) => {
+  const msg = JSON.parse(line);
+  if (msg.type === 'stop') { serve.kill(); process.exit(0); }
+  if (msg.type === 'hello') {
+    if (mode === 'silent') return;
+    const reply = JSON.parse(await ask(msg));
+    if (mode === 'version') reply.protocol = 2;
+    if (mode === 'no-profile') reply.profiles = reply.profiles.filter((p) => p !== msg.profile);
+    reply.implementation.name = `misbehave-${mode}`;
+    return out(reply);
+  }
+  decides += 1;
+  if (decides === n) {
+    switch (mode) {
+      case 'crash': process.exit(3);
+      case 'stall': return;
+      case 'garbage': return out('this is not JSON');
+      case 'wrong-seq': { const r = JSON.parse(await ask(msg)); r.seq += 1000; return out(r); }
+      case 'huge': return out({ type: 'error', seq: msg.seq, message: 'x'.repeat(2 * 1024 * 1024) });
+      case 'error': return out({ type: 'error', seq: msg.seq, message: 'the gate threw: TypeError: cannot read properties of undefined' });
+      case 'stderr':
+        process.stderr.write('gate: starting review\ngate: reviewer client failed\ngate: giving up\n');
+        setTimeout(() => process.exit(4), 20);
+        return;
+      default: break;
+    }
+  }
+  const reply = JSON.parse(await ask(msg));
+  if (mode === 'allow-all' && reply.type === 'outcome') {
+    reply.outcome.result = { executed: true, text: null, info: null };
+  }
+  out(reply);
+});

@@ -1,0 +1,314 @@
+//! The runner against adapters: the reference served over the protocol passes everything, and
+//! broken adapters — crashing, stalling, printing garbage, speaking another protocol — are
+//! reported as broken, never as passing, without stopping the run.
+
+use std::process::Command;
+use std::time::Duration;
+
+use autoreview::runner::subprocess::{Limits, StartError, Subprocess};
+use autoreview::runner::{self, Broken, Oracle, Severity, Status, Verdict, expect::Expected};
+use autoreview::{Profile, cases};
+
+const BIN: &str = env!("CARGO_BIN_EXE_autoreview");
+const MISBEHAVE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/misbehave.js");
+
+fn node(mode: &str, n: u32) -> Vec<String> {
+    vec![
+        "node".into(),
+        MISBEHAVE.into(),
+        BIN.into(),
+        mode.into(),
+        n.to_string(),
+    ]
+}
+
+fn quick() -> Limits {
+    Limits {
+        timeout: Duration::from_millis(600),
+        ..Limits::default()
+    }
+}
+
+fn some_cases(profile: Profile, n: usize) -> Vec<cases::Case> {
+    cases::all(profile).unwrap().into_iter().take(n).collect()
+}
+
+fn check(
+    command: Vec<String>,
+    profile: Profile,
+    cases: &[cases::Case],
+    limits: Limits,
+) -> runner::Report {
+    let mut imp = Subprocess::start(command, profile, limits).unwrap_or_else(|e| panic!("{e}"));
+    runner::run(
+        &mut imp,
+        cases,
+        profile,
+        Oracle::Reference,
+        &Expected::none(),
+        &mut |_, _| {},
+    )
+}
+
+#[test]
+fn the_reference_served_over_the_protocol_passes_every_case() {
+    for profile in Profile::ALL {
+        let all = cases::all(profile).unwrap();
+        let report = check(
+            vec![BIN.into(), "serve".into()],
+            profile,
+            &all,
+            Limits::default(),
+        );
+        let bad: Vec<_> = report
+            .results
+            .iter()
+            .filter(|r| r.status != Status::Pass)
+            .collect();
+        assert!(bad.is_empty(), "{profile}: {bad:#?}");
+        assert_eq!(report.passed(), all.len());
+        assert!(report.implementation.contains("autoreview-reference"));
+    }
+}
+
+fn broken_at(report: &runner::Report, index: usize) -> Broken {
+    match &report.results[index].verdict {
+        Verdict::Broken { error } => error.kind,
+        v => panic!("case {index} should be broken, is {v:?}"),
+    }
+}
+
+#[test]
+fn a_crash_costs_one_case_and_a_restart() {
+    let cases = some_cases(Profile::Resilient, 6);
+    let report = check(node("crash", 3), Profile::Resilient, &cases, quick());
+    assert_eq!(broken_at(&report, 2), Broken::Crash);
+    // The restarted adapter counts decides afresh, so it crashes on its third again: case 5.
+    assert_eq!(broken_at(&report, 5), Broken::Crash);
+    for i in [0, 1, 3, 4] {
+        assert_eq!(report.results[i].status, Status::Pass, "case {i}");
+    }
+}
+
+#[test]
+fn a_stall_is_a_timeout_and_the_run_goes_on() {
+    let cases = some_cases(Profile::Resilient, 4);
+    let report = check(node("stall", 2), Profile::Resilient, &cases, quick());
+    assert_eq!(report.results[0].status, Status::Pass);
+    assert_eq!(broken_at(&report, 1), Broken::Timeout);
+    // The adapter was killed and restarted: its first decide answers, its second stalls again.
+    assert_eq!(report.results[2].status, Status::Pass);
+    assert_eq!(broken_at(&report, 3), Broken::Timeout);
+}
+
+#[test]
+fn garbage_wrong_seq_and_oversized_replies_are_protocol_errors() {
+    for mode in ["garbage", "wrong-seq", "huge"] {
+        let cases = some_cases(Profile::Baseline, 3);
+        let report = check(node(mode, 2), Profile::Baseline, &cases, quick());
+        assert_eq!(broken_at(&report, 1), Broken::ProtocolError, "{mode}");
+        assert_eq!(
+            report.results[2].status,
+            Status::Pass,
+            "{mode}: the next case starts clean"
+        );
+    }
+}
+
+#[test]
+fn an_error_reply_fails_its_case_only() {
+    let cases = some_cases(Profile::Baseline, 3);
+    let report = check(node("error", 1), Profile::Baseline, &cases, quick());
+    assert_eq!(broken_at(&report, 0), Broken::Error);
+    assert_eq!(report.results[1].status, Status::Pass);
+}
+
+#[test]
+fn stderr_written_during_a_case_is_attached_to_it() {
+    let cases = some_cases(Profile::Baseline, 2);
+    let report = check(node("stderr", 2), Profile::Baseline, &cases, quick());
+    assert_eq!(report.results[0].status, Status::Pass);
+    match &report.results[1].verdict {
+        Verdict::Broken { error } => {
+            assert_eq!(error.kind, Broken::Crash);
+            assert_eq!(
+                error.stderr,
+                [
+                    "gate: starting review",
+                    "gate: reviewer client failed",
+                    "gate: giving up"
+                ]
+            );
+        }
+        v => panic!("{v:?}"),
+    }
+}
+
+#[test]
+fn restarts_are_bounded() {
+    let cases = some_cases(Profile::Baseline, 8);
+    let limits = Limits {
+        max_restarts: 1,
+        ..quick()
+    };
+    let report = check(node("crash", 1), Profile::Baseline, &cases, limits);
+    assert_eq!(broken_at(&report, 0), Broken::Crash);
+    assert_eq!(broken_at(&report, 1), Broken::Crash);
+    for i in 2..8 {
+        assert_eq!(broken_at(&report, i), Broken::NotRun, "case {i}");
+    }
+}
+
+#[test]
+fn a_planted_safety_defect_is_reported_as_safety() {
+    let cases = cases::table_cases(Profile::Resilient).unwrap();
+    let report = check(node("allow-all", 0), Profile::Resilient, &cases, quick());
+    let refused = report
+        .results
+        .iter()
+        .filter(|r| r.status == Status::Fail)
+        .collect::<Vec<_>>();
+    assert!(!refused.is_empty());
+    assert!(
+        refused
+            .iter()
+            .all(|r| r.worst_severity() == Some(Severity::Safety)),
+        "{refused:#?}"
+    );
+}
+
+#[test]
+fn handshake_failures_stop_before_any_case() {
+    let err = |mode| Subprocess::start(node(mode, 0), Profile::Resilient, quick()).err();
+    assert!(matches!(
+        err("version"),
+        Some(StartError::Version { found: 2 })
+    ));
+    assert!(matches!(
+        err("no-profile"),
+        Some(StartError::Profile { .. })
+    ));
+    assert!(matches!(err("exit"), Some(StartError::Handshake { .. })));
+    let silent = Subprocess::start(
+        node("silent", 0),
+        Profile::Resilient,
+        Limits {
+            handshake_timeout: Duration::from_millis(500),
+            ..quick()
+        },
+    );
+    assert!(matches!(silent.err(), Some(StartError::Handshake { .. })));
+    assert!(matches!(
+        Subprocess::start(
+            vec!["/nonexistent/adapter".into()],
+            Profile::Resilient,
+            quick()
+        )
+        .err(),
+        Some(StartError::Spawn { .. })
+    ));
+}
+
+fn cli(args: &[&str]) -> (i32, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("run autoreview");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn check_exit_codes_reports_and_gradual_adoption() {
+    let dir = std::env::temp_dir().join(format!("autoreview-runner-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let adapter = ["--", "node", MISBEHAVE, BIN, "error", "2"];
+    let base = [
+        "check",
+        "--profile",
+        "baseline",
+        "--only",
+        "BL-P",
+        "--timeout-ms",
+        "800",
+    ];
+
+    // A failure: exit 1, with the last line `N passed, N failed`.
+    let (code, out) = cli(&[&base[..], &adapter[..]].concat());
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .ends_with(" passed, 1 failed"),
+        "{out}"
+    );
+
+    // Record it, then the same run passes with the expectation file.
+    let expect = path("expect.json");
+    let (code, _) = cli(&[&base[..], &["--write-expect", &expect], &adapter[..]].concat());
+    assert_eq!(code, 1);
+    let listed = std::fs::read_to_string(&expect).unwrap();
+    assert!(
+        listed.contains("\"version\": 1") && listed.contains("BL-P"),
+        "{listed}"
+    );
+    let (code, out) = cli(&[&base[..], &["--expect", &expect], &adapter[..]].concat());
+    assert_eq!(code, 0, "{out}");
+
+    // Against a correct adapter, the listed case passes unexpectedly: reported; --strict fails.
+    let serve = ["--", BIN, "serve"];
+    let (code, out) = cli(&[&base[..], &["--expect", &expect], &serve[..]].concat());
+    assert_eq!(code, 0);
+    assert!(out.contains("UNEXPECTED PASS"), "{out}");
+    let (code, _) = cli(&[&base[..], &["--expect", &expect, "--strict"], &serve[..]].concat());
+    assert_eq!(code, 1);
+
+    // Reports.
+    let (json, junit, md) = (path("r.json"), path("r.xml"), path("r.md"));
+    let (code, _) = cli(&[
+        &base[..],
+        &["--report-json", &json, "--junit", &junit, "--markdown", &md],
+        &adapter[..],
+    ]
+    .concat());
+    assert_eq!(code, 1);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["report_version"], 1);
+    assert!(
+        report["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["verdict"] == "broken")
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.starts_with("<?xml") && xml.contains("<error type=\"error\""),
+        "{xml}"
+    );
+    assert!(
+        std::fs::read_to_string(&md)
+            .unwrap()
+            .contains("| **total** |")
+    );
+
+    // An adapter that speaks another protocol: exit 2.
+    let (code, _) = cli(&["check", "--", "node", MISBEHAVE, BIN, "version", "0"]);
+    assert_eq!(code, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn smoke_checks_the_wiring() {
+    let (code, out) = cli(&["smoke", "--", BIN, "serve"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("the wiring works"));
+    let (code, out) = cli(&["smoke", "--", "node", MISBEHAVE, BIN, "allow-all", "0"]);
+    assert_eq!(code, 1, "{out}");
+}
