@@ -8,6 +8,7 @@ fn committed_schemas_are_fresh() {
     for (kind, file) in [
         (SchemaKind::Scenario, "scenario"),
         (SchemaKind::Outcome, "outcome"),
+        (SchemaKind::Protocol, "protocol"),
     ] {
         let path = format!("{}/spec/{file}.schema.json", env!("CARGO_MANIFEST_DIR"));
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
