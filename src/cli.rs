@@ -64,7 +64,7 @@ pub enum Command {
     #[command(after_help = "\
 Examples:
   autoreview check --profile baseline
-  autoreview check --profile resilient -- node adapters/node/skeleton.js
+  autoreview check --profile baseline -- node adapters/node/skeleton.js
   autoreview check --expect known-failures.json --junit report.xml --markdown \"$GITHUB_STEP_SUMMARY\" -- ./my-adapter
   autoreview check --write-expect known-failures.json -- ./my-adapter   # adopt the suite gradually")]
     Check {
@@ -229,8 +229,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             command,
         } => check(profile, &run, command),
         Command::Serve { profiles } => {
-            let stdin = std::io::stdin().lock();
-            let stdout = std::io::stdout().lock();
+            // Large reads: a scenario can carry megabytes of reviewer text, and the pipe is
+            // drained fastest in big chunks.
+            let stdin = std::io::BufReader::with_capacity(1 << 20, std::io::stdin().lock());
+            // One write per reply: serve flushes after each line, and the default line-buffered
+            // stdout would otherwise split a long outcome into several pipe writes.
+            let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
             crate::protocol::serve(stdin, stdout, std::io::stderr(), &profiles)
                 .context("serving")?;
             Ok(ExitCode::SUCCESS)
@@ -374,7 +378,14 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
     println!("handshake: ok — {}", imp.describe());
     let mut ok = true;
     for case in crate::cases::smoke_cases() {
-        let verdict = match imp.decide(&case.scenario, profile) {
+        let verdict = match imp.decide(
+            crate::runner::Ask {
+                scenario: &case.scenario,
+                profile,
+                next: None,
+            },
+            &mut || {},
+        ) {
             Err(e) => format!("{}: {}", e.kind.as_str(), e.message),
             Ok(outcome) => match runner::judge(&case, &outcome, profile, Oracle::Reference) {
                 runner::Verdict::Pass => "ok".into(),

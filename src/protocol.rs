@@ -64,6 +64,34 @@ pub enum Reply {
     },
 }
 
+impl Reply {
+    /// Reads one reply line. An `outcome` reply, nearly every line of a run, is read in one pass
+    /// straight into its types; any other line takes the tagged path, whose error names what is
+    /// wrong.
+    pub fn parse(line: &str) -> Result<Reply, serde_json::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct OutcomeReply {
+            #[serde(rename = "type")]
+            _kind: OutcomeTag,
+            seq: u64,
+            outcome: Box<Outcome>,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "kebab-case")]
+        enum OutcomeTag {
+            Outcome,
+        }
+        match serde_json::from_str::<OutcomeReply>(line) {
+            Ok(r) => Ok(Reply::Outcome {
+                seq: r.seq,
+                outcome: r.outcome,
+            }),
+            Err(_) => serde_json::from_str(line),
+        }
+    }
+}
+
 /// What an adapter says about the implementation it wraps.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -97,15 +125,51 @@ pub fn schema_text() -> String {
 /// `output` until `stop` or the end of input. A line that is not a request gets an `error` reply
 /// when it carries a `seq`, and is otherwise reported on `log`.
 pub fn serve(
-    input: impl std::io::BufRead,
+    mut input: impl std::io::BufRead,
     mut output: impl std::io::Write,
     mut log: impl std::io::Write,
     profiles: &[Profile],
 ) -> std::io::Result<()> {
+    /// A well-formed decide request, read in one pass straight into its types; anything else
+    /// takes the slower path below, which names what is wrong.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Decide {
+        #[serde(rename = "type")]
+        kind: DecideTag,
+        seq: u64,
+        scenario: crate::scenario::Scenario,
+    }
+    #[derive(Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    enum DecideTag {
+        Decide,
+    }
     let mut profile: Option<Profile> = None;
-    for line in input.lines() {
-        let line = line?;
+    // One buffer for every line: a scenario may carry megabytes of reviewer text.
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            break;
+        }
         if line.trim().is_empty() {
+            continue;
+        }
+        if let Some(p) = profile
+            && let Ok(Decide {
+                kind: DecideTag::Decide,
+                seq,
+                scenario,
+            }) = serde_json::from_str::<Decide>(&line)
+        {
+            let reply = Reply::Outcome {
+                seq,
+                outcome: Box::new(crate::engine::decide(&scenario, p)),
+            };
+            serde_json::to_writer(&mut output, &reply)?;
+            output.write_all(b"\n")?;
+            output.flush()?;
             continue;
         }
         let reply = match serde_json::from_str::<Request>(&line) {

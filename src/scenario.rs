@@ -657,80 +657,82 @@ impl Attempt {
 
     /// Reads one attempt, naming the shape that did not fit.
     pub fn from_value(v: Value) -> Result<Attempt, String> {
-        let Value::Object(map) = v else {
+        let Value::Object(mut map) = v else {
             return Err(format!(
                 "an attempt must be an object, not {}; {ATTEMPT_SHAPES}",
                 kind_of(&v)
             ));
         };
-        let has = |k: &str| map.contains_key(k);
-        let only = |allowed: &[&str]| -> Result<(), String> {
-            match map.keys().find(|k| !allowed.contains(&k.as_str())) {
+        // Called once the shape's own members are taken out: whatever is left is unknown.
+        let only = |map: &Map<String, Value>, allowed: &str| -> Result<(), String> {
+            match map.keys().next() {
                 Some(k) => Err(format!(
-                    "unknown field {k:?} in this attempt (allowed: {})",
-                    allowed.join(", ")
+                    "unknown field {k:?} in this attempt (allowed: {allowed})"
                 )),
                 None => Ok(()),
             }
         };
-        let value = Value::Object(map.clone());
-        let delay_ms = match map.get("delay_ms") {
+        let had_delay = map.contains_key("delay_ms");
+        let delay_ms = match map.remove("delay_ms") {
             None => 0,
             Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(0),
             Some(other) => {
                 return Err(format!(
                     "delay_ms must be a whole number of milliseconds, not {}",
-                    kind_of(other)
+                    kind_of(&other)
                 ));
             }
         };
-        if has("blocks") {
-            only(&["blocks", "finish", "data_after_finish", "delay_ms"])?;
-            #[derive(Deserialize)]
-            #[serde(deny_unknown_fields)]
-            struct B {
-                blocks: Vec<Block>,
-                #[serde(default = "stop")]
-                finish: String,
-                #[serde(default)]
-                data_after_finish: bool,
-                #[serde(default)]
-                #[allow(dead_code)] // read above
-                delay_ms: u64,
-            }
-            let b: B = serde_json::from_value(value).map_err(|e| e.to_string())?;
-            if b.finish.is_empty() {
-                return Err("finish must name a kind such as \"stop\" or \"max-tokens\"".into());
-            }
+        // The members are moved out, never copied: a reply can be a megabyte of text.
+        if let Some(blocks) = map.remove("blocks") {
+            let blocks_map_check =
+                |map: &Map<String, Value>| only(map, "blocks, finish, data_after_finish, delay_ms");
+            let blocks: Vec<Block> =
+                serde_json::from_value(blocks).map_err(|e| format!("blocks: {e}"))?;
+            let finish = match map.remove("finish") {
+                None => stop(),
+                Some(Value::String(f)) if !f.is_empty() => f,
+                Some(_) => {
+                    return Err("finish must name a kind such as \"stop\" or \"max-tokens\"".into());
+                }
+            };
+            let data_after_finish = match map.remove("data_after_finish") {
+                None => false,
+                Some(Value::Bool(b)) => b,
+                Some(other) => {
+                    return Err(format!(
+                        "data_after_finish must be a boolean, not {}",
+                        kind_of(&other)
+                    ));
+                }
+            };
+            blocks_map_check(&map)?;
             Ok(Attempt::Blocks {
-                blocks: b.blocks,
-                finish: b.finish,
-                data_after_finish: b.data_after_finish,
+                blocks,
+                finish,
+                data_after_finish,
                 delay_ms,
             })
-        } else if has("text") {
-            only(&["text", "delay_ms"])?;
-            match &map["text"] {
-                Value::String(s) => Ok(Attempt::Text {
-                    text: s.clone(),
-                    delay_ms,
-                }),
-                other => Err(format!("text must be a string, not {}", kind_of(other))),
+        } else if let Some(text) = map.remove("text") {
+            only(&map, "text, delay_ms")?;
+            match text {
+                Value::String(text) => Ok(Attempt::Text { text, delay_ms }),
+                other => Err(format!("text must be a string, not {}", kind_of(&other))),
             }
-        } else if has("finish") {
-            only(&["finish", "delay_ms"])?;
-            let finish: FailedFinish = serde_json::from_value(map["finish"].clone())
+        } else if let Some(finish) = map.remove("finish") {
+            only(&map, "finish, delay_ms")?;
+            let finish: FailedFinish = serde_json::from_value(finish)
                 .map_err(|e| format!("finish: {e}; a finish without blocks is {{\"kind\": \"error\"|\"aborted\", \"code\": string, \"message\": any}}"))?;
             Ok(Attempt::Finish { finish, delay_ms })
-        } else if has("throw") {
-            only(&["throw", "delay_ms"])?;
-            Ok(Attempt::Throw {
-                throw: map["throw"].clone(),
-                delay_ms,
-            })
-        } else if has("hang") {
-            only(&["hang"])?;
-            match map["hang"] {
+        } else if let Some(throw) = map.remove("throw") {
+            only(&map, "throw, delay_ms")?;
+            Ok(Attempt::Throw { throw, delay_ms })
+        } else if let Some(hang) = map.remove("hang") {
+            only(&map, "hang")?;
+            if had_delay {
+                return Err("a hanging attempt never settles, so it takes no delay_ms".into());
+            }
+            match hang {
                 Value::Bool(true) => Ok(Attempt::Hang { hang: HangFlag }),
                 _ => Err("hang must be true".into()),
             }

@@ -15,14 +15,27 @@ pub fn top_level_objects(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut start = 0usize;
     let mut in_string = false;
     let mut escaped = false;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0usize;
+    while i < bytes.len() {
         if depth == 0 {
-            if b == b'{' {
-                depth = 1;
-                start = i;
+            // Prose: jump to the next `{` (a byte search, not a loop over every character).
+            // `i` always follows an ASCII byte here, so it is a character boundary.
+            let next = match text.get(i..) {
+                Some(rest) => rest.find('{'),
+                None => bytes[i..].iter().position(|&b| b == b'{'),
+            };
+            match next {
+                Some(at) => {
+                    depth = 1;
+                    start = i + at;
+                    i = start + 1;
+                    continue;
+                }
+                None => break,
             }
-            continue;
         }
+        let b = bytes[i];
+        i += 1;
         if in_string {
             if escaped {
                 escaped = false;
@@ -39,7 +52,7 @@ pub fn top_level_objects(text: &str) -> Vec<std::ops::Range<usize>> {
             b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    spans.push(start..i + 1);
+                    spans.push(start..i);
                 }
             }
             _ => {}

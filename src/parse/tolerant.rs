@@ -111,7 +111,7 @@ pub fn parse_text_with(text: &str, options: Options) -> Result<ReviewerDecision,
         // standing.
         if outside(whole, &taken, 0)
             .iter()
-            .any(|t| t.contains(['{', '}']))
+            .any(|t| t.contains('{') || t.contains('}'))
         {
             return Err(ReplyError::Conflict);
         }

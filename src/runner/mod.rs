@@ -23,8 +23,27 @@ pub use compare::{Difference, Severity};
 pub trait Implementation {
     /// How reports name it.
     fn describe(&self) -> String;
-    /// Decides one scenario under a profile.
-    fn decide(&mut self, scenario: &Scenario, profile: Profile) -> Result<Outcome, ImplError>;
+    /// Decides one case. `while_waiting` is work the runner would like done while the answer is
+    /// pending: an implementation that answers from elsewhere (a subprocess) calls it after
+    /// sending the request, so the runner's own reference decision overlaps with the
+    /// implementation's; one that answers at once may call it first or not at all.
+    fn decide(
+        &mut self,
+        ask: Ask<'_>,
+        while_waiting: &mut dyn FnMut(),
+    ) -> Result<Outcome, ImplError>;
+}
+
+/// One case as the runner hands it to an implementation.
+#[derive(Debug, Clone, Copy)]
+pub struct Ask<'a> {
+    /// The scenario to decide.
+    pub scenario: &'a Scenario,
+    /// The profile to decide it under.
+    pub profile: Profile,
+    /// The scenario the runner will ask next, if any: an implementation may prepare it (encode
+    /// it, say) while it waits for this answer.
+    pub next: Option<&'a Scenario>,
 }
 
 /// Why an implementation produced no outcome; never a pass.
@@ -94,8 +113,12 @@ impl Implementation for Reference {
         )
     }
 
-    fn decide(&mut self, scenario: &Scenario, profile: Profile) -> Result<Outcome, ImplError> {
-        Ok(crate::engine::decide(scenario, profile))
+    fn decide(
+        &mut self,
+        ask: Ask<'_>,
+        _while_waiting: &mut dyn FnMut(),
+    ) -> Result<Outcome, ImplError> {
+        Ok(crate::engine::decide(ask.scenario, ask.profile))
     }
 }
 
@@ -229,12 +252,43 @@ pub fn run(
 ) -> Report {
     let mut results = Vec::with_capacity(cases.len());
     for (i, case) in cases.iter().enumerate() {
-        let verdict = match catch_unwind(AssertUnwindSafe(|| imp.decide(&case.scenario, profile))) {
-            Err(panic) => Verdict::Broken {
+        // The reference decides while the implementation works on the same case. A panic in the
+        // reference is the engine's bug, not the implementation's, so it is caught on its own.
+        let mut reference: Option<Result<Outcome, String>> = None;
+        let mut prepare = || {
+            if oracle == Oracle::Reference && reference.is_none() {
+                reference = Some(
+                    catch_unwind(AssertUnwindSafe(|| {
+                        crate::engine::decide(&case.scenario, profile)
+                    }))
+                    .map_err(|p| panic_message(&p)),
+                );
+            }
+        };
+        let answer = catch_unwind(AssertUnwindSafe(|| {
+            let ask = Ask {
+                scenario: &case.scenario,
+                profile,
+                next: cases.get(i + 1).map(|c| &c.scenario),
+            };
+            imp.decide(ask, &mut prepare)
+        }));
+        prepare();
+        let verdict = match (answer, reference) {
+            (Err(panic), _) => Verdict::Broken {
                 error: ImplError::new(Broken::Panic, panic_message(&panic)),
             },
-            Ok(Err(error)) => Verdict::Broken { error },
-            Ok(Ok(outcome)) => judge(case, &outcome, profile, oracle),
+            (Ok(Err(error)), _) => Verdict::Broken { error },
+            (Ok(Ok(_)), Some(Err(panic))) => Verdict::Broken {
+                error: ImplError::new(
+                    Broken::Panic,
+                    format!(
+                        "the reference engine panicked on this case (a bug in autoreview): {panic}"
+                    ),
+                ),
+            },
+            (Ok(Ok(outcome)), Some(Ok(r))) => judge_against(case, &r, &outcome),
+            (Ok(Ok(outcome)), None) => judge(case, &outcome, profile, oracle),
         };
         let expected_failure = expected.reason(&case.id).map(str::to_owned);
         let status = match (verdict.passed(), expected_failure.is_some()) {
@@ -265,21 +319,27 @@ pub fn run(
 
 /// Judges one outcome.
 pub fn judge(case: &Case, outcome: &Outcome, profile: Profile, oracle: Oracle) -> Verdict {
-    let differences = match oracle {
-        Oracle::CaseExpectation => by_expectation(&case.expect, outcome),
-        Oracle::Reference => {
-            let reference = crate::engine::decide(&case.scenario, profile);
-            if case.implementation_defined {
-                // Only the safety rules bind an implementation-defined case.
-                compare::compare(&reference, outcome)
-                    .into_iter()
-                    .filter(|d| d.severity == Severity::Safety)
-                    .collect()
-            } else {
-                compare::compare(&reference, outcome)
-            }
-        }
-    };
+    match oracle {
+        Oracle::CaseExpectation => verdict_of(by_expectation(&case.expect, outcome)),
+        Oracle::Reference => judge_against(
+            case,
+            &crate::engine::decide(&case.scenario, profile),
+            outcome,
+        ),
+    }
+}
+
+/// Judges one outcome against the reference's outcome for the same case.
+pub fn judge_against(case: &Case, reference: &Outcome, outcome: &Outcome) -> Verdict {
+    let mut differences = compare::compare(reference, outcome);
+    if case.implementation_defined {
+        // Only the safety rules bind an implementation-defined case.
+        differences.retain(|d| d.severity == Severity::Safety);
+    }
+    verdict_of(differences)
+}
+
+fn verdict_of(differences: Vec<Difference>) -> Verdict {
     if differences.is_empty() {
         Verdict::Pass
     } else {

@@ -5,12 +5,13 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Broken, ImplError, Implementation};
+use super::{Ask, Broken, ImplError, Implementation};
 use crate::outcome::Outcome;
 use crate::profile::Profile;
 use crate::protocol::{self, ImplementationInfo, Reply, Request};
@@ -99,8 +100,11 @@ struct Stderr {
 const STDERR_KEEP: usize = 2000;
 
 struct Running {
-    child: Child,
+    child: Arc<Mutex<Child>>,
     stdin: ChildStdin,
+    /// Watches writes to stdin: a subprocess that stops reading must cost a timeout, never
+    /// block the runner.
+    watchdog: Arc<Watchdog>,
     lines: Receiver<Line>,
     stderr: Arc<Mutex<Stderr>>,
 }
@@ -125,15 +129,104 @@ impl Running {
         self.stderr.lock().map(|s| s.total).unwrap_or(0)
     }
 
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    /// Writes one line, given in parts, to stdin in as few writes as the pipe allows. A write
+    /// still blocked after `limit` (the subprocess stopped reading) is ended by killing the
+    /// subprocess; the error then says so.
+    fn write(&mut self, parts: &[&[u8]], limit: Duration) -> Result<(), (Broken, String)> {
+        self.watchdog.arm(limit);
+        let written = write_all_parts(&mut self.stdin, parts).and_then(|()| self.stdin.flush());
+        let stalled = self.watchdog.disarm();
+        match written {
+            Ok(()) => Ok(()),
+            Err(_) if stalled => Err((
+                Broken::Timeout,
+                format!("it stopped reading its stdin for {} ms", limit.as_millis()),
+            )),
+            Err(e) => Err((Broken::Crash, format!("cannot write to its stdin: {e}"))),
+        }
     }
+
+    fn try_wait(&self) -> Option<std::process::ExitStatus> {
+        let mut child = self.child.lock().unwrap_or_else(|e| e.into_inner());
+        child.try_wait().ok().flatten()
+    }
+
+    fn kill(self) {
+        self.watchdog.stop.store(true, Ordering::Relaxed);
+        let mut child = self.child.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+/// Kills the subprocess when a write to its stdin has been blocked too long. It polls instead of
+/// being woken per write, so a case costs two atomic stores rather than a thread switch.
+struct Watchdog {
+    epoch: Instant,
+    /// When the write in progress must end, in microseconds since `epoch`; 0 when none is.
+    deadline: AtomicU64,
+    stalled: AtomicBool,
+    stop: AtomicBool,
+}
+
+impl Watchdog {
+    const TICK: Duration = Duration::from_millis(20);
+
+    fn start(child: Arc<Mutex<Child>>) -> Arc<Watchdog> {
+        let dog = Arc::new(Watchdog {
+            epoch: Instant::now(),
+            deadline: AtomicU64::new(0),
+            stalled: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+        });
+        let watch = dog.clone();
+        thread::spawn(move || {
+            while !watch.stop.load(Ordering::Relaxed) {
+                thread::sleep(Self::TICK);
+                let deadline = watch.deadline.load(Ordering::Acquire);
+                if deadline != 0 && watch.now() > deadline {
+                    watch.stalled.store(true, Ordering::Release);
+                    let _ = child.lock().unwrap_or_else(|e| e.into_inner()).kill();
+                    return;
+                }
+            }
+        });
+        dog
+    }
+
+    fn now(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_micros()).unwrap_or(u64::MAX)
+    }
+
+    fn arm(&self, limit: Duration) {
+        let limit = u64::try_from(limit.as_micros()).unwrap_or(u64::MAX);
+        self.deadline
+            .store(self.now().saturating_add(limit).max(1), Ordering::Release);
+    }
+
+    /// Ends the watch of one write; true when the watchdog had to kill the subprocess.
+    fn disarm(&self) -> bool {
+        self.deadline.store(0, Ordering::Release);
+        self.stalled.load(Ordering::Acquire)
+    }
+}
+
+/// A scenario's JSON text, kept with the address of the scenario it encodes (compared, never
+/// followed). [`Ask::next`] promises that scenario is the one asked next.
+struct Encoded {
+    scenario: usize,
+    json: Vec<u8>,
+}
+
+fn address(scenario: &Scenario) -> usize {
+    std::ptr::from_ref(scenario) as usize
 }
 
 /// The subprocess implementation.
 pub struct Subprocess {
     command: Vec<String>,
+    /// The next scenario's JSON, encoded ahead of its turn.
+    encoded: Option<Encoded>,
     profile: Profile,
     limits: Limits,
     running: Option<Running>,
@@ -156,6 +249,7 @@ impl Subprocess {
             profile,
             limits,
             running: None,
+            encoded: None,
             info: None,
             restarts: 0,
             seq: 0,
@@ -205,6 +299,8 @@ impl Subprocess {
         if let Some(out) = stdout {
             thread::spawn(move || read_lines(out, cap, tx));
         }
+        let child = Arc::new(Mutex::new(child));
+        let watchdog = Watchdog::start(child.clone());
         let stderr = Arc::new(Mutex::new(Stderr::default()));
         if let Some(err) = stderr_pipe {
             let sink = stderr.clone();
@@ -233,6 +329,7 @@ impl Subprocess {
         let mut running = Running {
             child,
             stdin,
+            watchdog,
             lines,
             stderr,
         };
@@ -254,11 +351,11 @@ impl Subprocess {
             profile: self.profile,
             runner: format!("autoreview {}", env!("CARGO_PKG_VERSION")),
         };
-        if let Err(e) = send(&mut running.stdin, &hello) {
-            return fail(running, format!("cannot write to its stdin: {e}"));
+        if let Err(e) = running.write(&[&request_line(&hello)], self.limits.handshake_timeout) {
+            return fail(running, e.1);
         }
         match running.lines.recv_timeout(self.limits.handshake_timeout) {
-            Ok(Line::Text(text)) => match serde_json::from_str::<Reply>(&text) {
+            Ok(Line::Text(text)) => match Reply::parse(&text) {
                 Ok(Reply::Hello {
                     protocol: p,
                     implementation,
@@ -344,7 +441,11 @@ impl Implementation for Subprocess {
         }
     }
 
-    fn decide(&mut self, scenario: &Scenario, _profile: Profile) -> Result<Outcome, ImplError> {
+    fn decide(
+        &mut self,
+        ask: Ask<'_>,
+        while_waiting: &mut dyn FnMut(),
+    ) -> Result<Outcome, ImplError> {
         if let Some(why) = &self.gave_up {
             return Err(ImplError::new(Broken::NotRun, why.clone()));
         }
@@ -354,14 +455,33 @@ impl Implementation for Subprocess {
         self.seq += 1;
         let seq = self.seq;
         let mark = running.stderr_mark();
-        let request = Request::Decide {
-            seq,
-            scenario: serde_json::to_value(scenario).unwrap_or_default(),
+        let deadline = Instant::now() + self.limits.timeout;
+        // The scenario's JSON was usually encoded while the previous answer was awaited.
+        let json = match self.encoded.take() {
+            Some(e) if e.scenario == address(ask.scenario) => Ok(e.json),
+            _ => serde_json::to_vec(ask.scenario),
         };
-        let outcome = match send(&mut running.stdin, &request) {
-            Err(e) => Err((Broken::Crash, format!("cannot write to its stdin: {e}"))),
-            Ok(()) => match running.lines.recv_timeout(self.limits.timeout) {
-                Ok(Line::Text(text)) => match serde_json::from_str::<Reply>(&text) {
+        let written = match json {
+            Err(e) => Err((Broken::NotRun, format!("cannot encode the scenario: {e}"))),
+            Ok(json) => {
+                let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},\"scenario\":");
+                running.write(&[prefix.as_bytes(), &json, b"}\n"], self.limits.timeout)
+            }
+        };
+        while_waiting();
+        if let Some(next) = ask.next {
+            self.encoded = serde_json::to_vec(next).ok().map(|json| Encoded {
+                scenario: address(next),
+                json,
+            });
+        }
+        let outcome = match written {
+            Err(e) => Err(e),
+            Ok(()) => match running
+                .lines
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(Line::Text(text)) => match Reply::parse(&text) {
                     Ok(Reply::Outcome { seq: s, outcome }) if s == seq => Ok(*outcome),
                     Ok(Reply::Error { seq: s, message }) if s == seq => {
                         Err((Broken::Error, message))
@@ -388,10 +508,7 @@ impl Implementation for Subprocess {
                 }
                 Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     let status = running
-                        .child
                         .try_wait()
-                        .ok()
-                        .flatten()
                         .map(|s| format!(" ({s})"))
                         .unwrap_or_default();
                     Err((
@@ -429,10 +546,11 @@ impl Implementation for Subprocess {
 impl Drop for Subprocess {
     fn drop(&mut self) {
         if let Some(mut r) = self.running.take() {
-            let _ = send(&mut r.stdin, &Request::Stop);
+            let _ = r.write(&[&request_line(&Request::Stop)], Duration::from_millis(500));
             let until = Instant::now() + Duration::from_millis(500);
             while Instant::now() < until {
-                if matches!(r.child.try_wait(), Ok(Some(_))) {
+                if r.try_wait().is_some() {
+                    r.watchdog.stop.store(true, Ordering::Relaxed);
                     return;
                 }
                 thread::sleep(Duration::from_millis(5));
@@ -442,11 +560,27 @@ impl Drop for Subprocess {
     }
 }
 
-fn send(stdin: &mut ChildStdin, request: &Request) -> std::io::Result<()> {
-    let mut line = serde_json::to_vec(request)?;
+/// Writes every part, gathering them into one system call where the pipe takes it all.
+fn write_all_parts(out: &mut impl Write, parts: &[&[u8]]) -> std::io::Result<()> {
+    let mut slices: Vec<std::io::IoSlice<'_>> =
+        parts.iter().map(|p| std::io::IoSlice::new(p)).collect();
+    let mut rest = &mut slices[..];
+    while !rest.is_empty() {
+        match out.write_vectored(rest) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => std::io::IoSlice::advance_slices(&mut rest, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// One request as a protocol line.
+fn request_line(request: &Request) -> Vec<u8> {
+    let mut line = serde_json::to_vec(request).unwrap_or_default();
     line.push(b'\n');
-    stdin.write_all(&line)?;
-    stdin.flush()
+    line
 }
 
 fn short(text: &str) -> String {

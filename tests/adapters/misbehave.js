@@ -8,6 +8,7 @@
 //   huge N         answer the Nth decide with a 2 MiB line
 //   error N        answer the Nth decide with an error reply
 //   stderr N       write three lines to stderr on the Nth decide, then crash
+//   deaf           after the handshake, never read stdin again (a long request then blocks)
 //   allow-all      answer every decide with an outcome whose body ran (a planted SAFETY defect)
 //   version        answer hello with protocol 2
 //   no-profile     answer hello without the run's profile
@@ -45,7 +46,9 @@ input.on('line', async (line) => {
     if (mode === 'version') reply.protocol = 2;
     if (mode === 'no-profile') reply.profiles = reply.profiles.filter((p) => p !== msg.profile);
     reply.implementation.name = `misbehave-${mode}`;
-    return out(reply);
+    out(reply);
+    if (mode === 'deaf') { input.close(); process.stdin.pause(); }
+    return;
   }
   decides += 1;
   if (decides === n) {

@@ -102,6 +102,39 @@ fn a_stall_is_a_timeout_and_the_run_goes_on() {
 }
 
 #[test]
+fn an_adapter_that_stops_reading_costs_a_timeout_not_a_hang() {
+    // A megabyte-long request cannot fit in the pipe, so writing it blocks until the adapter
+    // reads; the runner must give up on its own deadline. A guard thread turns a hang into a
+    // failure instead of a stuck test run.
+    let all = cases::all(Profile::Resilient).unwrap();
+    let long = all
+        .iter()
+        .find(|c| serde_json::to_string(&c.scenario).unwrap().len() > 512 * 1024)
+        .expect("the corpus holds a megabyte-long reviewer text")
+        .clone();
+    let short = all[0].clone();
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let report = check(node("deaf", 0), Profile::Resilient, &[long, short], quick());
+        let _ = done.send(report);
+    });
+    let report = finished
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the runner hung on an adapter that stopped reading");
+    assert_eq!(broken_at(&report, 0), Broken::Timeout);
+    match &report.results[0].verdict {
+        Verdict::Broken { error } => assert!(
+            error.message.contains("stopped reading its stdin"),
+            "{}",
+            error.message
+        ),
+        v => panic!("{v:?}"),
+    }
+    // After the restart the short request fits in the pipe; unanswered, it times out too.
+    assert_eq!(broken_at(&report, 1), Broken::Timeout);
+}
+
+#[test]
 fn garbage_wrong_seq_and_oversized_replies_are_protocol_errors() {
     for mode in ["garbage", "wrong-seq", "huge"] {
         let cases = some_cases(Profile::Baseline, 3);
