@@ -1,5 +1,6 @@
 //! The libtest suite, one binary: each module covers one part of the project.
 
+mod adapters; // the Node.js skeleton and the rc.3 model, checked over the protocol
 mod async_gate; // the tokio gate agrees with the pure decide
 mod cases; // fixed cases: IDs, clause links, and the reference passes them
 mod cli; // the binary's commands, as a user runs them

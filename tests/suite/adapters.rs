@@ -1,0 +1,126 @@
+//! The Node.js adapters in `adapters/node/`: the skeleton (with its example gate) passes the
+//! baseline, and the independent model of the shipped 0.2.1-rc.3 gate passes the baseline but
+//! fails the resilient profile on each of the five defects the field report names, each caught by
+//! a named case with the severity that defect deserves.
+
+use std::collections::BTreeMap;
+
+use autoreview::runner::subprocess::{Limits, Subprocess};
+use autoreview::runner::{self, Difference, Oracle, Severity, Status, Verdict, expect::Expected};
+use autoreview::{Profile, cases};
+use serde_json::json;
+
+const NODE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/adapters/node");
+
+fn check(script: &str, profile: Profile) -> runner::Report {
+    let command = vec!["node".into(), format!("{NODE_DIR}/{script}")];
+    let mut imp = Subprocess::start(command, profile, Limits::default())
+        .unwrap_or_else(|e| panic!("{script}: {e}"));
+    let all = cases::all(profile).unwrap();
+    runner::run(
+        &mut imp,
+        &all,
+        profile,
+        Oracle::Reference,
+        &Expected::none(),
+        &mut |_, _| {},
+    )
+}
+
+fn failures(report: &runner::Report) -> BTreeMap<&str, &Verdict> {
+    report
+        .results
+        .iter()
+        .filter(|r| r.status != Status::Pass)
+        .map(|r| (r.id.as_str(), &r.verdict))
+        .collect()
+}
+
+#[test]
+fn the_skeleton_and_the_rc3_model_pass_the_baseline() {
+    for script in ["skeleton.js", "rc3-model.js"] {
+        let report = check(script, Profile::Baseline);
+        assert_eq!(
+            failures(&report),
+            BTreeMap::new(),
+            "{script} against the baseline"
+        );
+        assert_eq!(report.passed(), report.results.len());
+    }
+}
+
+/// The difference at `pointer` in a failed case's verdict.
+fn difference<'a>(failed: &BTreeMap<&str, &'a Verdict>, id: &str, pointer: &str) -> &'a Difference {
+    let Some(Verdict::Fail { differences }) = failed.get(id) else {
+        panic!("{id} should fail with differences, is {:?}", failed.get(id));
+    };
+    differences
+        .iter()
+        .find(|d| d.pointer == pointer)
+        .unwrap_or_else(|| panic!("{id}: no difference at {pointer}: {differences:#?}"))
+}
+
+#[test]
+fn the_rc3_model_fails_the_resilient_profile_on_each_reported_defect() {
+    let report = check("rc3-model.js", Profile::Resilient);
+    let failed = failures(&report);
+
+    // 1. A reviewer failure denies before downstream, so the human is never asked.
+    for id in ["RS-F1", "INC-1021-1R", "INC-1021-5R"] {
+        let d = difference(&failed, id, "/listener/kind");
+        assert_eq!(
+            (d.severity, &d.expected, &d.actual),
+            (Severity::Decision, &json!("ask"), &json!("deny")),
+            "{id}"
+        );
+    }
+    // 2. Zero tolerance: a fenced object, or prose before it, is a failure, not an allow.
+    for id in ["RO-015", "RO-020"] {
+        let d = difference(&failed, id, "/listener/kind");
+        assert_eq!(
+            (d.severity, &d.expected, &d.actual),
+            (Severity::Decision, &json!("allow"), &json!("deny")),
+            "{id}"
+        );
+    }
+    // 3. The reviewer route is the agent's route; a configured reviewer route is ignored.
+    let d = difference(&failed, "RES-9", "/review/routes");
+    assert_eq!(d.severity, Severity::Info);
+    assert_eq!(d.actual, json!(["qodercn/qfmodel"]));
+    assert!(
+        d.expected
+            .as_array()
+            .is_some_and(|r| !r.contains(&json!("qodercn/qfmodel")))
+    );
+    // 4. Exactly one header schema or a terminal deny, though the live registry has the tool.
+    for id in ["INC-DRIFT-1R", "INC-DRIFT-4R"] {
+        let d = difference(&failed, id, "/listener/kind");
+        assert_eq!(
+            (d.severity, &d.expected, &d.actual),
+            (Severity::Decision, &json!("allow"), &json!("deny")),
+            "{id}"
+        );
+        let f = difference(&failed, id, "/review/failure");
+        assert_eq!(f.actual["class"], json!("schema"), "{id}");
+    }
+    // 5. An object-valued failure message is shown as `[object Object]`.
+    let d = difference(&failed, "INC-OBJECT-R", "/review/failure/message");
+    assert!(
+        d.actual
+            .as_str()
+            .is_some_and(|m| m.contains("[object Object]"))
+    );
+    assert!(
+        d.expected
+            .as_str()
+            .is_some_and(|m| !m.contains("[object Object]"))
+    );
+    let d = difference(&failed, "INC-OBJECT-R", "/listener/reason");
+    assert_eq!(d.severity, Severity::Text);
+
+    // The shipped gate's defects lock users out; none lets a body run that should not.
+    for (id, verdict) in &failed {
+        assert_ne!(verdict.worst(), Some(Severity::Safety), "{id}");
+        assert!(matches!(verdict, Verdict::Fail { .. }), "{id}: {verdict:?}");
+    }
+}
