@@ -184,9 +184,12 @@ templates! {
 /// The reference engine's implementation-defined texts (AR-MSG-3). They are not templates: another
 /// implementation may word them differently.
 pub mod reference {
-    /// The failure message of a review that a caller's signal ended (AR-CANCEL-6).
-    pub const SIGNAL_ENDED_REVIEW: &str =
+    /// The failure message of a review that the caller's signal ended (AR-CANCEL-6).
+    pub const CALLER_ENDED_REVIEW: &str =
         "auto-review: reviewer ended with aborted ABORTED: the caller cancelled the call";
+    /// The failure message of a review that the lifecycle's signal ended (AR-CANCEL-6).
+    pub const LIFECYCLE_ENDED_REVIEW: &str =
+        "auto-review: reviewer ended with aborted ABORTED: the integration was disposed";
     /// The message of an approval request that threw (AR-APPROVAL-4).
     pub const APPROVAL_OUTSIDE_TURN: &str = "approval.request() outside an open turn: the approval/asked + approval/decided audit pair must be turn-enclosed (a bare event between turns is crash-tail garbage on reload). Ask from inside the turn that needs the decision.";
 }

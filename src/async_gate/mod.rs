@@ -308,7 +308,12 @@ impl<C: ReviewerClient> AutoReview<C> {
             };
             let settled = match response {
                 ReviewerResponse::Aborted => {
-                    return (Settlement::Failed(review::signal_ended()), routes, true);
+                    let by = if self.lifecycle.signal().is_aborted() {
+                        review::EndedBy::Lifecycle
+                    } else {
+                        review::EndedBy::Caller
+                    };
+                    return (Settlement::Failed(review::signal_ended(by)), routes, true);
                 }
                 ReviewerResponse::Threw(v) => Settlement::Failed(review::thrown(&v, self.profile)),
                 ReviewerResponse::Completed {

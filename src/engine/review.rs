@@ -187,11 +187,24 @@ pub enum Attempting {
     Retry,
 }
 
-/// AR-CANCEL-6: the failure of a request a signal ended.
-pub fn signal_ended() -> FailureNote {
+/// Which signal ended a review request (AR-CANCEL-6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndedBy {
+    /// The caller's signal.
+    Caller,
+    /// The integration's lifecycle (it was disposed).
+    Lifecycle,
+}
+
+/// AR-CANCEL-6: the failure of a request a signal ended; the message, implementation-defined,
+/// names the signal.
+pub fn signal_ended(by: EndedBy) -> FailureNote {
     FailureNote {
         class: FailureClass::Aborted,
-        message: Text::implementation_defined(reference::SIGNAL_ENDED_REVIEW),
+        message: Text::implementation_defined(match by {
+            EndedBy::Caller => reference::CALLER_ENDED_REVIEW,
+            EndedBy::Lifecycle => reference::LIFECYCLE_ENDED_REVIEW,
+        }),
     }
 }
 
@@ -235,8 +248,13 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
     // The caller's or the lifecycle's signal aborts during the first request (AR-CANCEL-3,
     // AR-CANCEL-5): that request still settles as the reviewer answers, a request that would never
     // settle is ended (AR-CANCEL-6), and no new request starts (AR-RES-RETRY-5).
-    let aborted = cancellation::caller_aborts_in_flight(s.abort)
-        || cancellation::lifecycle_aborts_after_review(s.abort);
+    let aborted = if cancellation::lifecycle_aborts_after_review(s.abort) {
+        Some(EndedBy::Lifecycle)
+    } else if cancellation::caller_aborts_in_flight(s.abort) {
+        Some(EndedBy::Caller)
+    } else {
+        None
+    };
     let deadline = s.config.review_timeout_ms;
     let mut elapsed = 0u64;
     let mut budget = Budget::new(&s.config);
@@ -246,8 +264,8 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
         n += 1;
         routes.push(route.clone());
         let Some(delay) = attempt.delay_ms() else {
-            if aborted {
-                return (Settlement::Failed(signal_ended()), routes, true);
+            if let Some(by) = aborted {
+                return (Settlement::Failed(signal_ended(by)), routes, true);
             }
             return match profile {
                 Profile::Baseline => (Settlement::Pending, routes, false),
@@ -263,7 +281,7 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
         let settled = settle(attempt, profile, &s.config);
         match &settled {
             Settlement::Failed(failure)
-                if !aborted && budget.take(profile, failure.class).is_some() => {}
+                if aborted.is_none() && budget.take(profile, failure.class).is_some() => {}
             _ => return (settled, routes, false),
         }
     }
