@@ -83,7 +83,11 @@ pub fn content_hash(case: &Case) -> String {
         "expect": expect,
         "implementation_defined": case.implementation_defined,
     });
-    let text = serde_json::to_string(&canonical(&content)).unwrap_or_default();
+    text_hash(&serde_json::to_string(&canonical(&content)).unwrap_or_default())
+}
+
+/// The hash of a text, written as the lock files write it (`fnv1a64:` and 16 hex digits).
+pub fn text_hash(text: &str) -> String {
     format!("fnv1a64:{:016x}", fnv1a64(text.as_bytes()))
 }
 

@@ -1,0 +1,768 @@
+//! The step vocabulary (`features/README.md` documents it). `Given` steps describe the situation
+//! in the domain's words and build the scenario; one `When` step makes the call; `Then` steps
+//! check what the model, the user and the session observe.
+
+use cucumber::gherkin::Step;
+use cucumber::{given, then, when};
+use serde_json::{Value, json};
+
+use crate::world::GateWorld;
+
+/// A step's doc string, required.
+fn doc(step: &Step) -> String {
+    let text = step
+        .docstring
+        .clone()
+        .unwrap_or_else(|| panic!("this step needs a doc string (\"\"\" … \"\"\") below it"));
+    // The parser keeps the line break after the opening quotes and before the closing ones, and
+    // the indentation of the lines between: both are layout, not text.
+    let text = text.strip_prefix('\n').unwrap_or(&text);
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    let indent = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches(' ').len())
+        .min()
+        .unwrap_or(0);
+    text.lines()
+        .map(|l| l.get(indent..).unwrap_or(l.trim_start_matches(' ')))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A doc string holding one JSON value.
+fn doc_json(step: &Step) -> Value {
+    let text = doc(step);
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("the doc string is not JSON ({e}): {text}"))
+}
+
+/// A `{string}` parameter with `\"` and `\\` unescaped.
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match (c, chars.clone().next()) {
+            ('\\', Some(next @ ('"' | '\'' | '\\'))) => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `provider/model` as the contract's route object.
+fn route(text: &str) -> Value {
+    match text.split_once('/') {
+        Some((provider, model)) if !provider.is_empty() && !model.is_empty() => {
+            json!({"provider": provider, "model": model})
+        }
+        _ => panic!("a route is written provider/model, not {text:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The session
+
+#[given(expr = "a session in Auto")]
+fn session_in_auto(w: &mut GateWorld) {
+    w.set("preset", json!("auto"));
+}
+
+#[given(expr = "a session in Auto with approval policy {string}")]
+fn session_with_policy(w: &mut GateWorld, policy: String) {
+    w.set("preset", json!("auto"));
+    w.set("policy", json!({"override": policy, "default": "ask"}));
+}
+
+#[given(
+    expr = "a session in Auto with approval policy {string} and the deployment default {string}"
+)]
+fn session_with_policy_and_default(w: &mut GateWorld, policy: String, default: String) {
+    w.set("preset", json!("auto"));
+    w.set("policy", json!({"override": policy, "default": default}));
+}
+
+#[given(
+    expr = "a session in Auto with no approval policy of its own and the deployment default {string}"
+)]
+fn session_with_default_only(w: &mut GateWorld, default: String) {
+    w.set("preset", json!("auto"));
+    w.set("policy", json!({"override": null, "default": default}));
+}
+
+#[given(expr = "a session with the permission preset {string}")]
+fn session_with_preset(w: &mut GateWorld, preset: String) {
+    w.set("preset", json!(preset));
+}
+
+#[given(expr = "the call has no agent")]
+fn no_agent(w: &mut GateWorld) {
+    w.set("agent", json!(false));
+}
+
+#[given(expr = "the session's requests go to {string}")]
+fn session_route(w: &mut GateWorld, r: String) {
+    w.set_in("session", "route", route(&r));
+}
+
+#[given(regex = r"^the session has had (\d+) reviewer failures? in a row$")]
+fn session_failures(w: &mut GateWorld, n: u32) {
+    w.set_in("session", "consecutive_failures", json!(n));
+}
+
+#[given(expr = "the gate is configured with:")]
+fn configured(w: &mut GateWorld, step: &Step) {
+    let table = step
+        .table
+        .as_ref()
+        .unwrap_or_else(|| panic!("this step needs a table: | setting | value |"));
+    for row in &table.rows {
+        let [setting, value] = row.as_slice() else {
+            panic!("each configuration row is | setting | value |, not {row:?}");
+        };
+        if setting == "setting" && value == "value" {
+            continue; // an optional header row
+        }
+        let value = match setting.as_str() {
+            "reviewer_route" if value != "null" => route(value),
+            _ => serde_json::from_str(value).unwrap_or_else(|_| json!(value)),
+        };
+        w.set_in("config", setting, value);
+    }
+}
+
+#[given(expr = "the tool's schema is {string}")]
+fn schema_shorthand(w: &mut GateWorld, schema: String) {
+    w.set("schema", json!(schema));
+}
+
+#[given(
+    expr = "the tool's schema is {string} in the request header and {string} in the live registry"
+)]
+fn schema_sources(w: &mut GateWorld, header: String, registry: String) {
+    w.set("schema", json!({"header": header, "registry": registry}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reviewer: each step is its answer to the next request ("then" reads well for the second).
+
+fn decision_text(risk: &str, decision: &str, reason: Option<&str>) -> Value {
+    let mut object = serde_json::Map::new();
+    object.insert("risk".into(), json!(risk));
+    object.insert("decision".into(), json!(decision));
+    if let Some(r) = reason {
+        object.insert("reason".into(), json!(r));
+    }
+    json!({"text": Value::Object(object).to_string()})
+}
+
+#[given(expr = "(then )the reviewer allows with risk {string}")]
+fn reviewer_allows(w: &mut GateWorld, risk: String) {
+    w.push_attempt(decision_text(&risk, "allow", None));
+}
+
+#[given(expr = "(then )the reviewer denies with risk {string}")]
+fn reviewer_denies(w: &mut GateWorld, risk: String) {
+    w.push_attempt(decision_text(&risk, "deny", None));
+}
+
+#[given(expr = "(then )the reviewer denies with risk {string} and reason {string}")]
+fn reviewer_denies_with_reason(w: &mut GateWorld, risk: String, reason: String) {
+    w.push_attempt(decision_text(&risk, "deny", Some(&unescape(&reason))));
+}
+
+#[given(expr = "(then )the reviewer replies with text {string}")]
+fn reviewer_text_inline(w: &mut GateWorld, text: String) {
+    w.push_attempt(json!({"text": unescape(&text)}));
+}
+
+#[given(expr = "(then )the reviewer replies with text:")]
+fn reviewer_text(w: &mut GateWorld, step: &Step) {
+    w.push_attempt(json!({"text": doc(step)}));
+}
+
+#[given(expr = "(then )the reviewer replies with {int} copies of {string}")]
+fn reviewer_text_repeated(w: &mut GateWorld, times: usize, text: String) {
+    w.push_attempt(json!({"text": unescape(&text).repeat(times)}));
+}
+
+#[given(expr = "(then )the reviewer replies with a byte-order mark and then text {string}")]
+fn reviewer_text_after_bom(w: &mut GateWorld, text: String) {
+    w.push_attempt(json!({"text": format!("\u{feff}{}", unescape(&text))}));
+}
+
+#[given(expr = "(then )the reviewer replies with blocks:")]
+fn reviewer_blocks(w: &mut GateWorld, step: &Step) {
+    let table = step
+        .table
+        .as_ref()
+        .unwrap_or_else(|| panic!("this step needs a table: | type | text |"));
+    let blocks: Vec<Value> = table
+        .rows
+        .iter()
+        .skip(1)
+        .map(|row| match row.as_slice() {
+            [kind, text] => json!({"type": kind, "text": text}),
+            _ => panic!("each block row is | type | text |, not {row:?}"),
+        })
+        .collect();
+    w.push_attempt(json!({"blocks": blocks}));
+}
+
+#[given(expr = "that reply ends with finish {string}")]
+fn reply_finish(w: &mut GateWorld, finish: String) {
+    w.last_attempt().insert("finish".into(), json!(finish));
+}
+
+#[given(expr = "the stream sends more data after that reply's finish")]
+fn reply_data_after_finish(w: &mut GateWorld) {
+    w.last_attempt()
+        .insert("data_after_finish".into(), json!(true));
+}
+
+#[given(expr = "(then )the reviewer's request fails with {string}: {string}")]
+fn reviewer_request_fails(w: &mut GateWorld, code: String, message: String) {
+    w.push_attempt(
+        json!({"finish": {"kind": "error", "code": code, "message": unescape(&message)}}),
+    );
+}
+
+#[given(expr = "(then )the reviewer's request fails with {string} and the message:")]
+fn reviewer_request_fails_with_value(w: &mut GateWorld, code: String, step: &Step) {
+    w.push_attempt(json!({"finish": {"kind": "error", "code": code, "message": doc_json(step)}}));
+}
+
+#[given(expr = "(then )the reviewer's response is aborted with {string}: {string}")]
+fn reviewer_response_aborted(w: &mut GateWorld, code: String, message: String) {
+    w.push_attempt(
+        json!({"finish": {"kind": "aborted", "code": code, "message": unescape(&message)}}),
+    );
+}
+
+#[given(expr = "(then )the reviewer's response is aborted with {string} and the message:")]
+fn reviewer_response_aborted_with_value(w: &mut GateWorld, code: String, step: &Step) {
+    w.push_attempt(json!({"finish": {"kind": "aborted", "code": code, "message": doc_json(step)}}));
+}
+
+#[given(expr = "(then )the reviewer's request throws {string}")]
+fn reviewer_throws(w: &mut GateWorld, message: String) {
+    w.push_attempt(json!({"throw": unescape(&message)}));
+}
+
+#[given(expr = "(then )the reviewer's request throws the value:")]
+fn reviewer_throws_value(w: &mut GateWorld, step: &Step) {
+    w.push_attempt(json!({"throw": doc_json(step)}));
+}
+
+#[given(expr = "(then )the reviewer never answers")]
+fn reviewer_hangs(w: &mut GateWorld) {
+    w.push_attempt(json!({"hang": true}));
+}
+
+#[given(expr = "that reply takes {int} ms")]
+fn reply_takes(w: &mut GateWorld, ms: u64) {
+    let attempt = w.last_attempt();
+    assert!(
+        !attempt.contains_key("hang"),
+        "a reviewer that never answers takes no time of its own"
+    );
+    attempt.insert("delay_ms".into(), json!(ms));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The listeners after the gate, the approval service, and signals
+
+#[given(expr = "a later listener allows")]
+fn downstream_allows(w: &mut GateWorld) {
+    w.set("downstream", json!({"kind": "allow"}));
+}
+
+#[given(expr = "a later listener denies with {string}")]
+fn downstream_denies(w: &mut GateWorld, reason: String) {
+    w.set(
+        "downstream",
+        json!({"kind": "deny", "reason": unescape(&reason)}),
+    );
+}
+
+#[given(expr = "a later listener denies with {string} and the info:")]
+fn downstream_denies_with_info(w: &mut GateWorld, reason: String, step: &Step) {
+    w.set(
+        "downstream",
+        json!({"kind": "deny", "reason": unescape(&reason), "info": doc_json(step)}),
+    );
+}
+
+#[given(expr = "a later listener cancels")]
+fn downstream_cancels(w: &mut GateWorld) {
+    w.set("downstream", json!({"kind": "cancel"}));
+}
+
+#[given(expr = "a later listener asks with {string}")]
+fn downstream_asks(w: &mut GateWorld, reason: String) {
+    w.set(
+        "downstream",
+        json!({"kind": "ask", "reason": unescape(&reason)}),
+    );
+}
+
+#[given(expr = "the user would answer {string}")]
+fn user_would_answer(w: &mut GateWorld, answer: String) {
+    w.set("approval", json!(answer));
+}
+
+#[given(expr = "asking the user throws")]
+fn asking_throws(w: &mut GateWorld) {
+    w.set("approval", json!("throws"));
+}
+
+#[given(expr = "the caller cancels before dispatch")]
+fn caller_before_dispatch(w: &mut GateWorld) {
+    w.set("abort", json!("caller-before-dispatch"));
+}
+
+#[given(expr = "the caller cancels while the review is in flight")]
+fn caller_during_review(w: &mut GateWorld) {
+    w.set("abort", json!("caller-during-review"));
+}
+
+#[given(expr = "the integration is disposed before the review")]
+fn lifecycle_before_review(w: &mut GateWorld) {
+    w.set("abort", json!("lifecycle-before-review"));
+}
+
+#[given(expr = "the integration is disposed while the review is in flight")]
+fn lifecycle_after_review(w: &mut GateWorld) {
+    w.set("abort", json!("lifecycle-after-review"));
+}
+
+#[given(expr = "the integration is disposed while a later listener is consulted")]
+fn lifecycle_during_downstream(w: &mut GateWorld) {
+    w.set("abort", json!("lifecycle-during-downstream"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The call
+
+#[when(expr = "the agent calls {string}")]
+fn agent_calls(w: &mut GateWorld, tool: String) {
+    w.call(&unescape(&tool), "native");
+}
+
+#[when(expr = "the agent calls {string} from inside a program")]
+fn agent_calls_inside_program(w: &mut GateWorld, tool: String) {
+    w.call(&unescape(&tool), "ptc-inner");
+}
+
+#[when(expr = "the agent runs a program with {string}")]
+fn agent_runs_program(w: &mut GateWorld, tool: String) {
+    w.call(&unescape(&tool), "run-code");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tool body and what the model sees
+
+#[then(expr = "the tool body runs")]
+fn body_runs(w: &mut GateWorld) {
+    assert_eq!(w.at("/result/executed"), json!(true), "the body should run");
+}
+
+#[then(expr = "the tool body does not run")]
+fn body_does_not_run(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/result/executed"),
+        json!(false),
+        "the body should not run"
+    );
+}
+
+#[then(expr = "the model sees {string}")]
+fn model_sees(w: &mut GateWorld, text: String) {
+    w.expect_text("/result/text", "the model sees", &unescape(&text));
+}
+
+#[then(expr = "the model sees:")]
+fn model_sees_doc(w: &mut GateWorld, step: &Step) {
+    w.expect_text("/result/text", "the model sees", &doc(step));
+}
+
+#[then(expr = "the model sees text starting with {string}")]
+fn model_sees_prefix(w: &mut GateWorld, prefix: String) {
+    w.expect_prefix("/result/text", "the model sees text", &unescape(&prefix));
+}
+
+#[then(expr = "the model sees no error")]
+fn model_sees_no_error(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/result/text"),
+        Value::Null,
+        "the model should see no error text"
+    );
+}
+
+#[then(expr = "the refusal carries the info:")]
+fn refusal_info(w: &mut GateWorld, step: &Step) {
+    assert_eq!(w.at("/result/info"), doc_json(step), "the refusal's info");
+}
+
+#[then(expr = "the refusal carries no info")]
+fn refusal_no_info(w: &mut GateWorld) {
+    assert_eq!(w.at("/result/info"), Value::Null, "the refusal's info");
+}
+
+#[then(expr = "the call never completes")]
+fn never_completes(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/settled"),
+        json!(false),
+        "the call should stay pending"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the gate returns
+
+#[then(expr = "the gate allows")]
+fn gate_allows(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/listener"),
+        json!({"kind": "allow"}),
+        "the gate's decision"
+    );
+}
+
+#[then(expr = "the gate cancels")]
+fn gate_cancels(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/listener"),
+        json!({"kind": "cancel"}),
+        "the gate's decision"
+    );
+}
+
+#[then(expr = "the gate does not return")]
+fn gate_does_not_return(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/listener"),
+        Value::Null,
+        "the gate should return nothing"
+    );
+}
+
+fn gate_kind(w: &GateWorld, kind: &str) {
+    assert_eq!(w.at("/listener/kind"), json!(kind), "the gate's decision");
+}
+
+#[then(expr = "the gate denies with {string}")]
+fn gate_denies(w: &mut GateWorld, reason: String) {
+    gate_kind(w, "deny");
+    w.expect_text(
+        "/listener/reason",
+        "the gate denies with",
+        &unescape(&reason),
+    );
+}
+
+#[then(expr = "the gate denies with:")]
+fn gate_denies_doc(w: &mut GateWorld, step: &Step) {
+    gate_kind(w, "deny");
+    w.expect_text("/listener/reason", "the gate denies with", &doc(step));
+}
+
+#[then(expr = "the gate denies with text starting with {string}")]
+fn gate_denies_prefix(w: &mut GateWorld, prefix: String) {
+    gate_kind(w, "deny");
+    w.expect_prefix(
+        "/listener/reason",
+        "the gate denies with text",
+        &unescape(&prefix),
+    );
+}
+
+#[then(expr = "the gate asks with {string}")]
+fn gate_asks(w: &mut GateWorld, reason: String) {
+    gate_kind(w, "ask");
+    w.expect_text("/listener/reason", "the gate asks with", &unescape(&reason));
+}
+
+#[then(expr = "the gate asks with:")]
+fn gate_asks_doc(w: &mut GateWorld, step: &Step) {
+    gate_kind(w, "ask");
+    w.expect_text("/listener/reason", "the gate asks with", &doc(step));
+}
+
+#[then(expr = "the gate asks with text starting with {string}")]
+fn gate_asks_prefix(w: &mut GateWorld, prefix: String) {
+    gate_kind(w, "ask");
+    w.expect_prefix(
+        "/listener/reason",
+        "the gate asks with text",
+        &unescape(&prefix),
+    );
+}
+
+#[then(expr = "the gate shows the user:")]
+fn gate_display_reasons(w: &mut GateWorld, step: &Step) {
+    for (language, text) in language_rows(step) {
+        let pointer = format!("/listener/display_reason/{language}");
+        w.expect_text(&pointer, "the gate shows the user", &text);
+    }
+}
+
+#[then(expr = "the gate shows the user nothing of its own")]
+fn gate_display_nothing(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/listener/display_reason"),
+        Value::Null,
+        "the gate's display reasons"
+    );
+}
+
+#[then(expr = "the gate shows the user text starting with:")]
+fn gate_display_reasons_prefix(w: &mut GateWorld, step: &Step) {
+    for (language, text) in language_rows(step) {
+        let pointer = format!("/listener/display_reason/{language}");
+        w.expect_prefix(&pointer, "the gate shows the user text", &text);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The approval service and the user
+
+#[then(expr = "the approval service is not consulted")]
+fn approval_not_consulted(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/approval"),
+        Value::Null,
+        "the approval service should not be asked"
+    );
+}
+
+#[then(expr = "the user is asked and answers {string}")]
+fn user_asked_answers(w: &mut GateWorld, answer: String) {
+    assert_eq!(
+        w.at("/approval/prompted"),
+        json!(true),
+        "the user should be asked"
+    );
+    assert_eq!(w.at("/approval/answer"), json!(answer), "the answer");
+}
+
+#[then(expr = "the approval service answers {string} without asking the user")]
+fn approval_answers_alone(w: &mut GateWorld, answer: String) {
+    assert_eq!(
+        w.at("/approval/prompted"),
+        json!(false),
+        "the user should not be asked"
+    );
+    assert_eq!(
+        w.at("/approval/answer"),
+        json!(answer),
+        "the service's answer"
+    );
+}
+
+#[then(expr = "the approval request throws")]
+fn approval_throws(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/approval/answer"),
+        json!("throws"),
+        "the approval request"
+    );
+}
+
+#[then(expr = "the user is asked with reason {string}")]
+fn user_asked_with(w: &mut GateWorld, reason: String) {
+    w.expect_text(
+        "/approval/reason",
+        "the user is asked with reason",
+        &unescape(&reason),
+    );
+}
+
+#[then(expr = "the user is asked with reason:")]
+fn user_asked_with_doc(w: &mut GateWorld, step: &Step) {
+    w.expect_text(
+        "/approval/reason",
+        "the user is asked with reason",
+        &doc(step),
+    );
+}
+
+#[then(expr = "the user is asked with no reason of the gate's")]
+fn user_asked_without_reason(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/approval/reason"),
+        Value::Null,
+        "the approval request's reason"
+    );
+    assert_eq!(
+        w.at("/approval/display_reason"),
+        Value::Null,
+        "the display reason"
+    );
+}
+
+#[then(expr = "the user is shown:")]
+fn user_shown(w: &mut GateWorld, step: &Step) {
+    for (language, text) in language_rows(step) {
+        let pointer = format!("/approval/display_reason/{language}");
+        w.expect_text(&pointer, "the user is shown", &text);
+    }
+}
+
+#[then(expr = "the user is shown nothing of the gate's")]
+fn user_shown_nothing(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/approval/display_reason"),
+        Value::Null,
+        "the approval request's display reasons"
+    );
+}
+
+#[then(expr = "the user is shown text starting with:")]
+fn user_shown_prefix(w: &mut GateWorld, step: &Step) {
+    for (language, text) in language_rows(step) {
+        let pointer = format!("/approval/display_reason/{language}");
+        w.expect_prefix(&pointer, "the user is shown text", &text);
+    }
+}
+
+#[then(expr = "the user is asked with reason text starting with {string}")]
+fn user_asked_with_prefix(w: &mut GateWorld, prefix: String) {
+    w.expect_prefix(
+        "/approval/reason",
+        "the user is asked with reason text",
+        &unescape(&prefix),
+    );
+}
+
+/// A `| language | text |` table.
+fn language_rows(step: &Step) -> Vec<(String, String)> {
+    let table = step
+        .table
+        .as_ref()
+        .unwrap_or_else(|| panic!("this step needs a table: | en | text | and | zh | text |"));
+    table
+        .rows
+        .iter()
+        .map(|row| match row.as_slice() {
+            [language, text] if language == "en" || language == "zh" => {
+                (language.clone(), text.clone())
+            }
+            _ => panic!("each row is | en or zh | text |, not {row:?}"),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events, the review, the session
+
+#[then(expr = "the events are {word}")]
+fn events_one(w: &mut GateWorld, event: String) {
+    events_are(w, &event);
+}
+
+#[then(
+    regex = r"^the events are ((?:review|downstream|approval|body)(?:, (?:review|downstream|approval|body))+)$"
+)]
+fn events_many(w: &mut GateWorld, events: String) {
+    events_are(w, &events);
+}
+
+fn events_are(w: &GateWorld, events: &str) {
+    let expected: Vec<&str> = events.split(", ").collect();
+    assert_eq!(w.at("/trace"), json!(expected), "the events in order");
+}
+
+#[then(expr = "there are no events")]
+fn no_events(w: &mut GateWorld) {
+    assert_eq!(w.at("/trace"), json!([]), "the events");
+}
+
+#[then(expr = "the reviewer is not asked")]
+fn reviewer_not_asked(w: &mut GateWorld) {
+    assert_eq!(w.at("/review/attempts"), json!(0), "reviewer requests");
+}
+
+#[then(regex = r"^the reviewer is asked (once|twice|(\d+) times)$")]
+fn reviewer_asked(w: &mut GateWorld, times: String, n: String) {
+    let n: u32 = match times.as_str() {
+        "once" => 1,
+        "twice" => 2,
+        _ => n.parse().unwrap_or_else(|e| panic!("{n}: {e}")),
+    };
+    assert_eq!(w.at("/review/attempts"), json!(n), "reviewer requests");
+}
+
+#[then(expr = "the requests go to {string}")]
+fn requests_go_to(w: &mut GateWorld, routes: String) {
+    let expected: Vec<&str> = routes.split(", ").collect();
+    assert_eq!(
+        w.at("/review/routes"),
+        json!(expected),
+        "each request's route"
+    );
+}
+
+#[then(expr = "the review fails with class {string}")]
+fn review_fails_with(w: &mut GateWorld, class: String) {
+    assert_eq!(
+        w.at("/review/failure/class"),
+        json!(class),
+        "the failure class"
+    );
+}
+
+#[then(expr = "the review failure reads {string}")]
+fn review_failure_reads(w: &mut GateWorld, message: String) {
+    w.expect_text(
+        "/review/failure/message",
+        "the review failure reads",
+        &unescape(&message),
+    );
+}
+
+#[then(expr = "the review failure reads:")]
+fn review_failure_reads_doc(w: &mut GateWorld, step: &Step) {
+    w.expect_text(
+        "/review/failure/message",
+        "the review failure reads",
+        &doc(step),
+    );
+}
+
+#[then(expr = "the review failure reads text starting with {string}")]
+fn review_failure_prefix(w: &mut GateWorld, prefix: String) {
+    w.expect_prefix(
+        "/review/failure/message",
+        "the review failure reads text",
+        &unescape(&prefix),
+    );
+}
+
+#[then(expr = "the review does not fail")]
+fn review_does_not_fail(w: &mut GateWorld) {
+    assert_eq!(w.at("/review/failure"), Value::Null, "the review's failure");
+}
+
+#[then(regex = r"^the session then counts (\d+) reviewer failures? in a row$")]
+fn session_counts(w: &mut GateWorld, n: u32) {
+    assert_eq!(
+        w.at("/review/consecutive_failures"),
+        json!(n),
+        "reviewer failures in a row after the call"
+    );
+}
+
+#[then(expr = "the session keeps no count of reviewer failures")]
+fn session_keeps_no_count(w: &mut GateWorld) {
+    assert_eq!(
+        w.at("/review/consecutive_failures"),
+        Value::Null,
+        "the failure count"
+    );
+}
