@@ -66,14 +66,18 @@ Examples:
   autoreview check --profile baseline
   autoreview check --profile baseline -- node adapters/node/skeleton.js
   autoreview check --expect known-failures.json --junit report.xml --markdown \"$GITHUB_STEP_SUMMARY\" -- ./my-adapter
-  autoreview check --write-expect known-failures.json -- ./my-adapter   # adopt the suite gradually")]
+  autoreview check --write-expect known-failures.json -- ./my-adapter   # adopt the suite gradually
+  autoreview check --generated 20000 --seed 7 -- ./my-adapter          # and generated scenarios, shrunk on a difference
+  autoreview check --generated 200000 --seed 7 --shard 2/8 --no-fixed -- ./my-adapter   # one job of a CI matrix
+  autoreview check --generated 5000 --freeze spec/cases -- ./my-adapter   # keep the counterexamples as fixed cases
+  autoreview check --implementation async-gate --generated 10000          # the async gate against the engine")]
     Check {
         /// The profile to check.
         #[arg(long, value_enum, default_value_t = Profile::Resilient)]
         profile: Profile,
         /// How to run and report.
         #[command(flatten)]
-        run: RunOptions,
+        run: Box<RunOptions>,
         /// The adapter command and its arguments (not run through a shell).
         #[arg(last = true)]
         command: Vec<String>,
@@ -194,9 +198,48 @@ pub struct RunOptions {
     /// Write a Markdown summary (e.g. to $GITHUB_STEP_SUMMARY).
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<String>,
-    /// Only run cases whose ID or area contains this text (repeatable).
+    /// Only run fixed cases whose ID or area contains this text (repeatable).
     #[arg(long, value_name = "TEXT")]
     pub only: Vec<String>,
+    /// Also run N generated scenarios, compared with the reference engine; differences are shrunk
+    /// to minimal scenarios.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub generated: usize,
+    /// The seed of the generated scenarios (default: a new one, printed so the run can be
+    /// repeated).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Run only the generated scenarios, not the fixed cases.
+    #[arg(long, requires = "generated")]
+    pub no_fixed: bool,
+    /// Run one shard of the cases, i of n (1-based): the same seed gives disjoint shards whose
+    /// union is the whole run, for a CI matrix.
+    #[arg(long, value_name = "I/N", value_parser = crate::runner::generated::Shard::parse)]
+    pub shard: Option<crate::runner::generated::Shard>,
+    /// Shrink at most this many differences (one per kind of difference).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_counterexamples: usize,
+    /// Try at most this many smaller scenarios per difference (each asks the implementation).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub shrink_steps: u32,
+    /// Write the shrunk counterexamples as fixed cases, with fresh permanent IDs, to
+    /// DIR/generated-<seed>-<profile>.json (to keep them: DIR = spec/cases, then `autoreview
+    /// cases --lock`).
+    #[arg(long, value_name = "DIR")]
+    pub freeze: Option<String>,
+    /// Without an adapter command: which in-process implementation to check. `engine` is checked
+    /// against each case's own expectation; `async-gate` against the engine, case by case.
+    #[arg(long, value_enum, default_value_t = InProcess::Engine)]
+    pub implementation: InProcess,
+}
+
+/// The in-process implementations `check` can run without an adapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InProcess {
+    /// The pure reference engine.
+    Engine,
+    /// The async reference gate on tokio.
+    AsyncGate,
 }
 
 /// Runs the command line and returns the process exit code.
@@ -266,7 +309,7 @@ fn print_all(text: &str) -> anyhow::Result<()> {
 
 /// `check`: the fixed cases against the reference or an adapter.
 fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Result<ExitCode> {
-    use crate::runner::{Oracle, expect::Expected, subprocess};
+    use crate::runner::{Oracle, expect::Expected, generated, subprocess};
     let expected = match &run.expect {
         None => Expected::none(),
         Some(path) => {
@@ -275,7 +318,11 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             Expected::parse(path, &text)?
         }
     };
-    let mut cases = crate::cases::all(profile)?;
+    let mut cases = if run.no_fixed {
+        Vec::new()
+    } else {
+        crate::cases::all(profile)?
+    };
     if !run.only.is_empty() {
         cases.retain(|c| {
             run.only
@@ -283,16 +330,19 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
                 .any(|o| c.id.contains(o.as_str()) || c.area.contains(o.as_str()))
         });
     }
+    let shard = run.shard.unwrap_or(generated::Shard::ALL);
+    let cases: Vec<_> = cases
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| shard.contains(*i))
+        .map(|(_, c)| c)
+        .collect();
     let mut progress = progress_bar();
-    let report = if command.is_empty() {
-        runner::run(
-            &mut Reference,
-            &cases,
-            profile,
-            Oracle::CaseExpectation,
-            &expected,
-            &mut progress,
-        )
+    let mut imp: Box<dyn runner::Implementation> = if command.is_empty() {
+        match run.implementation {
+            InProcess::Engine => Box::new(Reference),
+            InProcess::AsyncGate => Box::new(runner::AsyncGate::new()?),
+        }
     } else {
         let limits = subprocess::Limits {
             timeout: std::time::Duration::from_millis(run.timeout_ms),
@@ -300,22 +350,67 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             max_restarts: run.max_restarts,
             ..subprocess::Limits::default()
         };
-        let mut imp = match subprocess::Subprocess::start(command, profile, limits) {
-            Ok(imp) => imp,
+        match subprocess::Subprocess::start(command.clone(), profile, limits) {
+            Ok(imp) => Box::new(imp),
             Err(e) => {
                 eprintln!("autoreview: {e}");
                 return Ok(ExitCode::from(2));
             }
-        };
-        runner::run(
-            &mut imp,
-            &cases,
-            profile,
-            Oracle::Reference,
-            &expected,
-            &mut progress,
-        )
+        }
     };
+    // The engine checks itself against the cases' own expectations; anything else is compared
+    // with the engine.
+    let oracle = if command.is_empty() && run.implementation == InProcess::Engine {
+        Oracle::CaseExpectation
+    } else {
+        Oracle::Reference
+    };
+    let mut report = runner::run(
+        imp.as_mut(),
+        &cases,
+        profile,
+        oracle,
+        &expected,
+        &mut progress,
+    );
+    if run.generated > 0 {
+        let seed = run.seed.unwrap_or_else(fresh_seed);
+        let plan = generated::Plan {
+            shard,
+            max_counterexamples: run.max_counterexamples,
+            max_shrink_steps: run.shrink_steps,
+            ..generated::Plan::new(run.generated, seed)
+        };
+        let found = generated::run(imp.as_mut(), profile, &plan, &expected, &mut progress);
+        println!(
+            "generated: seed {seed}, shard {shard} (repeat with --generated {} --seed {seed}{})",
+            run.generated,
+            run.shard
+                .map(|s| format!(" --shard {s}"))
+                .unwrap_or_default()
+        );
+        print!("{}", found.distribution.render());
+        for c in &found.counterexamples {
+            print!("{}", generated::render(c, profile, &command));
+        }
+        if let Some(dir) = &run.freeze
+            && !found.counterexamples.is_empty()
+        {
+            let path = std::path::Path::new(dir).join(format!("generated-{seed}-{profile}.json"));
+            std::fs::write(
+                &path,
+                generated::frozen_file(&found.counterexamples, profile, seed),
+            )
+            .with_context(|| format!("writing {}", path.display()))?;
+            println!(
+                "froze {} counterexamples in {}",
+                found.counterexamples.len(),
+                path.display()
+            );
+        }
+        report.results.extend(found.results);
+        report.stale_expectations = expected.stale(report.results.iter().map(|r| r.id.as_str()));
+    }
     let write = |path: &Option<String>, text: String| -> anyhow::Result<()> {
         if let Some(p) = path {
             std::fs::write(p, text).with_context(|| format!("writing {p}"))?;
@@ -335,6 +430,13 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A seed for a run that was not given one.
+fn fresh_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
 }
 
 /// A progress bar on stderr when it is a terminal; nothing otherwise.

@@ -11,13 +11,20 @@ use crate::scenario::{
     Route, Scenario, SchemaCount, SchemaView, Session, Tool,
 };
 
+/// A string strategy from a regular expression, parsed once when the strategy is built (a `&str`
+/// used as a strategy is parsed again for every value drawn).
+fn re(pattern: &str) -> proptest::string::RegexGeneratorStrategy<String> {
+    proptest::string::string_regex(pattern)
+        .unwrap_or_else(|e| panic!("the generator pattern {pattern:?}: {e}"))
+}
+
 /// Tool names, including the awkward ones every text must quote verbatim.
 pub fn tool_name() -> impl Strategy<Value = String> {
     prop_oneof![
         3 => prop::sample::select(vec!["pwsh", "list_agents", "working_directory", "mcp__windows__PowerShell", "run_code"]).prop_map(str::to_owned),
         1 => Just(String::new()),
-        2 => "[a-z\"\\\\<>{} ]{1,10}",
-        1 => "\\PC{1,8}",
+        2 => re("[a-z\"\\\\<>{} ]{1,10}"),
+        1 => re("\\PC{1,8}"),
         1 => prop::sample::select(vec!["读取文件", "say \"hi\"", "back\\slash", "<name>", "emoji 🚀"]).prop_map(str::to_owned),
     ]
 }
@@ -27,14 +34,18 @@ pub fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
+        // Integers JSON carries exactly everywhere (I-JSON): a JavaScript adapter reads larger
+        // ones as rounded floats.
+        (-(1i64 << 53) + 1..(1i64 << 53)).prop_map(Value::from),
         (-1e25f64..1e25).prop_map(Value::from),
-        "\\PC{0,16}".prop_map(Value::String),
+        re("\\PC{0,16}").prop_map(Value::String),
     ];
-    leaf.prop_recursive(2, 8, 4, |inner| {
+    // The recursion closure runs for every value drawn: build the key strategy once, outside it.
+    let key = re("[a-z]{1,6}").boxed();
+    leaf.prop_recursive(2, 8, 4, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map("[a-z]{1,6}", inner, 0..4)
+            prop::collection::btree_map(key.clone(), inner, 0..4)
                 .prop_map(|m| Value::Object(m.into_iter().collect::<Map<String, Value>>())),
         ]
     })
@@ -43,21 +54,36 @@ pub fn json_value() -> impl Strategy<Value = Value> {
 /// A reviewer reason: plain, multi-line, non-ASCII, or containing JSON punctuation.
 pub fn reason() -> impl Strategy<Value = String> {
     prop_oneof![
-        "[a-z ]{0,24}",
-        "\\PC{0,16}",
+        re("[a-z ]{0,24}"),
+        re("\\PC{0,16}"),
         Just("line one\n  line two  ".to_owned()),
         Just("{\"risk\":\"low\",\"decision\":\"allow\"}".to_owned()),
     ]
 }
 
+/// Picks one of `values`, each as likely as its count says; shrinks toward the first.
+fn weighted<T: Clone + std::fmt::Debug + 'static>(values: &[(u32, T)]) -> prop::sample::Select<T> {
+    // One `select` instead of a `prop_oneof!` of `Just`s: a union forks the random generator for
+    // each alternative, which made drawing a scenario several times slower.
+    prop::sample::select(
+        values
+            .iter()
+            .flat_map(|(n, v)| std::iter::repeat_n(v.clone(), *n as usize))
+            .collect::<Vec<T>>(),
+    )
+}
+
 /// One of the six legal protocol objects, as compact JSON text.
 pub fn legal_object() -> impl Strategy<Value = String> {
     prop_oneof![
-        Just(r#"{"risk":"low","decision":"allow"}"#.to_owned()),
-        Just(r#"{"risk":"medium","decision":"allow"}"#.to_owned()),
-        Just(r#"{"risk":"medium","decision":"deny"}"#.to_owned()),
-        Just(r#"{"risk":"high","decision":"deny"}"#.to_owned()),
-        (prop::sample::select(vec!["medium", "high"]), reason()).prop_map(|(risk, r)| {
+        4 => prop::sample::select(vec![
+            r#"{"risk":"low","decision":"allow"}"#,
+            r#"{"risk":"medium","decision":"allow"}"#,
+            r#"{"risk":"medium","decision":"deny"}"#,
+            r#"{"risk":"high","decision":"deny"}"#,
+        ])
+        .prop_map(str::to_owned),
+        1 => (prop::sample::select(vec!["medium", "high"]), reason()).prop_map(|(risk, r)| {
             serde_json::json!({"risk": risk, "decision": "deny", "reason": r}).to_string()
         }),
     ]
@@ -66,30 +92,33 @@ pub fn legal_object() -> impl Strategy<Value = String> {
 /// Reviewer text that is not a bare legal object: prose, markup, near-misses, fences.
 pub fn noisy_text() -> impl Strategy<Value = String> {
     prop_oneof![
-        Just("<tool_call>{\"name\": \"list_agents\", \"arguments\": {}}</tool_call>".to_owned()),
-        Just("<\u{ff5c}\u{ff5c}DSML\u{ff5c}\u{ff5c}function_calls>".to_owned()),
-        Just("根据之前的侦察，我已经确认了目录结构。".to_owned()),
-        Just("I'll start by listing the files.".to_owned()),
-        Just("```toolCall\n{\"name\":\"bash\"}\n```".to_owned()),
-        legal_object().prop_map(|o| format!("```json\n{o}\n```")),
-        legal_object().prop_map(|o| format!("Let me check. {o}")),
-        Just(r#"{"risk":"low","decision":"allow","reason":"fine"}"#.to_owned()),
-        Just(r#"{"risk":"low","decision":"deny"}"#.to_owned()),
-        Just(r#"{"risk":"high","decision":"allow"}"#.to_owned()),
-        Just(r#"{"decision":"deny","decision":"allow","risk":"low"}"#.to_owned()),
-        Just(r#"{"risk":"LOW","decision":"Allow"}"#.to_owned()),
-        Just("null".to_owned()),
-        Just("[]".to_owned()),
-        "\\PC{0,40}",
+        12 => prop::sample::select(vec![
+            "<tool_call>{\"name\": \"list_agents\", \"arguments\": {}}</tool_call>",
+            "<\u{ff5c}\u{ff5c}DSML\u{ff5c}\u{ff5c}function_calls>",
+            "根据之前的侦察，我已经确认了目录结构。",
+            "I'll start by listing the files.",
+            "```toolCall\n{\"name\":\"bash\"}\n```",
+            r#"{"risk":"low","decision":"allow","reason":"fine"}"#,
+            r#"{"risk":"low","decision":"deny"}"#,
+            r#"{"risk":"high","decision":"allow"}"#,
+            r#"{"decision":"deny","decision":"allow","risk":"low"}"#,
+            r#"{"risk":"LOW","decision":"Allow"}"#,
+            "null",
+            "[]",
+        ])
+        .prop_map(str::to_owned),
+        1 => legal_object().prop_map(|o| format!("```json\n{o}\n```")),
+        1 => legal_object().prop_map(|o| format!("Let me check. {o}")),
+        1 => re("\\PC{0,40}"),
     ]
 }
 
 fn block_kind() -> impl Strategy<Value = BlockKind> {
-    prop_oneof![
-        3 => Just(BlockKind::Reasoning),
-        3 => Just(BlockKind::Text),
-        1 => Just(BlockKind::ToolCall),
-    ]
+    weighted(&[
+        (3, BlockKind::Reasoning),
+        (3, BlockKind::Text),
+        (1, BlockKind::ToolCall),
+    ])
 }
 
 /// How long an attempt takes: usually at once, sometimes long enough to matter for the deadline.
@@ -99,7 +128,7 @@ pub fn delay_ms() -> impl Strategy<Value = u64> {
 
 /// One reviewer attempt, weighted toward failures and denials.
 pub fn attempt() -> impl Strategy<Value = Attempt> {
-    (untimed_attempt(), delay_ms()).prop_map(|(mut a, d)| {
+    (untimed_attempt().boxed(), delay_ms()).prop_map(|(mut a, d)| {
         match &mut a {
             Attempt::Text { delay_ms, .. }
             | Attempt::Blocks { delay_ms, .. }
@@ -111,17 +140,19 @@ pub fn attempt() -> impl Strategy<Value = Attempt> {
     })
 }
 
+/// Each alternative is boxed: a union keeps a tree for every alternative it may shrink to, and
+/// unboxed trees made that copying the largest cost of drawing a scenario.
 fn untimed_attempt() -> impl Strategy<Value = Attempt> {
     prop_oneof![
-        4 => legal_object().prop_map(Attempt::text),
-        3 => noisy_text().prop_map(Attempt::text),
+        4 => legal_object().prop_map(Attempt::text).boxed(),
+        3 => noisy_text().prop_map(Attempt::text).boxed(),
         2 => (
             prop::collection::vec(
                 (block_kind(), prop_oneof![legal_object(), noisy_text()])
                     .prop_map(|(kind, text)| Block { kind, text }),
                 0..4,
             ),
-            prop_oneof![5 => Just("stop".to_owned()), 1 => Just("max-tokens".to_owned()), 1 => Just("content-filter".to_owned())],
+            weighted(&[(5, "stop"), (1, "max-tokens"), (1, "content-filter")]).prop_map(str::to_owned),
             prop::bool::weighted(0.15),
         )
             .prop_map(|(blocks, finish, data_after_finish)| Attempt::Blocks {
@@ -129,9 +160,10 @@ fn untimed_attempt() -> impl Strategy<Value = Attempt> {
                 finish,
                 data_after_finish,
                 delay_ms: 0,
-            }),
+            })
+            .boxed(),
         3 => (
-            prop_oneof![3 => Just(FailedFinishKind::Error), 1 => Just(FailedFinishKind::Aborted)],
+            weighted(&[(3, FailedFinishKind::Error), (1, FailedFinishKind::Aborted)]),
             prop::sample::select(vec!["TRANSPORT", "TIMEOUT", "QUOTA_EXCEEDED", "UNKNOWN", "HTTP_429", "BAD_REQUEST"]),
             prop_oneof![
                 prop::sample::select(vec!["Connection error", "HTTP 402 Payment Required", "sse transport error: terminated", "request timed out"])
@@ -146,17 +178,18 @@ fn untimed_attempt() -> impl Strategy<Value = Attempt> {
                     message,
                 },
                 delay_ms: 0,
-            }),
-        1 => json_value().prop_map(|throw| Attempt::Throw { throw, delay_ms: 0 }),
-        1 => Just(Attempt::Hang { hang: HangFlag }),
+            })
+            .boxed(),
+        1 => json_value().prop_map(|throw| Attempt::Throw { throw, delay_ms: 0 }).boxed(),
+        1 => Just(Attempt::Hang { hang: HangFlag }).boxed(),
     ]
 }
 
 /// A downstream decision.
 pub fn downstream() -> impl Strategy<Value = Downstream> {
     prop_oneof![
-        4 => Just(Downstream::Allow),
-        2 => ("[a-z ]{1,20}", proptest::option::of(Just(()))).prop_map(|(reason, info)| Downstream::Deny {
+        4 => Just(Downstream::Allow).boxed(),
+        2 => (re("[a-z ]{1,20}"), proptest::option::of(Just(()))).prop_map(|(reason, info)| Downstream::Deny {
             reason,
             info: info.map(|_| {
                 let mut m = Map::new();
@@ -164,28 +197,36 @@ pub fn downstream() -> impl Strategy<Value = Downstream> {
                 m.insert("code".into(), "HOOK_DENIED".into());
                 m
             }),
-        }),
-        1 => Just(Downstream::Cancel),
-        2 => "[a-z ]{1,20}".prop_map(|reason| Downstream::Ask { reason }),
+        }).boxed(),
+        1 => Just(Downstream::Cancel).boxed(),
+        2 => re("[a-z ]{1,20}").prop_map(|reason| Downstream::Ask { reason }).boxed(),
     ]
 }
 
 fn policy() -> impl Strategy<Value = Policy> {
-    let p = || prop_oneof![Just(ApprovalPolicy::Ask), Just(ApprovalPolicy::Never)];
+    let p = || prop::sample::select(vec![ApprovalPolicy::Ask, ApprovalPolicy::Never]);
     (proptest::option::of(p()), p()).prop_map(|(override_, default)| Policy { override_, default })
 }
 
 fn schema_view() -> impl Strategy<Value = SchemaView> {
-    let count = || prop_oneof![8 => Just(SchemaCount::Present), 1 => Just(SchemaCount::Missing), 1 => Just(SchemaCount::Ambiguous)];
+    let count = || {
+        weighted(&[
+            (8, SchemaCount::Present),
+            (1, SchemaCount::Missing),
+            (1, SchemaCount::Ambiguous),
+        ])
+    };
     (count(), count()).prop_map(|(header, registry)| SchemaView { header, registry })
 }
 
 fn route() -> impl Strategy<Value = Route> {
+    // The scenario's default route first: a shrunk scenario then names a route only when the
+    // route matters.
     prop::sample::select(vec![
+        ("default", "default"),
         ("qodercn", "qfmodel"),
         ("qodercn", "dfmodel"),
         ("buddy", "deepseek-v4.1-flash"),
-        ("default", "default"),
     ])
     .prop_map(|(p, m)| Route {
         provider: p.into(),
@@ -203,17 +244,18 @@ pub fn session() -> impl Strategy<Value = Session> {
     )
 }
 
-/// A configuration: defaults most of the time, every member varied sometimes.
+/// A configuration: defaults most of the time, every member varied sometimes; each member shrinks
+/// toward its default.
 pub fn config() -> impl Strategy<Value = Config> {
     prop_oneof![
         3 => Just(Config::default()),
         2 => (
-            prop_oneof![Just(OnFailure::Ask), Just(OnFailure::Deny)],
-            0u32..3,
-            0u32..3,
+            prop::sample::select(vec![OnFailure::Ask, OnFailure::Deny]),
+            weighted(&[(2, 1u32), (1, 0), (1, 2)]),
+            weighted(&[(2, 1u32), (1, 0), (1, 2)]),
             prop_oneof![Just(60_000u64), 1_000u64..90_000],
             proptest::option::of(route()),
-            1u32..5,
+            weighted(&[(2, 3u32), (1, 1), (1, 2), (1, 4)]),
             any::<bool>(),
         )
             .prop_map(|(on_failure, repair_attempts, transport_retries, review_timeout_ms, reviewer_route, failure_hint_after, strict_allow)| Config {
@@ -228,39 +270,68 @@ pub fn config() -> impl Strategy<Value = Config> {
     ]
 }
 
-/// A whole scenario, weighted toward reviewed calls.
+/// A whole scenario, weighted toward reviewed calls. Every choice shrinks toward the scenario
+/// format's default, so a shrunk counterexample names only the members that matter. The larger
+/// parts are boxed: their value
+/// trees are then moved as pointers, which makes drawing a scenario several times faster.
 pub fn scenario() -> impl Strategy<Value = Scenario> {
     (
-        (tool_name(), prop_oneof![6 => Just(CallKind::Native), 2 => Just(CallKind::PtcInner), 1 => Just(CallKind::RunCode)]),
-        prop::bool::weighted(0.9),
-        prop_oneof![8 => Just(Preset::Auto), 1 => Just(Preset::DangerFullAccess), 1 => Just(Preset::WorkspaceWrite), 1 => Just(Preset::ReadOnly)],
+        (
+            tool_name(),
+            weighted(&[
+                (6, CallKind::Native),
+                (2, CallKind::PtcInner),
+                (1, CallKind::RunCode),
+            ]),
+        )
+            .boxed(),
+        weighted(&[(9, true), (1, false)]),
+        weighted(&[
+            (8, Preset::Auto),
+            (1, Preset::DangerFullAccess),
+            (1, Preset::WorkspaceWrite),
+            (1, Preset::ReadOnly),
+        ]),
         policy(),
         schema_view(),
         prop_oneof![
             3 => attempt().prop_map(Reviewer::One),
             1 => prop::collection::vec(attempt(), 1..4).prop_map(Reviewer::Many),
-        ],
-        downstream(),
+        ]
+        .boxed(),
+        downstream().boxed(),
         prop::sample::select(vec![
+            ApprovalAnswer::Unavailable,
             ApprovalAnswer::AllowedOnce,
             ApprovalAnswer::Rejected,
             ApprovalAnswer::Cancelled,
-            ApprovalAnswer::Unavailable,
             ApprovalAnswer::Throws,
         ]),
-        prop_oneof![
-            8 => Just(AbortPoint::None),
-            1 => Just(AbortPoint::LifecycleBeforeReview),
-            1 => Just(AbortPoint::LifecycleAfterReview),
-            1 => Just(AbortPoint::LifecycleDuringDownstream),
-            1 => Just(AbortPoint::CallerBeforeDispatch),
-            2 => Just(AbortPoint::CallerDuringReview),
-        ],
-        session(),
-        config(),
+        weighted(&[
+            (8, AbortPoint::None),
+            (1, AbortPoint::LifecycleBeforeReview),
+            (1, AbortPoint::LifecycleAfterReview),
+            (1, AbortPoint::LifecycleDuringDownstream),
+            (1, AbortPoint::CallerBeforeDispatch),
+            (2, AbortPoint::CallerDuringReview),
+        ]),
+        session().boxed(),
+        config().boxed(),
     )
         .prop_map(
-            |((name, call), agent, preset, policy, schema, reviewer, downstream, approval, abort, session, config)| Scenario {
+            |(
+                (name, call),
+                agent,
+                preset,
+                policy,
+                schema,
+                reviewer,
+                downstream,
+                approval,
+                abort,
+                session,
+                config,
+            )| Scenario {
                 id: None,
                 tool: Tool { name, call },
                 agent,

@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod expect;
+pub mod generated;
 pub mod report;
 pub mod subprocess;
 
@@ -119,6 +120,44 @@ impl Implementation for Reference {
         _while_waiting: &mut dyn FnMut(),
     ) -> Result<Outcome, ImplError> {
         Ok(crate::engine::decide(ask.scenario, ask.profile))
+    }
+}
+
+/// The async reference gate (`crate::async_gate`), in process, on a paused clock. Checked against
+/// the pure engine it is the internal differential: two implementations of one spec, written
+/// apart, that must agree.
+pub struct AsyncGate {
+    runtime: tokio::runtime::Runtime,
+}
+
+impl AsyncGate {
+    /// A gate on its own single-thread runtime whose clock only moves when every task waits.
+    pub fn new() -> std::io::Result<AsyncGate> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .start_paused(true)
+            .build()?;
+        Ok(AsyncGate { runtime })
+    }
+}
+
+impl Implementation for AsyncGate {
+    fn describe(&self) -> String {
+        format!(
+            "autoreview {} async gate (in-process, tokio)",
+            env!("CARGO_PKG_VERSION")
+        )
+    }
+
+    fn decide(
+        &mut self,
+        ask: Ask<'_>,
+        _while_waiting: &mut dyn FnMut(),
+    ) -> Result<Outcome, ImplError> {
+        let scenario = std::sync::Arc::new(ask.scenario.clone());
+        Ok(self
+            .runtime
+            .block_on(crate::async_gate::scripted::run(scenario, ask.profile)))
     }
 }
 
@@ -396,7 +435,7 @@ fn pointer<'v>(v: &'v Value, at: &str) -> Option<&'v Value> {
     if at == "/" { Some(v) } else { v.pointer(at) }
 }
 
-fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
+pub(crate) fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         (*s).to_owned()
     } else if let Some(s) = p.downcast_ref::<String>() {

@@ -1,0 +1,766 @@
+//! Generated cases: scenarios drawn from the proptest strategies of [`crate::generate`], each
+//! decided by the implementation and by the reference engine and compared with the same severity
+//! rules as fixed cases. A difference is shrunk, re-asking the implementation at every step, to a
+//! minimal scenario that still shows it.
+//!
+//! Case `k` of seed `s` is drawn from its own random stream, so any case can be drawn again alone
+//! (to shrink it, or to repeat it), and shards of one run are disjoint by construction.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc;
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde_json::{Map, Value};
+
+use super::{
+    Ask, Broken, CaseResult, ImplError, Implementation, Severity, Status, Verdict, compare,
+    expect::Expected, panic_message,
+};
+use crate::outcome::Outcome;
+use crate::profile::Profile;
+use crate::scenario::Scenario;
+use crate::table::{Table, features};
+
+/// Which part of a run this process takes: cases whose number is `index - 1` modulo `of`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based.
+    pub index: usize,
+    /// How many shards the run is split into.
+    pub of: usize,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const ALL: Shard = Shard { index: 1, of: 1 };
+
+    /// Reads `i/n` (1 ≤ i ≤ n).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (i, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("a shard is written i/n (e.g. 2/4), not {text:?}"))?;
+        let index: usize = i
+            .trim()
+            .parse()
+            .map_err(|_| format!("{i:?} is not a shard number"))?;
+        let of: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("{n:?} is not a shard count"))?;
+        if of == 0 || index == 0 || index > of {
+            return Err(format!(
+                "shard {index}/{of}: the number must be between 1 and the count"
+            ));
+        }
+        Ok(Shard { index, of })
+    }
+
+    /// Whether case number `k` (0-based, in run order) belongs to this shard.
+    pub fn contains(self, k: usize) -> bool {
+        k % self.of == self.index - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.of)
+    }
+}
+
+/// What a generated run does.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// How many cases the whole run draws (before sharding).
+    pub count: usize,
+    /// The seed.
+    pub seed: u64,
+    /// This process's share.
+    pub shard: Shard,
+    /// At most this many differences are shrunk (one per kind of difference).
+    pub max_counterexamples: usize,
+    /// At most this many shrinking steps (each re-asks the implementation) per counterexample.
+    pub max_shrink_steps: u32,
+}
+
+impl Plan {
+    /// A plan for `count` cases of `seed`, whole, with the default shrinking budget.
+    pub fn new(count: usize, seed: u64) -> Plan {
+        Plan {
+            count,
+            seed,
+            shard: Shard::ALL,
+            max_counterexamples: 5,
+            max_shrink_steps: 2000,
+        }
+    }
+}
+
+/// The ID of case `k` of `seed`.
+pub fn case_id(seed: u64, k: usize) -> String {
+    format!("GEN-{seed}-{k}")
+}
+
+/// SplitMix64: spreads (seed, k) over the generator's seed bytes.
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The strategy every generated case is drawn from.
+pub fn strategy() -> impl Strategy<Value = Scenario> {
+    crate::generate::scenario()
+}
+
+/// Draws case `k` of `seed` from `strategy`: the same scenario every time, on every machine.
+pub fn draw<S: Strategy<Value = Scenario>>(strategy: &S, seed: u64, k: usize) -> S::Tree {
+    let a = splitmix(seed ^ splitmix(k as u64));
+    let b = splitmix(a);
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&a.to_le_bytes());
+    bytes[8..].copy_from_slice(&b.to_le_bytes());
+    // XorShift rather than ChaCha: every union in the strategy forks the generator, and seeding
+    // ChaCha each time made drawing several times slower. Nothing here needs a secure generator.
+    let rng = TestRng::from_seed(RngAlgorithm::XorShift, &bytes);
+    // No failure persistence: every union in the strategy clones the runner's configuration, and
+    // cloning the default file-backed persistence costs more than drawing.
+    let config = Config {
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    match strategy.new_tree(&mut runner) {
+        Ok(tree) => tree,
+        // The strategies have no filters, so drawing cannot be rejected.
+        Err(reason) => panic!("the scenario strategy rejected a draw: {reason}"),
+    }
+}
+
+/// A difference shrunk to a minimal scenario.
+#[derive(Debug, Clone)]
+pub struct Counterexample {
+    /// The generated case it was found in.
+    pub id: String,
+    /// The scenario as drawn.
+    pub original: Scenario,
+    /// The smallest scenario found that still shows the difference.
+    pub minimal: Scenario,
+    /// The verdict on the minimal scenario.
+    pub verdict: Verdict,
+    /// The reference's outcome for the minimal scenario.
+    pub reference: Outcome,
+    /// How many candidates were tried.
+    pub steps: u32,
+}
+
+impl Counterexample {
+    /// The minimal scenario as JSON, without the members that hold their default value.
+    pub fn minimal_json(&self) -> Value {
+        sparse(&self.minimal)
+    }
+}
+
+/// A scenario as JSON with members at their default value left out: what matters, alone.
+pub fn sparse(s: &Scenario) -> Value {
+    let defaults = Scenario::from_value(&serde_json::json!({
+        "tool": {"name": s.tool.name},
+        "reviewer": {"text": ""},
+    }))
+    .map(|d| serde_json::to_value(d).unwrap_or(Value::Null))
+    .unwrap_or(Value::Null);
+    let mut full = serde_json::to_value(s).unwrap_or(Value::Null);
+    if let (Value::Object(m), Value::Object(d)) = (&mut full, &defaults) {
+        prune(m, d, &["tool", "reviewer"]);
+        if let Some(Value::Object(tool)) = m.get_mut("tool")
+            && tool.get("call") == Some(&Value::String("native".into()))
+        {
+            tool.remove("call");
+        }
+    }
+    full
+}
+
+/// Removes members equal to their default, recursing into objects; `keep` names members kept.
+fn prune(m: &mut Map<String, Value>, defaults: &Map<String, Value>, keep: &[&str]) {
+    m.retain(|k, v| {
+        if keep.contains(&k.as_str()) {
+            return true;
+        }
+        match (v, defaults.get(k)) {
+            (_, None) => true,
+            (Value::Object(inner), Some(Value::Object(d))) => {
+                prune(inner, d, &[]);
+                !inner.is_empty()
+            }
+            (v, Some(d)) => v != d && !v.is_null(),
+        }
+    });
+}
+
+/// How the drawn cases spread over the table's features and rows.
+#[derive(Debug, Clone, Default)]
+pub struct Distribution {
+    /// Cases drawn.
+    pub total: usize,
+    /// Feature → value → cases.
+    pub features: BTreeMap<String, BTreeMap<String, usize>>,
+    /// Table row → cases.
+    pub rows: BTreeMap<String, usize>,
+    /// Rows in the profile's table.
+    pub table_rows: usize,
+}
+
+impl Distribution {
+    /// Tallies distinct feature combinations (few) and spreads them over features once, at
+    /// the end: serializing every case's features would cost more than deciding it.
+    fn from_tally(
+        tally: &std::collections::HashMap<features::Features, usize>,
+        rows: BTreeMap<String, usize>,
+        table_rows: usize,
+    ) -> Distribution {
+        let mut d = Distribution {
+            total: tally.values().sum(),
+            rows,
+            table_rows,
+            ..Distribution::default()
+        };
+        for (f, n) in tally {
+            if let Ok(Value::Object(m)) = serde_json::to_value(f) {
+                for (feature, value) in m {
+                    let value = value
+                        .as_str()
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| value.to_string());
+                    *d.features
+                        .entry(feature)
+                        .or_default()
+                        .entry(value)
+                        .or_default() += n;
+                }
+            }
+        }
+        d
+    }
+
+    /// A few lines for the terminal: each feature's values by share, and the rows reached.
+    pub fn render(&self) -> String {
+        let mut out = format!(
+            "{} generated cases reached {} of the table's {} rows\n",
+            self.total,
+            self.rows.len(),
+            self.table_rows
+        );
+        let total = self.total.max(1) as f64;
+        for (feature, values) in &self.features {
+            let mut values: Vec<(&String, &usize)> = values.iter().collect();
+            values.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let shares: Vec<String> = values
+                .iter()
+                .map(|(v, n)| format!("{v} {:.0}%", **n as f64 * 100.0 / total))
+                .collect();
+            out.push_str(&format!("  {feature:<11} {}\n", shares.join("  ")));
+        }
+        out
+    }
+}
+
+/// What a generated run found.
+#[derive(Debug, Clone, Default)]
+pub struct GeneratedRun {
+    /// One result per case of this shard, in case order.
+    pub results: Vec<CaseResult>,
+    /// The differences, shrunk: one per kind of difference, up to the plan's limit.
+    pub counterexamples: Vec<Counterexample>,
+    /// Where the cases fell.
+    pub distribution: Distribution,
+}
+
+/// What kind of difference a verdict shows: the worst severity and where it is, or the kind of
+/// breakage. Shrinking keeps a candidate only while it shows the same kind.
+fn signature(v: &Verdict) -> Option<String> {
+    match v {
+        Verdict::Pass => None,
+        Verdict::Broken { error } => Some(format!("{:?}", error.kind)),
+        Verdict::Fail { differences } => {
+            let worst = differences.iter().map(|d| d.severity).min()?;
+            let pointers: BTreeSet<&str> = differences
+                .iter()
+                .filter(|d| d.severity == worst)
+                .map(|d| d.pointer.as_str())
+                .collect();
+            Some(format!(
+                "{worst} {}",
+                pointers.into_iter().collect::<Vec<_>>().join(" ")
+            ))
+        }
+    }
+}
+
+/// The worst severity, with breakage counted as worst of all.
+fn rank(v: &Verdict) -> Option<u8> {
+    match v {
+        Verdict::Pass => None,
+        Verdict::Broken { .. } => Some(0),
+        Verdict::Fail { .. } => v.worst().map(|s| 1 + s as u8),
+    }
+}
+
+/// Asks the implementation and the reference about one scenario and judges the answer.
+pub fn judge_one(
+    imp: &mut dyn Implementation,
+    scenario: &Scenario,
+    profile: Profile,
+) -> (Verdict, Outcome) {
+    let (verdict, reference) = judge_with(imp, scenario, profile, None);
+    let reference = reference.unwrap_or_else(|| crate::engine::decide(scenario, profile));
+    (verdict, reference)
+}
+
+/// [`judge_one`] with the reference's outcome already known (it was computed ahead).
+fn judge_with(
+    imp: &mut dyn Implementation,
+    scenario: &Scenario,
+    profile: Profile,
+    known: Option<&Outcome>,
+) -> (Verdict, Option<Outcome>) {
+    let mut computed = None;
+    let answer = catch_unwind(AssertUnwindSafe(|| {
+        imp.decide(
+            Ask {
+                scenario,
+                profile,
+                next: None,
+            },
+            &mut || {
+                if known.is_none() && computed.is_none() {
+                    computed = Some(crate::engine::decide(scenario, profile));
+                }
+            },
+        )
+    }));
+    if known.is_none() && computed.is_none() {
+        computed = Some(crate::engine::decide(scenario, profile));
+    }
+    let Some(reference) = known.or(computed.as_ref()) else {
+        unreachable!("the reference outcome is known or was just computed")
+    };
+    let verdict = match answer {
+        Err(p) => Verdict::Broken {
+            error: ImplError::new(Broken::Panic, panic_message(&p)),
+        },
+        Ok(Err(error)) => Verdict::Broken { error },
+        Ok(Ok(outcome)) => {
+            let differences = compare::compare(reference, &outcome);
+            if differences.is_empty() {
+                Verdict::Pass
+            } else {
+                Verdict::Fail { differences }
+            }
+        }
+    };
+    (verdict, computed)
+}
+
+/// Shrinks `tree` while `keep` holds for the implementation's verdict, re-asking it for every
+/// candidate, for at most `max_steps` candidates. Returns the smallest scenario kept, its verdict
+/// and reference outcome, and the number of candidates tried.
+pub fn shrink<T: ValueTree<Value = Scenario>>(
+    imp: &mut dyn Implementation,
+    profile: Profile,
+    tree: T,
+    keep: &dyn Fn(&Verdict) -> bool,
+    max_steps: u32,
+) -> (Scenario, Verdict, Outcome, u32) {
+    shrink_with(imp, profile, tree, &|_, v| keep(v), max_steps)
+}
+
+/// [`shrink`] with a predicate that also sees the candidate scenario.
+pub fn shrink_with<T: ValueTree<Value = Scenario>>(
+    imp: &mut dyn Implementation,
+    profile: Profile,
+    mut tree: T,
+    keep: &dyn Fn(&Scenario, &Verdict) -> bool,
+    max_steps: u32,
+) -> (Scenario, Verdict, Outcome, u32) {
+    let mut best = tree.current();
+    let (mut best_verdict, mut best_reference) = judge_one(imp, &best, profile);
+    let mut steps = 0;
+    // proptest's own loop: simplify while the property still fails; when a simplification makes
+    // it pass, complicate back a little and try another way.
+    if tree.simplify() {
+        while steps < max_steps {
+            steps += 1;
+            let candidate = tree.current();
+            let (verdict, reference) = judge_one(imp, &candidate, profile);
+            if keep(&candidate, &verdict) {
+                best = candidate;
+                best_verdict = verdict;
+                best_reference = reference;
+                if !tree.simplify() {
+                    break;
+                }
+            } else if !tree.complicate() {
+                break;
+            }
+        }
+    }
+    // Then member by member: a member that can go back to its default and keep the difference
+    // does not matter, and goes. What is left is a scenario each of whose members matters.
+    let mut removed = true;
+    while removed && steps < max_steps {
+        removed = false;
+        for path in member_paths(&sparse(&best)) {
+            steps += 1;
+            let Some(candidate) = without(&best, &path) else {
+                continue;
+            };
+            let (verdict, reference) = judge_one(imp, &candidate, profile);
+            if keep(&candidate, &verdict) {
+                best = candidate;
+                best_verdict = verdict;
+                best_reference = reference;
+                removed = true;
+                break;
+            }
+        }
+    }
+    (best, best_verdict, best_reference, steps)
+}
+
+/// The members of a sparse scenario that could go back to their default: top-level members but
+/// `tool` and `reviewer`, and the members of objects among them.
+fn member_paths(sparse: &Value) -> Vec<Vec<String>> {
+    let mut paths = Vec::new();
+    if let Value::Object(m) = sparse {
+        for (k, v) in m {
+            if k == "tool" || k == "reviewer" {
+                continue;
+            }
+            if let Value::Object(inner) = v
+                && inner.len() > 1
+                && k != "downstream"
+            {
+                paths.extend(inner.keys().map(|sub| vec![k.clone(), sub.clone()]));
+            }
+            paths.push(vec![k.clone()]);
+        }
+    }
+    paths
+}
+
+/// `s` with the member at `path` back to its default, if the result is a valid scenario.
+fn without(s: &Scenario, path: &[String]) -> Option<Scenario> {
+    let mut json = sparse(s);
+    match path {
+        [k] => {
+            json.as_object_mut()?.remove(k);
+        }
+        [k, sub] => {
+            json.get_mut(k)?.as_object_mut()?.remove(sub);
+        }
+        _ => return None,
+    }
+    Scenario::from_value(&json).ok()
+}
+
+/// One drawn case, prepared off the judging thread.
+struct Drawn {
+    k: usize,
+    scenario: Scenario,
+    reference: Outcome,
+    features: features::Features,
+    row: Option<usize>,
+}
+
+/// Runs this shard of a generated plan against `imp`, comparing with the reference engine.
+pub fn run(
+    imp: &mut dyn Implementation,
+    profile: Profile,
+    plan: &Plan,
+    expected: &Expected,
+    progress: &mut dyn FnMut(usize, usize),
+) -> GeneratedRun {
+    let table = Table::load(profile).ok();
+    let mine: Vec<usize> = (0..plan.count)
+        .filter(|k| plan.shard.contains(*k))
+        .collect();
+    let mut results = Vec::with_capacity(mine.len());
+    let mut counterexamples = Vec::new();
+    let mut tally: std::collections::HashMap<features::Features, usize> = Default::default();
+    let mut row_hits = vec![0usize; table.as_ref().map_or(0, |t| t.rows.len())];
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut minimals: BTreeSet<String> = BTreeSet::new();
+    let producers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4);
+    std::thread::scope(|scope| {
+        // Drawing a case, and deciding it with the reference, is most of the work: other threads
+        // do it ahead in batches, and this one asks the implementation and judges, in case order.
+        let mut queues = Vec::new();
+        let mut returns = Vec::new();
+        for p in 0..producers {
+            let (tx, rx) = mpsc::sync_channel::<Vec<Drawn>>(4);
+            // Judged batches go back to the thread that drew them, to be freed where they were
+            // allocated: freeing across threads made the allocator's locks the bottleneck.
+            let (back, done) = mpsc::channel::<Vec<Drawn>>();
+            queues.push(rx);
+            returns.push(back);
+            let (mine, table, seed) = (&mine, table.as_ref(), plan.seed);
+            scope.spawn(move || {
+                let strategy = strategy();
+                for batch in mine.chunks(BATCH).skip(p).step_by(producers) {
+                    while let Ok(old) = done.try_recv() {
+                        drop(old);
+                    }
+                    let mut drawn = Vec::with_capacity(batch.len());
+                    drawn.extend(batch.iter().map(|&k| {
+                        let scenario = draw(&strategy, seed, k).current();
+                        let reference = crate::engine::decide(&scenario, profile);
+                        let features = features::of(&scenario, profile);
+                        let row = table
+                            .and_then(|t| t.rows.iter().position(|r| r.when.matches(&features)));
+                        Drawn {
+                            k,
+                            scenario,
+                            reference,
+                            features,
+                            row,
+                        }
+                    }));
+                    if tx.send(drawn).is_err() {
+                        return;
+                    }
+                }
+                drop(tx);
+                while let Ok(old) = done.recv() {
+                    drop(old);
+                }
+            });
+        }
+        let mut position = 0;
+        for b in 0..mine.chunks(BATCH).len() {
+            let Ok(batch) = queues[b % producers].recv() else {
+                break;
+            };
+            for d in &batch {
+                position += 1;
+                let (verdict, _) = judge_with(imp, &d.scenario, profile, Some(&d.reference));
+                *tally.entry(d.features).or_default() += 1;
+                if let Some(i) = d.row {
+                    row_hits[i] += 1;
+                }
+                let row = d.row.and_then(|i| table.as_ref().map(|t| &t.rows[i]));
+                let id = case_id(plan.seed, d.k);
+                if let Some(sig) = signature(&verdict)
+                    && counterexamples.len() < plan.max_counterexamples
+                    && seen.insert(sig)
+                {
+                    let original_rank = rank(&verdict);
+                    let keep = move |v: &Verdict| rank(v).is_some() && rank(v) <= original_rank;
+                    let tree = draw(&strategy(), plan.seed, d.k);
+                    let (minimal, verdict, reference, steps) =
+                        shrink(imp, profile, tree, &keep, plan.max_shrink_steps);
+                    // Different differences often shrink to one scenario: keep it once.
+                    let key = sparse(&minimal).to_string();
+                    if minimals.insert(key) {
+                        counterexamples.push(Counterexample {
+                            id: id.clone(),
+                            original: d.scenario.clone(),
+                            minimal,
+                            verdict,
+                            reference,
+                            steps,
+                        });
+                    }
+                }
+                let expected_failure = expected.reason(&id).map(str::to_owned);
+                let status = match (verdict.passed(), expected_failure.is_some()) {
+                    (true, false) => Status::Pass,
+                    (true, true) => Status::UnexpectedPass,
+                    (false, false) => Status::Fail,
+                    (false, true) => Status::ExpectedFail,
+                };
+                // A passing case is only counted: its title and clauses are filled in for the
+                // cases a report describes.
+                let described = status != Status::Pass;
+                results.push(CaseResult {
+                    id,
+                    area: "generated".into(),
+                    title: row
+                        .filter(|_| described)
+                        .map(|r| format!("a call under row {}", r.id))
+                        .unwrap_or_default(),
+                    clauses: row
+                        .filter(|_| described)
+                        .map(|r| r.clauses.clone())
+                        .unwrap_or_default(),
+                    verdict,
+                    status,
+                    expected_failure,
+                });
+                progress(position, mine.len());
+            }
+            let _ = returns[b % producers].send(batch);
+        }
+        drop(returns);
+        drop(queues);
+    });
+    GeneratedRun {
+        results,
+        counterexamples,
+        distribution: Distribution::from_tally(
+            &tally,
+            table
+                .iter()
+                .flat_map(|t| t.rows.iter().zip(&row_hits))
+                .filter(|(_, n)| **n > 0)
+                .map(|(r, n)| (r.id.clone(), *n))
+                .collect(),
+            table.as_ref().map_or(0, |t| t.rows.len()),
+        ),
+    }
+}
+
+/// Scenarios drawn per message between threads.
+const BATCH: usize = 256;
+
+/// The severity a counterexample shows, for summaries.
+pub fn worst(c: &Counterexample) -> Option<Severity> {
+    c.verdict.worst()
+}
+
+/// A text quoted for a POSIX shell.
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@".contains(c))
+    {
+        return s.to_owned();
+    }
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// A counterexample for the terminal: the minimal scenario, each difference, and how to repeat
+/// it with the reference and with the implementation (`command`, empty for an in-process one).
+pub fn render(c: &Counterexample, profile: Profile, command: &[String]) -> String {
+    let json = c.minimal_json().to_string();
+    let mut out = format!(
+        "counterexample from {} (shrunk in {} steps):\n  {json}\n",
+        c.id, c.steps
+    );
+    match &c.verdict {
+        Verdict::Fail { differences } => {
+            for d in differences {
+                out.push_str(&format!("  {d}\n"));
+            }
+        }
+        Verdict::Broken { error } => {
+            out.push_str(&format!("  {:?}: {}\n", error.kind, error.message));
+        }
+        Verdict::Pass => {}
+    }
+    out.push_str(&format!(
+        "  reference: echo {} | autoreview decide --profile {profile}\n",
+        shell_quote(&json)
+    ));
+    if !command.is_empty() {
+        let hello = serde_json::json!({"type": "hello", "protocol": crate::protocol::VERSION, "profile": profile, "runner": "repro"});
+        let decide = serde_json::json!({"type": "decide", "seq": 1, "scenario": c.minimal_json()});
+        let argv: Vec<String> = command.iter().map(|a| shell_quote(a)).collect();
+        out.push_str(&format!(
+            "  implementation: printf '%s\\n' {} {} | {}\n",
+            shell_quote(&hello.to_string()),
+            shell_quote(&decide.to_string()),
+            argv.join(" ")
+        ));
+    }
+    out
+}
+
+/// The permanent ID a frozen counterexample gets: derived from its minimal scenario, so freezing
+/// the same counterexample twice gives the same case, and different ones never collide in
+/// practice.
+pub fn frozen_id(c: &Counterexample) -> String {
+    let hash = crate::ids::text_hash(&c.minimal_json().to_string());
+    let hex = hash.rsplit(':').next().unwrap_or_default();
+    format!("GX-{}", hex[hex.len().saturating_sub(10)..].to_uppercase())
+}
+
+/// A case file (`spec/cases/` format) holding each counterexample as a fixed case: its minimal
+/// scenario, the reference's outcome as the expectation, and the clauses of the table row it
+/// falls under.
+pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String {
+    let table = Table::load(profile).ok();
+    let cases: Vec<Value> = cs
+        .iter()
+        .map(|c| {
+            let f = features::of(&c.minimal, profile);
+            let row = table.as_ref().and_then(|t| t.matching(&f).first().copied());
+            let mut expect = serde_json::to_value(&c.reference).unwrap_or(Value::Null);
+            if let Value::Object(m) = &mut expect {
+                m.remove("id");
+            }
+            let what = match &c.verdict {
+                Verdict::Fail { differences } => differences
+                    .first()
+                    .map(|d| format!("{} at {}", d.severity, d.pointer))
+                    .unwrap_or_default(),
+                Verdict::Broken { error } => format!("{:?}", error.kind),
+                Verdict::Pass => String::new(),
+            };
+            serde_json::json!({
+                "id": frozen_id(c),
+                "title": format!("Generated counterexample ({}; {what})", c.id),
+                "clauses": row.map(|r| r.clauses.clone()).unwrap_or_default(),
+                "profiles": [profile],
+                "scenario": c.minimal_json(),
+                "expect": expect,
+            })
+        })
+        .collect();
+    let file = serde_json::json!({
+        "area": "generated",
+        "about": format!("Counterexamples found by generated cases (seed {seed}, {profile}), shrunk and frozen as fixed cases; the expectation is the reference engine's outcome."),
+        "cases": cases,
+    });
+    serde_json::to_string_pretty(&file).unwrap_or_default() + "\n"
+}
+
+/// Finds the first of `count` generated cases (seed `seed`) whose verdict satisfies `wanted`, and
+/// shrinks it while `wanted` still holds: how a test asks "do generated cases alone find this
+/// defect?". `wanted` sees the scenario and the implementation's verdict.
+pub fn search(
+    imp: &mut dyn Implementation,
+    profile: Profile,
+    seed: u64,
+    count: usize,
+    wanted: &dyn Fn(&Scenario, &Verdict) -> bool,
+    max_shrink_steps: u32,
+) -> Option<(usize, Counterexample)> {
+    let strategy = strategy();
+    for k in 0..count {
+        let tree = draw(&strategy, seed, k);
+        let scenario = tree.current();
+        let (verdict, _) = judge_one(imp, &scenario, profile);
+        if !wanted(&scenario, &verdict) {
+            continue;
+        }
+        let (minimal, verdict, reference, steps) =
+            shrink_with(imp, profile, tree, wanted, max_shrink_steps);
+        return Some((
+            k,
+            Counterexample {
+                id: case_id(seed, k),
+                original: scenario,
+                minimal,
+                verdict,
+                reference,
+                steps,
+            },
+        ));
+    }
+    None
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// An adapter that relays to `autoreview serve` and tampers with the reference's outcome in one
+// region of the input space, so the generated checks can be shown to find and shrink each kind of
+// defect: node tamper.js <serve-binary> <mode>
+//   safety    a final denial whose body runs anyway
+//   decision  a question for the user turned into a denial
+//   order     the later listeners reported after the approval request
+//   text      "rejected" worded "declined" in the user-rejected text
+//   info      a quota failure classed as a provider failure
+//   rare      only under the effective policy never, a caller cancelling during the review and a
+//             reviewer denial with a reason: the model's text gains a suffix
+'use strict';
+const { spawn } = require('node:child_process');
+const readline = require('node:readline');
+
+const [serveBin, mode] = process.argv.slice(2);
+const serve = spawn(serveBin, ['serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const replies = readline.createInterface({ input: serve.stdout });
+const pending = [];
+replies.on('line', (line) => { const next = pending.shift(); if (next) next(line); });
+const ask = (msg) => new Promise((resolve) => { pending.push(resolve); serve.stdin.write(JSON.stringify(msg) + '\n'); });
+
+const effectiveNever = (s) => {
+  const p = s.policy;
+  if (p === undefined) return false;
+  if (typeof p === 'string') return p === 'never';
+  return (p.override ?? p.default ?? 'ask') === 'never';
+};
+const firstText = (s) => {
+  const r = Array.isArray(s.reviewer) ? s.reviewer[0] : s.reviewer;
+  return (r && typeof r.text === 'string') ? r.text : '';
+};
+
+function tamper(s, o) {
+  switch (mode) {
+    case 'safety':
+      if (o.listener && o.listener.kind === 'deny' && !o.result.executed) {
+        o.result = { executed: true, text: null, info: null };
+        o.trace.push('body');
+      }
+      break;
+    case 'decision':
+      if (o.listener && o.listener.kind === 'ask') o.listener = { kind: 'deny', reason: o.listener.reason || 'denied' };
+      break;
+    case 'order': {
+      const d = o.trace.indexOf('downstream');
+      const a = o.trace.indexOf('approval');
+      if (d >= 0 && a >= 0) { o.trace[d] = 'approval'; o.trace[a] = 'downstream'; }
+      break;
+    }
+    case 'text':
+      if (typeof o.result.text === 'string') o.result.text = o.result.text.replace('the user rejected', 'the user declined');
+      break;
+    case 'info':
+      if (o.review.failure && o.review.failure.class === 'quota') o.review.failure.class = 'provider';
+      break;
+    case 'rare':
+      if (effectiveNever(s) && s.abort === 'caller-during-review'
+          && /"decision":"deny"/.test(firstText(s)) && /"reason"/.test(firstText(s))
+          && typeof o.result.text === 'string') {
+        o.result.text += ' (tampered)';
+      }
+      break;
+    default: break;
+  }
+  return o;
+}
+
+const input = readline.createInterface({ input: process.stdin });
+input.on('line', async (line) => {
+  const msg = JSON.parse(line);
+  if (msg.type === 'stop') { serve.kill(); process.exit(0); }
+  const reply = JSON.parse(await ask(msg));
+  if (msg.type === 'hello') reply.implementation.name = `tamper-${mode}`;
+  if (reply.type === 'outcome') reply.outcome = tamper(msg.scenario, reply.outcome);
+  process.stdout.write(JSON.stringify(reply) + '\n');
+});

@@ -1,0 +1,355 @@
+//! Generated differential checking: the reference served over the protocol and the async gate
+//! agree with the engine on generated scenarios; tampered adapters, one per severity and one wrong
+//! only in a rare corner, are caught within a stated number of cases and shrunk to scenarios that
+//! name only what matters; the rc.3 model's five defects are each found by generated cases alone.
+
+use std::collections::BTreeSet;
+
+use autoreview::runner::generated::{self, Plan, Shard};
+use autoreview::runner::subprocess::{Limits, Subprocess};
+use autoreview::runner::{AsyncGate, Implementation, Severity, Verdict, expect::Expected};
+use autoreview::{Profile, Scenario};
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_autoreview");
+const TAMPER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/tamper.js");
+const RC3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/adapters/node/rc3-model.js");
+
+fn start(command: Vec<String>, profile: Profile) -> Subprocess {
+    Subprocess::start(command, profile, Limits::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn passes_everything(imp: &mut dyn Implementation, profile: Profile, count: usize, seed: u64) {
+    let run = generated::run(
+        imp,
+        profile,
+        &Plan::new(count, seed),
+        &Expected::none(),
+        &mut |_, _| {},
+    );
+    let failed: Vec<_> = run.results.iter().filter(|r| !r.verdict.passed()).collect();
+    assert!(failed.is_empty(), "{profile}: {:#?}", failed.first());
+    assert_eq!(run.results.len(), count);
+    assert!(run.counterexamples.is_empty());
+}
+
+#[test]
+fn the_reference_over_the_protocol_agrees_with_the_engine_on_generated_cases() {
+    for profile in Profile::ALL {
+        let mut served = start(vec![BIN.into(), "serve".into()], profile);
+        passes_everything(&mut served, profile, 300, 11);
+    }
+}
+
+#[test]
+fn the_async_gate_agrees_with_the_engine_on_generated_cases() {
+    for profile in Profile::ALL {
+        passes_everything(&mut AsyncGate::new().unwrap(), profile, 2000, 12);
+    }
+}
+
+#[test]
+fn shards_are_disjoint_and_cover_the_run() {
+    let ids = |shard: Shard| -> BTreeSet<String> {
+        let plan = Plan {
+            shard,
+            ..Plan::new(1000, 5)
+        };
+        generated::run(
+            &mut AsyncGate::new().unwrap(),
+            Profile::Resilient,
+            &plan,
+            &Expected::none(),
+            &mut |_, _| {},
+        )
+        .results
+        .into_iter()
+        .map(|r| r.id)
+        .collect()
+    };
+    let whole = ids(Shard::ALL);
+    let parts: Vec<_> = (1..=3).map(|i| ids(Shard { index: i, of: 3 })).collect();
+    assert_eq!(whole.len(), 1000);
+    let union: BTreeSet<String> = parts.iter().flatten().cloned().collect();
+    assert_eq!(union, whole);
+    assert_eq!(
+        parts.iter().map(BTreeSet::len).sum::<usize>(),
+        1000,
+        "shards overlap"
+    );
+}
+
+#[test]
+fn the_same_seed_draws_the_same_scenarios() {
+    let strategy = generated::strategy();
+    use proptest::strategy::ValueTree;
+    for k in [0, 1, 999] {
+        let a = generated::draw(&strategy, 42, k).current();
+        let b = generated::draw(&strategy, 42, k).current();
+        assert_eq!(a, b);
+    }
+    let differ = (0..20).filter(|&k| {
+        generated::draw(&strategy, 42, k).current() != generated::draw(&strategy, 43, k).current()
+    });
+    assert!(differ.count() > 15, "another seed draws other scenarios");
+}
+
+/// The top-level members of a shrunk scenario.
+fn members(s: &Scenario) -> BTreeSet<String> {
+    match generated::sparse(s) {
+        Value::Object(m) => m.keys().cloned().collect(),
+        _ => BTreeSet::new(),
+    }
+}
+
+/// Runs `count` generated cases against a tampered adapter: the tampering must be caught with
+/// `severity` as the worst difference of some counterexample, whose members are all in `allowed`.
+fn caught(mode: &str, severity: Severity, count: usize, allowed: &[&str]) {
+    let profile = Profile::Resilient;
+    let mut imp = start(
+        vec!["node".into(), TAMPER.into(), BIN.into(), mode.into()],
+        profile,
+    );
+    let run = generated::run(
+        &mut imp,
+        profile,
+        &Plan::new(count, 3),
+        &Expected::none(),
+        &mut |_, _| {},
+    );
+    let failures = run.results.iter().filter(|r| !r.verdict.passed()).count();
+    assert!(
+        failures > 0,
+        "{mode}: not caught in {count} generated cases"
+    );
+    let c = run
+        .counterexamples
+        .iter()
+        .find(|c| c.verdict.worst() == Some(severity))
+        .unwrap_or_else(|| {
+            panic!(
+                "{mode}: no counterexample with {severity}: {:#?}",
+                run.counterexamples
+            )
+        });
+    let found = members(&c.minimal);
+    let allowed: BTreeSet<String> = allowed.iter().map(|s| (*s).to_owned()).collect();
+    assert!(
+        found.is_subset(&allowed),
+        "{mode}: the shrunk scenario names {found:?}, more than {allowed:?}: {}",
+        generated::sparse(&c.minimal)
+    );
+}
+
+#[test]
+fn a_tampered_adapter_of_each_severity_is_caught_and_shrunk() {
+    // Each within 400 generated cases (seed 3), each shrunk to the members its region needs.
+    caught(
+        "safety",
+        Severity::Safety,
+        400,
+        &["tool", "reviewer", "policy", "downstream"],
+    );
+    caught(
+        "decision",
+        Severity::Decision,
+        400,
+        &["tool", "reviewer", "downstream"],
+    );
+    caught(
+        "order",
+        Severity::Order,
+        400,
+        &["tool", "reviewer", "downstream", "approval"],
+    );
+    caught(
+        "text",
+        Severity::Text,
+        400,
+        &["tool", "reviewer", "downstream", "approval"],
+    );
+    caught("info", Severity::Info, 400, &["tool", "reviewer", "policy"]);
+}
+
+#[test]
+fn a_defect_in_a_rare_corner_is_found_and_shrunk_to_that_corner() {
+    // never + a caller cancelling during the review + a denial with a reason: about one case in
+    // three hundred; 3000 cases find it.
+    let profile = Profile::Resilient;
+    let mut imp = start(
+        vec!["node".into(), TAMPER.into(), BIN.into(), "rare".into()],
+        profile,
+    );
+    let wanted = |_: &Scenario, v: &Verdict| {
+        difference(v, "/result/text")
+            .is_some_and(|d| d.actual.as_str().is_some_and(|t| t.ends_with("(tampered)")))
+    };
+    let (k, c) = generated::search(&mut imp, profile, 9, 3000, &wanted, 2000)
+        .expect("the rare defect is found within 3000 generated cases");
+    let minimal = generated::sparse(&c.minimal);
+    assert_eq!(minimal["abort"], json!("caller-during-review"), "{minimal}");
+    assert!(
+        minimal["reviewer"].to_string().contains("reason"),
+        "{minimal}"
+    );
+    let allowed: BTreeSet<String> = ["tool", "reviewer", "policy", "abort"]
+        .map(str::to_owned)
+        .into();
+    assert!(
+        members(&c.minimal).is_subset(&allowed),
+        "case {k}: {minimal}"
+    );
+}
+
+/// A difference at `pointer` in a verdict.
+fn difference<'a>(v: &'a Verdict, pointer: &str) -> Option<&'a autoreview::runner::Difference> {
+    match v {
+        Verdict::Fail { differences } => differences.iter().find(|d| d.pointer == pointer),
+        _ => None,
+    }
+}
+
+#[test]
+fn generated_cases_alone_find_each_of_the_rc3_defects() {
+    let profile = Profile::Resilient;
+    let mut rc3 = start(vec!["node".into(), RC3.into()], profile);
+    type Wanted = Box<dyn Fn(&Scenario, &Verdict) -> bool>;
+    let defects: Vec<(&str, Wanted)> = vec![
+        (
+            "1: a reviewer failure denies before anyone is asked",
+            Box::new(|s, v| {
+                difference(v, "/listener/kind")
+                    .is_some_and(|d| d.expected == json!("ask") && d.actual == json!("deny"))
+                    && autoreview::decide(s, Profile::Resilient)
+                        .review
+                        .failure
+                        .is_some()
+            }),
+        ),
+        (
+            "2: a fenced or prose-wrapped decision is a parse failure",
+            Box::new(|s, v| {
+                difference(v, "/review/failure")
+                    .is_some_and(|d| d.expected.is_null() && d.actual["class"] == json!("protocol"))
+                    && autoreview::decide(s, Profile::Resilient).listener.is_some()
+            }),
+        ),
+        (
+            "3: the configured reviewer route is ignored",
+            Box::new(|s, v| {
+                s.config.reviewer_route.is_some() && difference(v, "/review/routes").is_some()
+            }),
+        ),
+        (
+            "4: a schema missing from the header is terminal though the registry has it",
+            Box::new(|_, v| {
+                difference(v, "/review/failure")
+                    .is_some_and(|d| d.expected.is_null() && d.actual["class"] == json!("schema"))
+            }),
+        ),
+        (
+            "5: an object message becomes [object Object]",
+            Box::new(|_, v| {
+                difference(v, "/review/failure/message").is_some_and(|d| {
+                    d.actual
+                        .as_str()
+                        .is_some_and(|m| m.contains("[object Object]"))
+                })
+            }),
+        ),
+    ];
+    for (defect, wanted) in &defects {
+        let (k, c) = generated::search(&mut rc3, profile, 2024, 3000, wanted.as_ref(), 2000)
+            .unwrap_or_else(|| panic!("defect {defect}: not found in 3000 generated cases"));
+        let minimal = generated::sparse(&c.minimal);
+        assert!(
+            members(&c.minimal).len() <= 5,
+            "defect {defect}: case {k} shrank only to {minimal}"
+        );
+        eprintln!(
+            "defect {defect}: case {k}, shrunk in {} steps to {minimal}",
+            c.steps
+        );
+    }
+}
+
+/// Runs the binary, returning exit code and stdout.
+fn cli(args: &[&str]) -> (i32, String) {
+    let out = std::process::Command::new(BIN).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freezes_them() {
+    let dir = std::env::temp_dir().join(format!("autoreview-freeze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let (code, out) = cli(&[
+        "check",
+        "--profile",
+        "resilient",
+        "--generated",
+        "300",
+        "--seed",
+        "3",
+        "--no-fixed",
+        "--max-counterexamples",
+        "1",
+        "--freeze",
+        &dir_arg,
+        "--",
+        "node",
+        TAMPER,
+        BIN,
+        "decision",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("generated: seed 3"), "{out}");
+    assert!(out.contains("rows"), "the distribution summary: {out}");
+    assert!(out.contains("counterexample from GEN-3-"), "{out}");
+    assert!(out.contains("DECISION /listener/kind"), "{out}");
+    assert!(
+        out.contains("| autoreview decide --profile resilient"),
+        "a repro line: {out}"
+    );
+    assert!(out.contains("tamper.js"), "the adapter's repro line: {out}");
+    assert!(out.lines().last().unwrap().ends_with("failed"), "{out}");
+    // The frozen file is a case file the fixed-case loader reads, its case the shrunk scenario.
+    let frozen = dir.join("generated-3-resilient.json");
+    let text = std::fs::read_to_string(&frozen).unwrap();
+    let cases =
+        autoreview::cases::file_cases("generated-3-resilient.json", &text, Profile::Resilient)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(cases.len(), 1);
+    assert!(cases[0].id.starts_with("GX-"), "{}", cases[0].id);
+    assert!(!cases[0].clauses.is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_generated_passes_the_reference_and_reports_shards() {
+    let (code, out) = cli(&[
+        "check",
+        "--generated",
+        "500",
+        "--seed",
+        "8",
+        "--shard",
+        "2/3",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("shard 2/3"), "{out}");
+    // Fixed cases and generated ones are both split: about a third of each.
+    let total: usize = out
+        .lines()
+        .last()
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let fixed = autoreview::cases::all(Profile::Resilient).unwrap().len();
+    // Case numbers 0..n with number % 3 == 1 (shard 2 of 3): (n + 1) / 3 of them.
+    assert_eq!(total, (fixed + 1) / 3 + (500 + 1) / 3, "{out}");
+}
