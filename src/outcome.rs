@@ -36,8 +36,10 @@ pub struct Outcome {
     pub prefix_only: BTreeMap<String, usize>,
 }
 
+// Deserialized through `DecisionWire`, so that a member a kind does not have
+// (`{"kind": "allow", "note": …}`) is refused like any unknown member.
 /// A listener decision (AR-CONV-4).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Decision {
     /// Proceed.
@@ -61,6 +63,73 @@ pub enum Decision {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         display_reason: Option<DisplayReason>,
     },
+}
+
+/// Every member any decision kind may have; [`Decision`] is read through it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionWire {
+    kind: DecisionKind,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default)]
+    info: Option<Map<String, Value>>,
+    #[serde(default)]
+    display_reason: Option<DisplayReason>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum DecisionKind {
+    Allow,
+    Deny,
+    Cancel,
+    Ask,
+}
+
+impl TryFrom<DecisionWire> for Decision {
+    type Error = String;
+
+    fn try_from(w: DecisionWire) -> Result<Decision, String> {
+        let present = |name: &str, here: bool| here.then(|| name.to_owned());
+        let members = |allowed: &[&str]| -> Result<(), String> {
+            let extra: Vec<String> = [
+                present("reason", w.reason.is_some()),
+                present("info", w.info.is_some()),
+                present("display_reason", w.display_reason.is_some()),
+            ]
+            .into_iter()
+            .flatten()
+            .filter(|m| !allowed.contains(&m.as_str()))
+            .collect();
+            match extra.as_slice() {
+                [] => Ok(()),
+                _ => Err(format!(
+                    "unknown field `{}` for this kind of decision",
+                    extra.join("`, `")
+                )),
+            }
+        };
+        match w.kind {
+            DecisionKind::Allow => members(&[]).map(|()| Decision::Allow),
+            DecisionKind::Cancel => members(&[]).map(|()| Decision::Cancel),
+            DecisionKind::Deny => {
+                members(&["reason", "info"])?;
+                let reason = w.reason.ok_or("missing field `reason`")?;
+                Ok(Decision::Deny {
+                    reason,
+                    info: w.info,
+                })
+            }
+            DecisionKind::Ask => {
+                members(&["reason", "display_reason"])?;
+                Ok(Decision::Ask {
+                    reason: w.reason,
+                    display_reason: w.display_reason,
+                })
+            }
+        }
+    }
 }
 
 /// A display reason in the two locales the gate ships.
@@ -219,5 +288,11 @@ impl ToolResult {
             text: None,
             info: None,
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for Decision {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Decision, D::Error> {
+        Decision::try_from(DecisionWire::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }

@@ -742,8 +742,10 @@ impl Attempt {
     }
 }
 
+// Deserialized through `DownstreamWire`, so that a member a kind does not have is refused like
+// any unknown member.
 /// What the rest of the pre-execute chain returns (AR-CONV-4).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Downstream {
     /// Downstream allows.
@@ -764,6 +766,62 @@ pub enum Downstream {
         /// The ask's reason.
         reason: String,
     },
+}
+
+/// Every member any downstream kind may have; [`Downstream`] is read through it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DownstreamWire {
+    kind: DownstreamWireKind,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default)]
+    info: Option<Map<String, Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum DownstreamWireKind {
+    Allow,
+    Deny,
+    Cancel,
+    Ask,
+}
+
+impl TryFrom<DownstreamWire> for Downstream {
+    type Error = String;
+
+    fn try_from(w: DownstreamWire) -> Result<Downstream, String> {
+        let no = |member: &str, here: bool| {
+            if here {
+                Err(format!(
+                    "unknown field `{member}` for this kind of downstream result"
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        match w.kind {
+            DownstreamWireKind::Allow | DownstreamWireKind::Cancel => {
+                no("reason", w.reason.is_some())?;
+                no("info", w.info.is_some())?;
+                Ok(match w.kind {
+                    DownstreamWireKind::Allow => Downstream::Allow,
+                    _ => Downstream::Cancel,
+                })
+            }
+            DownstreamWireKind::Deny => Ok(Downstream::Deny {
+                reason: w.reason.ok_or("missing field `reason`")?,
+                info: w.info,
+            }),
+            DownstreamWireKind::Ask => {
+                no("info", w.info.is_some())?;
+                Ok(Downstream::Ask {
+                    reason: w.reason.ok_or("missing field `reason`")?,
+                })
+            }
+        }
+    }
 }
 
 /// How the approval service answers, if asked (AR-APPROVAL-2..4).
@@ -886,5 +944,11 @@ fn clean_path(p: &str) -> String {
         String::new()
     } else {
         p.to_owned()
+    }
+}
+
+impl<'de> Deserialize<'de> for Downstream {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Downstream, D::Error> {
+        Downstream::try_from(DownstreamWire::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }

@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::outcome::{Decision, Outcome};
+use crate::outcome::{Decision, Event, Outcome};
 
 /// True when two outcomes are equal in every compared field (all but `id` and `prefix_only`),
 /// so that no rule can find a difference. The pattern names every field: a new one cannot be
@@ -153,6 +153,22 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
             expected: false.into(),
             actual: true.into(),
             rule: Some("the body ran where it must not".into()),
+        });
+    }
+    // The trace records the body's run as its own event: more runs than the reference made are
+    // runs that must not happen, whatever `executed` says.
+    let runs = |o: &Outcome| o.trace.iter().filter(|e| **e == Event::Body).count();
+    if runs(actual) > runs(expected) {
+        out.push(Difference {
+            severity: Severity::Safety,
+            pointer: "/trace".into(),
+            expected: serde_json::to_value(&expected.trace).unwrap_or(Value::Null),
+            actual: serde_json::to_value(&actual.trace).unwrap_or(Value::Null),
+            rule: Some(format!(
+                "the body ran {} times where it must run {} times",
+                runs(actual),
+                runs(expected)
+            )),
         });
     }
     if allowed(actual) && !allowed(expected) {

@@ -608,6 +608,7 @@ pub fn run(
         drop(returns);
         drop(queues);
     });
+    results.extend(super::tail_result(imp, expected));
     GeneratedRun {
         results,
         counterexamples,

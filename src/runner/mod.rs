@@ -33,6 +33,36 @@ pub trait Implementation {
         ask: Ask<'_>,
         while_waiting: &mut dyn FnMut(),
     ) -> Result<Outcome, ImplError>;
+
+    /// Called when a run's cases are done. An implementation that can still misbehave after
+    /// its last answer (a subprocess writing lines nobody asked for) reports it here, and the
+    /// run counts it as a failed case of its own.
+    fn finish(&mut self) -> Option<ImplError> {
+        None
+    }
+}
+
+/// The result that stands for what an implementation did after its last answer, if anything.
+pub(crate) fn tail_result(
+    imp: &mut dyn Implementation,
+    expected: &expect::Expected,
+) -> Option<CaseResult> {
+    let error = imp.finish()?;
+    let id = "PROTOCOL-TAIL".to_owned();
+    let expected_failure = expected.reason(&id).map(str::to_owned);
+    Some(CaseResult {
+        status: if expected_failure.is_some() {
+            Status::ExpectedFail
+        } else {
+            Status::Fail
+        },
+        id,
+        area: "protocol".into(),
+        title: "What the implementation wrote after its last reply".into(),
+        clauses: Vec::new(),
+        verdict: Verdict::Broken { error },
+        expected_failure,
+    })
 }
 
 /// One case as the runner hands it to an implementation.
@@ -347,6 +377,7 @@ pub fn run(
         });
         progress(i + 1, cases.len());
     }
+    results.extend(tail_result(imp, expected));
     let stale_expectations = expected.stale(cases.iter().map(|c| c.id.as_str()));
     Report {
         profile,

@@ -99,6 +99,48 @@ struct Stderr {
 
 const STDERR_KEEP: usize = 2000;
 
+/// The longest stderr line kept, in bytes; the rest of a longer line is dropped as it is read.
+const STDERR_LINE: usize = 4096;
+
+/// Reads stderr line by line, never holding more than [`STDERR_LINE`] bytes of one line, and hands
+/// each line (cut, and marked so, when it was longer) to `keep`.
+fn read_stderr(err: impl Read, mut keep: impl FnMut(String)) {
+    let mut reader = BufReader::new(err);
+    let mut line: Vec<u8> = Vec::new();
+    let mut dropped = 0usize;
+    let mut emit = |line: &mut Vec<u8>, dropped: &mut usize| {
+        let mut text = String::from_utf8_lossy(line)
+            .trim_end_matches(['\n', '\r'])
+            .to_owned();
+        if *dropped > 0 {
+            text.push_str(&format!(" … ({} more bytes)", *dropped));
+        }
+        keep(text);
+        line.clear();
+        *dropped = 0;
+    };
+    while let Ok(buf) = reader.fill_buf() {
+        if buf.is_empty() {
+            break;
+        }
+        let (chunk, end) = match buf.iter().position(|b| *b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = STDERR_LINE.saturating_sub(line.len()).min(chunk.len());
+        line.extend_from_slice(&chunk[..room]);
+        dropped += chunk.len() - room;
+        let used = end.unwrap_or(buf.len());
+        reader.consume(used);
+        if end.is_some() {
+            emit(&mut line, &mut dropped);
+        }
+    }
+    if !line.is_empty() || dropped > 0 {
+        emit(&mut line, &mut dropped);
+    }
+}
+
 struct Running {
     child: Arc<Mutex<Child>>,
     stdin: ChildStdin,
@@ -154,9 +196,22 @@ impl Running {
     fn kill(self) {
         self.watchdog.stop.store(true, Ordering::Relaxed);
         let mut child = self.child.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = child.kill();
+        kill_all(&mut child);
         let _ = child.wait();
     }
+}
+
+/// Kills the subprocess and, on Unix, every process in its group (what a wrapper such as `sh` or
+/// `npm` started), so that nothing is left holding its pipes or running after the run.
+fn kill_all(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        let _ = rustix::process::kill_process_group(
+            rustix::process::Pid::from_child(child),
+            rustix::process::Signal::KILL,
+        );
+    }
+    let _ = child.kill();
 }
 
 /// Kills the subprocess when a write to its stdin has been blocked too long. It polls instead of
@@ -186,7 +241,7 @@ impl Watchdog {
                 let deadline = watch.deadline.load(Ordering::Acquire);
                 if deadline != 0 && watch.now() > deadline {
                     watch.stalled.store(true, Ordering::Release);
-                    let _ = child.lock().unwrap_or_else(|e| e.into_inner()).kill();
+                    kill_all(&mut child.lock().unwrap_or_else(|e| e.into_inner()));
                     return;
                 }
             }
@@ -278,16 +333,19 @@ impl Subprocess {
                 command: String::new(),
                 message: "no command given".into(),
             })?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| StartError::Spawn {
-                command: self.command_line(),
-                message: e.to_string(),
-            })?;
+            .stderr(Stdio::piped());
+        // Its own process group, so that ending it ends whatever it started too.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|e| StartError::Spawn {
+            command: self.command_line(),
+            message: e.to_string(),
+        })?;
         let stdin = child.stdin.take().ok_or_else(|| StartError::Spawn {
             command: self.command_line(),
             message: "no stdin pipe".into(),
@@ -305,24 +363,14 @@ impl Subprocess {
         if let Some(err) = stderr_pipe {
             let sink = stderr.clone();
             thread::spawn(move || {
-                let mut reader = BufReader::new(err);
-                let mut raw = Vec::new();
-                loop {
-                    raw.clear();
-                    match reader.read_until(b'\n', &mut raw) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {}
-                    }
-                    let line = String::from_utf8_lossy(&raw)
-                        .trim_end_matches(['\n', '\r'])
-                        .to_owned();
+                read_stderr(err, |line| {
                     let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
                     s.lines.push(line);
                     s.total += 1;
                     if s.lines.len() > STDERR_KEEP {
                         s.lines.remove(0);
                     }
-                }
+                });
                 sink.lock().unwrap_or_else(|e| e.into_inner()).done = true;
             });
         }
@@ -428,6 +476,24 @@ impl Subprocess {
 }
 
 impl Implementation for Subprocess {
+    fn finish(&mut self) -> Option<ImplError> {
+        let running = self.running.as_mut()?;
+        let mark = running.stderr_mark();
+        thread::sleep(TAIL_GRACE);
+        match unsolicited(&running.lines, "after its last reply")? {
+            (Broken::Crash, _) => None, // ending after the last case is not a fault
+            (kind, message) => {
+                let stderr = running.stderr_since(mark, false);
+                self.restart();
+                Some(ImplError {
+                    kind,
+                    message,
+                    stderr,
+                })
+            }
+        }
+    }
+
     fn describe(&self) -> String {
         match &self.info {
             Some(i) => format!(
@@ -456,14 +522,17 @@ impl Implementation for Subprocess {
         let seq = self.seq;
         let mark = running.stderr_mark();
         let deadline = Instant::now() + self.limits.timeout;
+        // Anything that arrived since the previous reply was not asked for.
+        let unsolicited = unsolicited(&running.lines, "since its previous reply");
         // The scenario's JSON was usually encoded while the previous answer was awaited.
         let json = match self.encoded.take() {
             Some(e) if e.scenario == address(ask.scenario) => Ok(e.json),
             _ => serde_json::to_vec(ask.scenario),
         };
-        let written = match json {
-            Err(e) => Err((Broken::NotRun, format!("cannot encode the scenario: {e}"))),
-            Ok(json) => {
+        let written = match (unsolicited, json) {
+            (Some(problem), _) => Err(problem),
+            (None, Err(e)) => Err((Broken::NotRun, format!("cannot encode the scenario: {e}"))),
+            (None, Ok(json)) => {
                 let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},\"scenario\":");
                 running.write(&[prefix.as_bytes(), &json, b"}\n"], self.limits.timeout)
             }
@@ -516,13 +585,22 @@ impl Implementation for Subprocess {
                         format!("the adapter exited or closed its stdout{status}"),
                     ))
                 }
-                Err(RecvTimeoutError::Timeout) => Err((
-                    Broken::Timeout,
-                    format!(
-                        "no reply within {} ms (--timeout-ms)",
-                        self.limits.timeout.as_millis()
-                    ),
-                )),
+                Err(RecvTimeoutError::Timeout) => match running.try_wait() {
+                    // It exited, but something it started still holds its stdout open.
+                    Some(status) => Err((
+                        Broken::Crash,
+                        format!(
+                            "the adapter exited ({status}) without a reply, while a process it started kept its stdout open"
+                        ),
+                    )),
+                    None => Err((
+                        Broken::Timeout,
+                        format!(
+                            "no reply within {} ms (--timeout-ms)",
+                            self.limits.timeout.as_millis()
+                        ),
+                    )),
+                },
             },
         };
         match outcome {
@@ -542,6 +620,35 @@ impl Implementation for Subprocess {
         }
     }
 }
+
+/// A line (or the end of stdout) that arrived while no request was in flight: the adapter wrote
+/// what nobody asked for (a reply twice, a log line), or exited between cases.
+fn unsolicited(lines: &Receiver<Line>, when: &str) -> Option<(Broken, String)> {
+    match lines.try_recv().ok()? {
+        Line::Text(text) => Some((
+            Broken::ProtocolError,
+            format!(
+                "{when} the adapter wrote a line nobody asked for: {}",
+                short(&text)
+            ),
+        )),
+        Line::TooLong(n) => Some((
+            Broken::ProtocolError,
+            format!("{when} the adapter wrote a line nobody asked for, over {n} bytes"),
+        )),
+        Line::NotUtf8 => Some((
+            Broken::ProtocolError,
+            format!("{when} the adapter wrote a line nobody asked for, not UTF-8"),
+        )),
+        Line::Eof => Some((
+            Broken::Crash,
+            format!("{when} the adapter exited or closed its stdout"),
+        )),
+    }
+}
+
+/// How long the runner listens after the last reply for output nobody asked for.
+const TAIL_GRACE: Duration = Duration::from_millis(50);
 
 impl Drop for Subprocess {
     fn drop(&mut self) {
@@ -632,4 +739,22 @@ fn read_lines(out: impl Read, cap: usize, tx: mpsc::Sender<Line>) {
         }
     }
     let _ = tx.send(Line::Eof);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_lines_are_kept_short() {
+        let long = "x".repeat(10_000);
+        let input = format!("first\r\n{long}\nlast without a newline");
+        let mut lines = Vec::new();
+        read_stderr(input.as_bytes(), |l| lines.push(l));
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0], "first");
+        assert!(lines[1].starts_with(&"x".repeat(STDERR_LINE)));
+        assert!(lines[1].ends_with(&format!(" … ({} more bytes)", 10_000 - STDERR_LINE)));
+        assert_eq!(lines[2], "last without a newline");
+    }
 }

@@ -8,6 +8,7 @@
 //   huge N         answer the Nth decide with a 2 MiB line
 //   error N        answer the Nth decide with an error reply
 //   stderr N       write three lines to stderr on the Nth decide, then crash
+//   twice N        answer the Nth decide twice
 //   deaf           after the handshake, never read stdin again (a long request then blocks)
 //   allow-all      answer every decide with an outcome whose body ran (a planted SAFETY defect)
 //   version        answer hello with protocol 2
@@ -56,6 +57,7 @@ input.on('line', async (line) => {
       case 'crash': process.exit(3);
       case 'stall': return;
       case 'garbage': return out('this is not JSON');
+      case 'twice': { const r = await ask(msg); out(r); return out(r); }
       case 'wrong-seq': { const r = JSON.parse(await ask(msg)); r.seq += 1000; return out(r); }
       case 'huge': return out({ type: 'error', seq: msg.seq, message: 'x'.repeat(2 * 1024 * 1024) });
       case 'error': return out({ type: 'error', seq: msg.seq, message: 'the gate threw: TypeError: cannot read properties of undefined' });

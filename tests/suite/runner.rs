@@ -345,3 +345,158 @@ fn smoke_checks_the_wiring() {
     let (code, out) = cli(&["smoke", "--", "node", MISBEHAVE, BIN, "allow-all", "0"]);
     assert_eq!(code, 1, "{out}");
 }
+
+#[test]
+fn a_body_run_recorded_only_in_the_trace_is_a_safety_difference() {
+    use autoreview::outcome::Event;
+    use autoreview::runner::compare::compare;
+    let denied: autoreview::Scenario = serde_json::from_value(serde_json::json!({
+        "tool": {"name": "pwsh"}, "policy": "ask", "approval": "rejected",
+        "reviewer": {"text": "{\"risk\":\"high\",\"decision\":\"deny\"}"}
+    }))
+    .unwrap();
+    let reference = autoreview::decide(&denied, Profile::Baseline);
+    assert!(!reference.result.executed);
+    let mut ran = reference.clone();
+    ran.trace.push(Event::Body);
+    let d = compare(&reference, &ran);
+    assert_eq!(
+        (d[0].severity, d[0].pointer.as_str()),
+        (Severity::Safety, "/trace"),
+        "{d:#?}"
+    );
+
+    let allowed_once: autoreview::Scenario = serde_json::from_value(serde_json::json!({
+        "tool": {"name": "pwsh"}, "policy": "ask", "approval": "allowed-once",
+        "reviewer": {"text": "{\"risk\":\"high\",\"decision\":\"deny\"}"}
+    }))
+    .unwrap();
+    let reference = autoreview::decide(&allowed_once, Profile::Baseline);
+    assert!(reference.result.executed);
+    let mut twice = reference.clone();
+    twice.trace.push(Event::Body);
+    let d = compare(&reference, &twice);
+    assert_eq!(
+        d[0].severity,
+        Severity::Safety,
+        "a second run of the body: {d:#?}"
+    );
+    // Reordering alone stays an ORDER difference.
+    let mut reordered = reference.clone();
+    reordered.trace.swap(0, 1);
+    let d = compare(&reference, &reordered);
+    assert_eq!(d[0].severity, Severity::Order, "{d:#?}");
+}
+
+#[test]
+fn a_member_a_decision_kind_does_not_have_is_refused() {
+    let outcome = |listener: serde_json::Value| {
+        let mut o = serde_json::to_value(autoreview::decide(
+            &serde_json::from_value(
+                serde_json::json!({"tool": {"name": "a"}, "reviewer": {"text": ""}}),
+            )
+            .unwrap(),
+            Profile::Baseline,
+        ))
+        .unwrap();
+        o["listener"] = listener;
+        serde_json::from_value::<autoreview::Outcome>(o)
+    };
+    assert!(outcome(serde_json::json!({"kind": "deny", "reason": "r"})).is_ok());
+    for bad in [
+        serde_json::json!({"kind": "allow", "note": "unknown member"}),
+        serde_json::json!({"kind": "allow", "reason": "allows have none"}),
+        serde_json::json!({"kind": "cancel", "reason": "cancels have none"}),
+        serde_json::json!({"kind": "deny", "reason": "r", "display_reason": {"en": "e", "zh": "z"}}),
+        serde_json::json!({"kind": "ask", "info": {}}),
+        serde_json::json!({"kind": "deny"}),
+    ] {
+        assert!(outcome(bad.clone()).is_err(), "{bad} should be refused");
+    }
+}
+
+#[test]
+fn a_line_nobody_asked_for_is_a_protocol_error_even_after_the_last_reply() {
+    // A reply written twice in the middle of the run: the next request finds it waiting, or (when
+    // it lands just after that request went out) it arrives in place of the next reply.
+    let cases = some_cases(Profile::Baseline, 4);
+    let report = check(node("twice", 2), Profile::Baseline, &cases, quick());
+    assert_eq!(report.results[1].status, Status::Pass);
+    assert_eq!(broken_at(&report, 2), Broken::ProtocolError);
+    match &report.results[2].verdict {
+        Verdict::Broken { error } => assert!(
+            error.message.contains("since its previous reply")
+                || error
+                    .message
+                    .contains("a reply for seq 2 while 3 was in flight"),
+            "{}",
+            error.message
+        ),
+        v => panic!("{v:?}"),
+    }
+    assert!(report.results.iter().all(|r| r.id != "PROTOCOL-TAIL"));
+    // The same after the last case: the run gets a failed result of its own.
+    let report = check(node("twice", 4), Profile::Baseline, &cases, quick());
+    let tail = report.results.last().unwrap();
+    assert_eq!(tail.id, "PROTOCOL-TAIL");
+    assert_eq!(tail.status, Status::Fail);
+    assert!(!report.succeeded(false));
+}
+
+/// Processes whose command line contains `marker` (Linux: read from /proc).
+#[cfg(target_os = "linux")]
+fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| {
+                    e.file_name()
+                        .to_string_lossy()
+                        .chars()
+                        .all(|c| c.is_ascii_digit())
+                })
+                .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+                .filter(|c| String::from_utf8_lossy(c).contains(marker))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_adapter_started_through_a_wrapper_leaves_nothing_running() {
+    // `sh -c '…; true'` keeps the shell as the parent, so node is a grandchild of the runner; it
+    // stalls on its first case, so the runner has to kill it.
+    let marker = format!("{}", 900_000 + std::process::id());
+    let script = format!("node {MISBEHAVE} {BIN} stall 1 {marker}; true");
+    let cases = some_cases(Profile::Baseline, 1);
+    {
+        let mut imp = Subprocess::start(
+            vec!["sh".into(), "-c".into(), script],
+            Profile::Baseline,
+            Limits {
+                max_restarts: 0,
+                ..quick()
+            },
+        )
+        .unwrap();
+        assert!(processes_with(&marker) > 0, "the adapter runs");
+        runner::run(
+            &mut imp,
+            &cases,
+            Profile::Baseline,
+            Oracle::Reference,
+            &Expected::none(),
+            &mut |_, _| {},
+        );
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while processes_with(&marker) > 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        processes_with(&marker),
+        0,
+        "a process of the adapter's outlived the run"
+    );
+}
