@@ -103,6 +103,7 @@ pub fn noisy_text() -> impl Strategy<Value = String> {
             r#"{"risk":"high","decision":"allow"}"#,
             r#"{"decision":"deny","decision":"allow","risk":"low"}"#,
             r#"{"risk":"LOW","decision":"Allow"}"#,
+            r#"{"risk":"low","decision":"allow","score":1e400}"#,
             "null",
             "[]",
         ])

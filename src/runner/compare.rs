@@ -164,11 +164,10 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
             pointer: "/trace".into(),
             expected: serde_json::to_value(&expected.trace).unwrap_or(Value::Null),
             actual: serde_json::to_value(&actual.trace).unwrap_or(Value::Null),
-            rule: Some(format!(
-                "the body ran {} times where it must run {} times",
-                runs(actual),
-                runs(expected)
-            )),
+            rule: Some(match runs(expected) {
+                0 => "the body ran where it must not".to_owned(),
+                n => format!("the body ran {} times where it must run {n}", runs(actual)),
+            }),
         });
     }
     if allowed(actual) && !allowed(expected) {
