@@ -105,40 +105,16 @@ const STDERR_LINE: usize = 4096;
 /// Reads stderr line by line, never holding more than [`STDERR_LINE`] bytes of one line, and hands
 /// each line (cut, and marked so, when it was longer) to `keep`.
 fn read_stderr(err: impl Read, mut keep: impl FnMut(String)) {
-    let mut reader = BufReader::new(err);
-    let mut line: Vec<u8> = Vec::new();
-    let mut dropped = 0usize;
-    let mut emit = |line: &mut Vec<u8>, dropped: &mut usize| {
-        let mut text = String::from_utf8_lossy(line)
-            .trim_end_matches(['\n', '\r'])
+    bounded_lines(err, STDERR_LINE, |kept, beyond, _| {
+        let mut text = String::from_utf8_lossy(kept)
+            .trim_end_matches('\r')
             .to_owned();
-        if *dropped > 0 {
-            text.push_str(&format!(" … ({} more bytes)", *dropped));
+        if beyond > 0 {
+            text.push_str(&format!(" … ({beyond} more bytes)"));
         }
         keep(text);
-        line.clear();
-        *dropped = 0;
-    };
-    while let Ok(buf) = reader.fill_buf() {
-        if buf.is_empty() {
-            break;
-        }
-        let (chunk, end) = match buf.iter().position(|b| *b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        let room = STDERR_LINE.saturating_sub(line.len()).min(chunk.len());
-        line.extend_from_slice(&chunk[..room]);
-        dropped += chunk.len() - room;
-        let used = end.unwrap_or(buf.len());
-        reader.consume(used);
-        if end.is_some() {
-            emit(&mut line, &mut dropped);
-        }
-    }
-    if !line.is_empty() || dropped > 0 {
-        emit(&mut line, &mut dropped);
-    }
+        true
+    });
 }
 
 struct Running {
@@ -699,11 +675,13 @@ fn short(text: &str) -> String {
     }
 }
 
-/// Reads stdout line by line, never holding more than `cap` bytes of one line.
-fn read_lines(out: impl Read, cap: usize, tx: mpsc::Sender<Line>) {
-    let mut reader = BufReader::new(out);
+/// Splits what `input` yields into lines, never holding more than `cap` bytes of one: `each` gets
+/// a line's kept bytes (without the line feed), how many bytes beyond `cap` it had, and whether a
+/// line feed ended it (the last one may not); it returns false to stop reading.
+fn bounded_lines(input: impl Read, cap: usize, mut each: impl FnMut(&[u8], usize, bool) -> bool) {
+    let mut reader = BufReader::new(input);
     let mut line: Vec<u8> = Vec::new();
-    let mut overflow = false;
+    let mut beyond = 0usize;
     while let Ok(buf) = reader.fill_buf() {
         if buf.is_empty() {
             break;
@@ -712,32 +690,43 @@ fn read_lines(out: impl Read, cap: usize, tx: mpsc::Sender<Line>) {
             Some(i) => (&buf[..i], Some(i + 1)),
             None => (buf, None),
         };
-        if !overflow {
-            if line.len() + chunk.len() > cap {
-                overflow = true;
-                line.clear();
-            } else {
-                line.extend_from_slice(chunk);
-            }
-        }
-        let used = end.unwrap_or(buf.len());
+        let room = cap.saturating_sub(line.len()).min(chunk.len());
+        line.extend_from_slice(&chunk[..room]);
+        beyond += chunk.len() - room;
+        let used = end.unwrap_or(chunk.len());
         reader.consume(used);
         if end.is_some() {
-            let event = if overflow {
-                Line::TooLong(cap)
-            } else {
-                match String::from_utf8(std::mem::take(&mut line)) {
-                    Ok(t) if t.trim().is_empty() => continue,
-                    Ok(t) => Line::Text(t),
-                    Err(_) => Line::NotUtf8,
-                }
-            };
-            overflow = false;
-            if tx.send(event).is_err() {
+            let go_on = each(&line, beyond, true);
+            line.clear();
+            beyond = 0;
+            if !go_on {
                 return;
             }
         }
     }
+    if !line.is_empty() || beyond > 0 {
+        each(&line, beyond, false);
+    }
+}
+
+/// Reads stdout line by line, never holding more than `cap` bytes of one line; a last line that
+/// no line feed ends is not a reply.
+fn read_lines(out: impl Read, cap: usize, tx: mpsc::Sender<Line>) {
+    bounded_lines(out, cap, |kept, beyond, complete| {
+        if !complete {
+            return false;
+        }
+        let event = if beyond > 0 {
+            Line::TooLong(cap)
+        } else {
+            match std::str::from_utf8(kept) {
+                Ok(t) if t.trim().is_empty() => return true,
+                Ok(t) => Line::Text(t.to_owned()),
+                Err(_) => Line::NotUtf8,
+            }
+        };
+        tx.send(event).is_ok()
+    });
     let _ = tx.send(Line::Eof);
 }
 
