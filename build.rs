@@ -73,16 +73,7 @@ fn main() {
         };
         for row in table["rows"].as_array().into_iter().flatten() {
             if let Some(id) = row["id"].as_str() {
-                let ident: String = id
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            '_'
-                        }
-                    })
-                    .collect();
+                let ident = case_name(id);
                 let _ = writeln!(cases, "#[case::{ident}({profile:?}, {id:?})]");
             }
         }
@@ -101,16 +92,7 @@ fn main() {
     if let Ok(index) = serde_json::from_str::<serde_json::Value>(&index) {
         for e in index["entries"].as_array().into_iter().flatten() {
             if let (Some(id), Some(name)) = (e["id"].as_str(), e["name"].as_str()) {
-                let ident: String = name
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            '_'
-                        }
-                    })
-                    .collect();
+                let ident = case_name(name);
                 let _ = writeln!(entries, "#[case::{ident}({id:?})]");
             }
         }
@@ -122,4 +104,18 @@ fn main() {
     );
     std::fs::write(out_dir.join("corpus_entries.rs"), corpus)
         .unwrap_or_else(|e| panic!("writing the generated corpus cases: {e}"));
+}
+
+/// A test case name from an ID or a corpus name: lower-case ASCII letters and digits, `_` for the
+/// rest.
+fn case_name(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }

@@ -21,7 +21,7 @@ use crate::engine::compose;
 use crate::engine::review::{self, Attempting, Budget, FailureNote, Settlement};
 use crate::messages::{self, Text, reference};
 use crate::outcome::{ApprovalRecord, Decision, ReviewRecord, ToolResult};
-use crate::parse::{BlockRef, Finish, Reply, ReviewerDecision};
+use crate::parse::{Reply, ReviewerDecision};
 use crate::profile::Profile;
 use crate::scenario::{
     ApprovalAnswer, ApprovalPolicy, Block, CallKind, Config, FailedFinish, OnFailure, Policy,
@@ -320,35 +320,13 @@ impl<C: ReviewerClient> AutoReview<C> {
                     blocks,
                     finish,
                     data_after_finish,
-                } => {
-                    let reply = Reply {
-                        blocks: blocks
-                            .iter()
-                            .map(|b| BlockRef {
-                                kind: b.kind,
-                                text: &b.text,
-                            })
-                            .collect(),
-                        finish: if finish == "stop" {
-                            Finish::Stop
-                        } else {
-                            Finish::Other(&finish)
-                        },
-                        data_after_finish,
-                    };
-                    review::read_reply(&reply, self.profile, &self.config)
-                }
+                } => review::read_reply(
+                    &Reply::blocks(&blocks, &finish, data_after_finish),
+                    self.profile,
+                    &self.config,
+                ),
                 ReviewerResponse::Failed(f) => {
-                    let reply = Reply {
-                        blocks: Vec::new(),
-                        finish: Finish::Failed {
-                            kind: f.kind,
-                            code: &f.code,
-                            message: &f.message,
-                        },
-                        data_after_finish: false,
-                    };
-                    review::read_reply(&reply, self.profile, &self.config)
+                    review::read_reply(&Reply::failed(&f), self.profile, &self.config)
                 }
             };
             if let Settlement::Failed(f) = &settled

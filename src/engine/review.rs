@@ -8,7 +8,7 @@ use crate::jsstring::js_string;
 use crate::messages::{self, Text, reference};
 use crate::normalize;
 use crate::outcome::{Failure, FailureClass, ReviewRecord};
-use crate::parse::{self, BlockRef, Finish, Reply, ReplyError, ReviewerDecision};
+use crate::parse::{self, Reply, ReplyError, ReviewerDecision};
 use crate::profile::Profile;
 use crate::scenario::{Attempt, CallKind, FailedFinishKind, Scenario, SchemaCount};
 
@@ -307,36 +307,12 @@ pub fn settle(attempt: &Attempt, profile: Profile, config: &crate::scenario::Con
             finish,
             data_after_finish,
             ..
-        } => {
-            let reply = Reply {
-                blocks: blocks
-                    .iter()
-                    .map(|b| BlockRef {
-                        kind: b.kind,
-                        text: &b.text,
-                    })
-                    .collect(),
-                finish: if finish == "stop" {
-                    Finish::Stop
-                } else {
-                    Finish::Other(finish)
-                },
-                data_after_finish: *data_after_finish,
-            };
-            read_reply(&reply, profile, config)
-        }
-        Attempt::Finish { finish, .. } => {
-            let reply = Reply {
-                blocks: Vec::new(),
-                finish: Finish::Failed {
-                    kind: finish.kind,
-                    code: &finish.code,
-                    message: &finish.message,
-                },
-                data_after_finish: false,
-            };
-            read_reply(&reply, profile, config)
-        }
+        } => read_reply(
+            &Reply::blocks(blocks, finish, *data_after_finish),
+            profile,
+            config,
+        ),
+        Attempt::Finish { finish, .. } => read_reply(&Reply::failed(finish), profile, config),
     }
 }
 

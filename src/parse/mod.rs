@@ -9,7 +9,7 @@ pub mod tolerant;
 use serde_json::Value;
 
 use crate::messages::{self, Text};
-use crate::scenario::{BlockKind, FailedFinishKind};
+use crate::scenario::{Block, BlockKind, FailedFinish, FailedFinishKind};
 
 /// One content block, borrowed from the scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +58,58 @@ impl<'a> Reply<'a> {
                 text,
             }],
             finish: Finish::Stop,
+            data_after_finish: false,
+        }
+    }
+
+    /// A reply of content blocks ending with the finish kind `finish` (`stop` or another).
+    pub fn blocks(blocks: &'a [Block], finish: &'a str, data_after_finish: bool) -> Reply<'a> {
+        Reply {
+            blocks: blocks
+                .iter()
+                .map(|b| BlockRef {
+                    kind: b.kind,
+                    text: &b.text,
+                })
+                .collect(),
+            finish: if finish == "stop" {
+                Finish::Stop
+            } else {
+                Finish::Other(finish)
+            },
+            data_after_finish,
+        }
+    }
+
+    /// `Ok` for a normal stop; otherwise the failure the finish itself is (AR-PARSE-1, AR-TOL-1:
+    /// a failed or truncated response carries no decision, in either reader).
+    pub fn stopped(&self) -> Result<(), ReplyError> {
+        match &self.finish {
+            Finish::Stop => Ok(()),
+            Finish::Failed {
+                kind,
+                code,
+                message,
+            } => Err(ReplyError::FinishFailed {
+                kind: *kind,
+                code: (*code).to_owned(),
+                message: (*message).clone(),
+            }),
+            Finish::Other(kind) => Err(ReplyError::FinishOther {
+                kind: (*kind).to_owned(),
+            }),
+        }
+    }
+
+    /// A reply with no content that ended in a failed finish.
+    pub fn failed(finish: &'a FailedFinish) -> Reply<'a> {
+        Reply {
+            blocks: Vec::new(),
+            finish: Finish::Failed {
+                kind: finish.kind,
+                code: &finish.code,
+                message: &finish.message,
+            },
             data_after_finish: false,
         }
     }

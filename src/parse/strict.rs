@@ -1,30 +1,12 @@
 //! The baseline profile's strict reader (AR-PARSE-1..7): exactly the shipped rules, in their order.
 
-use super::{Finish, Reply, ReplyError, ReviewerDecision, object};
+use super::{Reply, ReplyError, ReviewerDecision, object};
 use crate::scenario::BlockKind;
 
 /// Reads a reply strictly: a normal stop, nothing after it, reasoning blocks then one text block,
 /// and that text exactly one legal protocol object.
 pub fn read(reply: &Reply<'_>) -> Result<ReviewerDecision, ReplyError> {
-    match &reply.finish {
-        Finish::Stop => {}
-        Finish::Failed {
-            kind,
-            code,
-            message,
-        } => {
-            return Err(ReplyError::FinishFailed {
-                kind: *kind,
-                code: (*code).to_owned(),
-                message: (*message).clone(),
-            });
-        }
-        Finish::Other(kind) => {
-            return Err(ReplyError::FinishOther {
-                kind: (*kind).to_owned(),
-            });
-        }
-    }
+    reply.stopped()?;
     if reply.data_after_finish {
         return Err(ReplyError::AfterFinish);
     }

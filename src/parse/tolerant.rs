@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use super::{Finish, Reply, ReplyError, ReviewerDecision, object, scan};
+use super::{Reply, ReplyError, ReviewerDecision, object, scan};
 use crate::scenario::BlockKind;
 
 /// The largest reviewer text the reader looks at, in bytes (AR-TOL-3). Larger text fails closed
@@ -16,25 +16,7 @@ pub const MAX_TEXT_BYTES: usize = 1 << 20;
 /// Reads a reply tolerantly.
 pub fn read(reply: &Reply<'_>, options: Options) -> Result<ReviewerDecision, ReplyError> {
     // AR-TOL-1: a failed or truncated response carries no decision, as in the strict reader.
-    match &reply.finish {
-        Finish::Stop => {}
-        Finish::Failed {
-            kind,
-            code,
-            message,
-        } => {
-            return Err(ReplyError::FinishFailed {
-                kind: *kind,
-                code: (*code).to_owned(),
-                message: (*message).clone(),
-            });
-        }
-        Finish::Other(kind) => {
-            return Err(ReplyError::FinishOther {
-                kind: (*kind).to_owned(),
-            });
-        }
-    }
+    reply.stopped()?;
     // AR-TOL-2: a tool call is never a decision; reasoning is never read; texts join in order.
     if reply.blocks.iter().any(|b| b.kind == BlockKind::ToolCall) {
         return Err(ReplyError::ToolCall);

@@ -7,7 +7,6 @@
 //! (to shrink it, or to repeat it), and shards of one run are disjoint by construction.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 
 use proptest::strategy::{Strategy, ValueTree};
@@ -15,8 +14,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Map, Value};
 
 use super::{
-    Ask, Broken, CaseResult, ImplError, Implementation, Severity, Status, Verdict, compare,
-    expect::Expected, panic_message,
+    Ask, CaseResult, Implementation, Status, Verdict, ask_safely, compare, expect::Expected,
 };
 use crate::outcome::Outcome;
 use crate::profile::Profile;
@@ -144,8 +142,6 @@ pub fn draw<S: Strategy<Value = Scenario>>(strategy: &S, seed: u64, k: usize) ->
 pub struct Counterexample {
     /// The generated case it was found in.
     pub id: String,
-    /// The scenario as drawn.
-    pub original: Scenario,
     /// The smallest scenario found that still shows the difference.
     pub minimal: Scenario,
     /// The verdict on the minimal scenario.
@@ -327,20 +323,16 @@ fn judge_with(
     known: Option<&Outcome>,
 ) -> (Verdict, Option<Outcome>) {
     let mut computed = None;
-    let answer = catch_unwind(AssertUnwindSafe(|| {
-        imp.decide(
-            Ask {
-                scenario,
-                profile,
-                next: None,
-            },
-            &mut || {
-                if known.is_none() && computed.is_none() {
-                    computed = Some(crate::engine::decide(scenario, profile));
-                }
-            },
-        )
-    }));
+    let ask = Ask {
+        scenario,
+        profile,
+        next: None,
+    };
+    let answer = ask_safely(imp, ask, &mut || {
+        if known.is_none() && computed.is_none() {
+            computed = Some(crate::engine::decide(scenario, profile));
+        }
+    });
     if known.is_none() && computed.is_none() {
         computed = Some(crate::engine::decide(scenario, profile));
     }
@@ -348,11 +340,8 @@ fn judge_with(
         unreachable!("the reference outcome is known or was just computed")
     };
     let verdict = match answer {
-        Err(p) => Verdict::Broken {
-            error: ImplError::new(Broken::Panic, panic_message(&p)),
-        },
-        Ok(Err(error)) => Verdict::Broken { error },
-        Ok(Ok(outcome)) => {
+        Err(error) => Verdict::Broken { error },
+        Ok(outcome) => {
             let differences = compare::compare(reference, &outcome);
             if differences.is_empty() {
                 Verdict::Pass
@@ -568,7 +557,6 @@ pub fn run(
                     if minimals.insert(key) {
                         counterexamples.push(Counterexample {
                             id: id.clone(),
-                            original: d.scenario.clone(),
                             minimal,
                             verdict,
                             reference,
@@ -577,12 +565,7 @@ pub fn run(
                     }
                 }
                 let expected_failure = expected.reason(&id).map(str::to_owned);
-                let status = match (verdict.passed(), expected_failure.is_some()) {
-                    (true, false) => Status::Pass,
-                    (true, true) => Status::UnexpectedPass,
-                    (false, false) => Status::Fail,
-                    (false, true) => Status::ExpectedFail,
-                };
+                let status = Status::of(verdict.passed(), expected_failure.is_some());
                 // A passing case is only counted: its title and clauses are filled in for the
                 // cases a report describes.
                 let described = status != Status::Pass;
@@ -627,11 +610,6 @@ pub fn run(
 
 /// Scenarios drawn per message between threads.
 const BATCH: usize = 256;
-
-/// The severity a counterexample shows, for summaries.
-pub fn worst(c: &Counterexample) -> Option<Severity> {
-    c.verdict.worst()
-}
 
 /// A text quoted for a POSIX shell.
 fn shell_quote(s: &str) -> String {
@@ -755,7 +733,6 @@ pub fn search(
             k,
             Counterexample {
                 id: case_id(seed, k),
-                original: scenario,
                 minimal,
                 verdict,
                 reference,

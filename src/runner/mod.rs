@@ -51,11 +51,7 @@ pub(crate) fn tail_result(
     let id = "PROTOCOL-TAIL".to_owned();
     let expected_failure = expected.reason(&id).map(str::to_owned);
     Some(CaseResult {
-        status: if expected_failure.is_some() {
-            Status::ExpectedFail
-        } else {
-            Status::Fail
-        },
+        status: Status::of(false, expected_failure.is_some()),
         id,
         area: "protocol".into(),
         title: "What the implementation wrote after its last reply".into(),
@@ -250,6 +246,29 @@ pub enum Status {
     UnexpectedPass,
 }
 
+impl Status {
+    /// The status of a case that passed or not, listed as an expected failure or not.
+    pub fn of(passed: bool, expected_to_fail: bool) -> Status {
+        match (passed, expected_to_fail) {
+            (true, false) => Status::Pass,
+            (true, true) => Status::UnexpectedPass,
+            (false, false) => Status::Fail,
+            (false, true) => Status::ExpectedFail,
+        }
+    }
+}
+
+/// Asks `imp` about one case; a panic in the implementation is that case's breakage, never the
+/// end of the run.
+pub(crate) fn ask_safely(
+    imp: &mut dyn Implementation,
+    ask: Ask<'_>,
+    while_waiting: &mut dyn FnMut(),
+) -> Result<Outcome, ImplError> {
+    catch_unwind(AssertUnwindSafe(|| imp.decide(ask, while_waiting)))
+        .unwrap_or_else(|p| Err(ImplError::new(Broken::Panic, panic_message(&p))))
+}
+
 /// One case's result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CaseResult {
@@ -334,21 +353,16 @@ pub fn run(
                 );
             }
         };
-        let answer = catch_unwind(AssertUnwindSafe(|| {
-            let ask = Ask {
-                scenario: &case.scenario,
-                profile,
-                next: cases.get(i + 1).map(|c| &c.scenario),
-            };
-            imp.decide(ask, &mut prepare)
-        }));
+        let ask = Ask {
+            scenario: &case.scenario,
+            profile,
+            next: cases.get(i + 1).map(|c| &c.scenario),
+        };
+        let answer = ask_safely(imp, ask, &mut prepare);
         prepare();
         let verdict = match (answer, reference) {
-            (Err(panic), _) => Verdict::Broken {
-                error: ImplError::new(Broken::Panic, panic_message(&panic)),
-            },
-            (Ok(Err(error)), _) => Verdict::Broken { error },
-            (Ok(Ok(_)), Some(Err(panic))) => Verdict::Broken {
+            (Err(error), _) => Verdict::Broken { error },
+            (Ok(_), Some(Err(panic))) => Verdict::Broken {
                 error: ImplError::new(
                     Broken::Panic,
                     format!(
@@ -356,16 +370,11 @@ pub fn run(
                     ),
                 ),
             },
-            (Ok(Ok(outcome)), Some(Ok(r))) => judge_against(case, &r, &outcome),
-            (Ok(Ok(outcome)), None) => judge(case, &outcome, profile, oracle),
+            (Ok(outcome), Some(Ok(r))) => judge_against(case, &r, &outcome),
+            (Ok(outcome), None) => judge(case, &outcome, profile, oracle),
         };
         let expected_failure = expected.reason(&case.id).map(str::to_owned);
-        let status = match (verdict.passed(), expected_failure.is_some()) {
-            (true, false) => Status::Pass,
-            (true, true) => Status::UnexpectedPass,
-            (false, false) => Status::Fail,
-            (false, true) => Status::ExpectedFail,
-        };
+        let status = Status::of(verdict.passed(), expected_failure.is_some());
         results.push(CaseResult {
             id: case.id.clone(),
             area: case.area.clone(),

@@ -93,6 +93,30 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// The headings of [`Tally::columns`], as the terminal and Markdown tables show them.
+    const COLUMNS: [&'static str; 11] = [
+        "cases", "pass", "fail", "SAFETY", "DECISION", "ORDER", "TEXT", "INFO", "broken", "xfail",
+        "xpass",
+    ];
+
+    /// The counts a summary table shows for this tally, in [`Tally::COLUMNS`] order.
+    fn columns(&self) -> [usize; 11] {
+        let sev = |s: Severity| self.by_severity.get(&s).copied().unwrap_or(0);
+        [
+            self.cases,
+            self.passed,
+            self.failed,
+            sev(Severity::Safety),
+            sev(Severity::Decision),
+            sev(Severity::Order),
+            sev(Severity::Text),
+            sev(Severity::Info),
+            self.broken.values().sum(),
+            self.expected_failures,
+            self.unexpected_passes,
+        ]
+    }
+
     fn add(&mut self, r: &CaseResult) {
         self.cases += 1;
         match r.status {
@@ -164,39 +188,23 @@ pub fn text(report: &Report, strict: bool) -> String {
     }
     let (areas, total) = tallies(report);
     let width = areas.iter().map(|(a, _)| a.len()).max().unwrap_or(5).max(5);
-    let _ = writeln!(
-        out,
-        "{:width$}  {:>5} {:>5} {:>5}  {:>6} {:>8} {:>5} {:>4} {:>4}  {:>6} {:>5} {:>5}",
-        "area",
-        "cases",
-        "pass",
-        "fail",
-        "SAFETY",
-        "DECISION",
-        "ORDER",
-        "TEXT",
-        "INFO",
-        "broken",
-        "xfail",
-        "xpass"
-    );
+    // Right-aligned columns; a wider gap before the counts, the severities and `broken`.
+    let line = |name: &str, cells: [String; 11]| {
+        let mut l = format!("{name:width$}");
+        const WIDTHS: [usize; 11] = [5, 5, 5, 6, 8, 5, 4, 4, 6, 5, 5];
+        for (i, (cell, w)) in cells.iter().zip(WIDTHS).enumerate() {
+            let gap = if i == 0 || i == 3 || i == 8 {
+                "  "
+            } else {
+                " "
+            };
+            l.push_str(&format!("{gap}{cell:>w$}"));
+        }
+        l
+    };
+    let _ = writeln!(out, "{}", line("area", Tally::COLUMNS.map(str::to_owned)));
     let mut row = |name: &str, t: &Tally| {
-        let sev = |s: Severity| t.by_severity.get(&s).copied().unwrap_or(0);
-        let _ = writeln!(
-            out,
-            "{name:width$}  {:>5} {:>5} {:>5}  {:>6} {:>8} {:>5} {:>4} {:>4}  {:>6} {:>5} {:>5}",
-            t.cases,
-            t.passed,
-            t.failed,
-            sev(Severity::Safety),
-            sev(Severity::Decision),
-            sev(Severity::Order),
-            sev(Severity::Text),
-            sev(Severity::Info),
-            t.broken.values().sum::<usize>(),
-            t.expected_failures,
-            t.unexpected_passes,
-        );
+        let _ = writeln!(out, "{}", line(name, t.columns().map(|n| n.to_string())));
     };
     for (a, t) in &areas {
         row(a, t);
@@ -390,29 +398,15 @@ pub fn markdown(report: &Report) -> String {
         total.expected_failures,
         total.unexpected_passes
     );
-    out.push_str("| area | cases | pass | fail | SAFETY | DECISION | ORDER | TEXT | INFO | broken | xfail | xpass |\n");
-    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let _ = writeln!(out, "| area | {} |", Tally::COLUMNS.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---:|".repeat(Tally::COLUMNS.len()));
     let rows = areas
         .iter()
         .map(|(a, t)| (a.as_str(), t))
         .chain([("**total**", &total)]);
     for (a, t) in rows {
-        let sev = |s: Severity| t.by_severity.get(&s).copied().unwrap_or(0);
-        let _ = writeln!(
-            out,
-            "| {a} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            t.cases,
-            t.passed,
-            t.failed,
-            sev(Severity::Safety),
-            sev(Severity::Decision),
-            sev(Severity::Order),
-            sev(Severity::Text),
-            sev(Severity::Info),
-            t.broken.values().sum::<usize>(),
-            t.expected_failures,
-            t.unexpected_passes
-        );
+        let cells: Vec<String> = t.columns().iter().map(|n| n.to_string()).collect();
+        let _ = writeln!(out, "| {a} | {} |", cells.join(" | "));
     }
     let mut failing: Vec<&CaseResult> = report
         .results
