@@ -55,7 +55,7 @@ Feature: Which calls the gate reviews, and which it refuses before any review
       | F-SCOPE-4 | RS-P2 |
 
   @AR-CONV-4 @AR-SCOPE-2 @AR-SCOPE-5 @AR-DECIDE-2 @AR-RESULT-2 @AR-RESULT-6
-  Scenario Outline: A call is known by its kind, not its name: inner calls and a native run_code are reviewed, even in a delegated child's session
+  Scenario Outline: Native calls and calls from inside a program are reviewed, even in a delegated child's session
     Given a session in Auto with approval policy "never"
     And the reviewer denies with risk "high" and reason "uploads a key"
     When <call>
@@ -72,17 +72,15 @@ Feature: Which calls the gate reviews, and which it refuses before any review
 
     @baseline
     Examples:
-      | id        | row  | call                                             | name     |
-      | F-SCOPE-5 | BL-2 | the agent calls "run_code" from inside a program | run_code |
-      | F-SCOPE-6 | BL-2 | the agent calls "pwsh" from inside a program     | pwsh     |
-      | F-SCOPE-7 | BL-2 | the agent calls "run_code"                       | run_code |
+      | id          | row  | call                                         | name |
+      | F-SCOPE-6   | BL-2 | the agent calls "pwsh" from inside a program | pwsh |
+      | F-SCOPE-107 | BL-2 | the agent calls "pwsh"                       | pwsh |
 
     @resilient
     Examples:
-      | id         | row  | call                                             | name     |
-      | F-SCOPE-8  | RS-2 | the agent calls "run_code" from inside a program | run_code |
-      | F-SCOPE-9  | RS-2 | the agent calls "pwsh" from inside a program     | pwsh     |
-      | F-SCOPE-10 | RS-2 | the agent calls "run_code"                       | run_code |
+      | id          | row  | call                                         | name |
+      | F-SCOPE-9   | RS-2 | the agent calls "pwsh" from inside a program | pwsh |
+      | F-SCOPE-108 | RS-2 | the agent calls "pwsh"                       | pwsh |
 
   @AR-SCOPE-3 @AR-SCOPE-4 @AR-RESULT-1
   Scenario Outline: A call in a session with another permission preset is not reviewed
@@ -379,9 +377,10 @@ Feature: Which calls the gate reviews, and which it refuses before any review
       | id         | row    |
       | F-SCOPE-46 | RS-PC2 |
 
-  @AR-ADMIT-1 @AR-ADMIT-2 @AR-CANCEL-2 @AR-CANCEL-7 @AR-RESULT-4
-  Scenario Outline: A call that arrives while the integration is closing is cancelled without review
+  @AR-ADMIT-1 @AR-ADMIT-2 @AR-CANCEL-2 @AR-CANCEL-7 @AR-RESULT-4 @AR-DISPOSE-1
+  Scenario Outline: A call in a session disposal did not move is cancelled without review while the integration closes
     Given a session in Auto
+    And the session is not in the session list
     And the reviewer allows with risk "low"
     And a later listener allows
     And the integration is disposed before the review
@@ -399,13 +398,79 @@ Feature: Which calls the gate reviews, and which it refuses before any review
 
     @baseline
     Examples:
-      | id         | row   |
-      | F-SCOPE-47 | BL-P4 |
+      | id          | row    |
+      | F-SCOPE-100 | BL-P4U |
 
     @resilient
     Examples:
-      | id         | row   |
-      | F-SCOPE-48 | RS-P4 |
+      | id          | row   |
+      | F-SCOPE-101 | RS-P4 |
+
+  @baseline @BL-P3 @F-SCOPE-102 @AR-DISPOSE-1 @AR-DISPOSE-2 @AR-SCOPE-3
+  Scenario: A call that starts after disposal moved its session to Full access runs unreviewed
+    Given a session in Auto
+    And the reviewer denies with risk "high"
+    And a later listener allows
+    And the integration is disposed before the review
+    When the agent calls "pwsh"
+    Then the reviewer is not asked
+    And the events are downstream, body
+    And the gate allows
+    And the approval service is not consulted
+    And the tool body runs
+
+  @baseline @BL-PR @F-SCOPE-103 @AR-DISPOSE-2 @AR-DISPOSE-3 @AR-APPROVAL-2
+  Scenario: After disposal moved the session, a later listener's question is rejected without asking the user
+    Given a session in Auto
+    And the reviewer allows with risk "low"
+    And a later listener asks with "hook wants a human"
+    And the user would answer "allowed-once"
+    And the integration is disposed before the review
+    When the agent calls "pwsh"
+    Then the reviewer is not asked
+    And the gate asks with "hook wants a human"
+    And the approval service answers "rejected" without asking the user
+    And the events are downstream, approval
+    And the tool body does not run
+    And the model sees "Error: the user rejected tool \"pwsh\""
+    And the refusal carries no info
+
+  @resilient @RS-P4 @F-SCOPE-104 @AR-RES-DISPOSE-1 @AR-DISPOSE-1
+  Scenario: The resilient gate cancels a call that races disposal instead of letting it run unreviewed
+    Given a session in Auto
+    And the reviewer denies with risk "high"
+    And a later listener allows
+    And the integration is disposed before the review
+    When the agent calls "pwsh"
+    Then the reviewer is not asked
+    And there are no events
+    And the gate cancels
+    And the tool body does not run
+    And the model sees "Error: tool call aborted before dispatch"
+
+  @AR-DISPOSE-3 @AR-SCOPE-4 @AR-APPROVAL-2
+  Scenario Outline: A program's outer call whose later listener asks while disposal moves the session meets the policy never
+    Given a session in Auto
+    And a later listener asks with "sandbox escalation"
+    And the user would answer "allowed-once"
+    And the integration is disposed while a later listener is consulted
+    When the agent runs a program with "run_code"
+    Then the reviewer is not asked
+    And the gate asks with "sandbox escalation"
+    And the approval service answers "rejected" without asking the user
+    And the events are downstream, approval
+    And the tool body does not run
+    And the model sees "Error: the user rejected tool \"run_code\""
+
+    @baseline
+    Examples:
+      | id          | row   |
+      | F-SCOPE-105 | BL-PR |
+
+    @resilient
+    Examples:
+      | id          | row   |
+      | F-SCOPE-106 | RS-PR |
 
   @resilient @RS-P4 @F-SCOPE-49 @AR-ADMIT-2 @AR-RES-HINT-1
   Scenario: A call refused admission leaves the session's count of reviewer failures as it was

@@ -93,6 +93,58 @@ Feature: A reviewer that fails
       | F-FAIL-16 | BL-1 | registry-only | the agent calls "pwsh"                       | auto-review: the pending native tool schema is missing or ambiguous    |
       | F-FAIL-17 | BL-1 | missing       | the agent calls "pwsh" from inside a program | auto-review: the pending PTC binding schema is missing or inconsistent |
 
+  @baseline @AR-REVIEW-9 @AR-REVIEW-6 @AR-DECIDE-1 @AR-MSG-2
+  Scenario Outline: In the baseline, a session whose request header names no complete route fails before any request, even when the schema is missing too
+    Given a session in Auto
+    And the session's latest request header names provider "<provider>" and model "<model>"
+    And the tool's schema is "<schema>"
+    And the reviewer allows with risk "low"
+    When the agent calls "pwsh"
+    Then the review fails with class "route"
+    And the review failure reads "auto-review: no complete request-header route is available"
+    And the reviewer is not asked
+    And there are no events
+    And the tool body does not run
+    And the model sees 'Error: Auto review of tool "pwsh" failed; its body was not executed: auto-review: no complete request-header route is available'
+    And the refusal carries no info
+
+    Examples:
+      | id        | row  | provider | model   | schema  |
+      | F-FAIL-57 | BL-1 | qodercn  |         | present |
+      | F-FAIL-58 | BL-1 |          | qfmodel | missing |
+
+  @resilient @RS-F1 @F-FAIL-59 @AR-RES-ROUTE-1 @AR-REVIEW-9 @AR-RES-FAIL-2 @AR-RES-HINT-2
+  Scenario: In the resilient profile, an incomplete session route without a configured reviewer route is a route failure the user is asked about
+    Given a session in Auto
+    And the session's latest request header names provider "" and model "qfmodel"
+    And the gate is configured with:
+      | failure_hint_after | 1 |
+    And the reviewer allows with risk "low"
+    And the user would answer "rejected"
+    When the agent calls "pwsh"
+    Then the review fails with class "route"
+    And the reviewer is not asked
+    And the gate asks with:
+      """
+      Auto review of tool "pwsh" failed: auto-review: no complete request-header route is available
+      Auto review has failed 1 times in a row on route /qfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write.
+      """
+    And the user is asked and answers "rejected"
+    And the model sees 'Error: the user rejected tool "pwsh"'
+    And the session then counts 1 reviewer failure in a row
+
+  @resilient @RS-7 @F-FAIL-60 @AR-RES-ROUTE-1 @AR-REVIEW-9
+  Scenario: In the resilient profile, a configured reviewer route reviews a session whose request header names no model
+    Given a session in Auto
+    And the session's latest request header names provider "qodercn" and model ""
+    And the gate is configured with:
+      | reviewer_route | review/strict-json |
+    And the reviewer allows with risk "low"
+    When the agent calls "pwsh"
+    Then the review does not fail
+    And the requests go to "review/strict-json"
+    And the tool body runs
+
   @baseline @AR-DECIDE-1 @AR-CONV-5
   Scenario Outline: In the baseline, a failure denies under every approval policy
     Given <session>

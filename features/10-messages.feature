@@ -167,7 +167,7 @@ Feature: The exact texts the model and the user see, in English and Chinese
     Examples: as the resilient profile words it, when neither the registry nor the header has the schema
       | id       | schema    | the call                                     | message                                                                |
       | F-MSG-29 | missing   | the agent calls "pwsh"                       | auto-review: the pending native tool schema is missing or ambiguous    |
-      | F-MSG-30 | ambiguous | the agent calls "pwsh" from inside a program | auto-review: the pending PTC binding schema is missing or inconsistent |
+      | F-MSG-89 | missing   | the agent calls "pwsh" from inside a program | auto-review: the pending PTC binding schema is missing or inconsistent |
 
   @baseline @AR-MSG-3 @AR-CONV-3 @AR-PARSE-4 @AR-CANCEL-6
   Scenario Outline: Where the cause is worded by the implementation, only the beginning of the text is fixed

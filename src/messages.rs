@@ -144,6 +144,8 @@ templates! {
     ERR_SCHEMA_NATIVE = "MSG-ERR-SCHEMA-NATIVE", "auto-review: the pending native tool schema is missing or ambiguous";
     /// A PTC binding schema that is missing or inconsistent (AR-REVIEW-2).
     ERR_SCHEMA_PTC = "MSG-ERR-SCHEMA-PTC", "auto-review: the pending PTC binding schema is missing or inconsistent";
+    /// A session whose latest request header names no complete route (AR-REVIEW-9).
+    ERR_ROUTE = "MSG-ERR-ROUTE", "auto-review: no complete request-header route is available";
     /// A tool-call block in a tolerant read (AR-TOL-2).
     ERR_TOOL_CALL = "MSG-ERR-TOOL-CALL", "auto-review: reviewer emitted a tool call instead of a decision";
     /// Reviewer text over the tolerant reader's bound (AR-TOL-3).

@@ -216,13 +216,15 @@ pub enum FailureClass {
     Protocol,
     /// The pending tool's schema could not be resolved.
     Schema,
+    /// No complete route for the reviewer request (AR-REVIEW-9).
+    Route,
     /// Anything else, including a thrown value.
     Internal,
 }
 
 impl FailureClass {
     /// Every class, in the spec's order.
-    pub const ALL: [FailureClass; 8] = [
+    pub const ALL: [FailureClass; 9] = [
         FailureClass::Transport,
         FailureClass::Timeout,
         FailureClass::Quota,
@@ -230,6 +232,7 @@ impl FailureClass {
         FailureClass::Provider,
         FailureClass::Protocol,
         FailureClass::Schema,
+        FailureClass::Route,
         FailureClass::Internal,
     ];
 
@@ -243,6 +246,7 @@ impl FailureClass {
             FailureClass::Provider => "provider",
             FailureClass::Protocol => "protocol",
             FailureClass::Schema => "schema",
+            FailureClass::Route => "route",
             FailureClass::Internal => "internal",
         }
     }

@@ -31,17 +31,43 @@ use crate::scenario::{
 /// A boxed future, as the traits below return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// What the gate keeps per session: its preset, policy, route and failure count.
+/// What the gate keeps per session: its preset, policy, route and failure count. The preset and
+/// the policy change when disposal moves the session out of Auto (AR-DISPOSE-1).
 #[derive(Debug)]
 pub struct Session {
     /// The current permission preset.
-    pub preset: Preset,
+    pub preset: Mutex<Preset>,
     /// The approval policy (override and deployment default).
-    pub policy: Policy,
+    pub policy: Mutex<Policy>,
     /// The route of the latest request header.
     pub route: Route,
     /// Reviewer failures in a row (AR-RES-HINT-1).
     pub consecutive_failures: Mutex<u32>,
+    /// Whether disposal moved this session out of Auto (AR-RES-DISPOSE-1).
+    pub moved: AtomicBool,
+}
+
+impl Session {
+    /// A session in `preset` under `policy` whose latest request header names `route`.
+    pub fn new(preset: Preset, policy: Policy, route: Route, consecutive_failures: u32) -> Self {
+        Session {
+            preset: Mutex::new(preset),
+            policy: Mutex::new(policy),
+            route,
+            consecutive_failures: Mutex::new(consecutive_failures),
+            moved: AtomicBool::new(false),
+        }
+    }
+
+    /// The current preset.
+    pub fn preset(&self) -> Preset {
+        *self.preset.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The current policy.
+    pub fn policy(&self) -> Policy {
+        *self.policy.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// One tool call as the tool runtime sees it.
@@ -267,6 +293,25 @@ impl<C: ReviewerClient> AutoReview<C> {
         self.closing.store(true, Ordering::SeqCst);
     }
 
+    /// Disposes of the integration (AR-DISPOSE-1): stops admitting calls, moves every Auto session
+    /// of the session list to Full access with the policy `never`, then aborts the lifecycle.
+    pub fn dispose(&self, sessions: &[Arc<Session>]) {
+        self.close();
+        for session in sessions {
+            let mut preset = session.preset.lock().unwrap_or_else(|e| e.into_inner());
+            if *preset == Preset::Auto {
+                *preset = Preset::DangerFullAccess;
+                session
+                    .policy
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .override_ = Some(ApprovalPolicy::Never);
+                session.moved.store(true, Ordering::SeqCst);
+            }
+        }
+        self.lifecycle.abort();
+    }
+
     /// Makes the review's requests (AR-REVIEW-1, AR-RES-RETRY-1..5).
     async fn review(
         &self,
@@ -274,7 +319,14 @@ impl<C: ReviewerClient> AutoReview<C> {
         session: &Session,
         signal: &Signal,
     ) -> (Settlement, Vec<String>, bool) {
-        if let Err(f) = review::resolve(&exec.schema, exec.call, self.profile) {
+        // AR-REVIEW-9, then AR-REVIEW-2.
+        let resolved = review::check_route(
+            &session.route,
+            self.config.reviewer_route.as_ref(),
+            self.profile,
+        )
+        .and_then(|()| review::resolve(&exec.schema, exec.call, self.profile));
+        if let Err(f) = resolved {
             return (Settlement::Failed(f), Vec::new(), false);
         }
         let route = match (self.profile, &self.config.reviewer_route) {
@@ -350,7 +402,7 @@ impl<C: ReviewerClient> AutoReview<C> {
         hint: Option<(String, String)>,
     ) -> Decided {
         let name = exec.name.as_str();
-        let policy = session.policy;
+        let policy = session.policy();
         let failed_before_downstream = |f: &FailureNote| match self.profile {
             Profile::Baseline => Some(compose::failed(name, f, None, false)),
             Profile::Resilient => (policy.effective() == ApprovalPolicy::Never
@@ -406,12 +458,22 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
             let Some(session) = exec.session.as_deref() else {
                 return next.run().await;
             };
-            if exec.call == CallKind::RunCode || session.preset != Preset::Auto {
+            if exec.call == CallKind::RunCode {
+                return next.run().await;
+            }
+            let lifecycle = self.lifecycle.signal();
+            let closing = self.closing.load(Ordering::SeqCst) || lifecycle.is_aborted();
+            // AR-RES-DISPOSE-1: a call racing disposal in a session it moved is cancelled, not
+            // passed through; the baseline reads the preset first (AR-DISPOSE-2).
+            if self.profile == Profile::Resilient && closing && session.moved.load(Ordering::SeqCst)
+            {
+                return Decided::exact(Decision::Cancel);
+            }
+            if session.preset() != Preset::Auto {
                 return next.run().await;
             }
             // AR-ADMIT-1..2
-            let lifecycle = self.lifecycle.signal();
-            if self.closing.load(Ordering::SeqCst) || lifecycle.is_aborted() {
+            if closing {
                 return Decided::exact(Decision::Cancel);
             }
             let signal = Signal::any(&exec.caller, &lifecycle);
@@ -552,7 +614,8 @@ impl ToolRuntime {
                         tool: exec.name.clone(),
                         reason: reason.clone(),
                         display_reason: display_reason.clone(),
-                        policy: session.policy.effective(),
+                        // AR-DISPOSE-3: the policy in force when the service is asked.
+                        policy: session.policy().effective(),
                         signal: exec.caller.clone(),
                     })
                     .await;

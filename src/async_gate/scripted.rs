@@ -26,6 +26,19 @@ struct Log {
 
 type Shared = Arc<Mutex<Log>>;
 
+/// Disposes of the integration when the scenario's lifecycle abort point is reached
+/// (AR-DISPOSE-1): set once the gate exists, called by whichever part of the world reaches it.
+#[derive(Clone, Default)]
+struct Disposal(Arc<std::sync::OnceLock<Box<dyn Fn() + Send + Sync>>>);
+
+impl Disposal {
+    fn dispose(&self) {
+        if let Some(f) = self.0.get() {
+            f();
+        }
+    }
+}
+
 fn push(log: &Shared, e: Event) {
     log.lock().unwrap_or_else(|e| e.into_inner()).events.push(e);
 }
@@ -35,7 +48,7 @@ struct ScriptedReviewer {
     requests: AtomicUsize,
     log: Shared,
     caller: AbortController,
-    lifecycle: AbortController,
+    disposal: Disposal,
 }
 
 impl ReviewerClient for ScriptedReviewer {
@@ -50,7 +63,7 @@ impl ReviewerClient for ScriptedReviewer {
             if n == 0 {
                 match self.scenario.abort {
                     AbortPoint::CallerDuringReview => self.caller.abort(),
-                    AbortPoint::LifecycleAfterReview => self.lifecycle.abort(),
+                    AbortPoint::LifecycleAfterReview => self.disposal.dispose(),
                     _ => {}
                 }
             }
@@ -91,7 +104,7 @@ struct ScriptedDownstream {
     scenario: Arc<Scenario>,
     log: Shared,
     caller: AbortController,
-    lifecycle: AbortController,
+    disposal: Disposal,
 }
 
 impl PreExecute for ScriptedDownstream {
@@ -99,7 +112,7 @@ impl PreExecute for ScriptedDownstream {
         Box::pin(async move {
             push(&self.log, Event::Downstream);
             match self.scenario.abort {
-                AbortPoint::LifecycleDuringDownstream => self.lifecycle.abort(),
+                AbortPoint::LifecycleDuringDownstream => self.disposal.dispose(),
                 // A call the gate passed through has no review to abort during: the caller
                 // aborts while the stage runs (AR-CANCEL-5); after a review it already has.
                 AbortPoint::CallerDuringReview => self.caller.abort(),
@@ -162,10 +175,12 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
     let lifecycle = AbortController::new();
     let report: Arc<Mutex<Option<ReviewReport>>> = Arc::default();
     let reported = report.clone();
-    // A review that makes no request (its schema did not resolve) has no request to abort
-    // during: the lifecycle then aborts as the review ends, before the gate acts (AR-CANCEL-3).
+    let disposal = Disposal::default();
+    // A review that makes no request (its route or schema did not resolve) has no request to
+    // abort during: the integration is then disposed as the review ends, before the gate acts
+    // (AR-CANCEL-3).
     let abort_after_review =
-        (s.abort == AbortPoint::LifecycleAfterReview).then(|| lifecycle.clone());
+        (s.abort == AbortPoint::LifecycleAfterReview).then(|| disposal.clone());
     let gate = Arc::new(AutoReview::new(
         profile,
         s.config.clone(),
@@ -174,12 +189,12 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
             requests: AtomicUsize::new(0),
             log: log.clone(),
             caller: caller.clone(),
-            lifecycle: lifecycle.clone(),
+            disposal: disposal.clone(),
         },
         lifecycle.clone(),
         move |r| {
-            if let Some(l) = &abort_after_review {
-                l.abort();
+            if let Some(d) = &abort_after_review {
+                d.dispose();
             }
             *reported.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
         },
@@ -191,7 +206,7 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
                 scenario: s.clone(),
                 log: log.clone(),
                 caller: caller.clone(),
-                lifecycle: lifecycle.clone(),
+                disposal: disposal.clone(),
             }),
         ],
         approval: Arc::new(RecordedApproval {
@@ -200,23 +215,36 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
         }),
         body: Arc::new(RecordedBody(log.clone())),
     };
+    let session = s.agent.then(|| {
+        Arc::new(Session::new(
+            s.preset,
+            s.policy,
+            s.session.route.clone(),
+            s.session.consecutive_failures,
+        ))
+    });
+    // The session list disposal walks: the call's session, when it is listed.
+    let listed: Vec<Arc<Session>> = session
+        .iter()
+        .filter(|_| s.session.listed)
+        .cloned()
+        .collect();
+    let weak = Arc::downgrade(&gate);
+    let _ = disposal.0.set(Box::new(move || {
+        if let Some(gate) = weak.upgrade() {
+            gate.dispose(&listed);
+        }
+    }));
     let exec = Exec {
         name: s.tool.name.clone(),
         call: s.tool.call,
-        session: s.agent.then(|| {
-            Arc::new(Session {
-                preset: s.preset,
-                policy: s.policy,
-                route: s.session.route.clone(),
-                consecutive_failures: Mutex::new(s.session.consecutive_failures),
-            })
-        }),
+        session,
         schema: s.schema,
         caller: caller.signal(),
     };
     match s.abort {
         AbortPoint::CallerBeforeDispatch => caller.abort(),
-        AbortPoint::LifecycleBeforeReview => gate.close(),
+        AbortPoint::LifecycleBeforeReview => disposal.dispose(),
         _ => {}
     }
     let call = tokio::time::timeout(PENDING_AFTER, runtime.execute(&exec)).await;

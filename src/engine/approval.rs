@@ -1,6 +1,6 @@
 //! Spec chapter 6, approval (AR-APPROVAL-1..6): how the approval service answers an ask.
 
-use super::{Run, cancellation};
+use super::{Run, cancellation, disposal};
 use crate::messages::{Text, reference};
 use crate::outcome::{ApprovalRecord, DisplayReason, Event};
 use crate::scenario::{ApprovalAnswer, ApprovalPolicy};
@@ -53,7 +53,8 @@ pub fn request(
             Answered::Cancelled,
         );
     }
-    if run.s.policy.effective() == ApprovalPolicy::Never {
+    // AR-DISPOSE-3: the policy in force when the service is asked.
+    if disposal::policy_at_approval(run.s).effective() == ApprovalPolicy::Never {
         return (record(ApprovalAnswer::Rejected, false), Answered::Rejected);
     }
     (record(run.s.approval, true), answered)

@@ -31,7 +31,7 @@ pub fn unreviewed(run: &Run<'_>) -> ReviewRecord {
 
 /// Runs the gate for one call.
 pub fn listen(run: &mut Run<'_>) -> Gate {
-    if !scope::classify(run.s).is_reviewed() {
+    if !scope::classify(run.s, run.profile).is_reviewed() {
         // AR-SCOPE-4: the gate returns downstream's decision unchanged.
         let d = decision::consult_downstream(run);
         return Gate {

@@ -7,6 +7,7 @@ pub mod approval;
 pub mod cancellation;
 pub mod compose;
 pub mod decision;
+pub mod disposal;
 pub mod gate;
 pub mod materialize;
 pub mod review;

@@ -107,7 +107,9 @@ pub fn route_for(s: &Scenario, profile: Profile) -> String {
 
 /// The review of an admitted call under `profile`.
 pub fn review(s: &Scenario, profile: Profile) -> Review {
-    let (settlement, routes, signal_ended) = match resolve_schema(s, profile) {
+    // AR-REVIEW-9 before AR-REVIEW-2: the route is checked first, as the shipped gate does.
+    let resolved = resolve_route(s, profile).and_then(|()| resolve_schema(s, profile));
+    let (settlement, routes, signal_ended) = match resolved {
         Err(failure) => (Settlement::Failed(failure), Vec::new(), false),
         Ok(()) => requests(s, profile),
     };
@@ -206,6 +208,32 @@ pub fn signal_ended(by: EndedBy) -> FailureNote {
             EndedBy::Lifecycle => reference::LIFECYCLE_ENDED_REVIEW,
         }),
     }
+}
+
+/// AR-REVIEW-9: a request needs a complete route. The baseline takes the session's (its latest
+/// request header); the resilient profile takes a configured reviewer route first
+/// (AR-RES-ROUTE-1), which the configuration guarantees complete.
+pub fn resolve_route(s: &Scenario, profile: Profile) -> Result<(), FailureNote> {
+    check_route(&s.session.route, s.config.reviewer_route.as_ref(), profile)
+}
+
+/// The route rule on its own: the session's route and the configured one, if any.
+pub fn check_route(
+    session: &crate::scenario::Route,
+    configured: Option<&crate::scenario::Route>,
+    profile: Profile,
+) -> Result<(), FailureNote> {
+    let route = match (profile, configured) {
+        (Profile::Resilient, Some(r)) => r,
+        _ => session,
+    };
+    if route.provider.is_empty() || route.model.is_empty() {
+        return Err(FailureNote {
+            class: FailureClass::Route,
+            message: Text::exact(messages::ERR_ROUTE.text),
+        });
+    }
+    Ok(())
 }
 
 /// AR-REVIEW-2 (baseline: the header must hold exactly one) and AR-RES-SCHEMA-1 (resilient: the

@@ -1,5 +1,7 @@
 //! Spec chapter 1, scope and pass-through (AR-SCOPE-1..4): which calls the gate reviews.
 
+use super::disposal;
+use crate::profile::Profile;
 use crate::scenario::{CallKind, Preset, Scenario};
 
 /// Whether and why a call passes through the gate.
@@ -23,13 +25,19 @@ impl Scope {
 }
 
 /// Classifies a call, checking the agent first, then the transport, then the preset, as the
-/// shipped listener does.
-pub fn classify(s: &Scenario) -> Scope {
+/// shipped listener does. The baseline reads the preset as disposal left it (AR-DISPOSE-2); the
+/// resilient gate cancels a call that disposal moved out of Auto instead (AR-RES-DISPOSE-1), so it
+/// classifies by the preset the session had when disposal began and refuses admission.
+pub fn classify(s: &Scenario, profile: Profile) -> Scope {
+    let preset = match profile {
+        Profile::Baseline => disposal::preset_at_start(s),
+        Profile::Resilient => s.preset,
+    };
     if !s.agent {
         Scope::NoAgent
     } else if s.tool.call == CallKind::RunCode {
         Scope::OuterRunCode
-    } else if s.preset != Preset::Auto {
+    } else if preset != Preset::Auto {
         Scope::NotAuto
     } else {
         Scope::Reviewed

@@ -137,6 +137,19 @@ pub fn draw<S: Strategy<Value = Scenario>>(strategy: &S, seed: u64, k: usize) ->
     }
 }
 
+/// A drawn scenario, checked against the realizability rules (`scenario::realizable`): judging an
+/// implementation on a call its runtime cannot produce would be a false failure, so a draw that
+/// breaks a rule is a defect of this suite and stops the run loudly instead.
+fn realizable(scenario: Scenario) -> Scenario {
+    if let Err(rule) = crate::scenario::realizable::check(&scenario) {
+        panic!(
+            "defect of autoreview's generator, not of the implementation under test: it drew a scenario the runtime cannot produce ({rule}): {}",
+            serde_json::to_string(&scenario).unwrap_or_default()
+        );
+    }
+    scenario
+}
+
 /// A difference shrunk to a minimal scenario.
 #[derive(Debug, Clone)]
 pub struct Counterexample {
@@ -506,7 +519,7 @@ pub fn run(
                     }
                     let mut drawn = Vec::with_capacity(batch.len());
                     drawn.extend(batch.iter().map(|&k| {
-                        let scenario = draw(&strategy, seed, k).current();
+                        let scenario = realizable(draw(&strategy, seed, k).current());
                         let reference = crate::engine::decide(&scenario, profile);
                         let features = features::of(&scenario, profile);
                         let row = table
@@ -722,7 +735,7 @@ pub fn search(
     let strategy = strategy();
     for k in 0..count {
         let tree = draw(&strategy, seed, k);
-        let scenario = tree.current();
+        let scenario = realizable(tree.current());
         let (verdict, _) = judge_one(imp, &scenario, profile);
         if !wanted(&scenario, &verdict) {
             continue;

@@ -49,8 +49,9 @@ pub enum ReviewerClass {
     DenyReason,
     /// A failure after at least one reviewer request (a signal that ended a request included).
     Failure,
-    /// A failure before any request: the schema did not resolve (AR-REVIEW-2).
-    SchemaFailure,
+    /// A failure before any request: the route or the schema did not resolve (AR-REVIEW-9,
+    /// AR-REVIEW-2).
+    PreRequestFailure,
     /// The review never settles (AR-CANCEL-6).
     Pending,
 }
@@ -89,26 +90,59 @@ pub struct Features {
     pub approval: ApprovalAnswer,
     /// Abort point.
     pub abort: AbortPoint,
+    /// Whether disposal finds the session in the session list (AR-DISPOSE-1).
+    pub listed: bool,
 }
 
 /// A scenario's features. The scope is restated here from AR-SCOPE-1..3 (agent first, then the
 /// transport, then the preset); how the review settles is the review chapter's business (requests,
 /// retries, deadline, readers), so the class is taken from it.
+///
+/// Disposal (AR-DISPOSE-1..3) is restated too: it moves a listed Auto session to Full access with
+/// the policy `never` when the lifecycle aborts. The baseline gate then sees a call that starts
+/// afterwards as not in Auto (the resilient gate still cancels it, AR-RES-DISPOSE-1), and an
+/// approval asked after the abort meets `never`. So `scope` is the scope the gate sees, and for a
+/// call the gate does not review `override`/`effective` are the policy the approval service applies.
 pub fn of(s: &Scenario, profile: Profile) -> Features {
+    let moved = s.agent && s.preset == Preset::Auto && s.session.listed;
+    let moved_before_start = moved && s.abort == AbortPoint::LifecycleBeforeReview;
+    let preset = if moved_before_start && profile == Profile::Baseline {
+        Preset::DangerFullAccess
+    } else {
+        s.preset
+    };
     let scope = if !s.agent {
         ScopeFeature::NoAgent
     } else if s.tool.call == CallKind::RunCode {
         ScopeFeature::OuterRunCode
-    } else if s.preset != Preset::Auto {
+    } else if preset != Preset::Auto {
         ScopeFeature::NotAuto
     } else {
         ScopeFeature::Reviewed
     };
+    // Only a call the gate passes through reaches the approval service after a lifecycle abort:
+    // a reviewed call is cancelled instead (AR-CANCEL-3/4, AR-ADMIT-2).
+    let policy = if scope != ScopeFeature::Reviewed
+        && moved
+        && matches!(
+            s.abort,
+            AbortPoint::LifecycleBeforeReview | AbortPoint::LifecycleDuringDownstream
+        ) {
+        crate::scenario::Policy {
+            override_: Some(ApprovalPolicy::Never),
+            ..s.policy
+        }
+    } else {
+        s.policy
+    };
     let r = review::review(s, profile);
     let reviewer = match &r.settlement {
         Settlement::Pending => ReviewerClass::Pending,
-        Settlement::Failed(f) if f.class == FailureClass::Schema && r.attempts() == 0 => {
-            ReviewerClass::SchemaFailure
+        Settlement::Failed(f)
+            if matches!(f.class, FailureClass::Schema | FailureClass::Route)
+                && r.attempts() == 0 =>
+        {
+            ReviewerClass::PreRequestFailure
         }
         Settlement::Failed(_) => ReviewerClass::Failure,
         Settlement::Decided(ReviewerDecision::Allow { .. }) => ReviewerClass::Allow,
@@ -119,12 +153,12 @@ pub fn of(s: &Scenario, profile: Profile) -> Features {
     };
     Features {
         scope,
-        override_: match s.policy.override_ {
+        override_: match policy.override_ {
             Some(ApprovalPolicy::Ask) => OverrideFeature::Ask,
             Some(ApprovalPolicy::Never) => OverrideFeature::Never,
             None => OverrideFeature::None,
         },
-        effective: s.policy.effective(),
+        effective: policy.effective(),
         reviewer,
         on_failure: s.config.on_failure,
         downstream: match s.downstream {
@@ -135,5 +169,6 @@ pub fn of(s: &Scenario, profile: Profile) -> Features {
         },
         approval: s.approval,
         abort: s.abort,
+        listed: s.session.listed,
     }
 }

@@ -101,6 +101,9 @@ pub struct When {
     /// The abort point.
     #[serde(default, skip_serializing_if = "Cond::is_any")]
     pub abort: Cond<AbortPoint>,
+    /// Whether disposal finds the session in the session list (AR-DISPOSE-1).
+    #[serde(default, skip_serializing_if = "Cond::is_any")]
+    pub listed: Cond<bool>,
 }
 
 /// A condition on one feature: any value, or one of a set.
@@ -300,5 +303,6 @@ impl When {
             && self.downstream.matches(&f.downstream)
             && self.approval.matches(&f.approval)
             && self.abort.matches(&f.abort)
+            && self.listed.matches(&f.listed)
     }
 }

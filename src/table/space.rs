@@ -9,13 +9,59 @@ use crate::profile::Profile;
 use crate::scenario::{
     AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Block, BlockKind, CallKind, Config,
     Downstream, FailedFinish, FailedFinishKind, HangFlag, OnFailure, Policy, Preset, Reviewer,
-    Scenario, SchemaCount, SchemaView, Session, Tool,
+    Route, Scenario, SchemaCount, SchemaView, Session, Tool,
 };
+
+/// A reviewer script with the session facts it needs to settle in its class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Representative {
+    /// Where the tool's schema can be found.
+    pub schema: SchemaView,
+    /// What the reviewer does.
+    pub attempt: Attempt,
+    /// The session's route.
+    pub route: Route,
+}
 
 /// The reviewer scripts the enumeration draws from, by the class they are meant to produce when no
 /// signal interferes (a test checks each under each profile). The enumeration rotates through them
 /// so each representative meets many points.
-pub fn representatives(class: ReviewerClass) -> Vec<(SchemaView, Attempt)> {
+pub fn representatives(class: ReviewerClass) -> Vec<Representative> {
+    let mut reps: Vec<Representative> = scripts(class)
+        .into_iter()
+        .map(|(schema, attempt)| Representative {
+            schema,
+            attempt,
+            route: Route::default(),
+        })
+        .collect();
+    if class == ReviewerClass::PreRequestFailure {
+        // AR-REVIEW-9: a session route without a model fails before the schema is looked up,
+        // even when the schema would not resolve either.
+        reps.push(Representative {
+            schema: SchemaView::PRESENT,
+            attempt: Attempt::text(r#"{"risk":"low","decision":"allow"}"#),
+            route: Route {
+                provider: "qodercn".into(),
+                model: String::new(),
+            },
+        });
+        reps.push(Representative {
+            schema: SchemaView {
+                header: SchemaCount::Missing,
+                registry: SchemaCount::Missing,
+            },
+            attempt: Attempt::text(r#"{"risk":"high","decision":"deny"}"#),
+            route: Route {
+                provider: String::new(),
+                model: "qfmodel".into(),
+            },
+        });
+    }
+    reps
+}
+
+fn scripts(class: ReviewerClass) -> Vec<(SchemaView, Attempt)> {
     let text = |t: &str| Attempt::text(t);
     let missing = SchemaView {
         header: SchemaCount::Missing,
@@ -111,7 +157,7 @@ pub fn representatives(class: ReviewerClass) -> Vec<(SchemaView, Attempt)> {
                 text(r#"{"risk":"low","decision":"allow","reason":"fine"}"#),
             ),
         ],
-        ReviewerClass::SchemaFailure => vec![
+        ReviewerClass::PreRequestFailure => vec![
             (missing, text(r#"{"risk":"low","decision":"allow"}"#)),
             (ambiguous, text(r#"{"risk":"high","decision":"deny"}"#)),
         ],
@@ -125,7 +171,7 @@ pub const REVIEWER_CLASSES: [ReviewerClass; 6] = [
     ReviewerClass::Deny,
     ReviewerClass::DenyReason,
     ReviewerClass::Failure,
-    ReviewerClass::SchemaFailure,
+    ReviewerClass::PreRequestFailure,
     ReviewerClass::Pending,
 ];
 
@@ -162,13 +208,18 @@ const APPROVALS: [ApprovalAnswer; 5] = [
     ApprovalAnswer::Unavailable,
     ApprovalAnswer::Throws,
 ];
-const ABORTS: [AbortPoint; 6] = [
-    AbortPoint::None,
-    AbortPoint::LifecycleBeforeReview,
-    AbortPoint::LifecycleAfterReview,
-    AbortPoint::LifecycleDuringDownstream,
-    AbortPoint::CallerBeforeDispatch,
-    AbortPoint::CallerDuringReview,
+/// Abort points, with whether the session is listed when the integration is disposed
+/// (AR-DISPOSE-1): that matters only where the lifecycle aborts before the gate acts, so only
+/// those points take both values.
+const ABORTS: [(AbortPoint, bool); 8] = [
+    (AbortPoint::None, true),
+    (AbortPoint::LifecycleBeforeReview, true),
+    (AbortPoint::LifecycleBeforeReview, false),
+    (AbortPoint::LifecycleAfterReview, true),
+    (AbortPoint::LifecycleDuringDownstream, true),
+    (AbortPoint::LifecycleDuringDownstream, false),
+    (AbortPoint::CallerBeforeDispatch, true),
+    (AbortPoint::CallerDuringReview, true),
 ];
 const DOWNSTREAM_KINDS: usize = 4;
 
@@ -214,7 +265,7 @@ pub fn point(profile: Profile, n: usize) -> (ReviewerClass, Scenario) {
         k /= radix;
         d
     };
-    let abort = ABORTS[digit(ABORTS.len())];
+    let (abort, listed) = ABORTS[digit(ABORTS.len())];
     let approval = APPROVALS[digit(APPROVALS.len())];
     let downstream = match digit(DOWNSTREAM_KINDS) {
         0 => Downstream::Allow,
@@ -240,26 +291,40 @@ pub fn point(profile: Profile, n: usize) -> (ReviewerClass, Scenario) {
     let configs = configs(profile);
     let (on_failure, consecutive_failures) = configs[digit(configs.len())];
     let reps = representatives(class);
-    let (schema, attempt) = reps[(h / 2) % reps.len()].clone();
+    let rep = reps[(h / 2) % reps.len()].clone();
+    // RZ-1..3: the transport is named `run_code`, and a program's binding is never ambiguous.
+    let name = if call == CallKind::RunCode {
+        crate::scenario::realizable::RUN_CODE_NAME
+    } else {
+        TOOL_NAMES[(h / 16) % TOOL_NAMES.len()]
+    };
+    let schema = match (call, rep.schema.header) {
+        (CallKind::PtcInner, SchemaCount::Ambiguous) => SchemaView {
+            header: SchemaCount::Missing,
+            ..rep.schema
+        },
+        _ => rep.schema,
+    };
     (
         class,
         Scenario {
             id: None,
             tool: Tool {
-                name: TOOL_NAMES[(h / 16) % TOOL_NAMES.len()].into(),
+                name: name.into(),
                 call,
             },
             agent,
             preset,
             policy: Policy { override_, default },
             schema,
-            reviewer: Reviewer::One(attempt),
+            reviewer: Reviewer::One(rep.attempt),
             downstream,
             approval,
             abort,
             session: Session {
                 consecutive_failures,
-                ..Session::default()
+                listed,
+                route: rep.route,
             },
             config: Config {
                 on_failure,

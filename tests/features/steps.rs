@@ -108,6 +108,21 @@ fn session_route(w: &mut GateWorld, r: String) {
     w.set_in("session", "route", route(&r));
 }
 
+#[given(expr = "the session's latest request header names provider {string} and model {string}")]
+fn session_header_route(w: &mut GateWorld, provider: String, model: String) {
+    // Unlike `route`, either part may be empty here: that is what AR-REVIEW-9 is about.
+    w.set_in(
+        "session",
+        "route",
+        json!({"provider": provider, "model": model}),
+    );
+}
+
+#[given(expr = "the session is not in the session list")]
+fn session_not_listed(w: &mut GateWorld) {
+    w.set_in("session", "listed", json!(false));
+}
+
 #[given(regex = r"^the session has had (\d+) reviewer failures? in a row$")]
 fn session_failures(w: &mut GateWorld, n: u32) {
     w.set_in("session", "consecutive_failures", json!(n));

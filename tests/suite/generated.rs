@@ -353,3 +353,73 @@ fn check_generated_passes_the_reference_and_reports_shards() {
     // Case numbers 0..n with number % 3 == 1 (shard 2 of 3): (n + 1) / 3 of them.
     assert_eq!(total, (fixed + 1) / 3 + (500 + 1) / 3, "{out}");
 }
+
+/// The generator draws only scenarios the runtime can produce (scenario.md, RZ-1..3), and every
+/// rule's neighbourhood is actually drawn, so the check cannot pass by never coming near it. The
+/// runner checks every draw too; CI draws a million (`.ci/run`).
+#[test]
+fn the_generator_draws_only_realizable_scenarios() {
+    use autoreview::scenario::{CallKind, SchemaCount, realizable};
+    let strategy = generated::strategy();
+    let (mut run_code, mut ptc_missing_header, mut unlisted, mut incomplete_route) = (0, 0, 0, 0);
+    for k in 0..20_000 {
+        let s = proptest::strategy::ValueTree::current(&generated::draw(&strategy, 5, k));
+        assert_eq!(realizable::check(&s), Ok(()), "draw {k}: {s:?}");
+        run_code += usize::from(s.tool.call == CallKind::RunCode);
+        ptc_missing_header += usize::from(
+            s.tool.call == CallKind::PtcInner && s.schema.header == SchemaCount::Missing,
+        );
+        unlisted += usize::from(!s.session.listed);
+        incomplete_route +=
+            usize::from(s.session.route.provider.is_empty() || s.session.route.model.is_empty());
+    }
+    for (what, n) in [
+        ("run-code calls", run_code),
+        ("ptc-inner calls without a bound schema", ptc_missing_header),
+        ("unlisted sessions", unlisted),
+        ("incomplete session routes", incomplete_route),
+    ] {
+        assert!(n > 100, "only {n} {what} in 20000 draws");
+    }
+}
+
+/// Case loading, `decide` and `serve` read scenarios through one door, which refuses each
+/// unrealizable combination by the rule's name.
+#[test]
+fn unrealizable_scenarios_are_refused_by_rule() {
+    for (text, rule) in [
+        (
+            r#"{"tool":{"name":"bash","call":"run-code"},"reviewer":{"text":""}}"#,
+            "RZ-1",
+        ),
+        (
+            r#"{"tool":{"name":"run_code"},"reviewer":{"text":""}}"#,
+            "RZ-2",
+        ),
+        (
+            r#"{"tool":{"name":"run_code","call":"ptc-inner"},"reviewer":{"text":""}}"#,
+            "RZ-2",
+        ),
+        (
+            r#"{"tool":{"name":"x","call":"ptc-inner"},"schema":"ambiguous","reviewer":{"text":""}}"#,
+            "RZ-3",
+        ),
+        (
+            r#"{"tool":{"name":"x","call":"ptc-inner"},"schema":{"header":"ambiguous"},"reviewer":{"text":""}}"#,
+            "RZ-3",
+        ),
+    ] {
+        let e = Scenario::from_json(text).expect_err(text);
+        assert!(e.to_string().contains(rule), "{text}: {e}");
+        let e = Scenario::from_value(&serde_json::from_str(text).unwrap()).expect_err(text);
+        assert!(e.to_string().contains(rule), "{text}: {e}");
+    }
+    // Their realizable neighbours are accepted.
+    for text in [
+        r#"{"tool":{"name":"run_code","call":"run-code"},"reviewer":{"text":""}}"#,
+        r#"{"tool":{"name":"x","call":"ptc-inner"},"schema":{"registry":"ambiguous"},"reviewer":{"text":""}}"#,
+        r#"{"tool":{"name":"x"},"schema":"ambiguous","reviewer":{"text":""}}"#,
+    ] {
+        Scenario::from_json(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+}

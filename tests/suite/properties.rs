@@ -28,8 +28,14 @@ fn config() -> Config {
     }
 }
 
-fn reviewed(s: &Scenario) -> bool {
-    s.agent && s.tool.call != CallKind::RunCode && s.preset == Preset::Auto
+/// Whether the gate reviews the call as it finds it: in the baseline, disposal that began before
+/// the call has moved a listed Auto session out of Auto (AR-DISPOSE-2); the resilient gate cancels
+/// such a call instead, which still counts as a call in scope (AR-RES-DISPOSE-1).
+fn reviewed(s: &Scenario, profile: Profile) -> bool {
+    let moved = profile == Profile::Baseline
+        && s.session.listed
+        && s.abort == AbortPoint::LifecycleBeforeReview;
+    s.agent && s.tool.call != CallKind::RunCode && s.preset == Preset::Auto && !moved
 }
 
 fn texts(o: &Outcome) -> Vec<&str> {
@@ -73,7 +79,7 @@ proptest! {
             match &o.approval {
                 None => {
                     prop_assert_eq!(&o.listener, &Some(Decision::Allow));
-                    if reviewed(&s) {
+                    if reviewed(&s, profile) {
                         prop_assert_eq!(features::of(&s, profile).reviewer, ReviewerClass::Allow);
                         prop_assert_eq!(&s.downstream, &Downstream::Allow);
                     }
@@ -127,7 +133,7 @@ proptest! {
                 Profile::Resilient => 1 + s.config.repair_attempts + s.config.transport_retries,
             };
             prop_assert!(o.review.attempts <= budget, "{profile}: {} requests, budget {budget}", o.review.attempts);
-            if !reviewed(&s) {
+            if !reviewed(&s, profile) {
                 prop_assert_eq!(o.review.attempts, 0);
             }
         }
@@ -171,12 +177,12 @@ proptest! {
         for profile in Profile::ALL {
             let o = decide(&s, profile);
             let caller = matches!(s.abort, AbortPoint::CallerBeforeDispatch | AbortPoint::CallerDuringReview);
-            if caller || (reviewed(&s) && s.abort != AbortPoint::None) {
+            if caller || (reviewed(&s, profile) && s.abort != AbortPoint::None) {
                 prop_assert!(!o.result.executed);
             }
             if !o.settled {
                 prop_assert_eq!(profile, Profile::Baseline);
-                prop_assert!(reviewed(&s));
+                prop_assert!(reviewed(&s, profile));
                 let hangs = matches!(s.reviewer.attempt(0), Attempt::Hang { .. });
                 prop_assert!(hangs, "a call is pending although its reviewer does not hang");
                 prop_assert!(o.result.text.is_none() && !o.result.executed);
@@ -236,7 +242,7 @@ proptest! {
         if o.review.attempts > 0 && o.review.failure.is_none() && o.settled {
             prop_assert_eq!(after, 0);
         }
-        if !reviewed(&s) {
+        if !reviewed(&s, Profile::Resilient) {
             prop_assert_eq!(after, before);
         }
     }

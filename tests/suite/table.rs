@@ -85,7 +85,7 @@ fn the_baseline_table_lists_the_reference_behaviours() {
         assert!(ids.contains(id.as_str()), "missing {id}");
     }
     for id in [
-        "BL-P1", "BL-P2", "BL-P3", "BL-P4", "BL-P5", "BL-C1", "BL-C2", "BL-C3", "BL-C4",
+        "BL-P1", "BL-P2", "BL-P3", "BL-P4U", "BL-P5", "BL-C1", "BL-C2", "BL-C3", "BL-C4",
     ] {
         assert!(ids.contains(id), "missing {id}");
     }
@@ -139,7 +139,7 @@ fn every_representative_script_settles_in_its_class_under_every_profile() {
     use autoreview::scenario::{Reviewer, Scenario, Tool};
     for profile in Profile::ALL {
         for class in space::REVIEWER_CLASSES {
-            for (schema, attempt) in space::representatives(class) {
+            for rep in space::representatives(class) {
                 let s = Scenario {
                     id: None,
                     tool: Tool {
@@ -149,12 +149,15 @@ fn every_representative_script_settles_in_its_class_under_every_profile() {
                     agent: true,
                     preset: Default::default(),
                     policy: Default::default(),
-                    schema,
-                    reviewer: Reviewer::One(attempt),
+                    schema: rep.schema,
+                    reviewer: Reviewer::One(rep.attempt),
                     downstream: Default::default(),
                     approval: Default::default(),
                     abort: Default::default(),
-                    session: Default::default(),
+                    session: autoreview::scenario::Session {
+                        route: rep.route,
+                        ..Default::default()
+                    },
                     config: Default::default(),
                 };
                 let got = features::of(&s, profile).reviewer;

@@ -1,12 +1,22 @@
 //! The scenario: everything a conformance case says about one tool call, as data (`spec/scenario.md`).
 //!
 //! Scenarios arrive from files and from other processes, so every type here rejects unknown fields and
-//! every shape that can be mistyped has a deserializer with an error message a person can act on.
+//! every shape that can be mistyped has a deserializer with an error message a person can act on. The
+//! reviewer's script lives in [`attempt`], the resilient configuration in [`config`], and the rules
+//! that refuse calls the real runtime cannot produce in [`realizable`].
+
+pub mod attempt;
+pub mod config;
+pub mod realizable;
 
 use schemars::JsonSchema;
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+pub use attempt::{Attempt, Block, BlockKind, FailedFinish, FailedFinishKind, HangFlag, Reviewer};
+pub use config::{Config, OnFailure};
+pub use realizable::Unrealizable;
 
 /// One tool call and the world around it: session, reviewer script, downstream listeners, the human.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -52,7 +62,7 @@ pub struct Scenario {
 }
 
 /// What the gate knows about the session beyond its policy and preset.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Session {
     /// The provider and model of the session's latest request header. Default `default/default`.
@@ -61,6 +71,20 @@ pub struct Session {
     /// Reviewer failures in a row in this session before this call (AR-RES-HINT-1). Default 0.
     #[serde(default)]
     pub consecutive_failures: u32,
+    /// Whether the session is in the session list that disposing of the integration walks
+    /// (AR-DISPOSE-1). Default `true`, as for every live session.
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub listed: bool,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session {
+            route: Route::default(),
+            consecutive_failures: 0,
+            listed: true,
+        }
+    }
 }
 
 /// A provider and model.
@@ -87,116 +111,12 @@ impl std::fmt::Display for Route {
         write!(f, "{}/{}", self.provider, self.model)
     }
 }
-
-/// The resilient gate's configuration (AR-RES-CONFIG-1); every member is optional.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Config {
-    /// What a reviewer failure does under the effective policy `ask`. Default `ask`.
-    #[serde(default)]
-    pub on_failure: OnFailure,
-    /// How many times a protocol failure is repaired by asking again. Default 1, at most 5.
-    #[serde(default = "one", deserialize_with = "at_most_5")]
-    #[schemars(range(max = 5))]
-    pub repair_attempts: u32,
-    /// How many times a transport failure is retried. Default 1, at most 5.
-    #[serde(default = "one", deserialize_with = "at_most_5")]
-    #[schemars(range(max = 5))]
-    pub transport_retries: u32,
-    /// The one deadline all attempts share, in milliseconds. Default 60000, at least 1.
-    #[serde(default = "sixty_seconds", deserialize_with = "positive_ms")]
-    #[schemars(range(min = 1))]
-    pub review_timeout_ms: u64,
-    /// The route every reviewer request uses; `null` for the session's route. Default `null`.
-    #[serde(default)]
-    pub reviewer_route: Option<Route>,
-    /// From which consecutive failure on the hint is shown. Default 3, at least 1.
-    #[serde(default = "three", deserialize_with = "at_least_1")]
-    #[schemars(range(min = 1))]
-    pub failure_hint_after: u32,
-    /// Whether an allow must stand alone in the reviewer's text (AR-TOL-10). Default `false`.
-    #[serde(default)]
-    pub strict_allow: bool,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            on_failure: OnFailure::Ask,
-            repair_attempts: 1,
-            transport_retries: 1,
-            review_timeout_ms: 60_000,
-            reviewer_route: None,
-            failure_hint_after: 3,
-            strict_allow: false,
-        }
-    }
-}
-
-fn one() -> u32 {
-    1
-}
-fn three() -> u32 {
-    3
-}
-fn sixty_seconds() -> u64 {
-    60_000
-}
-
-fn at_most_5<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    let n = u32::deserialize(d)?;
-    if n > 5 {
-        return Err(de::Error::custom(format!(
-            "{n} is too many; at most 5 extra attempts fit in one review"
-        )));
-    }
-    Ok(n)
-}
-
-fn at_least_1<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    let n = u32::deserialize(d)?;
-    if n == 0 {
-        return Err(de::Error::custom("must be at least 1"));
-    }
-    Ok(n)
-}
-
-fn positive_ms<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    let n = u64::deserialize(d)?;
-    if n == 0 {
-        return Err(de::Error::custom(
-            "a deadline of 0 ms leaves no time for any request",
-        ));
-    }
-    Ok(n)
-}
-
-/// What a reviewer failure does under the effective policy `ask` (AR-RES-FAIL-1).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Default,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum OnFailure {
-    /// Consult downstream, then ask the human.
-    #[default]
-    Ask,
-    /// Deny before downstream (fail closed).
-    Deny,
-}
-
 fn default_true() -> bool {
     true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 /// The pending tool call.
@@ -439,309 +359,6 @@ impl<'de> Deserialize<'de> for SchemaView {
     }
 }
 
-/// The reviewer's script: one attempt, or a list of attempts in request order.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum Reviewer {
-    /// The same attempt answers every request.
-    One(Attempt),
-    /// Attempts in request order; the last one repeats.
-    Many(Vec<Attempt>),
-}
-
-impl Reviewer {
-    /// The attempt that answers the `n`th request (0-based): the last attempt repeats.
-    pub fn attempt(&self, n: usize) -> &Attempt {
-        match self {
-            Reviewer::One(a) => a,
-            Reviewer::Many(list) => &list[n.min(list.len() - 1)],
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Reviewer {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match Value::deserialize(d)? {
-            Value::Array(items) => {
-                if items.is_empty() {
-                    return Err(de::Error::custom(
-                        "reviewer must script at least one attempt",
-                    ));
-                }
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.into_iter().enumerate() {
-                    out.push(
-                        Attempt::from_value(item)
-                            .map_err(|e| de::Error::custom(format!("attempt [{i}]: {e}")))?,
-                    );
-                }
-                Ok(Reviewer::Many(out))
-            }
-            v => Attempt::from_value(v)
-                .map(Reviewer::One)
-                .map_err(de::Error::custom),
-        }
-    }
-}
-
-/// What the reviewer does on one request.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[serde(untagged, deny_unknown_fields)]
-pub enum Attempt {
-    /// One text block, then a normal `stop` finish.
-    Text {
-        /// The text block's content.
-        text: String,
-        /// How long the request takes to settle, in milliseconds. Default 0.
-        #[serde(default, skip_serializing_if = "is_zero")]
-        delay_ms: u64,
-    },
-    /// Explicit content blocks and a finish kind.
-    Blocks {
-        /// The content blocks in order.
-        blocks: Vec<Block>,
-        /// The finish kind: `stop`, or another kind such as `max-tokens`. Default `stop`.
-        #[serde(default = "stop")]
-        finish: String,
-        /// Whether the stream sends data after its terminal finish (AR-PARSE-2). Default `false`.
-        #[serde(default, skip_serializing_if = "is_false")]
-        data_after_finish: bool,
-        /// How long the request takes to settle, in milliseconds. Default 0.
-        #[serde(default, skip_serializing_if = "is_zero")]
-        delay_ms: u64,
-    },
-    /// The response ends with an error or aborted finish.
-    Finish {
-        /// The failed finish.
-        finish: FailedFinish,
-        /// How long the request takes to settle, in milliseconds. Default 0.
-        #[serde(default, skip_serializing_if = "is_zero")]
-        delay_ms: u64,
-    },
-    /// The review request throws this value.
-    Throw {
-        /// Any JSON value.
-        throw: Value,
-        /// How long the request takes to settle, in milliseconds. Default 0.
-        #[serde(default, skip_serializing_if = "is_zero")]
-        delay_ms: u64,
-    },
-    /// The request never settles on its own.
-    Hang {
-        /// Always `true`.
-        hang: HangFlag,
-    },
-}
-
-/// The literal `true` of a hanging attempt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "bool", into = "bool")]
-pub struct HangFlag;
-
-impl JsonSchema for HangFlag {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "HangFlag".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "const": true })
-    }
-}
-
-impl TryFrom<bool> for HangFlag {
-    type Error = &'static str;
-    fn try_from(b: bool) -> Result<Self, Self::Error> {
-        if b {
-            Ok(HangFlag)
-        } else {
-            Err("hang must be true")
-        }
-    }
-}
-
-impl From<HangFlag> for bool {
-    fn from(_: HangFlag) -> bool {
-        true
-    }
-}
-
-fn stop() -> String {
-    "stop".to_owned()
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
-/// A finish that reports an error or an abort.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FailedFinish {
-    /// `error` or `aborted`.
-    pub kind: FailedFinishKind,
-    /// The provider's failure code, e.g. `TRANSPORT`, `QUOTA_EXCEEDED`, `UNKNOWN`.
-    pub code: String,
-    /// The provider's message: any JSON value (objects occur in the field).
-    pub message: Value,
-}
-
-/// The kind of a failed finish.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum FailedFinishKind {
-    /// The provider reported an error.
-    Error,
-    /// The request was aborted.
-    Aborted,
-}
-
-impl FailedFinishKind {
-    /// The kind's wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailedFinishKind::Error => "error",
-            FailedFinishKind::Aborted => "aborted",
-        }
-    }
-}
-
-/// One content block of a reviewer response.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Block {
-    /// The block type.
-    #[serde(rename = "type")]
-    pub kind: BlockKind,
-    /// The block's text.
-    pub text: String,
-}
-
-/// Content block types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum BlockKind {
-    /// Model reasoning; never read for a decision.
-    Reasoning,
-    /// Visible text.
-    Text,
-    /// A tool call the reviewer emitted (it declares no tools, so this is a protocol violation).
-    ToolCall,
-}
-
-const ATTEMPT_SHAPES: &str = "expected one of {\"text\": string}, {\"blocks\": [...], \"finish\"?: string}, \
-{\"finish\": {\"kind\", \"code\", \"message\"}}, {\"throw\": value}, {\"hang\": true}";
-
-impl Attempt {
-    /// A text attempt that settles at once.
-    pub fn text(text: impl Into<String>) -> Attempt {
-        Attempt::Text {
-            text: text.into(),
-            delay_ms: 0,
-        }
-    }
-
-    /// How long the attempt takes to settle; `None` for an attempt that never settles.
-    pub fn delay_ms(&self) -> Option<u64> {
-        match self {
-            Attempt::Text { delay_ms, .. }
-            | Attempt::Blocks { delay_ms, .. }
-            | Attempt::Finish { delay_ms, .. }
-            | Attempt::Throw { delay_ms, .. } => Some(*delay_ms),
-            Attempt::Hang { .. } => None,
-        }
-    }
-
-    /// Reads one attempt, naming the shape that did not fit.
-    pub fn from_value(v: Value) -> Result<Attempt, String> {
-        let Value::Object(mut map) = v else {
-            return Err(format!(
-                "an attempt must be an object, not {}; {ATTEMPT_SHAPES}",
-                kind_of(&v)
-            ));
-        };
-        // Called once the shape's own members are taken out: whatever is left is unknown.
-        let only = |map: &Map<String, Value>, allowed: &str| -> Result<(), String> {
-            match map.keys().next() {
-                Some(k) => Err(format!(
-                    "unknown field {k:?} in this attempt (allowed: {allowed})"
-                )),
-                None => Ok(()),
-            }
-        };
-        let had_delay = map.contains_key("delay_ms");
-        let delay_ms = match map.remove("delay_ms") {
-            None => 0,
-            Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(0),
-            Some(other) => {
-                return Err(format!(
-                    "delay_ms must be a whole number of milliseconds, not {}",
-                    kind_of(&other)
-                ));
-            }
-        };
-        // The members are moved out, never copied: a reply can be a megabyte of text.
-        if let Some(blocks) = map.remove("blocks") {
-            let blocks_map_check =
-                |map: &Map<String, Value>| only(map, "blocks, finish, data_after_finish, delay_ms");
-            let blocks: Vec<Block> =
-                serde_json::from_value(blocks).map_err(|e| format!("blocks: {e}"))?;
-            let finish = match map.remove("finish") {
-                None => stop(),
-                Some(Value::String(f)) if !f.is_empty() => f,
-                Some(_) => {
-                    return Err("finish must name a kind such as \"stop\" or \"max-tokens\"".into());
-                }
-            };
-            let data_after_finish = match map.remove("data_after_finish") {
-                None => false,
-                Some(Value::Bool(b)) => b,
-                Some(other) => {
-                    return Err(format!(
-                        "data_after_finish must be a boolean, not {}",
-                        kind_of(&other)
-                    ));
-                }
-            };
-            blocks_map_check(&map)?;
-            Ok(Attempt::Blocks {
-                blocks,
-                finish,
-                data_after_finish,
-                delay_ms,
-            })
-        } else if let Some(text) = map.remove("text") {
-            only(&map, "text, delay_ms")?;
-            match text {
-                Value::String(text) => Ok(Attempt::Text { text, delay_ms }),
-                other => Err(format!("text must be a string, not {}", kind_of(&other))),
-            }
-        } else if let Some(finish) = map.remove("finish") {
-            only(&map, "finish, delay_ms")?;
-            let finish: FailedFinish = serde_json::from_value(finish)
-                .map_err(|e| format!("finish: {e}; a finish without blocks is {{\"kind\": \"error\"|\"aborted\", \"code\": string, \"message\": any}}"))?;
-            Ok(Attempt::Finish { finish, delay_ms })
-        } else if let Some(throw) = map.remove("throw") {
-            only(&map, "throw, delay_ms")?;
-            Ok(Attempt::Throw { throw, delay_ms })
-        } else if let Some(hang) = map.remove("hang") {
-            only(&map, "hang")?;
-            if had_delay {
-                return Err("a hanging attempt never settles, so it takes no delay_ms".into());
-            }
-            match hang {
-                Value::Bool(true) => Ok(Attempt::Hang { hang: HangFlag }),
-                _ => Err("hang must be true".into()),
-            }
-        } else {
-            Err(format!("unrecognized attempt; {ATTEMPT_SHAPES}"))
-        }
-    }
-}
-
 // Deserialized through `DownstreamWire`, so that a member a kind does not have is refused like
 // any unknown member.
 /// What the rest of the pre-execute chain returns (AR-CONV-4).
@@ -927,15 +544,28 @@ impl Scenario {
             path: String::new(),
             message: e.to_string(),
         })?;
-        Ok(scenario)
+        scenario.realizable()
     }
 
     /// Reads one scenario from an already parsed JSON value.
     pub fn from_value(v: &Value) -> Result<Scenario, ScenarioError> {
-        serde_path_to_error::deserialize(v).map_err(|e| ScenarioError {
-            path: clean_path(&e.path().to_string()),
-            message: e.inner().to_string(),
-        })
+        let scenario: Scenario =
+            serde_path_to_error::deserialize(v).map_err(|e| ScenarioError {
+                path: clean_path(&e.path().to_string()),
+                message: e.inner().to_string(),
+            })?;
+        scenario.realizable()
+    }
+
+    /// The scenario itself, unless the real runtime cannot produce it (`realizable::check`).
+    pub fn realizable(self) -> Result<Scenario, ScenarioError> {
+        match realizable::check(&self) {
+            Ok(()) => Ok(self),
+            Err(rule) => Err(ScenarioError {
+                path: rule.path().to_owned(),
+                message: rule.to_string(),
+            }),
+        }
     }
 }
 

@@ -1,0 +1,129 @@
+//! The resilient gate's configuration (AR-RES-CONFIG-1): every member optional, every value out of
+//! range refused with a message naming the member, never replaced by a default.
+
+use schemars::JsonSchema;
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
+
+use super::Route;
+
+/// The resilient gate's configuration (AR-RES-CONFIG-1); every member is optional.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// What a reviewer failure does under the effective policy `ask`. Default `ask`.
+    #[serde(default)]
+    pub on_failure: OnFailure,
+    /// How many times a protocol failure is repaired by asking again. Default 1, at most 5.
+    #[serde(default = "one", deserialize_with = "at_most_5")]
+    #[schemars(range(max = 5))]
+    pub repair_attempts: u32,
+    /// How many times a transport failure is retried. Default 1, at most 5.
+    #[serde(default = "one", deserialize_with = "at_most_5")]
+    #[schemars(range(max = 5))]
+    pub transport_retries: u32,
+    /// The one deadline all attempts share, in milliseconds. Default 60000, at least 1.
+    #[serde(default = "sixty_seconds", deserialize_with = "positive_ms")]
+    #[schemars(range(min = 1))]
+    pub review_timeout_ms: u64,
+    /// The route every reviewer request uses; `null` for the session's route. Default `null`.
+    #[serde(default, deserialize_with = "complete_route")]
+    pub reviewer_route: Option<Route>,
+    /// From which consecutive failure on the hint is shown. Default 3, at least 1.
+    #[serde(default = "three", deserialize_with = "at_least_1")]
+    #[schemars(range(min = 1))]
+    pub failure_hint_after: u32,
+    /// Whether an allow must stand alone in the reviewer's text (AR-TOL-10). Default `false`.
+    #[serde(default)]
+    pub strict_allow: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            on_failure: OnFailure::Ask,
+            repair_attempts: 1,
+            transport_retries: 1,
+            review_timeout_ms: 60_000,
+            reviewer_route: None,
+            failure_hint_after: 3,
+            strict_allow: false,
+        }
+    }
+}
+
+fn one() -> u32 {
+    1
+}
+fn three() -> u32 {
+    3
+}
+fn sixty_seconds() -> u64 {
+    60_000
+}
+
+fn at_most_5<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = u32::deserialize(d)?;
+    if n > 5 {
+        return Err(de::Error::custom(format!(
+            "{n} is too many; at most 5 extra attempts fit in one review"
+        )));
+    }
+    Ok(n)
+}
+
+/// A configured route names both a provider and a model: an incomplete one could never be
+/// requested, and the session's route is what `null` is for.
+fn complete_route<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Route>, D::Error> {
+    let route = Option::<Route>::deserialize(d)?;
+    if let Some(r) = &route
+        && (r.provider.is_empty() || r.model.is_empty())
+    {
+        return Err(de::Error::custom(
+            "a configured reviewer route needs a non-empty provider and model; use null for the session's route",
+        ));
+    }
+    Ok(route)
+}
+
+fn at_least_1<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = u32::deserialize(d)?;
+    if n == 0 {
+        return Err(de::Error::custom("must be at least 1"));
+    }
+    Ok(n)
+}
+
+fn positive_ms<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let n = u64::deserialize(d)?;
+    if n == 0 {
+        return Err(de::Error::custom(
+            "a deadline of 0 ms leaves no time for any request",
+        ));
+    }
+    Ok(n)
+}
+
+/// What a reviewer failure does under the effective policy `ask` (AR-RES-FAIL-1).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnFailure {
+    /// Consult downstream, then ask the human.
+    #[default]
+    Ask,
+    /// Deny before downstream (fail closed).
+    Deny,
+}

@@ -1,0 +1,63 @@
+//! Realizability (`spec/scenario.md`, "Scenarios the runtime cannot produce"): combinations of
+//! members that no real tool runtime produces. The contract refuses them, so that no implementation
+//! is ever judged on a call it cannot receive.
+
+use super::{CallKind, Scenario, SchemaCount};
+
+/// The name of the programmatic tool-calling transport tool.
+pub const RUN_CODE_NAME: &str = "run_code";
+
+/// A combination the real runtime cannot produce, by the rule that excludes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum Unrealizable {
+    /// RZ-1: the transport is the tool named `run_code` with no parent program.
+    #[error(
+        "unrealizable (RZ-1): a run-code call is the transport tool itself, so it must be named \"run_code\""
+    )]
+    TransportName,
+    /// RZ-2: the tool runtime refuses to register another tool named `run_code`.
+    #[error(
+        "unrealizable (RZ-2): no native or ptc-inner tool can be named \"run_code\"; the runtime reserves that name for the transport"
+    )]
+    ReservedName,
+    /// RZ-3: a program binds at most one schema per name, so its binding is never ambiguous.
+    #[error(
+        "unrealizable (RZ-3): a ptc-inner call's bound schema is one schema or none, never \"ambiguous\" (schema.header)"
+    )]
+    AmbiguousBinding,
+}
+
+impl Unrealizable {
+    /// The rule's permanent ID.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Unrealizable::TransportName => "RZ-1",
+            Unrealizable::ReservedName => "RZ-2",
+            Unrealizable::AmbiguousBinding => "RZ-3",
+        }
+    }
+
+    /// The member the rule is about, as a scenario path.
+    pub fn path(self) -> &'static str {
+        match self {
+            Unrealizable::TransportName | Unrealizable::ReservedName => "tool",
+            Unrealizable::AmbiguousBinding => "schema",
+        }
+    }
+}
+
+/// The first realizability rule a scenario breaks, if any.
+pub fn check(s: &Scenario) -> Result<(), Unrealizable> {
+    let named_run_code = s.tool.name == RUN_CODE_NAME;
+    match s.tool.call {
+        CallKind::RunCode if !named_run_code => return Err(Unrealizable::TransportName),
+        CallKind::Native | CallKind::PtcInner if named_run_code => {
+            return Err(Unrealizable::ReservedName);
+        }
+        _ => {}
+    }
+    if s.tool.call == CallKind::PtcInner && s.schema.header == SchemaCount::Ambiguous {
+        return Err(Unrealizable::AmbiguousBinding);
+    }
+    Ok(())
+}
