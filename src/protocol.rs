@@ -198,7 +198,11 @@ pub fn serve(
                 }
             }
             Ok(Request::Decide { seq, scenario }) => {
-                match (profile, crate::scenario::Scenario::from_value(&scenario)) {
+                // The line's text still shows members named twice, which the parsed value lost.
+                let read = crate::scenario::exact::check(&line)
+                    .map_err(crate::scenario::ScenarioError::from)
+                    .and_then(|()| crate::scenario::Scenario::from_value(&scenario));
+                match (profile, read) {
                     (None, _) => Reply::Error {
                         seq,
                         message: "decide before hello: send hello first".into(),

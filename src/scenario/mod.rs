@@ -7,6 +7,7 @@
 
 pub mod attempt;
 pub mod config;
+pub mod exact;
 pub mod realizable;
 
 use schemars::JsonSchema;
@@ -525,9 +526,19 @@ pub struct ScenarioError {
     pub message: String,
 }
 
+impl From<exact::Inexact> for ScenarioError {
+    fn from(e: exact::Inexact) -> Self {
+        ScenarioError {
+            path: e.path,
+            message: e.message,
+        }
+    }
+}
+
 impl Scenario {
     /// Reads one scenario from JSON text, with the path of the offending field in the error.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        exact::check(text).map_err(ScenarioError::from)?;
         let mut de = serde_json::Deserializer::from_str(text);
         let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let inner = e.inner();
@@ -547,7 +558,8 @@ impl Scenario {
         scenario.realizable()
     }
 
-    /// Reads one scenario from an already parsed JSON value.
+    /// Reads one scenario from an already parsed JSON value. A parsed value has lost any member
+    /// its text named twice: callers holding the text check it with `exact::check` first.
     pub fn from_value(v: &Value) -> Result<Scenario, ScenarioError> {
         let scenario: Scenario =
             serde_path_to_error::deserialize(v).map_err(|e| ScenarioError {

@@ -279,6 +279,10 @@ impl Table {
 
     /// Parses table text, with the path of any offending field.
     pub fn parse(profile: Profile, text: &str) -> Result<Table, TableError> {
+        crate::scenario::exact::check(text).map_err(|e| TableError::Format {
+            profile,
+            message: format!("{}: {}", e.path, e.message),
+        })?;
         let mut de = serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(&mut de).map_err(|e| TableError::Format {
             profile,

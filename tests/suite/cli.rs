@@ -118,3 +118,70 @@ fn usage_errors_exit_two_and_help_teaches() {
         "{text}"
     );
 }
+
+/// Scenario text every reader reads alike (scenario.md): `decide` and `serve` refuse a member
+/// named twice anywhere and an integer a JavaScript reader cannot hold, naming where, and refuse
+/// the runtime's impossible calls by rule.
+#[test]
+fn decide_and_serve_refuse_ambiguous_and_unrealizable_scenarios() {
+    let lines = [
+        r#"{"tool":{"name":"a"},"reviewer":{"blocks":[{"type":"text","text":"x","text":"{\"risk\":\"low\",\"decision\":\"allow\"}"}]}}"#,
+        r#"{"tool":{"name":"a"},"reviewer":{"throw":{"n":-9007199254740992}}}"#,
+        r#"{"tool":{"name":"a"},"reviewer":{"text":"","delay_ms":9007199254740992}}"#,
+        r#"{"tool":{"name":"bash","call":"run-code"},"reviewer":{"text":""}}"#,
+        r#"{"tool":{"name":"a"},"reviewer":{"throw":9007199254740991}}"#,
+    ];
+    let out = autoreview(
+        &["decide", "--profile", "baseline"],
+        &(lines.join("\n") + "\n"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let got: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let error = |i: usize| got[i]["error"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        error(0).starts_with("reviewer.blocks[0]: the member \"text\" appears twice"),
+        "{}",
+        error(0)
+    );
+    assert!(
+        error(1).starts_with("reviewer.throw.n: the integer -9007199254740992 is beyond"),
+        "{}",
+        error(1)
+    );
+    assert!(
+        error(2).starts_with("reviewer.delay_ms: the integer 9007199254740992"),
+        "{}",
+        error(2)
+    );
+    assert!(error(3).contains("(RZ-1)"), "{}", error(3));
+    assert_eq!(
+        got[4]["result"]["text"]
+            .as_str()
+            .map(|t| t.ends_with(": 9007199254740991")),
+        Some(true)
+    );
+
+    let session = concat!(
+        r#"{"type":"hello","protocol":1,"profile":"baseline","runner":"test"}"#,
+        "\n",
+        r#"{"type":"decide","seq":1,"scenario":{"tool":{"name":"a","name":"b"},"reviewer":{"text":""}}}"#,
+        "\n",
+        r#"{"type":"stop"}"#,
+        "\n"
+    );
+    let out = autoreview(&["serve"], session);
+    let replies = String::from_utf8(out.stdout).unwrap();
+    let decide: serde_json::Value = serde_json::from_str(replies.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(decide["type"], "error", "{replies}");
+    assert!(
+        decide["message"]
+            .as_str()
+            .unwrap()
+            .contains("scenario.tool: the member \"name\" appears twice"),
+        "{decide}"
+    );
+}
