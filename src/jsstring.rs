@@ -1,68 +1,124 @@
-//! How the shipped gate turns an arbitrary JSON value into text: JavaScript's `String(value)`
-//! (AR-REVIEW-5). The baseline profile reproduces it exactly, `[object Object]` included.
+//! How a gate written in JavaScript turns a JSON value into text, in one place: `String(value)`
+//! (AR-REVIEW-5, baseline) and compact `JSON.stringify(value)` (AR-RES-NORM-1, resilient), with
+//! numbers written as ECMAScript's Number::toString writes them (via `ryu-js`).
 
-use serde_json::Value;
+use serde_json::{Number, Value};
+use std::fmt::Write as _;
 
-/// `String(value)` for a JSON value, as ECMAScript defines it.
+/// `String(value)` for a JSON value, as ECMAScript defines it: arrays join their elements with
+/// `,` (null elements become empty), objects become `[object Object]`.
 pub fn js_string(v: &Value) -> String {
+    let mut out = String::new();
+    push_js_string(&mut out, v);
+    out
+}
+
+fn push_js_string(out: &mut String, v: &Value) {
     match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => js_number(n.as_f64().unwrap_or(f64::NAN)),
-        Value::String(s) => s.clone(),
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&js_number(number_value(n))),
+        Value::String(s) => out.push_str(s),
         Value::Array(items) => {
             // Array.prototype.join(","): null and undefined elements become "".
-            let mut out = String::new();
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
                 if !item.is_null() {
-                    out.push_str(&js_string(item));
+                    push_js_string(out, item);
                 }
             }
-            out
         }
-        Value::Object(_) => "[object Object]".into(),
+        Value::Object(_) => out.push_str("[object Object]"),
     }
 }
 
-/// ECMAScript `Number::toString(x)` for a finite double: shortest round-trip digits, decimal
-/// notation for exponents in [-7, 21), exponent notation (`1e+21`, `1.5e-7`) otherwise.
+/// ECMAScript `Number::toString(x)`: shortest round-trip digits, decimal notation for decimal
+/// exponents in [-7, 21), exponent notation (`1e+21`, `1.5e-7`) otherwise, `-0` as `0`, and
+/// `NaN`, `Infinity`, `-Infinity`.
 pub fn js_number(x: f64) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if x == 0.0 {
-        return "0".into();
-    }
-    let sign = if x < 0.0 { "-" } else { "" };
-    // Rust's `{:e}` prints the shortest digits that round-trip, as d[.ddd]e<exp>.
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let e: i64 = exp.parse().unwrap_or(0);
-    let k = digits.len() as i64;
-    let n = e + 1;
-    let body = if k <= n && n <= 21 {
-        format!("{digits}{}", "0".repeat((n - k) as usize))
-    } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat((-n) as usize))
-    } else {
-        let exp_sign = if n - 1 < 0 { "-" } else { "+" };
-        let exp_abs = (n - 1).abs();
-        if k == 1 {
-            format!("{digits}e{exp_sign}{exp_abs}")
-        } else {
-            format!("{}.{}e{exp_sign}{exp_abs}", &digits[..1], &digits[1..])
+    ryu_js::Buffer::new().format(x).to_owned()
+}
+
+/// Compact `JSON.stringify(value)`: no whitespace, object members in the order the value gives
+/// them, strings escaped as JSON.stringify escapes them, numbers as [`js_number`].
+pub fn json_stringify(v: &Value) -> String {
+    let mut out = String::new();
+    push_json(&mut out, v);
+    out
+}
+
+fn push_json(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&json_number(number_value(n))),
+        Value::String(s) => push_json_string(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_json(out, item);
+            }
+            out.push(']');
         }
-    };
-    format!("{sign}{body}")
+        Value::Object(members) => {
+            out.push('{');
+            for (i, (name, value)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_json_string(out, name);
+                out.push(':');
+                push_json(out, value);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// `JSON.stringify` of a number: non-finite numbers become `null`, finite ones as
+/// Number::toString writes them.
+pub fn json_number(x: f64) -> String {
+    if x.is_finite() {
+        js_number(x)
+    } else {
+        "null".into()
+    }
+}
+
+/// ECMAScript QuoteJSONString: only `"`, `\` and controls below U+0020 are escaped (`\b \t \n \f
+/// \r` by name, the rest as lowercase `\u00xx`); lone surrogates, the only other escapes, cannot
+/// occur in a Rust string.
+fn push_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            c if c < ' ' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// The double a JSON number denotes, as `JSON.parse` reads it: integers beyond 2^53 round to the
+/// nearest double, as the decimal text would.
+fn number_value(n: &Number) -> f64 {
+    // Without serde_json's `arbitrary_precision` every number has an f64 form; u64 and i64 convert
+    // with round-to-nearest-even, which is what parsing their decimal text gives.
+    n.as_f64().unwrap_or(f64::NAN)
 }
 
 #[cfg(test)]
@@ -86,17 +142,23 @@ mod tests {
             (1.25e-7, "1.25e-7"),
             (12345678901234567890.0, "12345678901234567000"),
             (-0.0, "0"),
+            // A tie in the shortest digits: ECMAScript picks the digit closest to the exact value.
+            (197176774147147.62, "197176774147147.62"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-Infinity"),
         ] {
             assert_eq!(js_number(x), want, "String({x})");
         }
+        assert_eq!(json_number(f64::INFINITY), "null");
+        assert_eq!(json_number(-0.0), "0");
     }
 
     #[test]
     fn values_follow_ecmascript() {
         assert_eq!(js_string(&json!({"message": "x"})), "[object Object]");
         assert_eq!(
-            js_string(&json!([1, null, "a", [2, 3], {}])),
-            "1,,a,2,3,[object Object]"
+            js_string(&json!([1, null, "a", [2, 3], {}, 100.0, [null]])),
+            "1,,a,2,3,[object Object],100,"
         );
         assert_eq!(js_string(&json!(null)), "null");
         assert_eq!(js_string(&json!(true)), "true");
@@ -105,5 +167,34 @@ mod tests {
             "middleware refused"
         );
         assert_eq!(js_string(&json!([])), "");
+    }
+
+    #[test]
+    fn json_stringify_is_compact_and_keeps_member_order() {
+        // Expected strings are what `JSON.stringify` prints for the same value in Node.
+        let v: Value =
+            serde_json::from_str(r#"{"z":100.0,"a":[1.0,-0.0,1e21,{"b":null,"c":[]}],"m":{}}"#)
+                .unwrap();
+        assert_eq!(
+            json_stringify(&v),
+            r#"{"z":100,"a":[1,0,1e+21,{"b":null,"c":[]}],"m":{}}"#
+        );
+        assert_eq!(json_stringify(&json!([])), "[]");
+        assert_eq!(json_stringify(&json!(false)), "false");
+        assert_eq!(json_stringify(&json!(0.000001)), "0.000001");
+        assert_eq!(json_stringify(&json!(1.5e-7)), "1.5e-7");
+    }
+
+    #[test]
+    fn json_stringify_escapes_as_javascript() {
+        let s = "q\"b\\s/\u{8}\t\n\u{b}\u{c}\r\u{0}\u{1f}\u{7f}\u{80}\u{2028}\u{feff}é😀";
+        assert_eq!(
+            json_stringify(&json!(s)),
+            "\"q\\\"b\\\\s/\\b\\t\\n\\u000b\\f\\r\\u0000\\u001f\u{7f}\u{80}\u{2028}\u{feff}é😀\""
+        );
+        assert_eq!(
+            json_stringify(&json!({"a\nb": ["\u{1b}[31m"]})),
+            r#"{"a\nb":["\u001b[31m"]}"#
+        );
     }
 }

@@ -2,21 +2,22 @@
 //! becomes a string without `[object Object]`, whitespace runs collapse, control and bidirectional
 //! formatting characters are escaped, and the text is capped.
 
+use crate::jsstring::json_stringify;
 use serde_json::Value;
 
 /// The longest normalized message, in characters, ellipsis included (AR-RES-NORM-4).
 pub const MAX_CHARS: usize = 400;
 
 /// AR-RES-NORM-1: a string stays itself; an object with a string `message` member gives that
-/// member; anything else gives its compact JSON.
+/// member; anything else gives its compact JSON as `JSON.stringify` writes it.
 pub fn value_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Object(m) => match m.get("message") {
             Some(Value::String(s)) => s.clone(),
-            _ => v.to_string(),
+            _ => json_stringify(v),
         },
-        other => other.to_string(),
+        other => json_stringify(other),
     }
 }
 
@@ -83,6 +84,13 @@ mod tests {
             r#"{"code":"ECONNRESET"}"#
         );
         assert_eq!(value_text(&json!([1, "a"])), r#"[1,"a"]"#);
+        // Numbers as JSON.stringify writes them, not as serde_json does (`100.0`, `-0.0`).
+        assert_eq!(
+            value_text(&json!({"status": 100.0, "retry": -0.0, "big": 1e21})),
+            r#"{"status":100,"retry":0,"big":1e+21}"#
+        );
+        assert_eq!(value_text(&json!(1.0)), "1");
+        assert_eq!(value_text(&json!({"message": 5})), r#"{"message":5}"#);
         assert_eq!(value_text(&json!(null)), "null");
         assert_eq!(value_text(&json!("plain")), "plain");
     }

@@ -8,6 +8,7 @@ mod corpus; // the reviewer-output corpus: lint, expectations, one snapshot per 
 mod features; // the Gherkin features: coverage of rows, clauses and incidents; IDs locked
 mod generated; // generated differential checks: serve, the async gate, tampered adapters, rc.3
 mod messages; // the templates and the spec text agree
+mod numbers; // number text agrees with Node's String and JSON.stringify over the committed fixture
 mod parser; // the readers' security properties over generated and hostile text
 mod properties; // invariants of the spec over generated scenarios
 mod rows; // one case and one snapshot per decision-table row
