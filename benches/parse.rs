@@ -88,6 +88,30 @@ fn main() {
         },
         &strict_read,
     );
+    row(
+        "strict: an allow beside nested arrays",
+        &sizes,
+        &|n| {
+            let depth = n / 2 - 20;
+            format!(
+                "{{\"risk\":\"low\",\"decision\":\"allow\",\"x\":{}{}}}",
+                "[".repeat(depth),
+                "]".repeat(depth)
+            )
+        },
+        &strict_read,
+    );
+    row(
+        "strict: lone surrogate escapes in a reason",
+        &sizes,
+        &|n| {
+            format!(
+                "{{\"risk\":\"high\",\"decision\":\"deny\",\"reason\":\"{}\"}}",
+                "\\ud800".repeat(n / 6)
+            )
+        },
+        &strict_read,
+    );
 
     // The tolerant reader refuses text over its 1 MiB bound without scanning, so its sizes stop at
     // the bound; a fourth column shows the refusal of 4 MiB.

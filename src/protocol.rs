@@ -82,14 +82,65 @@ impl Reply {
         enum OutcomeTag {
             Outcome,
         }
-        match serde_json::from_str::<OutcomeReply>(line) {
+        let line = lone_surrogates_replaced(line);
+        match serde_json::from_str::<OutcomeReply>(&line) {
             Ok(r) => Ok(Reply::Outcome {
                 seq: r.seq,
                 outcome: r.outcome,
             }),
-            Err(_) => serde_json::from_str(line),
+            Err(_) => serde_json::from_str(&line),
         }
     }
+}
+
+/// `line` with every escape of a lone surrogate inside a string written `\ufffd`, so that a reply
+/// reads as U+FFFD where a JavaScript adapter's `JSON.stringify` wrote a lone surrogate (as in a
+/// reviewer's reason that `JSON.parse` accepted, AR-PARSE-4) instead of failing to parse. A high
+/// surrogate escape directly followed by a low one is a pair and stays; an escaped backslash
+/// (`\\ud800`) is not an escape of `u`. One pass; the line is copied only when something changes.
+pub fn lone_surrogates_replaced(line: &str) -> std::borrow::Cow<'_, str> {
+    let b = line.as_bytes();
+    // The UTF-16 unit of a `\uXXXX` escape starting at `at`, if there is one.
+    let unit = |at: usize| -> Option<u16> {
+        if b.get(at) != Some(&b'\\') || b.get(at + 1) != Some(&b'u') {
+            return None;
+        }
+        let hex = line.get(at + 2..at + 6)?;
+        if !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        u16::from_str_radix(hex, 16).ok()
+    };
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut in_string = false;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'"' => {
+                in_string = !in_string;
+                i += 1;
+            }
+            b'\\' if in_string => match unit(i) {
+                Some(0xD800..=0xDBFF) if matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) => i += 12,
+                Some(0xD800..=0xDFFF) => {
+                    out.push_str(line.get(copied..i).unwrap_or_default());
+                    out.push_str("\\ufffd");
+                    i += 6;
+                    copied = i;
+                }
+                Some(_) => i += 6,
+                // Any other escape is two bytes; `\\` must not start an escape of what follows.
+                None => i += 2,
+            },
+            _ => i += 1,
+        }
+    }
+    if copied == 0 {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    out.push_str(line.get(copied..).unwrap_or_default());
+    std::borrow::Cow::Owned(out)
 }
 
 /// What an adapter says about the implementation it wraps.
@@ -241,4 +292,41 @@ pub fn serve(
         output.flush()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lone_surrogates_replaced as fix;
+
+    #[test]
+    fn lone_surrogate_escapes_become_u_fffd_and_nothing_else_changes() {
+        assert_eq!(fix(r#"{"r":"\ud800"}"#), r#"{"r":"\ufffd"}"#);
+        assert_eq!(
+            fix(r#"{"r":"a\uDC00b\udbff"}"#),
+            r#"{"r":"a\ufffdb\ufffd"}"#
+        );
+        // A low surrogate before a high one is two lone surrogates, not a pair.
+        assert_eq!(fix(r#"["\udc00\ud800"]"#), r#"["\ufffd\ufffd"]"#);
+        // A lone high surrogate, then a pair.
+        assert_eq!(
+            fix(r#"["\ud800\ud83d\ude00"]"#),
+            r#"["\ufffd\ud83d\ude00"]"#
+        );
+        for same in [
+            r#"{"r":"\ud83d\ude00"}"#,
+            r#"{"r":"\\ud800"}"#,
+            r#"{"r":"\\\"\\ud800"}"#,
+            r#"{"r":"\u0041\n\"ud800"}"#,
+            r#"{"r":"\ud80"}"#,
+            "{\"r\":\"\u{fffd}\"}",
+            r#"\ud800 outside a string"#,
+        ] {
+            assert!(matches!(fix(same), std::borrow::Cow::Borrowed(_)), "{same}");
+        }
+        // An escaped quote does not end the string; the escape after it is still inside it.
+        assert_eq!(fix(r#"{"r":"\"\ud800"}"#), r#"{"r":"\"\ufffd"}"#);
+        // The rewritten line is read as U+FFFD.
+        let v: serde_json::Value = serde_json::from_str(&fix(r#"{"r":"x\udfff"}"#)).unwrap();
+        assert_eq!(v["r"], "x\u{fffd}");
+    }
 }

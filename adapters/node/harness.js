@@ -847,8 +847,8 @@ function serve({ implementation, profiles = ['baseline'], gate, log: userLog } =
   const log = userLog || ((...args) => process.stderr.write(`${args.map(String).join(' ')}\n`));
   process.on('unhandledRejection', (error) => log(`[adapter] unhandled rejection: ${error && error.stack ? error.stack : String(error)}`));
 
-  // The runner reads UTF-8 JSON: a lone surrogate (which JSON.parse accepts in a reviewer's text,
-  // AR-TOL-7) cannot be sent as such, so it travels as U+FFFD.
+  // A lone surrogate (which JSON.parse accepts in a reviewer's text, AR-PARSE-4) travels as
+  // U+FFFD, as outcome texts carry it; the runner would read a `\ud800` escape the same way.
   const write = (message) => {
     process.stdout.write(`${JSON.stringify(message, (_key, value) => (typeof value === 'string' ? value.toWellFormed() : value))}\n`);
   };

@@ -1,6 +1,7 @@
 //! Reading the reviewer's response (spec chapter 4): the reply as the gate receives it, the decision
 //! it may carry, and the ways it can break the protocol.
 
+pub mod json;
 pub mod object;
 pub mod scan;
 pub mod strict;
@@ -170,7 +171,7 @@ pub enum ReplyError {
     #[error("{}", messages::ERR_BLOCKS.text)]
     Blocks,
     /// The text is not one JSON value; the message is implementation-defined (AR-PARSE-4). The
-    /// reference names the rule and adds its JSON parser's own message.
+    /// reference names the rule and adds where its JSON reader stopped and what it expected.
     #[error("auto-review: reviewer output is not valid JSON ({0})")]
     InvalidJson(String),
     /// The value is not an object (AR-PARSE-5).

@@ -1,66 +1,13 @@
 //! The closed protocol object (AR-PARSE-5..7): reading one JSON text into its top-level members with
 //! duplicates kept, and matching those members against the six legal shapes.
 
-use std::fmt;
-
-use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
-
+use super::json::{self, JsString, Member, TopLevel};
 use super::{ReplyError, ReviewerDecision, Risk};
 
-/// A JSON value seen only as far as the protocol needs: an object's members in order, duplicates
-/// kept, or "something else".
-enum TopLevel {
-    Object(Vec<(String, Value)>),
-    Other,
-}
-
-impl<'de> Deserialize<'de> for TopLevel {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = TopLevel;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopLevel, A::Error> {
-                let mut members = Vec::new();
-                while let Some((k, v)) = map.next_entry::<String, Value>()? {
-                    members.push((k, v));
-                }
-                Ok(TopLevel::Object(members))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TopLevel, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(TopLevel::Other)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<TopLevel, E> {
-                Ok(TopLevel::Other)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<TopLevel, E> {
-                Ok(TopLevel::Other)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<TopLevel, E> {
-                Ok(TopLevel::Other)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<TopLevel, E> {
-                Ok(TopLevel::Other)
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<TopLevel, E> {
-                Ok(TopLevel::Other)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<TopLevel, E> {
-                Ok(TopLevel::Other)
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// Reads `text` as exactly one JSON value (JSON whitespace around it only) and returns its
+/// Reads `text` as exactly one JSON value, as `JSON.parse` does (AR-PARSE-4), and returns its
 /// top-level members in order, repeats included.
-pub fn members_with_repeats(text: &str) -> Result<Vec<(String, Value)>, ReplyError> {
-    match serde_json::from_str::<TopLevel>(text) {
+pub fn members_with_repeats(text: &str) -> Result<Vec<Member>, ReplyError> {
+    match json::read(text) {
         Err(e) => Err(ReplyError::InvalidJson(e.to_string())),
         Ok(TopLevel::Other) => Err(ReplyError::NotObject),
         Ok(TopLevel::Object(members)) => Ok(members),
@@ -69,41 +16,51 @@ pub fn members_with_repeats(text: &str) -> Result<Vec<(String, Value)>, ReplyErr
 
 /// Reads `text` as exactly one JSON value (JSON whitespace around it only) and returns its top-level
 /// members, or the first protocol rule it breaks among AR-PARSE-4..6.
-pub fn members(text: &str) -> Result<Vec<(String, Value)>, ReplyError> {
+pub fn members(text: &str) -> Result<Vec<Member>, ReplyError> {
     without_repeats(members_with_repeats(text)?)
 }
 
-/// AR-PARSE-6: the members, unless one is named twice.
-pub fn without_repeats(members: Vec<(String, Value)>) -> Result<Vec<(String, Value)>, ReplyError> {
+/// AR-PARSE-6: the members, unless one is named twice. Names are compared decoded, as UTF-16 code
+/// units (`"\ud800"` and `"\udc00"` differ; `"d\u0065cision"` repeats `"decision"`).
+pub fn without_repeats(members: Vec<Member>) -> Result<Vec<Member>, ReplyError> {
     // A set keeps this linear: hostile text can carry a great many members.
     let mut seen = std::collections::HashSet::with_capacity(members.len());
-    if members.iter().any(|(k, _)| !seen.insert(k.as_str())) {
+    if members.iter().any(|m| !seen.insert(&m.name)) {
         return Err(ReplyError::Repeated);
     }
     Ok(members)
 }
 
 /// Matches an object's members (already free of duplicates) against the six shapes (AR-PARSE-7).
-pub fn shape(members: &[(String, Value)]) -> Result<ReviewerDecision, ReplyError> {
-    let get = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| v);
-    let risk = match get("risk").and_then(Value::as_str) {
-        Some("low") => Risk::Low,
-        Some("medium") => Risk::Medium,
-        Some("high") => Risk::High,
+/// A reason holding an unpaired surrogate is carried with U+FFFD in its place.
+pub fn shape(members: &[Member]) -> Result<ReviewerDecision, ReplyError> {
+    let get = |name: &str| {
+        members
+            .iter()
+            .find(|m| m.name.is(name))
+            .and_then(|m| m.value.as_js_str())
+    };
+    let is = |s: Option<&JsString>, v: &str| s.is_some_and(|s| s.is(v));
+    let risk = match get("risk") {
+        r if is(r, "low") => Risk::Low,
+        r if is(r, "medium") => Risk::Medium,
+        r if is(r, "high") => Risk::High,
         _ => return Err(ReplyError::Protocol),
     };
-    let decision = get("decision").and_then(Value::as_str);
-    match (members.len(), decision, risk) {
-        (2, Some("allow"), Risk::Low | Risk::Medium) => Ok(ReviewerDecision::Allow { risk }),
-        (2, Some("deny"), Risk::Medium | Risk::High) => {
+    let decision = get("decision");
+    match (members.len(), risk) {
+        (2, Risk::Low | Risk::Medium) if is(decision, "allow") => {
+            Ok(ReviewerDecision::Allow { risk })
+        }
+        (2, Risk::Medium | Risk::High) if is(decision, "deny") => {
             Ok(ReviewerDecision::Deny { risk, reason: None })
         }
-        (3, Some("deny"), Risk::Medium | Risk::High) => match get("reason") {
-            Some(Value::String(r)) => Ok(ReviewerDecision::Deny {
+        (3, Risk::Medium | Risk::High) if is(decision, "deny") => match get("reason") {
+            Some(r) => Ok(ReviewerDecision::Deny {
                 risk,
-                reason: Some(r.clone()),
+                reason: Some(r.to_string_lossy()),
             }),
-            _ => Err(ReplyError::Protocol),
+            None => Err(ReplyError::Protocol),
         },
         _ => Err(ReplyError::Protocol),
     }

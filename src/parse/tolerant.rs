@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use super::{Reply, ReplyError, ReviewerDecision, object, scan};
+use super::{Reply, ReplyError, ReviewerDecision, json, object, scan};
 use crate::scenario::BlockKind;
 
 /// The largest reviewer text the reader looks at, in bytes (AR-TOL-3). Larger text fails closed
@@ -61,13 +61,13 @@ pub fn parse_text_with(text: &str, options: Options) -> Result<ReviewerDecision,
     // `inner` lies within `whole`; spans found in it are mapped back to `whole` so that AR-TOL-9
     // sees every character outside the candidates, fence lines included.
     let base = inner.as_ptr() as usize - whole.as_ptr() as usize;
-    let mut candidate: Option<(&str, Vec<(String, serde_json::Value)>)> = None;
+    let mut candidate: Option<(&str, Vec<json::Member>)> = None;
     let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
     for range in scan::top_level_objects(inner) {
         let span = &inner[range.clone()];
         match object::members_with_repeats(span) {
             Ok(members) => {
-                if !members.iter().any(|(k, _)| k == "decision") {
+                if !members.iter().any(|m| m.name.is("decision")) {
                     continue; // AR-TOL-5: an object without a decision is prose.
                 }
                 taken.push(base + range.start..base + range.end);

@@ -11,6 +11,8 @@
 //   twice N        answer the Nth decide twice
 //   deaf           after the handshake, never read stdin again (a long request then blocks)
 //   allow-all      answer every decide with an outcome whose body ran (a planted SAFETY defect)
+//   lone-surrogate answer every decide correctly, but write each U+FFFD as a lone surrogate, as
+//                  JSON.stringify writes one that JSON.parse read from a reviewer (`\ud800`)
 //   version        answer hello with protocol 2
 //   no-profile     answer hello without the run's profile
 //   silent         never answer hello
@@ -71,6 +73,9 @@ input.on('line', async (line) => {
   const reply = JSON.parse(await ask(msg));
   if (mode === 'allow-all' && reply.type === 'outcome') {
     reply.outcome.result = { executed: true, text: null, info: null };
+  }
+  if (mode === 'lone-surrogate') {
+    return out(JSON.stringify(reply, (_key, value) => (typeof value === 'string' ? value.replaceAll('\ufffd', '\ud800') : value)));
   }
   out(reply);
 });

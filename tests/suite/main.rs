@@ -7,6 +7,7 @@ mod cli; // the binary's commands, as a user runs them
 mod corpus; // the reviewer-output corpus: lint, expectations, one snapshot per entry
 mod features; // the Gherkin features: coverage of rows, clauses and incidents; IDs locked
 mod generated; // generated differential checks: serve, the async gate, tampered adapters, rc.3
+mod json_parse; // the strict reader agrees with the shipped JSON.parse check, run by Node
 mod messages; // the templates and the spec text agree
 mod numbers; // number text agrees with Node's String and JSON.stringify over the committed fixture
 mod parser; // the readers' security properties over generated and hostile text

@@ -211,6 +211,30 @@ fn a_planted_safety_defect_is_reported_as_safety() {
 }
 
 #[test]
+fn a_lone_surrogate_in_a_reply_is_read_as_u_fffd() {
+    // RO-108: a deny whose reason JSON.parse read as a lone surrogate. A JavaScript gate's
+    // JSON.stringify writes it as `\ud800`; the runner reads that as the U+FFFD the reference has.
+    for profile in Profile::ALL {
+        let cases: Vec<_> = cases::corpus_cases(profile)
+            .unwrap()
+            .into_iter()
+            .filter(|c| c.id == "RO-108" || c.id == "RO-001")
+            .collect();
+        assert_eq!(cases.len(), 2);
+        let report = check(node("lone-surrogate", 0), profile, &cases, quick());
+        for r in &report.results {
+            assert_eq!(
+                r.status,
+                Status::Pass,
+                "{profile} {}: {:?}",
+                r.id,
+                r.verdict
+            );
+        }
+    }
+}
+
+#[test]
 fn handshake_failures_stop_before_any_case() {
     let err = |mode| Subprocess::start(node(mode, 0), Profile::Resilient, quick()).err();
     assert!(matches!(
