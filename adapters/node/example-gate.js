@@ -29,6 +29,7 @@ const MSG = {
   protocol: 'auto-review: reviewer output does not match the risk/decision protocol',
   schemaNative: 'auto-review: the pending native tool schema is missing or ambiguous',
   schemaPtc: 'auto-review: the pending PTC binding schema is missing or inconsistent',
+  route: 'auto-review: no complete request-header route is available',
   // AR-PARSE-4: implementation-defined in its entirety.
   invalidJson: (detail) => `auto-review: reviewer output is not valid JSON (${detail})`,
 };
@@ -148,12 +149,14 @@ function readStrict(chunks) {
 /** One review: resolves to { decision } or { failure }; never throws. At most one request. */
 async function review(exec, agent, env, signal) {
   try {
+    // AR-REVIEW-9: a complete route, checked before the schema as shipped.
+    const { provider, model } = agent.session.route;
+    if (!provider || !model) throw new ReviewFailure('route', MSG.route);
     // AR-REVIEW-2: the schema from the request header (ptc-inner: the binding), exactly one.
     if (env.tools.headerSchemas(exec).length !== 1) {
       throw new ReviewFailure('schema', exec.kind === 'ptc-inner' ? MSG.schemaPtc : MSG.schemaNative);
     }
     // AR-REVIEW-3: the session's own route, temperature 0, no tools.
-    const { provider, model } = agent.session.route;
     let chunks;
     try {
       chunks = await env.llm.request({
@@ -180,9 +183,9 @@ async function review(exec, agent, env, signal) {
 
 async function gate(exec, next, env) {
   const agent = exec.agent;
-  // AR-SCOPE-1..3: pass-through calls.
+  // AR-SCOPE-1..3: pass-through calls; the transport is the tool run_code with no parent program.
   if (agent === undefined) return next();
-  if (exec.kind === 'run-code') return next();
+  if (exec.parent === undefined && exec.name === 'run_code') return next();
   if (env.permissionPresets.current(agent.session) !== 'auto') return next();
 
   // AR-ADMIT-1/2: refused admission.
