@@ -1,14 +1,17 @@
 'use strict';
 /**
- * example-gate.js — a small, readable Auto review gate implementing the `baseline` profile of
- * spec/auto-review.md (chapters 0-9). It is written against the `env` of harness.js; a real gate
- * would get the same things from its host (tool registry, LLM client, approval service, ...).
+ * example-gate.js — a small, readable Auto review gate implementing both profiles of
+ * spec/auto-review.md: the `baseline` (chapters 0-9, the shipped gate) and the `resilient` profile
+ * (chapters 10 and 11: a tolerant reader, bounded repairs and retries under one deadline, readable
+ * failure messages, failures asked about, a recovery hint). `env.profile` selects one.
  *
- * Shape: `gate(exec, next, env) => Promise<decision>`, a `tools/pre-execute` listener placed first
- * in the chain. The tool runtime (materialization, approval) lives in harness.js.
+ * It is written against the `env` of harness.js; a real gate gets the same things from its host
+ * (tool registry, LLM client, approval service, its own disposer, ...). Shape:
+ * `gate(exec, next, env) => Promise<decision>`, a `tools/pre-execute` listener placed first in the
+ * chain. The tool runtime (materialization, approval) lives in harness.js.
  */
 
-// ---- Texts (spec chapter 9) -----------------------------------------------------------------
+// ---- Texts (spec chapter 9 and AR-RES-MSG-1) -------------------------------------------------
 
 const MSG = {
   finalDeny: (name) => `Auto review rejected tool "${name}"; its body was not executed`,
@@ -19,9 +22,26 @@ const MSG = {
   displayZh: 'Auto review 拒绝了此调用。',
   displayZhReason: (reason) => `Auto review 拒绝了此调用：${reason}`,
   failed: (name, error) => `Auto review of tool "${name}" failed; its body was not executed: ${error}`,
-  // AR-MSG-2: reviewer failure messages.
+  // Resilient: a failure asked about (AR-RES-FAIL-2), a combined ask (AR-RES-ASK-1), the hint.
+  askFailed: (name, error) => `Auto review of tool "${name}" failed: ${error}`,
+  displayFailedEn: (error) => `Auto review could not complete for this call: ${error}`,
+  displayFailedZh: (error) => `Auto review 未能完成对此调用的审查：${error}`,
+  askCombined: (review, reason) => `${review}; a later listener also asks: ${reason}`,
+  displayCombinedEn: (review, reason) => `${review}\nA later check also asks: ${reason}`,
+  displayCombinedZh: (review, reason) => `${review}\n后续检查也请求确认：${reason}`,
+  hint: (count, route) =>
+    `Auto review has failed ${count} times in a row on route ${route}; configure a reviewer model ` +
+    '(reviewer_route) or switch the permission mode, for example to workspace-write.',
+  hintZh: (count, route) =>
+    `Auto review 已在路由 ${route} 上连续失败 ${count} 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。`,
+  repairInstruction:
+    'Your previous reply could not be read as a decision. Review the same pending action again and reply ' +
+    'with only the JSON object: exactly one of the six shapes in REVIEW_POLICY, with no Markdown, prose or tool call.',
+
+  // Reviewer failure messages (AR-MSG-2, AR-RES-MSG-1).
   endedDetail: (kind, code, message) => `auto-review: reviewer ended with ${kind} ${code}: ${message}`,
   ended: (kind) => `auto-review: reviewer ended with ${kind}`,
+  noFinish: 'auto-review: reviewer emitted no terminal finish',
   afterFinish: 'auto-review: reviewer emitted data after its terminal finish',
   blocks: 'auto-review: reviewer must emit zero or more reasoning blocks followed by exactly one text block',
   notObject: 'auto-review: reviewer output must be one JSON object',
@@ -29,16 +49,29 @@ const MSG = {
   protocol: 'auto-review: reviewer output does not match the risk/decision protocol',
   schemaNative: 'auto-review: the pending native tool schema is missing or ambiguous',
   schemaPtc: 'auto-review: the pending PTC binding schema is missing or inconsistent',
+  noRoute: 'auto-review: no complete request-header route is available',
   // AR-PARSE-4: implementation-defined in its entirety.
   invalidJson: (detail) => `auto-review: reviewer output is not valid JSON (${detail})`,
+  toolCall: 'auto-review: reviewer emitted a tool call instead of a decision',
+  tooLarge: 'auto-review: reviewer output exceeds 1048576 bytes',
+  noDecision: 'auto-review: reviewer output holds no decision object',
+  ambiguous: 'auto-review: reviewer output is ambiguous: it holds differing decision objects',
+  malformed: 'auto-review: reviewer output holds a malformed decision object',
+  conflict: 'auto-review: reviewer output holds an allow beside other braces',
+  allowProse: 'auto-review: reviewer output holds an allow beside prose',
+  deadline: (ms) => `auto-review: the review did not finish within ${ms} ms`,
 };
 
 const INFO_DENIED = { name: 'AutoReviewDeniedError', code: 'AUTO_REVIEW_DENIED' };
+const INFO_FAILED = { name: 'AutoReviewFailedError', code: 'AUTO_REVIEW_FAILED' };
 
 // Not observable (AR-REVIEW-3); a real gate sends its full review policy and the five partitions.
 const REVIEW_POLICY =
   'REVIEW_POLICY\nYou are the final authorization reviewer for exactly one pending tool call. ' +
   'Return exactly one JSON object and no other text: one of the six risk/decision shapes.';
+
+const MAX_TEXT_BYTES = 1048576; // AR-TOL-3
+const MAX_MESSAGE_CHARS = 400; // AR-RES-NORM-4
 
 // ---- Failures --------------------------------------------------------------------------------
 
@@ -64,7 +97,72 @@ function classifyErrorFinish(code, messageText) {
   return 'provider';
 }
 
-// ---- The strict reader (chapter 4) -----------------------------------------------------------
+/**
+ * AR-RES-NORM-1: a provider message or thrown value as text. A string stays itself, an object
+ * with a string `message` gives that (an Error included), anything else its compact JSON.
+ */
+function textOf(value) {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object' && typeof value.message === 'string') return value.message;
+  return JSON.stringify(value);
+}
+
+// Whitespace in the spec's sense. JavaScript's \s (and String#trim) also take U+FEFF, which the
+// spec treats as a byte-order mark: escaped in a failure message (AR-RES-NORM-3), prose beside an
+// allow (AR-TOL-10).
+const WHITESPACE_RUN = /[^\S\uFEFF]+/;
+const BLANK = /^[^\S\uFEFF]*$/;
+// AR-TOL-10: a fence's info string that is a plain language name (whitespace around it aside).
+const PLAIN_INFO = /^[^\S\uFEFF]*[A-Za-z0-9_+.-]*[^\S\uFEFF]*$/;
+
+// C0 and C1 controls, DEL, bidirectional marks, embeddings, overrides and isolates, zero-width
+// characters and the byte-order mark (AR-RES-NORM-3).
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/** AR-RES-NORM-2..4: one line, nothing that controls the terminal, at most 400 characters. */
+function normalizeMessage(text) {
+  const oneLine = text
+    .split(WHITESPACE_RUN)
+    .filter((word) => word !== '')
+    .join(' ');
+  const visible = oneLine.replace(HIDDEN, (c) => `\\u{${c.codePointAt(0).toString(16).padStart(4, '0')}}`);
+  const chars = [...visible]; // Unicode scalar values, not UTF-16 units
+  return chars.length > MAX_MESSAGE_CHARS ? `${chars.slice(0, MAX_MESSAGE_CHARS - 1).join('')}…` : visible;
+}
+
+// ---- The response ----------------------------------------------------------------------------
+
+/** Split a reviewer response (its chunks) into content blocks, the terminal finish and what follows. */
+function splitResponse(chunks) {
+  const blocks = [];
+  let finish = null;
+  let dataAfterFinish = false;
+  for (const chunk of chunks) {
+    if (finish) {
+      dataAfterFinish = true;
+      break;
+    }
+    if (chunk.type === 'finish') finish = chunk.reason;
+    else if (chunk.type === 'block') blocks.push(chunk.block);
+  }
+  if (!finish) throw new ReviewFailure('protocol', MSG.noFinish);
+  return { blocks, finish, dataAfterFinish };
+}
+
+/**
+ * AR-PARSE-1 / AR-TOL-1: a response that did not stop normally is a failure. `toText` turns the
+ * provider's message into text: `String` in the baseline (AR-REVIEW-5), `textOf` in the resilient
+ * profile (AR-RES-NORM-1); classes follow AR-REVIEW-6/7.
+ */
+function checkFinish(finish, toText) {
+  if (finish.kind === 'error' || finish.kind === 'aborted') {
+    const { code, message } = finish.failure;
+    const text = toText(message);
+    const failureClass = finish.kind === 'aborted' ? 'aborted' : classifyErrorFinish(code, text);
+    throw new ReviewFailure(failureClass, MSG.endedDetail(finish.kind, code, text));
+  }
+  if (finish.kind !== 'stop') throw new ReviewFailure('provider', MSG.ended(finish.kind));
+}
 
 /** The member names at the top level of a JSON object text, decoded, in order (for AR-PARSE-6). */
 function topLevelMemberNames(text) {
@@ -87,31 +185,33 @@ function topLevelMemberNames(text) {
   return names;
 }
 
+/**
+ * AR-PARSE-6/7: a parsed object (and its source text, for repeated names) as one of the six
+ * legal shapes, or a protocol failure.
+ */
+function decisionOf(value, source) {
+  const names = topLevelMemberNames(source);
+  if (new Set(names).size !== names.length) throw new ReviewFailure('protocol', MSG.repeated);
+  const keys = Object.keys(value);
+  const exactly = (...members) => keys.length === members.length && members.every((m) => keys.includes(m));
+  const { risk, decision, reason } = value;
+  if (exactly('risk', 'decision')) {
+    if (decision === 'allow' && (risk === 'low' || risk === 'medium')) return { decision: 'allow' };
+    if (decision === 'deny' && (risk === 'medium' || risk === 'high')) return { decision: 'deny' };
+  }
+  if (exactly('risk', 'decision', 'reason') && decision === 'deny' && (risk === 'medium' || risk === 'high') && typeof reason === 'string') {
+    return { decision: 'deny', reason };
+  }
+  throw new ReviewFailure('protocol', MSG.protocol);
+}
+
+// ---- The strict reader (chapter 4, baseline) -------------------------------------------------
+
 /** AR-PARSE-1..7: read a reviewer response (its chunks) into a decision, or throw a ReviewFailure. */
 function readStrict(chunks) {
-  const blocks = [];
-  let finish = null;
-  let dataAfterFinish = false;
-  for (const chunk of chunks) {
-    if (finish) {
-      dataAfterFinish = true;
-      break;
-    }
-    if (chunk.type === 'finish') finish = chunk.reason;
-    else if (chunk.type === 'block') blocks.push(chunk.block);
-  }
-  if (!finish) throw new ReviewFailure('protocol', 'auto-review: reviewer emitted no terminal finish');
-
-  // AR-PARSE-1 (messages: AR-REVIEW-5; classes: AR-REVIEW-6/7)
-  if (finish.kind === 'error' || finish.kind === 'aborted') {
-    const { code, message } = finish.failure;
-    const text = String(message); // JavaScript's String(value): an object becomes [object Object]
-    const failureClass = finish.kind === 'aborted' ? 'aborted' : classifyErrorFinish(code, text);
-    throw new ReviewFailure(failureClass, MSG.endedDetail(finish.kind, code, text));
-  }
-  if (finish.kind !== 'stop') throw new ReviewFailure('provider', MSG.ended(finish.kind));
-  // AR-PARSE-2
-  if (dataAfterFinish) throw new ReviewFailure('protocol', MSG.afterFinish);
+  const { blocks, finish, dataAfterFinish } = splitResponse(chunks);
+  checkFinish(finish, String); // AR-PARSE-1: String(value), so an object becomes [object Object]
+  if (dataAfterFinish) throw new ReviewFailure('protocol', MSG.afterFinish); // AR-PARSE-2
   // AR-PARSE-3
   const last = blocks[blocks.length - 1];
   if (!last || last.type !== 'text' || blocks.slice(0, -1).some((b) => b.type !== 'reasoning')) {
@@ -126,44 +226,149 @@ function readStrict(chunks) {
   }
   // AR-PARSE-5
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ReviewFailure('protocol', MSG.notObject);
-  // AR-PARSE-6
-  const names = topLevelMemberNames(last.text);
-  if (new Set(names).size !== names.length) throw new ReviewFailure('protocol', MSG.repeated);
-  // AR-PARSE-7: one of six shapes.
-  const keys = Object.keys(value);
-  const exactly = (...members) => keys.length === members.length && members.every((m) => keys.includes(m));
-  const { risk, decision, reason } = value;
-  if (exactly('risk', 'decision')) {
-    if (decision === 'allow' && (risk === 'low' || risk === 'medium')) return { decision: 'allow' };
-    if (decision === 'deny' && (risk === 'medium' || risk === 'high')) return { decision: 'deny' };
-  }
-  if (exactly('risk', 'decision', 'reason') && decision === 'deny' && (risk === 'medium' || risk === 'high') && typeof reason === 'string') {
-    return { decision: 'deny', reason };
-  }
-  throw new ReviewFailure('protocol', MSG.protocol);
+  return decisionOf(value, last.text); // AR-PARSE-6/7
 }
 
-// ---- The review (chapter 3) ------------------------------------------------------------------
+// ---- The tolerant reader (chapter 10, resilient) ---------------------------------------------
 
-/** One review: resolves to { decision } or { failure }; never throws. At most one request. */
-async function review(exec, agent, env, signal) {
-  try {
-    // AR-REVIEW-2: the schema from the request header (ptc-inner: the binding), exactly one.
-    if (env.tools.headerSchemas(exec).length !== 1) {
-      throw new ReviewFailure('schema', exec.kind === 'ptc-inner' ? MSG.schemaPtc : MSG.schemaNative);
+/**
+ * AR-TOL-4: one outer fence (``` or ~~~) around the whole text is removed with the rest of its
+ * opening line (the info string), unless that line holds a `{`. Returns the text inside, where
+ * it starts in `text`, and the info string when a fence was removed.
+ */
+function unwrapFence(text) {
+  const isSpace = (c) => c === ' ' || c === '\t' || c === '\n' || c === '\f' || c === '\r'; // ASCII only
+  let from = 0;
+  let to = text.length;
+  while (from < to && isSpace(text[from])) from++;
+  while (to > from && isSpace(text[to - 1])) to--;
+  const trimmed = text.slice(from, to);
+  for (const marker of ['```', '~~~']) {
+    if (trimmed.length < 2 * marker.length || !trimmed.startsWith(marker) || !trimmed.endsWith(marker)) continue;
+    const between = trimmed.slice(marker.length, -marker.length);
+    const newline = between.indexOf('\n');
+    const info = newline < 0 ? '' : between.slice(0, newline);
+    if (info.includes('{')) break;
+    const bodyStart = newline < 0 ? 0 : newline + 1;
+    return { inner: between.slice(bodyStart), start: from + marker.length + bodyStart, info };
+  }
+  return { inner: text, start: 0, info: null };
+}
+
+/**
+ * AR-TOL-5: the balanced top-level `{...}` spans of `text`, as [start, end) pairs, in one pass.
+ * Outside a span quotes are prose; inside one, strings and their escapes are tracked so that
+ * braces in strings do not count. A span still open at the end is not a span.
+ */
+function topLevelSpans(text) {
+  const spans = [];
+  let depth = 0;
+  let start = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '{') {
+      if (depth++ === 0) start = i;
+    } else if (depth > 0) {
+      if (c === '"') inString = true;
+      else if (c === '}' && --depth === 0) spans.push([start, i + 1]);
     }
-    // AR-REVIEW-3: the session's own route, temperature 0, no tools.
-    const { provider, model } = agent.session.route;
+  }
+  return spans;
+}
+
+/** The parts of `text` outside the given spans (sorted, disjoint [start, end) pairs). */
+function outside(text, spans) {
+  const parts = [];
+  let from = 0;
+  for (const [start, end] of spans) {
+    parts.push(text.slice(from, start));
+    from = end;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+/** AR-TOL-4..10: find the one decision object in a reviewer's text. */
+function readDecisionText(text, { strictAllow }) {
+  const whole = text.startsWith('\uFEFF') ? text.slice(1) : text; // one byte-order mark
+  const { inner, start: offset, info } = unwrapFence(whole);
+
+  let candidate = null;
+  const taken = []; // candidate spans, in `inner`
+  for (const [start, end] of topLevelSpans(inner)) {
+    const source = inner.slice(start, end);
+    let value;
+    try {
+      value = JSON.parse(source);
+    } catch {
+      if (source.includes('decision')) throw new ReviewFailure('protocol', MSG.malformed); // AR-TOL-7
+      continue;
+    }
+    if (!Object.hasOwn(value, 'decision')) continue; // AR-TOL-5: an object without a decision is prose
+    if (candidate !== null && candidate.source !== source) throw new ReviewFailure('protocol', MSG.ambiguous); // AR-TOL-6
+    candidate ??= { source, value };
+    taken.push([start, end]);
+  }
+  if (candidate === null) throw new ReviewFailure('protocol', MSG.noDecision);
+
+  const decision = decisionOf(candidate.value, candidate.source); // AR-TOL-8
+  if (decision.decision === 'allow') {
+    // AR-TOL-9: no brace anywhere outside the candidates, fence lines included.
+    const inWhole = taken.map(([start, end]) => [offset + start, offset + end]);
+    if (outside(whole, inWhole).some((part) => /[{}]/.test(part))) throw new ReviewFailure('protocol', MSG.conflict);
+    // AR-TOL-10: where configured, an allow stands alone: whitespace and a plain fence only.
+    if (strictAllow) {
+      const prose = outside(inner, taken).some((part) => !BLANK.test(part));
+      const fancyFence = info !== null && !PLAIN_INFO.test(info);
+      if (prose || fancyFence) throw new ReviewFailure('protocol', MSG.allowProse);
+    }
+  }
+  return decision;
+}
+
+/** AR-TOL-1..3, then the text: read a reviewer response tolerantly, or throw a ReviewFailure. */
+function readTolerant(chunks, options) {
+  const { blocks, finish } = splitResponse(chunks); // data after the finish is not read (AR-TOL-2)
+  checkFinish(finish, textOf);
+  if (blocks.some((b) => b.type === 'tool-call')) throw new ReviewFailure('protocol', MSG.toolCall);
+  const text = blocks
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
+  if (Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES) throw new ReviewFailure('protocol', MSG.tooLarge);
+  return readDecisionText(text, options);
+}
+
+// ---- The review (chapter 3; AR-RES-SCHEMA/ROUTE/RETRY/NORM/HINT) -----------------------------
+
+function reviewRequest(exec, route, signal, repair = false) {
+  return {
+    provider: route.provider,
+    model: route.model,
+    system: repair ? `${REVIEW_POLICY}\n\n${MSG.repairInstruction}` : REVIEW_POLICY,
+    messages: [{ role: 'user', content: [{ type: 'text', text: `PENDING_ACTION\n${JSON.stringify({ name: exec.name })}` }] }],
+    temperature: 0,
+    signal,
+  };
+}
+
+const schemaFailure = (exec) => new ReviewFailure('schema', exec.kind === 'ptc-inner' ? MSG.schemaPtc : MSG.schemaNative);
+
+/** Baseline: one review, at most one request. Resolves to { decision } or { failure }; never throws. */
+async function reviewOnce(exec, session, env, signal) {
+  try {
+    // AR-REVIEW-3/9: the session's own route, complete, checked before the schema as shipped.
+    const route = session.route;
+    if (!route.provider || !route.model) throw new ReviewFailure('route', MSG.noRoute);
+    // AR-REVIEW-2: the schema from the request header (ptc-inner: the binding), exactly one.
+    if (env.tools.headerSchemas(exec).length !== 1) throw schemaFailure(exec);
     let chunks;
     try {
-      chunks = await env.llm.request({
-        provider,
-        model,
-        system: REVIEW_POLICY,
-        messages: [{ role: 'user', content: [{ type: 'text', text: `PENDING_ACTION\n${JSON.stringify({ name: exec.name })}` }] }],
-        temperature: 0,
-        signal,
-      });
+      chunks = await env.llm.request(reviewRequest(exec, route, signal));
     } catch (thrown) {
       // AR-REVIEW-5 item 3 / AR-REVIEW-7: a thrown value is `internal`, converted by String(value).
       throw new ReviewFailure('internal', String(thrown));
@@ -176,52 +381,218 @@ async function review(exec, agent, env, signal) {
   }
 }
 
-// ---- The gate (chapters 1, 2, 5) -------------------------------------------------------------
+/**
+ * Resilient: requests under one deadline, with repairs after protocol failures and retries after
+ * transport failures (AR-RES-RETRY-1..5). Resolves to a decision or throws a ReviewFailure, marked
+ * `bySignal` when the caller's or the lifecycle's signal ended the request (AR-CANCEL-6).
+ */
+async function askReviewer(exec, route, env, signal) {
+  const { config, clock } = env;
+  let repairs = config.repair_attempts;
+  let retries = config.transport_retries;
+  let repair = false;
 
-async function gate(exec, next, env) {
+  // AR-RES-RETRY-4: one deadline for all requests, from the first request's start. A request
+  // still running then is abandoned (its signal aborts) and no other starts.
+  const deadline = new AbortController();
+  let expired = false;
+  let timer;
+  const expiry = new Promise((resolve) => {
+    timer = clock.setTimeout(() => {
+      expired = true;
+      resolve();
+      deadline.abort(new Error('the review deadline passed'));
+    }, config.review_timeout_ms);
+  });
+  const requestSignal = AbortSignal.any([signal, deadline.signal]);
+
+  try {
+    for (;;) {
+      let failure;
+      try {
+        const request = env.llm.request(reviewRequest(exec, route, requestSignal, repair)).catch((thrown) => {
+          throw new ReviewFailure('internal', textOf(thrown)); // a thrown value is always `internal`
+        });
+        const chunks = await Promise.race([request, expiry]);
+        if (expired) throw new ReviewFailure('timeout', MSG.deadline(config.review_timeout_ms));
+        return readTolerant(chunks, { strictAllow: config.strict_allow });
+      } catch (error) {
+        if (!(error instanceof ReviewFailure)) throw error;
+        failure = error;
+      }
+      // AR-CANCEL-6: a request our own signal ended is the gate's doing, not the reviewer's.
+      failure.bySignal = signal.aborted && failure.class === 'aborted';
+      if (expired || signal.aborted) throw failure; // AR-RES-RETRY-4/5: final
+      if (failure.class === 'protocol' && repairs > 0) {
+        repairs--;
+        repair = true;
+      } else if (failure.class === 'transport' && retries > 0) {
+        retries--;
+      } else {
+        throw failure;
+      }
+    }
+  } finally {
+    clock.clearTimeout(timer);
+  }
+}
+
+/**
+ * Resilient: one review. Resolves to { decision } or { failure, hint }; never throws. Keeps the
+ * session's count of failures in a row (AR-RES-HINT-1) and words the hint when due (AR-RES-HINT-2).
+ */
+async function reviewResilient(exec, session, env, signal) {
+  const route = env.config.reviewer_route ?? session.route; // AR-RES-ROUTE-1
+  try {
+    if (!route.provider || !route.model) throw new ReviewFailure('route', MSG.noRoute); // AR-REVIEW-9
+    // AR-RES-SCHEMA-1: the live registry first, then the request header (or the PTC binding).
+    const one = (schemas) => schemas.length === 1;
+    if (!one(env.tools.registrySchemas(exec)) && !one(env.tools.headerSchemas(exec))) throw schemaFailure(exec);
+    const decision = await askReviewer(exec, route, env, signal);
+    env.sessions.setConsecutiveFailures(session, 0);
+    return { decision };
+  } catch (error) {
+    const raw = error instanceof ReviewFailure ? error : new ReviewFailure('internal', textOf(error));
+    const failure = new ReviewFailure(raw.class, normalizeMessage(raw.message), raw.implementationDefined);
+    env.observe.reviewFailure(failure);
+    if (raw.bySignal) return { failure, hint: null }; // not the reviewer's failure (AR-RES-HINT-1)
+    const count = env.sessions.consecutiveFailures(session) + 1;
+    env.sessions.setConsecutiveFailures(session, count);
+    if (count < env.config.failure_hint_after) return { failure, hint: null };
+    // Every request of a review uses one route: the last request's, or the one a request would use.
+    const routeName = `${route.provider}/${route.model}`;
+    return { failure, hint: { en: MSG.hint(count, routeName), zh: MSG.hintZh(count, routeName) } };
+  }
+}
+
+// ---- The gate (chapters 1, 2, 5, 7; AR-RES-DECIDE/FAIL/ASK) ----------------------------------
+
+const cancel = () => ({ kind: 'cancel' });
+
+/** AR-DECIDE-2 / AR-RES-DECIDE-1: a final reviewer denial. */
+function finalDenial(name, reason) {
+  return { kind: 'deny', reason: MSG.finalDeny(name), info: reason === undefined ? { ...INFO_DENIED } : { ...INFO_DENIED, reason } };
+}
+
+/** AR-DECIDE-5: the question after a reviewer denial: { reason, en, zh }. */
+function deniedQuestion(name, reason) {
+  if (reason === undefined) return { reason: MSG.askReview(name), en: MSG.displayEn, zh: MSG.displayZh };
+  return { reason: MSG.askReviewReason(name, reason), en: MSG.displayEnReason(reason), zh: MSG.displayZhReason(reason) };
+}
+
+/** AR-RES-FAIL-2: the question after a reviewer failure. */
+function failedQuestion(name, failure) {
+  const error = failure.message;
+  return { reason: MSG.askFailed(name, error), en: MSG.displayFailedEn(error), zh: MSG.displayFailedZh(error) };
+}
+
+/** AR-RES-ASK-1: the gate's question followed by downstream's. */
+function combinedQuestion(own, downstreamReason) {
+  return {
+    reason: MSG.askCombined(own.reason, downstreamReason),
+    en: MSG.displayCombinedEn(own.en, downstreamReason),
+    zh: MSG.displayCombinedZh(own.zh, downstreamReason),
+  };
+}
+
+/** An ask decision, with the hint (AR-RES-HINT-2) as its last line when one is due. */
+function ask(question, hint = null) {
+  const line = (text, hintLine) => (hint ? `${text}\n${hintLine}` : text);
+  return {
+    kind: 'ask',
+    reason: line(question.reason, hint?.en),
+    displayReason: { en: line(question.en, hint?.en), zh: line(question.zh, hint?.zh) },
+  };
+}
+
+/** The baseline listener: the shipped gate (chapters 1-9). */
+async function baselineGate(exec, next, env) {
   const agent = exec.agent;
-  // AR-SCOPE-1..3: pass-through calls.
+  // AR-SCOPE-1..3: pass-through calls; the outer transport is the tool run_code with no parent.
   if (agent === undefined) return next();
-  if (exec.kind === 'run-code') return next();
+  if (exec.parent === undefined && exec.name === 'run_code') return next();
+  // The preset is read before admission, as shipped: a session disposal moved out of Auto passes
+  // through (AR-DISPOSE-2).
   if (env.permissionPresets.current(agent.session) !== 'auto') return next();
 
   // AR-ADMIT-1/2: refused admission.
-  if (env.lifecycle.closing || env.lifecycle.signal.aborted) return { kind: 'cancel' };
+  if (env.lifecycle.closing || env.lifecycle.signal.aborted) return cancel();
 
   const signal = AbortSignal.any([exec.signal, env.lifecycle.signal]);
-  const outcome = await review(exec, agent, env, signal);
+  const outcome = await reviewOnce(exec, agent.session, env, signal);
 
   // AR-CANCEL-3: a lifecycle abort during the review cancels, whatever the review said.
-  if (env.lifecycle.signal.aborted) return { kind: 'cancel' };
+  if (env.lifecycle.signal.aborted) return cancel();
 
   // AR-DECIDE-1: a failure denies at once, without downstream, whatever the policy.
   if (outcome.failure) return { kind: 'deny', reason: MSG.failed(exec.name, outcome.failure.message) };
 
   const { decision, reason } = outcome.decision;
-  const hasReason = reason !== undefined;
-
   // AR-DECIDE-2: a denial under the recorded override `never` is final.
-  if (decision === 'deny' && env.approval.overrideOf(agent.session) === 'never') {
-    return { kind: 'deny', reason: MSG.finalDeny(exec.name), info: hasReason ? { ...INFO_DENIED, reason } : { ...INFO_DENIED } };
-  }
+  if (decision === 'deny' && env.approval.overrideOf(agent.session) === 'never') return finalDenial(exec.name, reason);
 
   // AR-DECIDE-3: consult downstream exactly once.
   const downstream = await next();
-  // AR-CANCEL-4
-  if (env.lifecycle.signal.aborted) return { kind: 'cancel' };
+  if (env.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
 
   // AR-DECIDE-4 / first case of AR-DECIDE-5: downstream's decision unchanged.
   if (decision === 'allow' || downstream.kind !== 'allow') return downstream;
-
-  // AR-DECIDE-5: ask the human, with the reviewer's reason when it gave one.
-  return {
-    kind: 'ask',
-    reason: hasReason ? MSG.askReviewReason(exec.name, reason) : MSG.askReview(exec.name),
-    displayReason: {
-      en: hasReason ? MSG.displayEnReason(reason) : MSG.displayEn,
-      zh: hasReason ? MSG.displayZhReason(reason) : MSG.displayZh,
-    },
-  };
+  return ask(deniedQuestion(exec.name, reason)); // AR-DECIDE-5
 }
 
-module.exports = { gate, readStrict, classifyErrorFinish, profiles: ['baseline'] };
+/** The resilient listener (chapters 10 and 11). */
+async function resilientGate(exec, next, env) {
+  const agent = exec.agent;
+  if (agent === undefined) return next();
+  if (exec.parent === undefined && exec.name === 'run_code') return next();
+  const session = agent.session;
+  // AR-RES-DISPOSE-1: a session our disposer moved out of Auto is not passed on unreviewed while
+  // we close; the call is refused admission (AR-ADMIT-2) before the preset is read.
+  if (env.lifecycle.closing && env.lifecycle.migrated(session)) return cancel();
+  if (env.permissionPresets.current(session) !== 'auto') return next();
+  if (env.lifecycle.closing || env.lifecycle.signal.aborted) return cancel();
+
+  const signal = AbortSignal.any([exec.signal, env.lifecycle.signal]);
+  const review = await reviewResilient(exec, session, env, signal);
+  if (env.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-3
+
+  // AR-RES-DECIDE-1, AR-RES-FAIL-1: the effective policy decides.
+  const never = env.approval.effectivePolicy(session) === 'never';
+  let question = null; // what the gate would ask the human, when the reviewer did not allow
+  if (review.failure) {
+    if (never || env.config.on_failure === 'deny') {
+      // AR-RES-FAIL-3: deny before downstream, naming the failure class.
+      const reason = MSG.failed(exec.name, review.failure.message);
+      return {
+        kind: 'deny',
+        reason: review.hint ? `${reason}\n${review.hint.en}` : reason,
+        info: { ...INFO_FAILED, failure: review.failure.class },
+      };
+    }
+    question = failedQuestion(exec.name, review.failure); // AR-RES-FAIL-2
+  } else if (review.decision.decision === 'deny') {
+    if (never) return finalDenial(exec.name, review.decision.reason);
+    question = deniedQuestion(exec.name, review.decision.reason);
+  }
+
+  const downstream = await next();
+  if (env.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
+  if (question === null || downstream.kind === 'deny' || downstream.kind === 'cancel') return downstream;
+  if (downstream.kind === 'ask') return ask(combinedQuestion(question, downstream.reason), review.hint); // AR-RES-ASK-1
+  return ask(question, review.hint);
+}
+
+/** The gate: the listener of the run's profile. */
+function gate(exec, next, env) {
+  return env.profile === 'resilient' ? resilientGate(exec, next, env) : baselineGate(exec, next, env);
+}
+
+module.exports = {
+  gate,
+  readStrict,
+  readTolerant,
+  normalizeMessage,
+  textOf,
+  classifyErrorFinish,
+  profiles: ['baseline', 'resilient'],
+};

@@ -30,6 +30,8 @@
  *     env.profile                         'baseline' | 'resilient' (the run's profile)
  *     env.config                          the resilient configuration, defaults applied (AR-RES-CONFIG-1)
  *     env.lifecycle.signal / .closing     the gate integration's lifecycle (admission, AR-ADMIT-1)
+ *     env.lifecycle.migrated(session)     whether disposal moved this session out of Auto (it was
+ *                                         listed and in Auto when the integration was disposed)
  *     env.permissionPresets.current(session)          'auto' | 'danger-full-access' | ...
  *     env.approval.overrideOf(session)                'ask' | 'never' | undefined
  *     env.approval.effectivePolicy(session)           'ask' | 'never'
@@ -67,10 +69,16 @@
  *   lifecycle-before-review     the lifecycle is aborted and closing before the call starts.
  *   caller-during-review        the caller aborts when the gate starts its first reviewer request;
  *   lifecycle-after-review      the lifecycle aborts at the same moment. When the review makes no
- *                               request (its schema did not resolve), both fire when the gate reports
- *                               the failure through env.observe.reviewFailure. For a pass-through
- *                               call, caller-during-review fires when downstream is consulted.
+ *                               request (its route or schema did not resolve), both fire when the
+ *                               gate reports the failure through env.observe.reviewFailure. For a
+ *                               pass-through call, caller-during-review fires when downstream is
+ *                               consulted.
  *   lifecycle-during-downstream the lifecycle aborts when the gate calls next().
+ * Whenever the lifecycle aborts, the integration is being disposed as shipped: `closing` turns true,
+ * then a session that is listed (scenario session.listed) and in Auto is moved to the preset
+ * `danger-full-access` with the approval override `never` (env.lifecycle.migrated(session) then
+ * says so), then the lifecycle signal aborts. The presets and the approval service read the
+ * session's state at the moment they are asked.
  *
  * Time: everything runs on a virtual clock. After each step the harness lets pending promise jobs
  * run; when the call has not completed and no virtual timer is pending, nothing can ever happen
@@ -241,13 +249,36 @@ function normalizeConfig(c) {
   if (has(c, 'repair_attempts')) out.repair_attempts = intIn(c.repair_attempts, 'config.repair_attempts', 0, 5);
   if (has(c, 'transport_retries')) out.transport_retries = intIn(c.transport_retries, 'config.transport_retries', 0, 5);
   if (has(c, 'review_timeout_ms')) out.review_timeout_ms = intIn(c.review_timeout_ms, 'config.review_timeout_ms', 1);
-  if (has(c, 'reviewer_route')) out.reviewer_route = c.reviewer_route === null ? null : route(c.reviewer_route, 'config.reviewer_route');
+  if (has(c, 'reviewer_route') && c.reviewer_route !== null) {
+    out.reviewer_route = route(c.reviewer_route, 'config.reviewer_route');
+    // A configured reviewer route is complete, or the configuration is wrong (AR-RES-CONFIG-1).
+    if (out.reviewer_route.provider === '' || out.reviewer_route.model === '') {
+      fail('config.reviewer_route', 'a configured reviewer route names a non-empty provider and model (AR-RES-CONFIG-1)');
+    }
+  }
   if (has(c, 'failure_hint_after')) out.failure_hint_after = intIn(c.failure_hint_after, 'config.failure_hint_after', 1);
   if (has(c, 'strict_allow')) {
     if (typeof c.strict_allow !== 'boolean') fail('config.strict_allow', 'must be a boolean');
     out.strict_allow = c.strict_allow;
   }
   return out;
+}
+
+/**
+ * Refuse calls the real runtime cannot produce (scenario.md, rules RZ-1..3): the transport is the
+ * tool `run_code` with no parent program, no other tool can be named `run_code`, and a program
+ * binds one schema per tool or none.
+ */
+function refuseUnrealizable(tool, schema) {
+  if (tool.call === 'run-code' && tool.name !== 'run_code') {
+    fail('tool.name', 'unrealizable (RZ-1): a run-code call is the transport tool itself, so it must be named "run_code"');
+  }
+  if (tool.call !== 'run-code' && tool.name === 'run_code') {
+    fail('tool.name', `unrealizable (RZ-2): a ${tool.call} call cannot be named "run_code"; the runtime reserves that name for the transport`);
+  }
+  if (tool.call === 'ptc-inner' && schema.header === 'ambiguous') {
+    fail('schema.header', 'unrealizable (RZ-3): a ptc-inner call\'s bound schema is one schema or none, never "ambiguous"');
+  }
 }
 
 /** Apply scenario.md's defaults and validate. Throws a ScenarioError naming the member. */
@@ -321,15 +352,21 @@ function normalizeScenario(raw) {
       ])
     : 'none';
 
-  const session = { route: { provider: 'default', model: 'default' }, consecutive_failures: 0 };
+  // The session's route may be incomplete (an empty provider or model): the review then fails.
+  const session = { route: { provider: 'default', model: 'default' }, consecutive_failures: 0, listed: true };
   if (has(raw, 'session')) {
     if (!isObject(raw.session)) fail('session', 'must be an object');
-    onlyKeys(raw.session, 'session', ['route', 'consecutive_failures']);
+    onlyKeys(raw.session, 'session', ['route', 'consecutive_failures', 'listed']);
     if (has(raw.session, 'route')) session.route = route(raw.session.route, 'session.route');
     if (has(raw.session, 'consecutive_failures')) {
       session.consecutive_failures = intIn(raw.session.consecutive_failures, 'session.consecutive_failures', 0);
     }
+    if (has(raw.session, 'listed')) {
+      if (typeof raw.session.listed !== 'boolean') fail('session.listed', 'must be a boolean');
+      session.listed = raw.session.listed;
+    }
   }
+  refuseUnrealizable(tool, schema);
 
   const config = normalizeConfig(raw.config);
   return { id, tool, agent, preset, policy, schema, reviewer, downstream, approval, abort, session, config };
@@ -442,6 +479,12 @@ function createWorld(rawScenario, profile, options = {}) {
     result: null,
   };
 
+  // The session's permission state. The preset and the approval override are read when asked:
+  // disposal changes them.
+  let preset = sc.preset;
+  let override = sc.policy.override;
+  let migrated = false;
+
   // Signals.
   const caller = new AbortController();
   const lifecycle = new AbortController();
@@ -449,9 +492,20 @@ function createWorld(rawScenario, profile, options = {}) {
   const abortCaller = () => {
     if (!caller.signal.aborted) caller.abort(new Error(CALLER_ABORT_MESSAGE));
   };
+  /**
+   * The integration is disposed, as shipped: it stops admitting, moves every listed session that
+   * is in Auto to `danger-full-access` (which writes the approval override `never`), then aborts
+   * its lifecycle.
+   */
   const abortLifecycle = () => {
+    if (closing) return;
     closing = true;
-    if (!lifecycle.signal.aborted) lifecycle.abort(new Error(LIFECYCLE_ABORT_MESSAGE));
+    if (sc.session.listed && preset === 'auto') {
+      preset = 'danger-full-access';
+      override = 'never';
+      migrated = true;
+    }
+    lifecycle.abort(new Error(LIFECYCLE_ABORT_MESSAGE));
   };
   if (sc.abort === 'caller-before-dispatch') abortCaller();
   if (sc.abort === 'lifecycle-before-review') abortLifecycle();
@@ -514,8 +568,8 @@ function createWorld(rawScenario, profile, options = {}) {
   };
 
   // The approval service (spec chapter 6).
-  const overrideOf = () => (sc.policy.override === null ? undefined : sc.policy.override);
-  const effectivePolicy = () => sc.policy.override ?? sc.policy.default ?? 'ask';
+  const overrideOf = () => (override === null ? undefined : override);
+  const effectivePolicy = () => override ?? sc.policy.default ?? 'ask';
   const approval = {
     overrideOf: (_session) => overrideOf(),
     effectivePolicy: (_session) => effectivePolicy(),
@@ -570,8 +624,9 @@ function createWorld(rawScenario, profile, options = {}) {
       get closing() {
         return closing;
       },
+      migrated: (_session) => migrated,
     },
-    permissionPresets: { current: (_session) => sc.preset },
+    permissionPresets: { current: (_session) => preset },
     approval,
     tools: {
       headerSchemas: (e) => fakeSchemas((e || exec).name, sc.schema.header),

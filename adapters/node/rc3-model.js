@@ -23,6 +23,11 @@
  *
  * Also as shipped: `failed()` carries no structured info (no failure code), there is no
  * consecutive-failure count or hint, no retries, no deadline (a hanging reviewer hangs the call).
+ * The outer transport is recognised by name (`exec.parent === undefined && exec.name === 'run_code'`),
+ * an incomplete session route fails the review before the schema lookup, and the listener checks
+ * the preset before admission: once disposal (which harness.js performs as the shipped disposer
+ * does) has moved a listed session from Auto to `danger-full-access`, its calls pass through
+ * unreviewed under the approval override `never`.
  *
  * The only thing this model adds to the shipped code is instrumentation for the harness: it reports
  * each failure's class (AR-REVIEW-6, computed by `observedClass` below — the shipped gate computes
@@ -32,6 +37,7 @@
 const { serve } = require('./harness.js');
 
 const AUTO_PRESET = 'auto';
+const RUN_CODE_NAME = 'run_code';
 const AUTO_REVIEW_DENIED_ERROR_NAME = 'AutoReviewDeniedError';
 const AUTO_REVIEW_DENIED_CODE = 'AUTO_REVIEW_DENIED';
 
@@ -187,6 +193,12 @@ function readDecision(chunks) {
 
 /** One reviewer request; no retry, no repair, no deadline. */
 async function classifyRisk(env, agent, exec, signal) {
+  // Defect (3): the route is the session's latest request header; there is no reviewer route. An
+  // incomplete one is refused before anything else, the schema lookup included.
+  const snapshot = agent.session.route;
+  if (!snapshot.provider || !snapshot.model) {
+    throw tagged(new Error('auto-review: no complete request-header route is available'), 'route');
+  }
   // Defect (4): the schema from the latest request header only, exactly one match required.
   const schemas = env.tools.headerSchemas(exec);
   const candidate = schemas[0];
@@ -197,8 +209,6 @@ async function classifyRisk(env, agent, exec, signal) {
   } else if (candidate === void 0 || schemas.length !== 1) {
     throw tagged(new Error('auto-review: the pending native tool schema is missing or ambiguous'), 'schema');
   }
-  // Defect (3): the route is the session's latest request header; there is no reviewer route.
-  const snapshot = agent.session.route;
   const options = {
     provider: snapshot.provider,
     model: snapshot.model,
@@ -220,7 +230,7 @@ async function classifyRisk(env, agent, exec, signal) {
 
 async function listener(exec, next, env) {
   const agent = exec.agent;
-  if (agent === undefined || (exec.parent === undefined && exec.kind === 'run-code')) return next();
+  if (agent === undefined || (exec.parent === undefined && exec.name === RUN_CODE_NAME)) return next();
   if (env.permissionPresets.current(agent.session) !== AUTO_PRESET) return next();
   if (env.lifecycle.closing || env.lifecycle.signal.aborted) return { kind: 'cancel' };
 

@@ -5,6 +5,7 @@
  *
  *   autoreview smoke --profile baseline -- node adapters/node/skeleton.js
  *   autoreview check --profile baseline -- node adapters/node/skeleton.js
+ *   autoreview check --profile resilient -- node adapters/node/skeleton.js
  *
  * harness.js does everything but the gate: the protocol loop, the scripted reviewer, downstream
  * listeners, approval service, abort signals, the tool runtime and the outcome. This file only
@@ -19,7 +20,7 @@ const { serve } = require('./harness.js');
 // ---------------------------------------------------------------------------------------------
 // >>> PLUG YOUR GATE IN HERE <<<
 //
-// The example gate implements the baseline profile in ~200 readable lines. A TypeScript author
+// The example gate implements both profiles in readable JavaScript. A TypeScript author
 // compiles their gate (tsc, esbuild, ...) and requires the compiled JavaScript instead, e.g.
 //
 //   const { createAutoReviewListener } = require('../../packages/auto-review/dist/index.js');
@@ -32,6 +33,7 @@ const { serve } = require('./harness.js');
 //   env.permissionPresets.current(s)    -> the session's permission preset
 //   env.approval.overrideOf(s) / .effectivePolicy(s)
 //   env.lifecycle.signal / .closing     -> your integration's lifecycle (dispose)
+//   env.lifecycle.migrated(s)           -> whether your disposer moved this session out of Auto
 //   env.sessions.consecutiveFailures(s) / .setConsecutiveFailures(s, n)   (resilient profile)
 //   env.clock                           -> timers for deadlines (virtual time: never use real timers)
 // and call env.observe.reviewFailure({ class, message, implementationDefined }) from wherever
@@ -45,8 +47,8 @@ serve({
     version: '0.1.0', // its version
     language: 'javascript', // or 'typescript'
   },
-  // The profiles your gate implements. The example implements only the baseline; list
-  // 'resilient' once your gate implements chapters 10 and 11 of the spec.
-  profiles: ['baseline'],
+  // The profiles your gate implements. The example implements both; a gate that implements
+  // only the baseline lists ['baseline'] until it implements chapters 10 and 11 of the spec.
+  profiles: ['baseline', 'resilient'],
   gate,
 });

@@ -1,7 +1,8 @@
 //! The Node.js adapters in `adapters/node/`: the skeleton (with its example gate) passes the
 //! baseline, and the independent model of the shipped 0.2.1-rc.3 gate passes the baseline but
 //! fails the resilient profile on each of the five defects the field report names, each caught by
-//! a named case with the severity that defect deserves.
+//! a named case with the severity that defect deserves, and on the shipped disposal, which lets a
+//! call that races the integration's shutdown run unreviewed.
 
 use std::collections::BTreeMap;
 
@@ -118,9 +119,24 @@ fn the_rc3_model_fails_the_resilient_profile_on_each_reported_defect() {
     let d = difference(&failed, "INC-OBJECT-R", "/listener/reason");
     assert_eq!(d.severity, Severity::Text);
 
-    // The shipped gate's defects lock users out; none lets a body run that should not.
+    // 6. Disposal (AR-RES-DISPOSE-1): the shipped listener reads the preset before admission, so a
+    // call in a listed Auto session that starts while the integration closes passes through
+    // unreviewed (Full access, as disposal left it) and runs, where the resilient gate cancels it.
+    for id in ["RS-P4", "RES-26"] {
+        let d = difference(&failed, id, "/result/executed");
+        assert_eq!(
+            (d.severity, &d.expected, &d.actual),
+            (Severity::Safety, &json!(false), &json!(true)),
+            "{id}"
+        );
+    }
+
+    // Otherwise the shipped gate's defects lock users out: disposal is the only way it lets a body
+    // run that should not.
     for (id, verdict) in &failed {
-        assert_ne!(verdict.worst(), Some(Severity::Safety), "{id}");
         assert!(matches!(verdict, Verdict::Fail { .. }), "{id}: {verdict:?}");
+        if !["RS-P4", "RES-26"].contains(id) {
+            assert_ne!(verdict.worst(), Some(Severity::Safety), "{id}");
+        }
     }
 }
