@@ -31,38 +31,50 @@ pub fn is_hidden(c: char) -> bool {
         | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
+/// Whitespace as the resilient profile reads it (AR-RES-NORM-2, AR-TOL-10): Unicode White_Space
+/// without U+0085, which is the same set as ECMAScript's `\s` without U+FEFF. U+0085 is a C1
+/// control and U+FEFF a hidden character: both are escaped (AR-RES-NORM-3), never collapsed.
+pub fn is_space(c: char) -> bool {
+    c.is_whitespace() && c != '\u{85}'
+}
+
 /// Normalizes a message: whitespace runs become one space and the ends are trimmed
-/// (AR-RES-NORM-2), hidden characters are written as `\u{XXXX}` (AR-RES-NORM-3), and the result is
-/// cut to [`MAX_CHARS`] characters ending in `…` (AR-RES-NORM-4).
+/// (AR-RES-NORM-2), hidden characters are written as `\u{XXXX}` (AR-RES-NORM-3), and a result
+/// longer than [`MAX_CHARS`] characters is cut to `MAX_CHARS - 1` of them followed by `…`
+/// (AR-RES-NORM-4), wherever the cut falls, an escape included. Linear; the work past the cut is
+/// only counted.
 pub fn message(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(MAX_CHARS * 4));
     let mut count = 0usize;
     let mut pending_space = false;
-    let mut truncated = false;
+    let push = |out: &mut String, count: &mut usize, c: char| {
+        if *count < MAX_CHARS + 1 {
+            out.push(c);
+        }
+        *count += 1;
+    };
     for c in text.chars() {
-        if c.is_whitespace() {
+        if is_space(c) {
             pending_space = count > 0;
             continue;
         }
-        let mut piece = String::new();
         if pending_space {
-            piece.push(' ');
+            push(&mut out, &mut count, ' ');
             pending_space = false;
         }
         if is_hidden(c) {
-            piece.push_str(&format!("\\u{{{:04x}}}", c as u32));
+            for e in format!("\\u{{{:04x}}}", c as u32).chars() {
+                push(&mut out, &mut count, e);
+            }
         } else {
-            piece.push(c);
+            push(&mut out, &mut count, c);
         }
-        let n = piece.chars().count();
-        if count + n > MAX_CHARS - 1 {
-            truncated = true;
-            break;
+        if count > MAX_CHARS {
+            break; // longer than the bound: the cut below decides the rest
         }
-        out.push_str(&piece);
-        count += n;
     }
-    if truncated {
+    if count > MAX_CHARS {
+        out = out.chars().take(MAX_CHARS - 1).collect();
         out.push('…');
     }
     out
@@ -107,5 +119,23 @@ mod tests {
             message(&"z".repeat(MAX_CHARS - 1)).chars().count(),
             MAX_CHARS - 1
         );
+        // Exactly at the bound nothing is cut; one past it is cut to 399 and the ellipsis.
+        assert_eq!(message(&"z".repeat(MAX_CHARS)), "z".repeat(MAX_CHARS));
+        let m = message(&format!("{} y", "z".repeat(MAX_CHARS - 2)));
+        assert_eq!(
+            m.chars().count(),
+            MAX_CHARS,
+            "a collapsed space counts once: {m}"
+        );
+        assert!(m.ends_with(" y"));
+        assert_eq!(
+            message(&"z".repeat(MAX_CHARS + 1)).chars().count(),
+            MAX_CHARS
+        );
+        // The cut is literal, even inside an escape.
+        let m = message(&format!("{}\u{202e}", "z".repeat(MAX_CHARS - 3)));
+        assert_eq!(m, format!("{}\\u…", "z".repeat(MAX_CHARS - 3)));
+        // U+0085 is a control to escape, not whitespace; U+00A0 is whitespace.
+        assert_eq!(message("a\u{85}b\u{a0}c"), "a\\u{0085}b c");
     }
 }

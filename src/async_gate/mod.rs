@@ -20,7 +20,7 @@ use crate::engine::Decided;
 use crate::engine::compose;
 use crate::engine::review::{self, Attempting, Budget, FailureNote, Settlement};
 use crate::messages::{self, Text, reference};
-use crate::outcome::{ApprovalRecord, Decision, ReviewRecord, ToolResult};
+use crate::outcome::{ApprovalRecord, Decision, FailureClass, ReviewRecord, ToolResult};
 use crate::parse::{Reply, ReviewerDecision};
 use crate::profile::Profile;
 use crate::scenario::{
@@ -388,7 +388,10 @@ impl<C: ReviewerClient> AutoReview<C> {
                 purpose = next;
                 continue;
             }
-            return (settled, routes, false);
+            // AR-CANCEL-6: an `aborted` failure after a signal aborted is the gate's own doing.
+            let own = matches!(&settled, Settlement::Failed(f) if f.class == FailureClass::Aborted)
+                && signal.is_aborted();
+            return (settled, routes, own);
         }
     }
 

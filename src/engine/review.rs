@@ -310,6 +310,13 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
         match &settled {
             Settlement::Failed(failure)
                 if aborted.is_none() && budget.take(profile, failure.class).is_some() => {}
+            // AR-CANCEL-6: an `aborted` failure that settles after a signal aborted the review is
+            // the gate's own doing, however the provider worded it.
+            Settlement::Failed(failure)
+                if aborted.is_some() && failure.class == FailureClass::Aborted =>
+            {
+                return (settled, routes, true);
+            }
             _ => return (settled, routes, false),
         }
     }

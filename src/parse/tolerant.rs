@@ -99,7 +99,7 @@ pub fn parse_text_with(text: &str, options: Options) -> Result<ReviewerDecision,
         }
         // AR-TOL-10: where configured, nothing but whitespace and one fence may surround it.
         if options.strict_allow {
-            let prose = |t: &&str| !t.trim_matches(|c: char| c.is_whitespace()).is_empty();
+            let prose = |t: &&str| !t.trim_matches(crate::normalize::is_space).is_empty();
             if outside(inner, &taken, base).iter().any(prose)
                 || fenced.is_some_and(|info| !is_plain_info(info))
             {
@@ -125,7 +125,7 @@ fn outside<'a>(text: &'a str, taken: &[std::ops::Range<usize>], base: usize) -> 
 
 /// A fence's info string that names a language and says nothing else (AR-TOL-10).
 fn is_plain_info(info: &str) -> bool {
-    info.trim()
+    info.trim_matches(crate::normalize::is_space)
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '.' | '-'))
 }
