@@ -42,7 +42,8 @@ pub fn json_value() -> impl Strategy<Value = Value> {
         re("\\PC{0,16}").prop_map(Value::String),
     ];
     // The recursion closure runs for every value drawn: build the key strategy once, outside it.
-    let key = re("[a-z]{1,6}").boxed();
+    // Digits too: names such as "10" or "01" meet ECMAScript's member order (AR-RES-NORM-1).
+    let key = re("[a-z0-9]{1,6}").boxed();
     leaf.prop_recursive(2, 8, 4, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),

@@ -41,8 +41,20 @@ pub fn js_number(x: f64) -> String {
     ryu_js::Buffer::new().format(x).to_owned()
 }
 
-/// Compact `JSON.stringify(value)`: no whitespace, object members in the order the value gives
-/// them, strings escaped as JSON.stringify escapes them, numbers as [`js_number`].
+/// The array index a property name denotes in ECMAScript: the canonical decimal text of an integer
+/// below 2^32 − 1 (no sign, no leading zero but `0` itself).
+fn array_index(name: &str) -> Option<u32> {
+    let canonical = !name.is_empty()
+        && name.bytes().all(|b| b.is_ascii_digit())
+        && (name == "0" || !name.starts_with('0'));
+    name.parse::<u32>()
+        .ok()
+        .filter(|n| canonical && *n < u32::MAX)
+}
+
+/// Compact `JSON.stringify(value)`: no whitespace, object members in the order an ECMAScript object
+/// keeps them (array-index names first, ascending, then the others in the order the value gives
+/// them), strings escaped as JSON.stringify escapes them, numbers as [`js_number`].
 pub fn json_stringify(v: &Value) -> String {
     let mut out = String::new();
     push_json(&mut out, v);
@@ -67,7 +79,11 @@ fn push_json(out: &mut String, v: &Value) {
         }
         Value::Object(members) => {
             out.push('{');
-            for (i, (name, value)) in members.iter().enumerate() {
+            // OrdinaryOwnPropertyKeys: integer indices ascending, then insertion order. A gate
+            // that parses the value and stringifies it sees this order, so the reference does too.
+            let mut ordered: Vec<(&String, &Value)> = members.iter().collect();
+            ordered.sort_by_key(|(name, _)| array_index(name).unwrap_or(u32::MAX));
+            for (i, (name, value)) in ordered.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
@@ -195,6 +211,24 @@ mod tests {
         assert_eq!(
             json_stringify(&json!({"a\nb": ["\u{1b}[31m"]})),
             r#"{"a\nb":["\u001b[31m"]}"#
+        );
+    }
+}
+
+#[cfg(test)]
+mod key_order {
+    use super::*;
+
+    #[test]
+    fn array_index_names_come_first_as_in_javascript() {
+        // Node: JSON.stringify(JSON.parse(text)) for the same text.
+        let v: Value = serde_json::from_str(
+            r#"{"b":1,"10":2,"2":3,"01":4,"-1":5,"4294967295":6,"4294967294":7,"0":8}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            json_stringify(&v),
+            r#"{"0":8,"2":3,"10":2,"4294967294":7,"b":1,"01":4,"-1":5,"4294967295":6}"#
         );
     }
 }
