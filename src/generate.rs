@@ -343,36 +343,21 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
                 abort,
                 session,
                 config,
-            )| Scenario {
-                id: None,
-                // RZ-1: the transport is the tool named `run_code`.
-                tool: Tool {
-                    name: if call == CallKind::RunCode {
-                        crate::scenario::realizable::RUN_CODE_NAME.to_owned()
-                    } else if name == crate::scenario::realizable::RUN_CODE_NAME {
-                        format!("{name}_") // RZ-2; `tool_name` never draws it, a regex could
-                    } else {
-                        name
-                    },
-                    call,
-                },
-                agent,
-                preset,
-                policy,
-                // RZ-3: a program binds one schema or none.
-                schema: match (call, schema.header) {
-                    (CallKind::PtcInner, SchemaCount::Ambiguous) => SchemaView {
-                        header: SchemaCount::Missing,
-                        ..schema
-                    },
-                    _ => schema,
-                },
-                reviewer,
-                downstream,
-                approval,
-                abort,
-                session,
-                config,
+            )| {
+                crate::scenario::realizable::realize(Scenario {
+                    id: None,
+                    tool: Tool { name, call },
+                    agent,
+                    preset,
+                    policy,
+                    schema,
+                    reviewer,
+                    downstream,
+                    approval,
+                    abort,
+                    session,
+                    config,
+                })
             },
         )
 }

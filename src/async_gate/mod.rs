@@ -329,10 +329,12 @@ impl<C: ReviewerClient> AutoReview<C> {
         if let Err(f) = resolved {
             return (Settlement::Failed(f), Vec::new(), false);
         }
-        let route = match (self.profile, &self.config.reviewer_route) {
-            (Profile::Resilient, Some(r)) => r.to_string(),
-            _ => session.route.to_string(),
-        };
+        let route = review::request_route(
+            &session.route,
+            self.config.reviewer_route.as_ref(),
+            self.profile,
+        )
+        .to_string();
         let deadline = tokio::time::Instant::now()
             + std::time::Duration::from_millis(self.config.review_timeout_ms);
         let mut budget = Budget::new(&self.config);
@@ -515,10 +517,12 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                 .filter(|n| *n >= self.config.failure_hint_after)
                 .map(|n| {
                     let route = routes.last().cloned().unwrap_or_else(|| {
-                        match (self.profile, &self.config.reviewer_route) {
-                            (Profile::Resilient, Some(r)) => r.to_string(),
-                            _ => session.route.to_string(),
-                        }
+                        review::request_route(
+                            &session.route,
+                            self.config.reviewer_route.as_ref(),
+                            self.profile,
+                        )
+                        .to_string()
                     });
                     compose::hint_lines(n, &route)
                 });

@@ -1,11 +1,11 @@
-//! Disposal of the integration (AR-DISPOSE-1..4): when the lifecycle aborts, disposal moves every
+//! Disposal of the integration (AR-DISPOSE-1..3): when the lifecycle aborts, disposal moves every
 //! listed Auto session to Full access with the approval policy `never`. What a call sees of its
 //! session therefore depends on when the lifecycle aborted and whether the session was listed.
 
 use crate::scenario::{AbortPoint, ApprovalPolicy, Policy, Preset, Scenario};
 
-/// AR-DISPOSE-1: disposal moves this call's session out of Auto by the time `reached` says: the
-/// call has an agent (so a session), the session was in Auto and is in the session list.
+/// AR-DISPOSE-1: whether disposal moves this call's session out of Auto when the lifecycle aborts:
+/// the call has an agent (so a session), and the session is in Auto and in the session list.
 fn moves_session(s: &Scenario) -> bool {
     s.agent && s.preset == Preset::Auto && s.session.listed
 }

@@ -99,9 +99,19 @@ impl Review {
 /// The route every reviewer request uses: the configured reviewer route in the resilient
 /// profile (AR-RES-ROUTE-1), else the session's route (AR-REVIEW-3).
 pub fn route_for(s: &Scenario, profile: Profile) -> String {
-    match (profile, &s.config.reviewer_route) {
-        (Profile::Resilient, Some(r)) => r.to_string(),
-        _ => s.session.route.to_string(),
+    request_route(&s.session.route, s.config.reviewer_route.as_ref(), profile).to_string()
+}
+
+/// The route rule on its own (AR-REVIEW-3, AR-RES-ROUTE-1): the configured route in the
+/// resilient profile when one is set, the session's otherwise.
+pub fn request_route<'r>(
+    session: &'r crate::scenario::Route,
+    configured: Option<&'r crate::scenario::Route>,
+    profile: Profile,
+) -> &'r crate::scenario::Route {
+    match (profile, configured) {
+        (Profile::Resilient, Some(r)) => r,
+        _ => session,
     }
 }
 
@@ -217,16 +227,13 @@ pub fn resolve_route(s: &Scenario, profile: Profile) -> Result<(), FailureNote> 
     check_route(&s.session.route, s.config.reviewer_route.as_ref(), profile)
 }
 
-/// The route rule on its own: the session's route and the configured one, if any.
+/// AR-REVIEW-9 on its own: the session's route and the configured one, if any.
 pub fn check_route(
     session: &crate::scenario::Route,
     configured: Option<&crate::scenario::Route>,
     profile: Profile,
 ) -> Result<(), FailureNote> {
-    let route = match (profile, configured) {
-        (Profile::Resilient, Some(r)) => r,
-        _ => session,
-    };
+    let route = request_route(session, configured, profile);
     if route.provider.is_empty() || route.model.is_empty() {
         return Err(FailureNote {
             class: FailureClass::Route,

@@ -2,7 +2,7 @@
 //! members that no real tool runtime produces. The contract refuses them, so that no implementation
 //! is ever judged on a call it cannot receive.
 
-use super::{CallKind, Scenario, SchemaCount};
+use super::{CallKind, Scenario, SchemaCount, SchemaView};
 
 /// The name of the programmatic tool-calling transport tool.
 pub const RUN_CODE_NAME: &str = "run_code";
@@ -60,4 +60,22 @@ pub fn check(s: &Scenario) -> Result<(), Unrealizable> {
         return Err(Unrealizable::AmbiguousBinding);
     }
     Ok(())
+}
+
+/// The nearest scenario the runtime can produce: a `run-code` call is named `run_code` (RZ-1),
+/// another call named `run_code` gets a trailing `_` (RZ-2), and an ambiguous binding becomes a
+/// missing one (RZ-3). The generator and the table's input space draw through it.
+pub fn realize(mut s: Scenario) -> Scenario {
+    match s.tool.call {
+        CallKind::RunCode => s.tool.name = RUN_CODE_NAME.to_owned(),
+        _ if s.tool.name == RUN_CODE_NAME => s.tool.name.push('_'),
+        _ => {}
+    }
+    if s.tool.call == CallKind::PtcInner && s.schema.header == SchemaCount::Ambiguous {
+        s.schema = SchemaView {
+            header: SchemaCount::Missing,
+            ..s.schema
+        };
+    }
+    s
 }

@@ -293,43 +293,29 @@ pub fn point(profile: Profile, n: usize) -> (ReviewerClass, Scenario) {
     let reps = representatives(class);
     let rep = reps[(h / 2) % reps.len()].clone();
     // RZ-1..3: the transport is named `run_code`, and a program's binding is never ambiguous.
-    let name = if call == CallKind::RunCode {
-        crate::scenario::realizable::RUN_CODE_NAME
-    } else {
-        TOOL_NAMES[(h / 16) % TOOL_NAMES.len()]
-    };
-    let schema = match (call, rep.schema.header) {
-        (CallKind::PtcInner, SchemaCount::Ambiguous) => SchemaView {
-            header: SchemaCount::Missing,
-            ..rep.schema
+    let scenario = crate::scenario::realizable::realize(Scenario {
+        id: None,
+        tool: Tool {
+            name: TOOL_NAMES[(h / 16) % TOOL_NAMES.len()].into(),
+            call,
         },
-        _ => rep.schema,
-    };
-    (
-        class,
-        Scenario {
-            id: None,
-            tool: Tool {
-                name: name.into(),
-                call,
-            },
-            agent,
-            preset,
-            policy: Policy { override_, default },
-            schema,
-            reviewer: Reviewer::One(rep.attempt),
-            downstream,
-            approval,
-            abort,
-            session: Session {
-                consecutive_failures,
-                listed,
-                route: rep.route,
-            },
-            config: Config {
-                on_failure,
-                ..Config::default()
-            },
+        agent,
+        preset,
+        policy: Policy { override_, default },
+        schema: rep.schema,
+        reviewer: Reviewer::One(rep.attempt),
+        downstream,
+        approval,
+        abort,
+        session: Session {
+            consecutive_failures,
+            listed,
+            route: rep.route,
         },
-    )
+        config: Config {
+            on_failure,
+            ..Config::default()
+        },
+    });
+    (class, scenario)
 }
