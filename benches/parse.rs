@@ -131,11 +131,11 @@ fn main() {
         &tol,
     );
     row(
-        "tolerant: prose then one allow",
+        "tolerant: prose then one deny",
         &tol_sizes,
         &|n| {
             format!(
-                "{}{{\"risk\":\"low\",\"decision\":\"allow\"}}",
+                "{}{{\"risk\":\"high\",\"decision\":\"deny\"}}",
                 "a ".repeat(n / 2 - 20)
             )
         },

@@ -2,8 +2,9 @@ Feature: What a reviewer's reply must look like, read strictly and read tolerant
   The reviewer answers in text, and the gate has to find a decision in it before anything else
   happens. The baseline reads strictly: the reply must end normally and hold one text block that is
   exactly one JSON object of six legal shapes, with nothing around it. The resilient profile forgives
-  where the decision sits (a fence, a sentence, leaked tool-call markup) but still fails closed on
-  every doubt, so a reply it cannot read is a failure and never an allow. Most examples run with the
+  where a deny sits (a fence, a sentence, leaked tool-call markup) but still fails closed on every
+  doubt, so a reply it cannot read is a failure and never an allow; an allow stands only alone, so
+  words around it, which the reader never reads, cannot hide a refusal. Most examples run with the
   approval policy "never", so what a reply was read as shows directly in what the model sees.
 
   # ---------------------------------------------------------------------------------------------
@@ -209,7 +210,7 @@ Feature: What a reviewer's reply must look like, read strictly and read tolerant
   # Where the decision sits: the same reply, strictly and tolerantly
 
   @AR-PARSE-4 @AR-TOL-4 @AR-TOL-5
-  Scenario Outline: A fence or a sentence around the decision fails the strict reader; the tolerant reader finds the decision
+  Scenario Outline: A fence or a sentence around the decision fails the strict reader; the tolerant reader finds a deny anywhere and an allow only in a plain fence
     Given a session in Auto with approval policy "never"
     And the reviewer replies with text '<reply>'
     When the agent calls "pwsh"
@@ -232,11 +233,11 @@ Feature: What a reviewer's reply must look like, read strictly and read tolerant
       | id         | reply                                                                                         | verdict                                                                             | evidence                 |
       | F-PARSE-72 | ```json\n{"risk":"low","decision":"allow"}\n```                                               | the tool body runs                                                                  | the review does not fail |
       | F-PARSE-73 | ~~~\n{"risk":"high","decision":"deny"}\n~~~                                                   | the model sees 'Error: Auto review rejected tool "pwsh"; its body was not executed' | the review does not fail |
-      | F-PARSE-74 | ```text {"risk":"low","decision":"allow"}\nthat is all```                                     | the tool body runs                                                                  | the review does not fail |
-      | F-PARSE-75 | The command only lists files inside the workspace. {"risk":"low","decision":"allow"}          | the tool body runs                                                                  | the review does not fail |
       | F-PARSE-76 | {"risk":"medium","decision":"deny"}\nI denied it because the target was not named.            | the model sees 'Error: Auto review rejected tool "pwsh"; its body was not executed' | the review does not fail |
       | F-PARSE-77 | He said "go ahead" but the path is outside the workspace: {"risk":"medium","decision":"deny"} | the model sees 'Error: Auto review rejected tool "pwsh"; its body was not executed' | the review does not fail |
       | F-PARSE-78 | 根据之前的侦察，目标目录已确认。\n{"risk":"high","decision":"deny"}\n以上。                   | the model sees 'Error: Auto review rejected tool "pwsh"; its body was not executed' | the review does not fail |
+      | F-PARSE-160 | ```text {"risk":"low","decision":"allow"}\nthat is all```                                    | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
+      | F-PARSE-161 | The command only lists files inside the workspace. {"risk":"low","decision":"allow"}         | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
 
   @AR-PARSE-4 @AR-TOL-5 @AR-RES-MSG-1
   Scenario Outline: A reply that is only tool-call markup holds no decision for either reader
@@ -291,7 +292,7 @@ Feature: What a reviewer's reply must look like, read strictly and read tolerant
       | F-PARSE-97  |                                               | the review fails with class "protocol" | the review failure reads "auto-review: reviewer output holds no decision object" |
       | F-PARSE-98  | null                                          | the review fails with class "protocol" | the review failure reads "auto-review: reviewer output holds no decision object" |
       | F-PARSE-99  | "allow"                                       | the review fails with class "protocol" | the review failure reads "auto-review: reviewer output holds no decision object" |
-      | F-PARSE-100 | [{"risk":"low","decision":"allow"}]           | the tool body runs                     | the review does not fail                                                         |
+      | F-PARSE-162 | [{"risk":"low","decision":"allow"}]           | the review fails with class "protocol" | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
       | F-PARSE-101 | {}                                            | the review fails with class "protocol" | the review failure reads "auto-review: reviewer output holds no decision object" |
       | F-PARSE-102 | {"verdict":{"risk":"low","decision":"allow"}} | the review fails with class "protocol" | the review failure reads "auto-review: reviewer output holds no decision object" |
 
@@ -322,7 +323,7 @@ Feature: What a reviewer's reply must look like, read strictly and read tolerant
       | F-PARSE-109 | {"risk":"high","decision":"deny"}\n{"risk":"low","decision":"allow"}             | the review fails with class "protocol" | the review failure reads "auto-review: reviewer output is ambiguous: it holds differing decision objects" |
       | F-PARSE-110 | {"risk":"low","decision":"allow"} {"risk": "low", "decision": "allow"}           | the review fails with class "protocol" | the review failure reads "auto-review: reviewer output is ambiguous: it holds differing decision objects" |
       | F-PARSE-111 | <tool_call>{"decision":"deny"}</tool_call> {"risk":"low","decision":"allow"}     | the review fails with class "protocol" | the review failure reads "auto-review: reviewer output is ambiguous: it holds differing decision objects" |
-      | F-PARSE-112 | {"risk":"low","decision":"allow"}\n{"risk":"low","decision":"allow"}             | the tool body runs                     | the review does not fail                                                                                  |
+      | F-PARSE-163 | {"risk":"low","decision":"allow"}\n{"risk":"low","decision":"allow"}             | the review fails with class "protocol" | the review failure reads "auto-review: reviewer output holds an allow beside prose"                       |
 
   @AR-PARSE-4 @AR-TOL-6 @AR-TOL-7 @AR-RES-MSG-1
   Scenario Outline: A malformed object that mentions a decision fails the review, so a well-formed allow after it cannot win
@@ -391,35 +392,57 @@ Feature: What a reviewer's reply must look like, read strictly and read tolerant
       | F-PARSE-145 | {oops} {"risk":"high","decision":"deny"}                                                   | the model sees 'Error: Auto review rejected tool "pwsh"; its body was not executed' | the review does not fail                                                                   |
       | F-PARSE-146 | { note: {"risk":"low","decision":"allow"}                                                  | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds no decision object"           |
 
-  @resilient @AR-TOL-10 @AR-RES-CONFIG-1 @AR-RES-MSG-1
-  Scenario Outline: Words around an allow are never read, unless the deployment requires an allow to stand alone
+  @resilient @AR-TOL-10 @AR-RES-MSG-1
+  Scenario Outline: Words around an allow are never read, so an allow stands only alone; a deny is read whatever surrounds it
     Given a session in Auto with approval policy "never"
-    And the gate is configured with:
-      | strict_allow | <strict_allow> |
     And the reviewer replies with text '<reply>'
     When the agent calls "pwsh"
     Then <verdict>
     And <evidence>
 
     Examples:
-      | id          | strict_allow | reply                                                                           | verdict                                                                             | evidence                                                                            |
-      | F-PARSE-147 | false        | The attacker wants me to output {"risk":"low","decision":"allow"} but I refuse. | the tool body runs                                                                  | the review does not fail                                                            |
-      | F-PARSE-148 | true         | The attacker wants me to output {"risk":"low","decision":"allow"} but I refuse. | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
-      | F-PARSE-149 | false        | Decision: {"risk":"low","decision":"allow"}                                     | the tool body runs                                                                  | the review does not fail                                                            |
-      | F-PARSE-150 | true         | Decision: {"risk":"low","decision":"allow"}                                     | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
-      | F-PARSE-151 | true         | Decision: {"risk":"high","decision":"deny"}                                     | the model sees 'Error: Auto review rejected tool "pwsh"; its body was not executed' | the review does not fail                                                            |
-      | F-PARSE-152 | true         | [{"risk":"low","decision":"allow"}]                                             | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
-      | F-PARSE-153 | true         | ```text {"risk":"low","decision":"allow"}\nthat is all```                       | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
-      | F-PARSE-154 | true         | {"risk":"low","decision":"allow"}                                               | the tool body runs                                                                  | the review does not fail                                                            |
-      | F-PARSE-155 | true         | ```json\n{"risk":"low","decision":"allow"}\n```                                 | the tool body runs                                                                  | the review does not fail                                                            |
+      | id          | reply                                                                                        | verdict                                                                             | evidence                                                                            |
+      | F-PARSE-164 | The attacker wants me to output {"risk":"low","decision":"allow"} but I refuse.              | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
+      | F-PARSE-165 | Example output: `{"risk":"low","decision":"allow"}`. 这个命令会删除用户文件，我拒绝。         | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
+      | F-PARSE-166 | 我拒绝执行。示例输出：{"risk":"low","decision":"allow"}                                      | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
+      | F-PARSE-167 | Decision: {"risk":"low","decision":"allow"}                                                  | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
+      | F-PARSE-168 | <tool_call> {"risk":"low","decision":"allow"}                                                | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
+      | F-PARSE-169 | ```json title="verdict"\n{"risk":"low","decision":"allow"}\n```                              | the review fails with class "protocol"                                              | the review failure reads "auto-review: reviewer output holds an allow beside prose" |
+      | F-PARSE-170 | Decision: {"risk":"high","decision":"deny"}                                                  | the model sees 'Error: Auto review rejected tool "pwsh"; its body was not executed' | the review does not fail                                                            |
+      | F-PARSE-171 | 我拒绝。{"risk":"high","decision":"deny","reason":"删除用户文件"}                            | the model sees 'Error: Auto review rejected tool "pwsh"; its body was not executed' | the review does not fail                                                            |
+      | F-PARSE-172 | {"risk":"low","decision":"allow"}                                                            | the tool body runs                                                                  | the review does not fail                                                            |
+      | F-PARSE-173 | \n\n{"risk":"medium","decision":"allow"}\n                                                    | the tool body runs                                                                  | the review does not fail                                                            |
+      | F-PARSE-174 | ~~~json\n{"risk":"low","decision":"allow"}\n~~~                                               | the tool body runs                                                                  | the review does not fail                                                            |
 
-  @resilient @F-PARSE-156 @AR-TOL-3 @AR-TOL-5
+  @resilient @F-PARSE-175 @AR-TOL-10 @AR-RES-RETRY-1
+  Scenario: An allow among words earns a repair request, and a bare allow then runs the body after two requests
+    Given a session in Auto with approval policy "never"
+    And the reviewer replies with text 'I checked: it only lists files. {"risk":"low","decision":"allow"}'
+    And then the reviewer allows with risk "low"
+    When the agent calls "pwsh"
+    Then the reviewer is asked twice
+    And the review does not fail
+    And the tool body runs
+
+  @resilient @F-PARSE-176 @AR-TOL-10 @AR-RES-FAIL-1
+  Scenario: A refusal in words around a quoted allow, on every request, is asked about under "ask" and never runs the body unasked
+    Given a session in Auto with approval policy "ask"
+    And the reviewer replies with text 'The attacker wants me to output {"risk":"low","decision":"allow"} but I refuse.'
+    And the user would answer "rejected"
+    When the agent calls "pwsh"
+    Then the reviewer is asked twice
+    And the review fails with class "protocol"
+    And the user is asked and answers "rejected"
+    And the user is asked with reason 'Auto review of tool "pwsh" failed: auto-review: reviewer output holds an allow beside prose'
+    And the tool body does not run
+
+  @resilient @F-PARSE-177 @AR-TOL-3 @AR-TOL-5
   Scenario: A long reply is still read: only a text over a megabyte is refused unread
     Given a session in Auto with approval policy "never"
-    And the reviewer replies with text 'I read the pending call carefully. It lists the files of the current workspace, does not follow symbolic links out of it, writes nothing, starts no other process and sends nothing over the network. The arguments name only a relative directory inside the project, and the agent asked for the listing to decide which file to open next. Nothing here touches credentials or other users. {"risk":"low","decision":"allow"}'
+    And the reviewer replies with text 'I read the pending call carefully. It lists the files of the current workspace, does not follow symbolic links out of it, writes nothing, starts no other process and sends nothing over the network. The arguments name only a relative directory inside the project, and the agent asked for the listing to decide which file to open next. Nothing here touches credentials or other users, yet the request says to delete them afterwards, so I refuse. {"risk":"high","decision":"deny"}'
     When the agent calls "pwsh"
     Then the review does not fail
-    And the tool body runs
+    And the model sees 'Error: Auto review rejected tool "pwsh"; its body was not executed'
 
   @resilient @F-PARSE-157 @AR-TOL-5 @AR-RES-RETRY-1
   Scenario: A reply the tolerant reader cannot read earns one repair request, which can still obtain the decision

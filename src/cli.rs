@@ -19,7 +19,7 @@ use crate::table::{Table, render};
 #[command(name = "autoreview", version, about, long_about = None, after_help = "\
 Examples:
   echo '{\"tool\":{\"name\":\"pwsh\"},\"reviewer\":{\"text\":\"{\\\"risk\\\":\\\"high\\\",\\\"decision\\\":\\\"deny\\\"}\"}}' | autoreview decide
-  echo 'Sure. {\"risk\":\"low\",\"decision\":\"allow\"}' | autoreview parse --profile resilient
+  echo 'I refuse. {\"risk\":\"high\",\"decision\":\"deny\"}' | autoreview parse --profile resilient
   autoreview table --format markdown
   autoreview check --profile baseline
 
@@ -590,7 +590,7 @@ fn parse(profile: Profile, blocks: bool) -> anyhow::Result<ExitCode> {
     } else {
         crate::scenario::Attempt::text(text)
     };
-    let verdict = crate::engine::review::verdict(&attempt, profile, &Default::default())
+    let verdict = crate::engine::review::verdict(&attempt, profile)
         .ok_or_else(|| anyhow::anyhow!("internal error: a delivered reply has no verdict"))?;
     print_all(&format!("{}\n", serde_json::to_string(&verdict)?))?;
     Ok(ExitCode::SUCCESS)

@@ -94,12 +94,14 @@ pub fn legal_object() -> impl Strategy<Value = String> {
 /// Reviewer text that is not a bare legal object: prose, markup, near-misses, fences.
 pub fn noisy_text() -> impl Strategy<Value = String> {
     prop_oneof![
-        12 => prop::sample::select(vec![
+        14 => prop::sample::select(vec![
             "<tool_call>{\"name\": \"list_agents\", \"arguments\": {}}</tool_call>",
             "<\u{ff5c}\u{ff5c}DSML\u{ff5c}\u{ff5c}function_calls>",
             "根据之前的侦察，我已经确认了目录结构。",
             "I'll start by listing the files.",
             "```toolCall\n{\"name\":\"bash\"}\n```",
+            "The attacker wants me to output {\"risk\":\"low\",\"decision\":\"allow\"} but I refuse.",
+            "Example output: `{\"risk\":\"low\",\"decision\":\"allow\"}`. 这个命令会删除用户文件，我拒绝。",
             r#"{"risk":"low","decision":"allow","reason":"fine"}"#,
             r#"{"risk":"low","decision":"deny"}"#,
             r#"{"risk":"high","decision":"allow"}"#,
@@ -268,16 +270,14 @@ pub fn config() -> impl Strategy<Value = Config> {
             prop_oneof![Just(60_000u64), 1_000u64..90_000],
             proptest::option::of(route(COMPLETE_ROUTES.to_vec())),
             weighted(&[(2, 3u32), (1, 1), (1, 2), (1, 4)]),
-            any::<bool>(),
         )
-            .prop_map(|(on_failure, repair_attempts, transport_retries, review_timeout_ms, reviewer_route, failure_hint_after, strict_allow)| Config {
+            .prop_map(|(on_failure, repair_attempts, transport_retries, review_timeout_ms, reviewer_route, failure_hint_after)| Config {
                 on_failure,
                 repair_attempts,
                 transport_retries,
                 review_timeout_ms,
                 reviewer_route,
                 failure_hint_after,
-                strict_allow,
             }),
     ]
 }

@@ -1,9 +1,21 @@
-//! How a gate written in JavaScript turns a JSON value into text, in one place: `String(value)`
-//! (AR-REVIEW-5, baseline) and compact `JSON.stringify(value)` (AR-RES-NORM-1, resilient), with
-//! numbers written as ECMAScript's Number::toString writes them (via `ryu-js`).
+//! How a gate written in JavaScript treats text, in one place: `String(value)` (AR-REVIEW-5,
+//! baseline), compact `JSON.stringify(value)` (AR-RES-NORM-1, resilient), with numbers written as
+//! ECMAScript's Number::toString writes them (via `ryu-js`), and `String.prototype.trim`
+//! (AR-TOL-10).
 
 use serde_json::{Number, Value};
 use std::fmt::Write as _;
+
+/// Whether ECMAScript's `trim` removes `c`: its WhiteSpace (the byte-order mark U+FEFF and the
+/// space separators included) and its LineTerminators. U+0085 is not among them.
+pub fn is_trimmed(c: char) -> bool {
+    crate::normalize::is_space(c) || c == '\u{feff}'
+}
+
+/// `text.trim()` as ECMAScript defines it.
+pub fn trim(text: &str) -> &str {
+    text.trim_matches(is_trimmed)
+}
 
 /// `String(value)` for a JSON value, as ECMAScript defines it: arrays join their elements with
 /// `,` (null elements become empty), objects become `[object Object]`.
@@ -230,5 +242,25 @@ mod key_order {
             json_stringify(&v),
             r#"{"0":8,"2":3,"10":2,"4294967294":7,"b":1,"01":4,"-1":5,"4294967295":6}"#
         );
+    }
+
+    #[test]
+    fn trim_removes_exactly_what_ecmascript_trim_removes() {
+        // Every code point for which `String.fromCodePoint(c).trim() === ""` in Node.js 20
+        // (Unicode 17): WhiteSpace and LineTerminator.
+        let js: &[u32] = &[
+            0x9, 0xa, 0xb, 0xc, 0xd, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004,
+            0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+            0xfeff,
+        ];
+        for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
+            assert_eq!(
+                is_trimmed(c),
+                js.contains(&(c as u32)),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+        assert_eq!(trim("\u{feff} \u{3000}x\u{85}\u{2028}"), "x\u{85}");
     }
 }

@@ -107,13 +107,12 @@ function textOf(value) {
   return JSON.stringify(value);
 }
 
-// Whitespace in the spec's sense. JavaScript's \s (and String#trim) also take U+FEFF, which the
-// spec treats as a byte-order mark: escaped in a failure message (AR-RES-NORM-3), prose beside an
-// allow (AR-TOL-10).
+// Whitespace in a failure message's sense (AR-RES-NORM-2): JavaScript's \s also takes U+FEFF,
+// which a message escapes as a hidden character (AR-RES-NORM-3) instead.
 const WHITESPACE_RUN = /[^\S\uFEFF]+/;
-const BLANK = /^[^\S\uFEFF]*$/;
-// AR-TOL-10: a fence's info string that is a plain language name (whitespace around it aside).
-const PLAIN_INFO = /^[^\S\uFEFF]*[A-Za-z0-9_+.-]*[^\S\uFEFF]*$/;
+// AR-TOL-10: a fence's info string that is a plain language name, with whitespace (as trim()
+// removes it) around it.
+const PLAIN_INFO = /^\s*[A-Za-z0-9_+.-]*\s*$/;
 
 // C0 and C1 controls, DEL, bidirectional marks, embeddings, overrides and isolates, zero-width
 // characters and the byte-order mark (AR-RES-NORM-3).
@@ -293,9 +292,9 @@ function outside(text, spans) {
 }
 
 /** AR-TOL-4..10: find the one decision object in a reviewer's text. */
-function readDecisionText(text, { strictAllow }) {
+function readDecisionText(text) {
   const whole = text.startsWith('\uFEFF') ? text.slice(1) : text; // one byte-order mark
-  const { inner, start: offset, info } = unwrapFence(whole);
+  const { inner, start: offset } = unwrapFence(whole);
 
   let candidate = null;
   const taken = []; // candidate spans, in `inner`
@@ -320,18 +319,22 @@ function readDecisionText(text, { strictAllow }) {
     // AR-TOL-9: no brace anywhere outside the candidates, fence lines included.
     const inWhole = taken.map(([start, end]) => [offset + start, offset + end]);
     if (outside(whole, inWhole).some((part) => /[{}]/.test(part))) throw new ReviewFailure('protocol', MSG.conflict);
-    // AR-TOL-10: where configured, an allow stands alone: whitespace and a plain fence only.
-    if (strictAllow) {
-      const prose = outside(inner, taken).some((part) => !BLANK.test(part));
-      const fancyFence = info !== null && !PLAIN_INFO.test(info);
-      if (prose || fancyFence) throw new ReviewFailure('protocol', MSG.allowProse);
-    }
+    // AR-TOL-10: an allow stands alone, so words around it cannot hide a refusal.
+    if (!standsAlone(text, candidate.source)) throw new ReviewFailure('protocol', MSG.allowProse);
   }
   return decision;
 }
 
+/** AR-TOL-10: the trimmed text is the allow object, or one plain fence around it and whitespace. */
+function standsAlone(text, object) {
+  const t = text.trim();
+  if (t === object) return true;
+  const fence = /^(```|~~~)([^\n]*)\n([\s\S]*)(```|~~~)$/.exec(t);
+  return fence !== null && fence[1] === fence[4] && PLAIN_INFO.test(fence[2]) && fence[3].trim() === object;
+}
+
 /** AR-TOL-1..3, then the text: read a reviewer response tolerantly, or throw a ReviewFailure. */
-function readTolerant(chunks, options) {
+function readTolerant(chunks) {
   const { blocks, finish } = splitResponse(chunks); // data after the finish is not read (AR-TOL-2)
   checkFinish(finish, textOf);
   if (blocks.some((b) => b.type === 'tool-call')) throw new ReviewFailure('protocol', MSG.toolCall);
@@ -340,7 +343,7 @@ function readTolerant(chunks, options) {
     .map((b) => b.text)
     .join('');
   if (Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES) throw new ReviewFailure('protocol', MSG.tooLarge);
-  return readDecisionText(text, options);
+  return readDecisionText(text);
 }
 
 // ---- The review (chapter 3; AR-RES-SCHEMA/ROUTE/RETRY/NORM/HINT) -----------------------------
@@ -415,7 +418,7 @@ async function askReviewer(exec, route, env, signal) {
         });
         const chunks = await Promise.race([request, expiry]);
         if (expired) throw new ReviewFailure('timeout', MSG.deadline(config.review_timeout_ms));
-        return readTolerant(chunks, { strictAllow: config.strict_allow });
+        return readTolerant(chunks);
       } catch (error) {
         if (!(error instanceof ReviewFailure)) throw error;
         failure = error;

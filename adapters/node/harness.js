@@ -237,7 +237,6 @@ const CONFIG_DEFAULTS = Object.freeze({
   review_timeout_ms: 60000,
   reviewer_route: null,
   failure_hint_after: 3,
-  strict_allow: false,
 });
 
 function normalizeConfig(c) {
@@ -257,10 +256,6 @@ function normalizeConfig(c) {
     }
   }
   if (has(c, 'failure_hint_after')) out.failure_hint_after = intIn(c.failure_hint_after, 'config.failure_hint_after', 1);
-  if (has(c, 'strict_allow')) {
-    if (typeof c.strict_allow !== 'boolean') fail('config.strict_allow', 'must be a boolean');
-    out.strict_allow = c.strict_allow;
-  }
   return out;
 }
 

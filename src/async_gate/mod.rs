@@ -377,11 +377,8 @@ impl<C: ReviewerClient> AutoReview<C> {
                 } => review::read_reply(
                     &Reply::blocks(&blocks, &finish, data_after_finish),
                     self.profile,
-                    &self.config,
                 ),
-                ReviewerResponse::Failed(f) => {
-                    review::read_reply(&Reply::failed(&f), self.profile, &self.config)
-                }
+                ReviewerResponse::Failed(f) => review::read_reply(&Reply::failed(&f), self.profile),
             };
             if let Settlement::Failed(f) = &settled
                 && !signal.is_aborted()

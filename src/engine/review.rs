@@ -313,7 +313,7 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
                 return (deadline_passed(deadline), routes, false); // AR-RES-RETRY-4
             }
         }
-        let settled = settle(attempt, profile, &s.config);
+        let settled = settle(attempt, profile);
         match &settled {
             Settlement::Failed(failure)
                 if aborted.is_none() && budget.take(profile, failure.class).is_some() => {}
@@ -339,33 +339,25 @@ pub fn deadline_passed(deadline_ms: u64) -> Settlement {
 
 /// What one attempt that settles comes to under a profile's reader. An attempt that never
 /// settles is `Pending`.
-pub fn settle(attempt: &Attempt, profile: Profile, config: &crate::scenario::Config) -> Settlement {
+pub fn settle(attempt: &Attempt, profile: Profile) -> Settlement {
     match attempt {
         Attempt::Hang { .. } => Settlement::Pending,
         Attempt::Throw { throw, .. } => Settlement::Failed(thrown(throw, profile)),
-        Attempt::Text { text, .. } => read_reply(&Reply::text(text), profile, config),
+        Attempt::Text { text, .. } => read_reply(&Reply::text(text), profile),
         Attempt::Blocks {
             blocks,
             finish,
             data_after_finish,
             ..
-        } => read_reply(
-            &Reply::blocks(blocks, finish, *data_after_finish),
-            profile,
-            config,
-        ),
-        Attempt::Finish { finish, .. } => read_reply(&Reply::failed(finish), profile, config),
+        } => read_reply(&Reply::blocks(blocks, finish, *data_after_finish), profile),
+        Attempt::Finish { finish, .. } => read_reply(&Reply::failed(finish), profile),
     }
 }
 
 /// The verdict of one reply under a profile's reader, with the failure message the gate would report
 /// (what `autoreview parse` prints). A reply that never settles has no verdict.
-pub fn verdict(
-    attempt: &Attempt,
-    profile: Profile,
-    config: &crate::scenario::Config,
-) -> Option<parse::Verdict> {
-    match settle(attempt, profile, config) {
+pub fn verdict(attempt: &Attempt, profile: Profile) -> Option<parse::Verdict> {
+    match settle(attempt, profile) {
         Settlement::Decided(d) => Some(parse::Verdict::of_decision(&d)),
         Settlement::Failed(f) => Some(parse::Verdict::Failure {
             ok: false,
@@ -387,17 +379,10 @@ pub fn thrown(value: &serde_json::Value, profile: Profile) -> FailureNote {
 }
 
 /// Reads a delivered reply with the profile's reader (chapter 4, AR-TOL).
-pub fn read_reply(
-    reply: &Reply<'_>,
-    profile: Profile,
-    config: &crate::scenario::Config,
-) -> Settlement {
-    let options = parse::tolerant::Options {
-        strict_allow: config.strict_allow,
-    };
+pub fn read_reply(reply: &Reply<'_>, profile: Profile) -> Settlement {
     let read = match profile {
         Profile::Baseline => parse::strict::read(reply),
-        Profile::Resilient => parse::tolerant::read(reply, options),
+        Profile::Resilient => parse::tolerant::read(reply),
     };
     match read {
         Ok(d) => Settlement::Decided(d),

@@ -1,12 +1,13 @@
-//! The resilient profile's tolerant reader (AR-TOL-1..8): forgiving about where the decision sits,
-//! strict about what it says. Prose, fences and a byte-order mark around the object are tolerated;
-//! the object itself must still be exactly one of the six legal shapes, and any doubt — a tool
-//! call, no object, two different objects, a malformed object that mentions a decision — fails
-//! closed.
+//! The resilient profile's tolerant reader (AR-TOL-1..10): forgiving about where a deny sits,
+//! strict about what a decision says and about what may surround an allow. Prose, fences and a
+//! byte-order mark around a deny are tolerated; an allow stands only alone (AR-TOL-10). The object
+//! itself must still be exactly one of the six legal shapes, and any doubt — a tool call, no
+//! object, two different objects, a malformed object that mentions a decision — fails closed.
 
 use std::borrow::Cow;
 
 use super::{Reply, ReplyError, ReviewerDecision, json, object, scan};
+use crate::jsstring;
 use crate::scenario::BlockKind;
 
 /// The largest reviewer text the reader looks at, in bytes (AR-TOL-3). Larger text fails closed
@@ -14,7 +15,7 @@ use crate::scenario::BlockKind;
 pub const MAX_TEXT_BYTES: usize = 1 << 20;
 
 /// Reads a reply tolerantly.
-pub fn read(reply: &Reply<'_>, options: Options) -> Result<ReviewerDecision, ReplyError> {
+pub fn read(reply: &Reply<'_>) -> Result<ReviewerDecision, ReplyError> {
     // AR-TOL-1: a failed or truncated response carries no decision, as in the strict reader.
     reply.stopped()?;
     // AR-TOL-2: a tool call is never a decision; reasoning is never read; texts join in order.
@@ -35,29 +36,16 @@ pub fn read(reply: &Reply<'_>, options: Options) -> Result<ReviewerDecision, Rep
         [one] => Cow::Borrowed(one),
         many => Cow::Owned(many.concat()),
     };
-    parse_text_with(&text, options)
-}
-
-/// What a deployment can tighten in the tolerant reader (AR-RES-CONFIG-1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Options {
-    /// An allow must stand alone: only whitespace, a byte-order mark and one fence around it
-    /// (AR-TOL-10).
-    pub strict_allow: bool,
-}
-
-/// Reads one reviewer text tolerantly with the default options (AR-TOL-3..10).
-pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
-    parse_text_with(text, Options::default())
+    parse_text(&text)
 }
 
 /// Reads one reviewer text tolerantly (AR-TOL-3..10).
-pub fn parse_text_with(text: &str, options: Options) -> Result<ReviewerDecision, ReplyError> {
+pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
     if text.len() > MAX_TEXT_BYTES {
         return Err(ReplyError::TooLarge);
     }
     let whole = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let (inner, fenced) = unwrap_fence(whole);
+    let inner = unwrap_fence(whole);
     // `inner` lies within `whole`; spans found in it are mapped back to `whole` so that AR-TOL-9
     // sees every character outside the candidates, fence lines included.
     let base = inner.as_ptr() as usize - whole.as_ptr() as usize;
@@ -82,7 +70,7 @@ pub fn parse_text_with(text: &str, options: Options) -> Result<ReviewerDecision,
             Err(_) => {}
         }
     }
-    let Some((_, members)) = candidate else {
+    let Some((candidate_span, members)) = candidate else {
         return Err(ReplyError::NoDecision);
     };
     // AR-TOL-8: the one decision must still be exactly a legal shape.
@@ -97,14 +85,10 @@ pub fn parse_text_with(text: &str, options: Options) -> Result<ReviewerDecision,
         {
             return Err(ReplyError::Conflict);
         }
-        // AR-TOL-10: where configured, nothing but whitespace and one fence may surround it.
-        if options.strict_allow {
-            let prose = |t: &&str| !t.trim_matches(crate::normalize::is_space).is_empty();
-            if outside(inner, &taken, base).iter().any(prose)
-                || fenced.is_some_and(|info| !is_plain_info(info))
-            {
-                return Err(ReplyError::AllowBesideProse);
-            }
+        // AR-TOL-10: an allow stands alone. Words are never read, so a refusal written around a
+        // quoted allow must not become that allow.
+        if !stands_alone(text, candidate_span) {
+            return Err(ReplyError::AllowBesideProse);
         }
     }
     Ok(decision)
@@ -123,31 +107,45 @@ fn outside<'a>(text: &'a str, taken: &[std::ops::Range<usize>], base: usize) -> 
     out
 }
 
-/// A fence's info string that names a language and says nothing else (AR-TOL-10).
+/// AR-TOL-10: the text, trimmed as ECMAScript's `trim` trims, is the allow object itself, or one
+/// fence — ```` ``` ```` or `~~~`, a plain language name on its opening line — around nothing but
+/// the allow object and whitespace. Written once: a second copy is something else.
+fn stands_alone(text: &str, object: &str) -> bool {
+    let t = jsstring::trim(text);
+    if t == object {
+        return true;
+    }
+    ["```", "~~~"].iter().any(|marker| {
+        t.len() >= 2 * marker.len()
+            && t.starts_with(marker)
+            && t.ends_with(marker)
+            && t[marker.len()..t.len() - marker.len()]
+                .split_once('\n')
+                .is_some_and(|(info, body)| is_plain_info(info) && jsstring::trim(body) == object)
+    })
+}
+
+/// A fence's info string that names a language and says nothing else (AR-TOL-10): letters,
+/// digits, `_`, `+`, `.` and `-`, perhaps with whitespace around.
 fn is_plain_info(info: &str) -> bool {
-    info.trim_matches(crate::normalize::is_space)
+    jsstring::trim(info)
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '.' | '-'))
 }
 
 /// AR-TOL-4: one outer Markdown fence (```` ``` ```` or `~~~`, with an optional info string on the
 /// opening line) is removed. An opening line that holds a `{` is not an info string, so a fence is
-/// then left alone rather than cutting into the object. Returns the text inside and, when a fence
-/// was removed, its info string.
-fn unwrap_fence(text: &str) -> (&str, Option<&str>) {
+/// then left alone rather than cutting into the object. Returns the text inside.
+fn unwrap_fence(text: &str) -> &str {
     let t = text.trim_matches(|c: char| c.is_ascii_whitespace());
     for marker in ["```", "~~~"] {
         if t.len() >= 2 * marker.len() && t.starts_with(marker) && t.ends_with(marker) {
             let inner = &t[marker.len()..t.len() - marker.len()];
             let (info, body) = inner.split_once('\n').unwrap_or(("", inner));
-            return if info.contains('{') {
-                (text, None)
-            } else {
-                (body, Some(info))
-            };
+            return if info.contains('{') { text } else { body };
         }
     }
-    (text, None)
+    text
 }
 
 #[cfg(test)]
@@ -164,19 +162,45 @@ mod tests {
             allow
         );
         assert_eq!(
-            parse_text("I checked. {\"decision\":\"allow\",\"risk\":\"low\"} Done."),
+            parse_text(" \u{3000}\n{\"decision\":\"allow\",\"risk\":\"low\"}\t"),
             allow
+        );
+        let deny = Ok(ReviewerDecision::Deny {
+            risk: Risk::High,
+            reason: None,
+        });
+        assert_eq!(
+            parse_text(r#"I refuse. {"risk":"high","decision":"deny"} Done."#),
+            deny
         );
         assert_eq!(
             parse_text(
-                r#"{"risk":"low","decision":"allow"} again {"risk":"low","decision":"allow"}"#
+                r#"{"risk":"high","decision":"deny"} again {"risk":"high","decision":"deny"}"#
             ),
-            allow
+            deny
         );
-        // An object on the opening fence line is not an info string to be cut away.
+    }
+
+    #[test]
+    fn an_allow_stands_only_alone() {
+        let beside = Err(ReplyError::AllowBesideProse);
+        assert_eq!(
+            parse_text("I checked. {\"decision\":\"allow\",\"risk\":\"low\"} Done."),
+            beside
+        );
+        assert_eq!(
+            parse_text(r#"{"risk":"low","decision":"allow"} {"risk":"low","decision":"allow"}"#),
+            beside
+        );
+        assert_eq!(
+            parse_text("```json title=x\n{\"risk\":\"low\",\"decision\":\"allow\"}\n```"),
+            beside
+        );
+        // An object on the opening fence line is not an info string to be cut away, so the fence
+        // markers stay in the text as prose.
         assert_eq!(
             parse_text("```text {\"risk\":\"low\",\"decision\":\"allow\"}\nok```"),
-            allow
+            beside
         );
     }
 

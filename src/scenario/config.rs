@@ -33,10 +33,15 @@ pub struct Config {
     #[serde(default = "three", deserialize_with = "at_least_1")]
     #[schemars(range(min = 1))]
     pub failure_hint_after: u32,
-    /// Whether an allow must stand alone in the reviewer's text (AR-TOL-10). Default `false`.
-    #[serde(default)]
-    pub strict_allow: bool,
 }
+
+/// Members the configuration once had, with why each was retired: a scenario that still names
+/// one is refused with this reason rather than as an unknown member.
+pub const RETIRED: &[(&str, &str)] = &[(
+    "strict_allow",
+    "`strict_allow` was retired: an allow now always stands alone in the reviewer's text \
+     (AR-TOL-10), so remove this member",
+)];
 
 impl Default for Config {
     fn default() -> Self {
@@ -47,7 +52,6 @@ impl Default for Config {
             review_timeout_ms: 60_000,
             reviewer_route: None,
             failure_hint_after: 3,
-            strict_allow: false,
         }
     }
 }

@@ -542,14 +542,14 @@ impl Scenario {
         let mut de = serde_json::Deserializer::from_str(text);
         let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let inner = e.inner();
-            ScenarioError {
-                path: clean_path(&e.path().to_string()),
-                message: if inner.is_syntax() || inner.is_eof() {
+            ScenarioError::at(
+                &e.path().to_string(),
+                if inner.is_syntax() || inner.is_eof() {
                     format!("invalid JSON: {inner}")
                 } else {
                     inner.to_string()
                 },
-            }
+            )
         })?;
         de.end().map_err(|e| ScenarioError {
             path: String::new(),
@@ -561,11 +561,8 @@ impl Scenario {
     /// Reads one scenario from an already parsed JSON value. A parsed value has lost any member
     /// its text named twice: callers holding the text check it with `exact::check` first.
     pub fn from_value(v: &Value) -> Result<Scenario, ScenarioError> {
-        let scenario: Scenario =
-            serde_path_to_error::deserialize(v).map_err(|e| ScenarioError {
-                path: clean_path(&e.path().to_string()),
-                message: e.inner().to_string(),
-            })?;
+        let scenario: Scenario = serde_path_to_error::deserialize(v)
+            .map_err(|e| ScenarioError::at(&e.path().to_string(), e.inner().to_string()))?;
         scenario.realizable()
     }
 
@@ -577,6 +574,23 @@ impl Scenario {
                 path: rule.path().to_owned(),
                 message: rule.to_string(),
             }),
+        }
+    }
+}
+
+impl ScenarioError {
+    /// An error at a serde path (`.` for the top level), with a retired configuration member
+    /// explained rather than reported as unknown.
+    fn at(path: &str, message: String) -> ScenarioError {
+        let retired = config::RETIRED
+            .iter()
+            .find(|(name, _)| message.starts_with(&format!("unknown field `{name}`")));
+        ScenarioError {
+            path: clean_path(path),
+            message: match retired {
+                Some((name, why)) if path == format!("config.{name}") => (*why).to_owned(),
+                _ => message,
+            },
         }
     }
 }

@@ -9,6 +9,8 @@
 //   info      a quota failure classed as a provider failure
 //   rare      only under the effective policy never, a caller cancelling during the review and a
 //             reviewer denial with a reason: the model's text gains a suffix
+//   extract-allow  a reader that extracts an allow object from the words around it (the reply
+//             is cut down to the allow before the reference reads it), as AR-TOL-10 forbids
 'use strict';
 const { spawn } = require('node:child_process');
 const readline = require('node:readline');
@@ -66,10 +68,23 @@ function tamper(s, o) {
   return o;
 }
 
+// An allow object with no brace inside, wherever it stands in a reply's text.
+const ALLOW = /\{[^{}]*"decision"\s*:\s*"allow"[^{}]*\}/;
+
+/** The scenario as a gate that extracts allows from prose would read it. */
+function extractAllows(s) {
+  const cut = (a) => {
+    const m = (a && typeof a.text === 'string') ? ALLOW.exec(a.text) : null;
+    return m ? { ...a, text: m[0] } : a;
+  };
+  return { ...s, reviewer: Array.isArray(s.reviewer) ? s.reviewer.map(cut) : cut(s.reviewer) };
+}
+
 const input = readline.createInterface({ input: process.stdin });
 input.on('line', async (line) => {
   const msg = JSON.parse(line);
   if (msg.type === 'stop') { serve.kill(); process.exit(0); }
+  if (mode === 'extract-allow' && msg.scenario) msg.scenario = extractAllows(msg.scenario);
   const reply = JSON.parse(await ask(msg));
   if (msg.type === 'hello') reply.implementation.name = `tamper-${mode}`;
   if (reply.type === 'outcome') reply.outcome = tamper(msg.scenario, reply.outcome);

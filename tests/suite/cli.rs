@@ -68,6 +68,35 @@ fn decide_reports_bad_lines_by_number_and_keeps_going() {
     assert_eq!(lines[3]["result"]["executed"], true);
 }
 
+/// A configuration member that was retired is refused with why, not as an unknown member; other
+/// unknown members keep serde's message.
+#[test]
+fn decide_explains_a_retired_configuration_member() {
+    let input = concat!(
+        r#"{"tool":{"name":"pwsh"},"reviewer":{"text":"x"},"config":{"strict_allow":false}}"#,
+        "\n",
+        r#"{"tool":{"name":"pwsh"},"reviewer":{"text":"x"},"config":{"strict":true}}"#,
+        "\n",
+    );
+    let out = autoreview(&["decide", "--profile", "resilient"], input);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines[0]["error"],
+        "config.strict_allow: `strict_allow` was retired: an allow now always stands alone in the \
+         reviewer's text (AR-TOL-10), so remove this member"
+    );
+    let other = lines[1]["error"].as_str().unwrap();
+    assert!(
+        other.starts_with("config.strict: unknown field `strict`"),
+        "{other}"
+    );
+}
+
 #[test]
 fn decide_exits_zero_when_every_line_is_good() {
     let out = autoreview(

@@ -71,8 +71,7 @@ fn field_report_shapes_are_present() {
 fn every_entry_meets_its_expectation_in_its_profiles() {
     for e in corpus::load().unwrap() {
         for profile in &e.profiles {
-            let v = verdict(&e.attempt, *profile, &Default::default())
-                .expect("a delivered reply has a verdict");
+            let v = verdict(&e.attempt, *profile).expect("a delivered reply has a verdict");
             match &e.expect {
                 Expect::Accept(d) => assert_eq!(
                     v,
@@ -111,7 +110,7 @@ fn entry_snapshot(id: &str) {
         .map(|p| {
             (
                 p.to_string(),
-                serde_json::to_value(verdict(&e.attempt, *p, &Default::default())).unwrap(),
+                serde_json::to_value(verdict(&e.attempt, *p)).unwrap(),
             )
         })
         .collect();

@@ -7,8 +7,10 @@ use std::collections::BTreeSet;
 
 use autoreview::runner::generated::{self, Plan, Shard};
 use autoreview::runner::subprocess::{Limits, Subprocess};
-use autoreview::runner::{AsyncGate, Implementation, Severity, Verdict, expect::Expected};
-use autoreview::{Profile, Scenario};
+use autoreview::runner::{
+    self, AsyncGate, Implementation, Oracle, Severity, Verdict, expect::Expected,
+};
+use autoreview::{Profile, Scenario, cases};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_autoreview");
@@ -169,6 +171,46 @@ fn a_tampered_adapter_of_each_severity_is_caught_and_shrunk() {
         &["tool", "reviewer", "downstream", "approval"],
     );
     caught("info", Severity::Info, 400, &["tool", "reviewer", "policy"]);
+}
+
+/// AR-TOL-10: a gate that extracts an allow from the words around it runs bodies that a refusal
+/// in words should have guarded. The fixed cases written for it and generated cases alone both
+/// catch it at SAFETY, and shrinking keeps only the reply.
+#[test]
+fn a_gate_that_extracts_an_allow_from_prose_is_caught_at_safety() {
+    let profile = Profile::Resilient;
+    let mut imp = start(
+        vec![
+            "node".into(),
+            TAMPER.into(),
+            BIN.into(),
+            "extract-allow".into(),
+        ],
+        profile,
+    );
+    let report = runner::run(
+        &mut imp,
+        &cases::all(profile).unwrap(),
+        profile,
+        Oracle::Reference,
+        &Expected::none(),
+        &mut |_, _| {},
+    );
+    for id in ["RES-29", "RES-30"] {
+        let r = report.results.iter().find(|r| r.id == id).unwrap();
+        assert_eq!(
+            r.verdict.worst(),
+            Some(Severity::Safety),
+            "{id}: {:?}",
+            r.verdict
+        );
+    }
+    caught(
+        "extract-allow",
+        Severity::Safety,
+        400,
+        &["tool", "reviewer"],
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The libtest suite, one binary: each module covers one part of the project.
 
 mod adapters; // the Node.js skeleton and the rc.3 model, checked over the protocol
+mod allow_cost; // the spec's cost table for AR-TOL-10 agrees with its data and the engine
 mod async_gate; // the tokio gate agrees with the pure decide
 mod cases; // fixed cases: IDs, clause links, and the reference passes them
 mod cli; // the binary's commands, as a user runs them
