@@ -59,11 +59,16 @@ pub enum Command {
     /// the protocol of spec/protocol.md, and its outcomes are compared with the reference engine's,
     /// each difference classified SAFETY, DECISION, ORDER, TEXT or INFO.
     ///
-    /// Exit code 0 when every case passes or fails only as --expect lists, 1 on other failures, 2
-    /// when the adapter cannot be started or speaks the wrong protocol.
+    /// Exit codes: 0 every case passed, or failed only as --expect lists; 1 an implementation
+    /// failure; 2 the adapter cannot be started or speaks another protocol; 3 a usage or
+    /// configuration error (bad option, unreadable --expect, unwritable output path), reported
+    /// before any case runs; 4 the selection runs no case (a selector that names no case, or
+    /// nothing left to run).
     #[command(after_help = "\
 Examples:
   autoreview check --profile baseline
+  autoreview check --profile resilient --only AR-TOL-10 --only incidents   # cases citing a clause, an area
+  autoreview check --profile resilient --only 'reviewer=failure' --skip 'RS-P*'   # a table feature, minus some IDs
   autoreview check --profile baseline -- node adapters/node/skeleton.js
   autoreview check --expect known-failures.json --junit report.xml --markdown \"$GITHUB_STEP_SUMMARY\" -- ./my-adapter
   autoreview check --write-expect known-failures.json -- ./my-adapter   # adopt the suite gradually
@@ -92,7 +97,7 @@ Examples:
     /// must run and one that must be denied.
     ///
     /// Exit code 0 when the wiring works, 1 when a smoke case fails, 2 when the adapter cannot be
-    /// started or speaks the wrong protocol.
+    /// started or speaks the wrong protocol, 3 on a usage error.
     Smoke {
         /// The profile to use.
         #[arg(long, value_enum, default_value_t = Profile::Resilient)]
@@ -108,7 +113,7 @@ Examples:
     /// line: {"ok": true, "risk", "decision", "reason"?} or {"ok": false, "error"}.
     ///
     /// Plain stdin is one text block with a normal stop; with --blocks, stdin is a JSON array of
-    /// blocks as in the scenario contract. Exit code 0 for either verdict, 2 for unusable input.
+    /// blocks as in the scenario contract. Exit code 0 for either verdict, 3 for unusable input.
     Parse {
         /// The profile whose reader applies (baseline: strict, resilient: tolerant).
         #[arg(long, value_enum, default_value_t = Profile::Resilient)]
@@ -198,9 +203,15 @@ pub struct RunOptions {
     /// Write a Markdown summary (e.g. to $GITHUB_STEP_SUMMARY).
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<String>,
-    /// Only run fixed cases whose ID or area contains this text (repeatable).
-    #[arg(long, value_name = "TEXT")]
+    /// Only run the fixed cases this names (repeatable): a case ID (`RS-7`), an area
+    /// (`incidents`), a clause ID (`AR-SCOPE-1`: every case that cites it), each with `*` as a
+    /// wildcard (`BL-P*`), or a decision-table feature (`reviewer=failure`,
+    /// `effective=never|ask`, `listed=false`). A selector that names no case is an error.
+    #[arg(long, value_name = "SELECTOR", conflicts_with = "no_fixed")]
     pub only: Vec<String>,
+    /// Leave out the fixed cases this names (repeatable; the same forms as --only).
+    #[arg(long, value_name = "SELECTOR", conflicts_with = "no_fixed")]
+    pub skip: Vec<String>,
     /// Also run N generated scenarios, compared with the reference engine; differences are shrunk
     /// to minimal scenarios.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -242,14 +253,41 @@ pub enum InProcess {
     AsyncGate,
 }
 
+/// The process exit codes, each distinct so that CI can tell them apart.
+pub mod exit {
+    /// Every case passed, or failed only as `--expect` lists.
+    pub const PASSED: u8 = 0;
+    /// An implementation failed a case.
+    pub const FAILED: u8 = 1;
+    /// The adapter cannot be started or speaks another protocol.
+    pub const ADAPTER_UNUSABLE: u8 = 2;
+    /// A usage, configuration or input error: a bad option, an unreadable or invalid input file, an
+    /// unwritable output path. Reported before any case runs.
+    pub const USAGE: u8 = 3;
+    /// The selection runs no case: a `--only`/`--skip` selector names no case, or the selection
+    /// (`--only`, `--skip`, `--no-fixed`, `--generated`, `--shard`) leaves nothing to run.
+    pub const NOTHING_RUN: u8 = 4;
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version are answers, not errors; everything else clap refuses is usage.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(exit::USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("autoreview: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(exit::USAGE)
         }
     }
 }
@@ -309,27 +347,52 @@ fn print_all(text: &str) -> anyhow::Result<()> {
 
 /// `check`: the fixed cases against the reference or an adapter.
 fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Result<ExitCode> {
-    use crate::runner::{Oracle, expect::Expected, generated, subprocess};
+    use crate::runner::{Oracle, expect::Expected, generated, select, subprocess};
+    // Everything that can be wrong with the command line or its files is found before any case
+    // runs (exit code 3 through the error), so a long run never ends in a configuration error.
     let expected = match &run.expect {
         None => Expected::none(),
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading --expect {path}"))?;
+            let text = std::fs::read_to_string(path).with_context(|| {
+                format!(
+                    "reading --expect {path} (to create it, run once with --write-expect {path})"
+                )
+            })?;
             Expected::parse(path, &text)?
         }
     };
-    let mut cases = if run.no_fixed {
+    for (flag, path) in [
+        ("--report-json", &run.report_json),
+        ("--junit", &run.junit),
+        ("--markdown", &run.markdown),
+        ("--write-expect", &run.write_expect),
+    ] {
+        if let Some(path) = path {
+            writable_file(flag, path)?;
+        }
+    }
+    if let Some(dir) = &run.freeze {
+        writable_dir("--freeze", dir)?;
+    }
+    let parse_all = |raw: &[String]| -> anyhow::Result<Vec<select::Selector>> {
+        Ok(raw
+            .iter()
+            .map(|r| select::Selector::parse(r))
+            .collect::<Result<_, _>>()?)
+    };
+    let (only, skip) = (parse_all(&run.only)?, parse_all(&run.skip)?);
+    let cases = if run.no_fixed {
         Vec::new()
     } else {
-        crate::cases::all(profile)?
+        match select::select(crate::cases::all(profile)?, &only, &skip, profile) {
+            Ok(cases) => cases,
+            Err(e @ select::SelectError::MatchesNothing { .. }) => {
+                eprintln!("autoreview check: {e}");
+                return Ok(ExitCode::from(exit::NOTHING_RUN));
+            }
+            Err(e) => return Err(e.into()),
+        }
     };
-    if !run.only.is_empty() {
-        cases.retain(|c| {
-            run.only
-                .iter()
-                .any(|o| c.id.contains(o.as_str()) || c.area.contains(o.as_str()))
-        });
-    }
     let shard = run.shard.unwrap_or(generated::Shard::ALL);
     let cases: Vec<_> = cases
         .into_iter()
@@ -337,6 +400,24 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         .filter(|(i, _)| shard.contains(*i))
         .map(|(_, c)| c)
         .collect();
+    if cases.is_empty() && run.generated == 0 {
+        eprintln!(
+            "autoreview check: the run has no case: {}",
+            if run.no_fixed {
+                "--no-fixed leaves out the fixed cases and --generated is 0".to_owned()
+            } else {
+                format!(
+                    "the selection{} leaves no fixed case in shard {shard}, and no generated scenario was asked for",
+                    if only.is_empty() && skip.is_empty() {
+                        ""
+                    } else {
+                        " (--only/--skip)"
+                    }
+                )
+            }
+        );
+        return Ok(ExitCode::from(exit::NOTHING_RUN));
+    }
     let mut progress = progress_bar();
     let mut imp: Box<dyn runner::Implementation> = if command.is_empty() {
         match run.implementation {
@@ -354,7 +435,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             Ok(imp) => Box::new(imp),
             Err(e) => {
                 eprintln!("autoreview: {e}");
-                return Ok(ExitCode::from(2));
+                return Ok(ExitCode::from(exit::ADAPTER_UNUSABLE));
             }
         }
     };
@@ -426,10 +507,40 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     )?;
     print_all(&runner::report::text(&report, run.strict))?;
     Ok(if report.succeeded(run.strict) {
-        ExitCode::SUCCESS
+        ExitCode::from(exit::PASSED)
     } else {
-        ExitCode::from(1)
+        ExitCode::from(exit::FAILED)
     })
+}
+
+/// Checks, before any case runs, that `path` can be written: an existing file is opened for
+/// appending (nothing is written), a missing one is created and removed again.
+fn writable_file(flag: &str, path: &str) -> anyhow::Result<()> {
+    let p = std::path::Path::new(path);
+    if p.is_dir() {
+        anyhow::bail!("{flag} {path}: is a directory; give a file path");
+    }
+    let existed = p.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(p)
+        .with_context(|| format!("{flag} {path}: cannot be written"))?;
+    if !existed {
+        std::fs::remove_file(p).with_context(|| format!("{flag} {path}: cannot be written"))?;
+    }
+    Ok(())
+}
+
+/// Checks, before any case runs, that `dir` is a directory a file can be written in.
+fn writable_dir(flag: &str, dir: &str) -> anyhow::Result<()> {
+    let d = std::path::Path::new(dir);
+    if !d.is_dir() {
+        anyhow::bail!("{flag} {dir}: is not an existing directory");
+    }
+    let probe = d.join(format!(".autoreview-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").with_context(|| format!("{flag} {dir}: cannot be written in"))?;
+    std::fs::remove_file(&probe).with_context(|| format!("{flag} {dir}: cannot be written in"))
 }
 
 /// A seed for a run that was not given one.
@@ -474,7 +585,7 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
         Ok(imp) => imp,
         Err(e) => {
             eprintln!("autoreview smoke: {e}");
-            return Ok(ExitCode::from(2));
+            return Ok(ExitCode::from(exit::ADAPTER_UNUSABLE));
         }
     };
     println!("handshake: ok — {}", imp.describe());

@@ -7,6 +7,7 @@ pub mod compare;
 pub mod expect;
 pub mod generated;
 pub mod report;
+pub mod select;
 pub mod subprocess;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -137,9 +137,9 @@ fn table_json_lists_rows_with_clauses() {
 }
 
 #[test]
-fn usage_errors_exit_two_and_help_teaches() {
+fn usage_errors_exit_three_and_help_teaches() {
     let out = autoreview(&["decide", "--profile", "nonsense"], "");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let help = autoreview(&["--help"], "");
     let text = String::from_utf8(help.stdout).unwrap();
     assert!(
@@ -213,4 +213,95 @@ fn decide_and_serve_refuse_ambiguous_and_unrealizable_scenarios() {
             .contains("scenario.tool: the member \"name\" appears twice"),
         "{decide}"
     );
+}
+
+/// The README's CI recipe, run as pasted: every command between `<!-- ci-recipe -->` markers, in
+/// a fresh directory that holds only the repository's `adapters/` (so the relative adapter paths
+/// resolve and the reports land there), with the built `autoreview` first on `PATH` (standing in
+/// for `cargo install`) and `GITHUB_STEP_SUMMARY` set as GitHub sets it. A command exits 0 unless
+/// its line says `# exits N`.
+#[cfg(unix)]
+#[test]
+fn the_readme_ci_recipe_runs_as_pasted() {
+    let readme = include_str!("../../README.md");
+    let mut commands: Vec<(String, i32)> = Vec::new();
+    let mut rest = readme;
+    while let Some(start) = rest.find("<!-- ci-recipe -->") {
+        let after = &rest[start..];
+        let end = after
+            .find("<!-- /ci-recipe -->")
+            .expect("a closed ci-recipe block");
+        let block = &after[..end];
+        let body = block
+            .split_once("```sh\n")
+            .and_then(|(_, b)| b.split_once("```"))
+            .expect("a sh code block in the ci-recipe block")
+            .0;
+        for line in body
+            .replace("\\\n", " ")
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let (command, expected) = match line.split_once("# exits ") {
+                Some((c, n)) => (c, n[..1].parse().unwrap()),
+                None => (line, 0),
+            };
+            commands.push((command.trim().to_owned(), expected));
+        }
+        rest = &after[end..];
+    }
+    assert!(commands.len() >= 4, "the README's recipe: {commands:?}");
+    assert!(
+        commands
+            .iter()
+            .any(|(c, _)| c.contains("--profile baseline"))
+    );
+    assert!(
+        commands
+            .iter()
+            .any(|(c, _)| c.contains("--profile resilient"))
+    );
+
+    let dir = std::env::temp_dir().join(format!("autoreview-recipe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/adapters"),
+        dir.join("adapters"),
+    )
+    .unwrap();
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_autoreview"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let summary = dir.join("step-summary.md");
+    for (command, expected) in &commands {
+        let out = std::process::Command::new("sh")
+            .args(["-c", command])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(*expected),
+            "{command}\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for file in [
+        "autoreview-baseline.xml",
+        "autoreview-resilient.xml",
+        "autoreview-known-failures.json",
+        "step-summary.md",
+    ] {
+        assert!(dir.join(file).is_file(), "the recipe writes {file}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -288,7 +288,7 @@ fn check_exit_codes_reports_and_gradual_adoption() {
         "--profile",
         "baseline",
         "--only",
-        "BL-P",
+        "BL-P*",
         "--timeout-ms",
         "800",
     ];
@@ -359,6 +359,95 @@ fn check_exit_codes_reports_and_gradual_adoption() {
     let (code, _) = cli(&["check", "--", "node", MISBEHAVE, BIN, "version", "0"]);
     assert_eq!(code, 2);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each way a run can end has its own exit code, and everything wrong with the command line or its
+/// files is reported before the adapter is even started (the adapter here would crash the run's
+/// first case, so a run that got that far would exit 1 or 2, not 3 or 4).
+#[test]
+fn check_exit_codes_are_distinct_and_configuration_errors_come_first() {
+    let adapter = ["--", "node", MISBEHAVE, BIN, "version", "0"];
+    let run = |args: &[&str]| {
+        cli(&[&["check", "--profile", "resilient"][..], args, &adapter[..]].concat()).0
+    };
+    // 2: an adapter that speaks another protocol.
+    assert_eq!(run(&[]), 2);
+    // 3: usage and configuration errors, before the adapter starts.
+    assert_eq!(run(&["--timeout-ms", "soon"]), 3);
+    assert_eq!(run(&["--expect", "/nonexistent/known-failures.json"]), 3);
+    assert_eq!(run(&["--junit", "/nonexistent/dir/report.xml"]), 3);
+    assert_eq!(run(&["--markdown", "/nonexistent/dir/summary.md"]), 3);
+    assert_eq!(run(&["--report-json", "/"]), 3);
+    assert_eq!(run(&["--freeze", "/nonexistent/dir"]), 3);
+    assert_eq!(run(&["--only", "reviwer=failure"]), 3);
+    assert_eq!(
+        run(&["--only", "RS-7", "--no-fixed", "--generated", "5"]),
+        3
+    );
+    // 4: a selection that runs no case, whether by a typo or by leaving nothing.
+    assert_eq!(run(&["--only", "NOPE"]), 4);
+    assert_eq!(run(&["--only", "RS-7", "--skip", "RS-7*"]), 4);
+    assert_eq!(run(&["--skip", "AR-NOPE-*"]), 4);
+    assert_eq!(run(&["--no-fixed", "--generated", "0"]), 4);
+    // 0 and 1: the reference in process.
+    assert_eq!(
+        cli(&["check", "--profile", "resilient", "--only", "RS-7"]).0,
+        0
+    );
+}
+
+/// `--only`/`--skip` select by ID (with `*`), area, clause ID and decision-table feature; a clause
+/// selects exactly the cases that cite it, not those of a longer clause ID.
+#[test]
+fn selectors_name_ids_areas_clauses_and_features() {
+    use autoreview::runner::select::{Selector, select};
+    let profile = Profile::Resilient;
+    let all = cases::all(profile).unwrap();
+    let pick = |only: &[&str], skip: &[&str]| -> Vec<String> {
+        let p = |v: &[&str]| {
+            v.iter()
+                .map(|s| Selector::parse(s).unwrap())
+                .collect::<Vec<_>>()
+        };
+        select(all.clone(), &p(only), &p(skip), profile)
+            .unwrap()
+            .into_iter()
+            .map(|c| c.id)
+            .collect()
+    };
+    assert_eq!(pick(&["RS-7"], &[]), ["RS-7"]);
+    let clause = pick(&["AR-TOL-1"], &[]);
+    let citing: Vec<String> = all
+        .iter()
+        .filter(|c| c.clauses.iter().any(|k| k == "AR-TOL-1"))
+        .map(|c| c.id.clone())
+        .collect();
+    assert!(!citing.is_empty());
+    assert_eq!(clause, citing, "AR-TOL-1 must not select AR-TOL-10's cases");
+    let incidents = pick(&["incidents"], &[]);
+    assert!(!incidents.is_empty());
+    assert!(
+        all.iter()
+            .filter(|c| c.area == "incidents")
+            .all(|c| incidents.contains(&c.id))
+    );
+    assert_eq!(
+        incidents.len(),
+        all.iter().filter(|c| c.area == "incidents").count()
+    );
+    let failures = pick(&["reviewer=failure"], &["RS-*"]);
+    assert!(!failures.is_empty() && failures.iter().all(|id| !id.starts_with("RS-")));
+    for id in &failures {
+        let c = all.iter().find(|c| &c.id == id).unwrap();
+        assert_eq!(
+            autoreview::table::features::of(&c.scenario, profile).reviewer,
+            autoreview::table::ReviewerClass::Failure,
+            "{id}"
+        );
+    }
+    let everything = pick(&[], &[]);
+    assert_eq!(everything.len(), all.len());
+    assert_eq!(pick(&[], &["incidents"]).len(), all.len() - incidents.len());
 }
 
 #[test]
