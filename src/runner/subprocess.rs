@@ -617,15 +617,13 @@ fn unsolicited(lines: &Receiver<Line>, when: &str) -> Option<(Broken, String)> {
 const TAIL_GRACE: Duration = Duration::from_millis(50);
 
 impl Drop for Subprocess {
+    /// Asks the adapter to stop and gives it 500 ms to exit; then ends its tree either way, so
+    /// that what it started and left running (a background process of its shell) is ended too.
     fn drop(&mut self) {
         if let Some(mut r) = self.running.take() {
             let _ = r.write(&[&request_line(&Request::Stop)], Duration::from_millis(500));
             let until = Instant::now() + Duration::from_millis(500);
-            while Instant::now() < until {
-                if r.try_wait().is_some() {
-                    r.watchdog.stop.store(true, Ordering::Relaxed);
-                    return;
-                }
+            while Instant::now() < until && r.try_wait().is_none() {
                 thread::sleep(Duration::from_millis(5));
             }
             r.kill();
