@@ -4,7 +4,7 @@
 //! it belongs to.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -16,6 +16,9 @@ use crate::outcome::Outcome;
 use crate::profile::Profile;
 use crate::protocol::{self, ImplementationInfo, Reply, Request};
 use crate::scenario::Scenario;
+use tree::Tree;
+
+mod tree;
 
 /// How the runner treats the subprocess.
 #[derive(Debug, Clone)]
@@ -118,7 +121,7 @@ fn read_stderr(err: impl Read, mut keep: impl FnMut(String)) {
 }
 
 struct Running {
-    child: Arc<Mutex<Child>>,
+    tree: Arc<Mutex<Tree>>,
     stdin: ChildStdin,
     /// Watches writes to stdin: a subprocess that stops reading must cost a timeout, never
     /// block the runner.
@@ -165,29 +168,19 @@ impl Running {
     }
 
     fn try_wait(&self) -> Option<std::process::ExitStatus> {
-        let mut child = self.child.lock().unwrap_or_else(|e| e.into_inner());
-        child.try_wait().ok().flatten()
+        self.tree
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .try_wait()
     }
 
+    /// Ends the subprocess and everything it started ([`Tree::kill`]).
     fn kill(self) {
         self.watchdog.stop.store(true, Ordering::Relaxed);
-        let mut child = self.child.lock().unwrap_or_else(|e| e.into_inner());
-        kill_all(&mut child);
-        let _ = child.wait();
+        let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
+        tree.kill();
+        tree.wait();
     }
-}
-
-/// Kills the subprocess and, on Unix, every process in its group (what a wrapper such as `sh` or
-/// `npm` started), so that nothing is left holding its pipes or running after the run.
-fn kill_all(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        let _ = rustix::process::kill_process_group(
-            rustix::process::Pid::from_child(child),
-            rustix::process::Signal::KILL,
-        );
-    }
-    let _ = child.kill();
 }
 
 /// Kills the subprocess when a write to its stdin has been blocked too long. It polls instead of
@@ -203,7 +196,7 @@ struct Watchdog {
 impl Watchdog {
     const TICK: Duration = Duration::from_millis(20);
 
-    fn start(child: Arc<Mutex<Child>>) -> Arc<Watchdog> {
+    fn start(tree: Arc<Mutex<Tree>>) -> Arc<Watchdog> {
         let dog = Arc::new(Watchdog {
             epoch: Instant::now(),
             deadline: AtomicU64::new(0),
@@ -217,7 +210,7 @@ impl Watchdog {
                 let deadline = watch.deadline.load(Ordering::Acquire);
                 if deadline != 0 && watch.now() > deadline {
                     watch.stalled.store(true, Ordering::Release);
-                    kill_all(&mut child.lock().unwrap_or_else(|e| e.into_inner()));
+                    tree.lock().unwrap_or_else(|e| e.into_inner()).kill();
                     return;
                 }
             }
@@ -315,26 +308,23 @@ impl Subprocess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        // Its own process group, so that ending it ends whatever it started too.
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command.spawn().map_err(|e| StartError::Spawn {
+        // Started so that ending it ends whatever it started too (a process group, a job).
+        let mut tree = Tree::spawn(command).map_err(|e| StartError::Spawn {
             command: self.command_line(),
             message: e.to_string(),
         })?;
-        let stdin = child.stdin.take().ok_or_else(|| StartError::Spawn {
+        let (stdin, stdout, stderr_pipe) = tree.pipes();
+        let stdin = stdin.ok_or_else(|| StartError::Spawn {
             command: self.command_line(),
             message: "no stdin pipe".into(),
         })?;
-        let stdout = child.stdout.take();
-        let stderr_pipe = child.stderr.take();
         let (tx, lines) = mpsc::channel();
         let cap = self.limits.max_reply_bytes;
         if let Some(out) = stdout {
             thread::spawn(move || read_lines(out, cap, tx));
         }
-        let child = Arc::new(Mutex::new(child));
-        let watchdog = Watchdog::start(child.clone());
+        let tree = Arc::new(Mutex::new(tree));
+        let watchdog = Watchdog::start(tree.clone());
         let stderr = Arc::new(Mutex::new(Stderr::default()));
         if let Some(err) = stderr_pipe {
             let sink = stderr.clone();
@@ -351,7 +341,7 @@ impl Subprocess {
             });
         }
         let mut running = Running {
-            child,
+            tree,
             stdin,
             watchdog,
             lines,
@@ -627,15 +617,13 @@ fn unsolicited(lines: &Receiver<Line>, when: &str) -> Option<(Broken, String)> {
 const TAIL_GRACE: Duration = Duration::from_millis(50);
 
 impl Drop for Subprocess {
+    /// Asks the adapter to stop and gives it 500 ms to exit; then ends its tree either way, so
+    /// that what it started and left running (a background process of its shell) is ended too.
     fn drop(&mut self) {
         if let Some(mut r) = self.running.take() {
             let _ = r.write(&[&request_line(&Request::Stop)], Duration::from_millis(500));
             let until = Instant::now() + Duration::from_millis(500);
-            while Instant::now() < until {
-                if r.try_wait().is_some() {
-                    r.watchdog.stop.store(true, Ordering::Relaxed);
-                    return;
-                }
+            while Instant::now() < until && r.try_wait().is_none() {
                 thread::sleep(Duration::from_millis(5));
             }
             r.kill();

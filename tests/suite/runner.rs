@@ -575,41 +575,90 @@ fn processes_with(marker: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// Waits (up to 5 s) until `count` processes carry `marker`, and returns how many do then.
+#[cfg(target_os = "linux")]
+fn settle(marker: &str, count: usize) -> usize {
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while processes_with(marker) != count && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    processes_with(marker)
+}
+
+/// `sh -c` starting a background `sleep` and then the adapter: `; true` keeps the shell as node's
+/// parent, so node and the sleep are both grandchildren of the runner. `marker` (`300.<digits>`,
+/// five minutes to `sleep`) is in the command line of all three.
+#[cfg(target_os = "linux")]
+fn wrapped(mode: &str, n: u32, marker: &str) -> Vec<String> {
+    let script = format!("sleep {marker} & node {MISBEHAVE} {BIN} {mode} {n} {marker}; true");
+    vec!["sh".into(), "-c".into(), script]
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn an_adapter_started_through_a_wrapper_leaves_nothing_running() {
-    // `sh -c '…; true'` keeps the shell as the parent, so node is a grandchild of the runner; it
-    // stalls on its first case, so the runner has to kill it.
-    let marker = format!("{}", 900_000 + std::process::id());
-    let script = format!("node {MISBEHAVE} {BIN} stall 1 {marker}; true");
-    let cases = some_cases(Profile::Baseline, 1);
-    {
-        let mut imp = Subprocess::start(
-            vec!["sh".into(), "-c".into(), script],
-            Profile::Baseline,
-            Limits {
-                max_restarts: 0,
-                ..quick()
-            },
-        )
-        .unwrap();
-        assert!(processes_with(&marker) > 0, "the adapter runs");
+    let run = |imp: &mut Subprocess, cases: &[cases::Case], after: &mut dyn FnMut(usize)| {
         runner::run(
-            &mut imp,
-            &cases,
+            imp,
+            cases,
             Profile::Baseline,
             Oracle::Reference,
             &Expected::none(),
-            &mut |_, _| {},
-        );
-    }
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while processes_with(&marker) > 0 && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+            &mut |done, _| after(done),
+        )
+    };
+
+    // A timeout: the adapter stalls on its first case, so the runner kills it and restarts it;
+    // the restarted one stalls too and is killed for good (one restart allowed).
+    let marker = format!("300.1{:07}", std::process::id());
+    let mut imp = Subprocess::start(
+        wrapped("stall", 1, &marker),
+        Profile::Baseline,
+        Limits {
+            max_restarts: 1,
+            ..quick()
+        },
+    )
+    .unwrap();
+    assert_eq!(settle(&marker, 3), 3, "the shell, node and the sleep run");
+    let mut after_restart = None;
+    let report = run(&mut imp, &some_cases(Profile::Baseline, 2), &mut |done| {
+        if done == 1 {
+            after_restart = Some(settle(&marker, 3));
+        }
+    });
+    assert_eq!(broken_at(&report, 0), Broken::Timeout);
     assert_eq!(
-        processes_with(&marker),
+        after_restart,
+        Some(3),
+        "after the restart only the new adapter's three processes run, none of the killed one's"
+    );
+    drop(imp);
+    assert_eq!(
+        settle(&marker, 0),
         0,
         "a process of the adapter's outlived the run"
+    );
+
+    // The end of a run: the adapter answers, exits on `stop`, and its shell exits with it; the
+    // sleep it left behind is ended all the same.
+    let marker = format!("300.2{:07}", std::process::id());
+    let mut imp = Subprocess::start(
+        wrapped("stall", 99, &marker),
+        Profile::Baseline,
+        Limits {
+            max_restarts: 0,
+            ..quick()
+        },
+    )
+    .unwrap();
+    assert_eq!(settle(&marker, 3), 3, "the shell, node and the sleep run");
+    let report = run(&mut imp, &some_cases(Profile::Baseline, 1), &mut |_| {});
+    assert_eq!(report.results[0].status, Status::Pass, "{report:#?}");
+    drop(imp);
+    assert_eq!(
+        settle(&marker, 0),
+        0,
+        "a process the adapter started outlived the end of the run"
     );
 }
