@@ -268,8 +268,7 @@ pub fn matches_partial(expected: &Value, actual: &Value) -> Result<(), String> {
             (Value::Object(em), Value::Object(am)) => {
                 for (k, ev) in em {
                     let len = at.len();
-                    at.push('/');
-                    at.push_str(k);
+                    crate::runner::compare::push_token(at, k);
                     match am.get(k) {
                         Some(av) => walk(ev, av, at)?,
                         None => return Err(at.clone()),

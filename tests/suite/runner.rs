@@ -524,3 +524,39 @@ fn an_adapter_started_through_a_wrapper_leaves_nothing_running() {
         "a process of the adapter's outlived the run"
     );
 }
+
+/// Difference paths are RFC 6901 pointers: `~` in a member name is written `~0` and `/` is
+/// written `~1`, so a pointer leads back to the one member it names.
+#[test]
+fn difference_pointers_escape_tilde_and_slash() {
+    use autoreview::runner::compare::compare;
+    let key = "a/b~1c";
+    let scenario: autoreview::Scenario = serde_json::from_value(serde_json::json!({
+        "tool": {"name": "a"},
+        "downstream": {"kind": "deny", "reason": "r", "info": {key: 1}},
+        "reviewer": {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}
+    }))
+    .unwrap();
+    let reference = autoreview::decide(&scenario, Profile::Baseline);
+    let mut actual = serde_json::to_value(&reference).unwrap();
+    actual["listener"]["info"][key] = 2.into();
+    let actual: autoreview::Outcome = serde_json::from_value(actual).unwrap();
+    let d = compare(&reference, &actual);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].pointer, "/listener/info/a~1b~01c");
+    assert_eq!(d[0].severity, Severity::Info);
+    let actual_json = serde_json::to_value(&actual).unwrap();
+    assert_eq!(actual_json.pointer(&d[0].pointer), Some(&2.into()));
+    // A case's partial expectation names the same pointer.
+    let want = serde_json::json!({"result": {"info": {key: 1}}});
+    assert_eq!(
+        cases::matches_partial(&want, &actual_json),
+        Ok(()),
+        "only the listener's info changed"
+    );
+    let want = serde_json::json!({"listener": {"info": {key: 1}}});
+    assert_eq!(
+        cases::matches_partial(&want, &actual_json),
+        Err("/listener/info/a~1b~01c".to_owned())
+    );
+}
