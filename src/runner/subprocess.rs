@@ -72,13 +72,38 @@ pub enum StartError {
         found: u32,
     },
     /// The adapter cannot be checked against the run's profile.
-    #[error("the adapter supports {supported:?}, not the profile {profile} this run checks")]
+    #[error("{}", profile_mismatch(*profile, supported))]
     Profile {
         /// The run's profile.
         profile: Profile,
         /// What it supports.
         supported: Vec<Profile>,
     },
+}
+
+/// Says which profiles the adapter offers, which one the run asked for, and the two ways out.
+fn profile_mismatch(asked: Profile, offered: &[Profile]) -> String {
+    let mut names: Vec<&str> = offered.iter().map(|p| p.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let fix = format!("make the adapter offer {asked} in its hello");
+    match names.as_slice() {
+        [] => format!(
+            "the adapter offers no profile (its hello lists none), and the run asked for {asked}: {fix}"
+        ),
+        [one] => format!(
+            "the adapter offers only the profile {one}, and the run asked for {asked}: run with --profile {one}, or {fix}"
+        ),
+        [rest @ .., last] => format!(
+            "the adapter offers the profiles {} and {last}, and the run asked for {asked}: run with {}, or {fix}",
+            rest.join(", "),
+            names
+                .iter()
+                .map(|n| format!("--profile {n}"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
+    }
 }
 
 /// One line (or event) from the subprocess's stdout.
@@ -733,6 +758,27 @@ fn read_lines(out: impl Read, cap: usize, tx: mpsc::Sender<Line>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_profile_mismatch_names_every_offered_profile() {
+        use Profile::*;
+        assert_eq!(
+            profile_mismatch(Resilient, &[]),
+            "the adapter offers no profile (its hello lists none), and the run asked for \
+             resilient: make the adapter offer resilient in its hello"
+        );
+        assert_eq!(
+            profile_mismatch(Baseline, &[Resilient, Resilient]),
+            "the adapter offers only the profile resilient, and the run asked for baseline: run \
+             with --profile resilient, or make the adapter offer baseline in its hello"
+        );
+        assert_eq!(
+            profile_mismatch(Resilient, &[Baseline, Resilient]),
+            "the adapter offers the profiles baseline and resilient, and the run asked for \
+             resilient: run with --profile baseline or --profile resilient, or make the adapter \
+             offer resilient in its hello"
+        );
+    }
 
     #[test]
     fn stderr_lines_are_kept_short() {

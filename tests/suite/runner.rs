@@ -560,3 +560,31 @@ fn difference_pointers_escape_tilde_and_slash() {
         Err("/listener/info/a~1b~01c".to_owned())
     );
 }
+
+/// An adapter that does not offer the run's profile is told, in words, what it offers, what the
+/// run asked for and the two ways out.
+#[test]
+fn a_profile_the_adapter_does_not_offer_is_explained() {
+    let err = Subprocess::start(node("no-profile", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails");
+    assert_eq!(
+        err.to_string(),
+        "the adapter offers only the profile baseline, and the run asked for resilient: run with \
+         --profile baseline, or make the adapter offer resilient in its hello"
+    );
+    let out = Command::new(BIN)
+        .args(["check", "--profile", "baseline", "--"])
+        .args(node("no-profile", 0))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "the adapter offers only the profile resilient, and the run asked for baseline: run \
+             with --profile resilient"
+        ),
+        "{stderr}"
+    );
+}
