@@ -588,3 +588,61 @@ fn a_profile_the_adapter_does_not_offer_is_explained() {
         "{stderr}"
     );
 }
+
+/// An adapter that ends before answering hello: the error gives its exit status, the last lines
+/// of its stderr and what an adapter must do.
+#[test]
+fn an_adapter_that_exits_before_hello_is_explained() {
+    let hint = "hint: an adapter must keep running and answer the hello line on its stdout \
+                (spec/protocol.md)";
+    let err = Subprocess::start(node("exit", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails")
+        .to_string();
+    assert!(
+        err.contains("it exited (exit status: 0) before answering hello"),
+        "{err}"
+    );
+    assert!(err.contains(hint), "{err}");
+    assert!(!err.contains("its stderr"), "nothing was written: {err}");
+
+    let noisy = "for i in $(seq 1 30); do echo line $i >&2; done; exit 3";
+    let err = Subprocess::start(
+        vec!["sh".into(), "-c".into(), noisy.into()],
+        Profile::Resilient,
+        quick(),
+    )
+    .err()
+    .expect("the handshake fails")
+    .to_string();
+    assert!(err.contains("(exit status: 3)"), "{err}");
+    assert!(
+        err.contains("its stderr (the last 20 of 30 lines):"),
+        "{err}"
+    );
+    let shown: Vec<&str> = err.lines().filter(|l| l.starts_with("  ")).collect();
+    let want: Vec<String> = (11..=30).map(|i| format!("  line {i}")).collect();
+    assert_eq!(shown, want, "{err}");
+    assert!(
+        err.ends_with("an adapter, or a module an adapter requires?"),
+        "{err}"
+    );
+
+    // A module in place of the adapter: the command line says what it is and what to run.
+    let out = Command::new(BIN)
+        .args(["check", "--", "node", "adapters/node/example-gate.js"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("exited (exit status: 2) before answering hello"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("example-gate.js is a module") && stderr.contains("skeleton.js"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(hint), "{stderr}");
+}
