@@ -35,7 +35,8 @@ pub struct Cli {
 pub enum Command {
     /// Decide scenarios read as JSON lines on stdin; write one outcome line per scenario.
     ///
-    /// Blank lines are skipped. A line that is not a valid scenario yields
+    /// Each outcome is written as soon as its line is read, so `decide` can run as a co-process
+    /// that answers one line at a time. Blank lines are skipped. A line that is not a valid scenario yields
     /// {"line": N, "error": "..."} on its output line instead of an outcome; the remaining lines
     /// are still decided, and the exit code is 1 at the end.
     Decide {
@@ -596,26 +597,35 @@ fn parse(profile: Profile, blocks: bool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `decide`: one output line per non-blank input line.
+/// `decide`: one output line per non-blank input line. Each line is written out before the next
+/// input is awaited, so `decide` can run as a co-process answering one line at a time; input that
+/// is already buffered is answered in one write.
 fn decide(profile: Profile) -> anyhow::Result<ExitCode> {
-    let stdin = std::io::stdin().lock();
+    let mut stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut bad = false;
-    for (i, line) in stdin.split(b'\n').enumerate() {
-        let line = line.context("reading stdin")?;
-        let n = i + 1;
-        let line = line.strip_suffix(b"\r").unwrap_or(&line);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
+    let mut buf = Vec::new();
+    for n in 1usize.. {
+        buf.clear();
+        if stdin.read_until(b'\n', &mut buf).context("reading stdin")? == 0 {
+            break;
         }
-        let reply = match decide_line(line, profile) {
-            Ok(outcome) => outcome,
-            Err(message) => {
-                bad = true;
-                serde_json::json!({ "line": n, "error": message }).to_string()
-            }
-        };
-        writeln!(out, "{reply}").context("writing to stdout")?;
+        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            let reply = match decide_line(line, profile) {
+                Ok(outcome) => outcome,
+                Err(message) => {
+                    bad = true;
+                    serde_json::json!({ "line": n, "error": message }).to_string()
+                }
+            };
+            writeln!(out, "{reply}").context("writing to stdout")?;
+        }
+        // Nothing more to read without waiting: whoever waits for these lines gets them now.
+        if stdin.buffer().is_empty() {
+            out.flush().context("writing to stdout")?;
+        }
     }
     out.flush().context("writing to stdout")?;
     Ok(if bad {

@@ -214,3 +214,51 @@ fn decide_and_serve_refuse_ambiguous_and_unrealizable_scenarios() {
         "{decide}"
     );
 }
+
+/// `decide` answers each line as soon as it is read, so it can run as a co-process: one line in,
+/// stdin still open, one outcome out.
+#[test]
+fn decide_answers_each_line_before_the_input_ends() {
+    use std::io::{BufRead as _, BufReader};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_autoreview"))
+        .args(["decide", "--profile", "baseline"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn autoreview");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let ask = |stdin: &mut std::process::ChildStdin, id: &str| {
+        writeln!(
+            stdin,
+            r#"{{"id":"{id}","tool":{{"name":"t"}},"reviewer":{{"text":"{{\"risk\":\"low\",\"decision\":\"allow\"}}"}}}}"#
+        )
+        .unwrap();
+        stdin.flush().unwrap();
+    };
+    for id in ["first", "second"] {
+        ask(&mut stdin, id);
+        let line = rx.recv_timeout(Duration::from_secs(5));
+        let Ok(line) = line else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("no outcome for {id} while stdin stayed open: {line:?}");
+        };
+        let outcome: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(outcome["id"], id, "{line}");
+        assert_eq!(outcome["listener"]["kind"], "allow", "{line}");
+    }
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
