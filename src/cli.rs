@@ -86,7 +86,7 @@ Examples:
     /// Serve the reference engine over the adapter protocol on stdin/stdout (spec/protocol.md).
     Serve {
         /// The profiles to offer in the handshake.
-        #[arg(long, value_enum, num_args = 1.., default_values_t = Profile::ALL)]
+        #[arg(long, visible_alias = "profile", value_enum, num_args = 1.., default_values_t = Profile::ALL)]
         profiles: Vec<Profile>,
     },
     /// Check an adapter's wiring before blaming the implementation: the handshake, one call that
@@ -98,8 +98,8 @@ Examples:
         /// The profile to use.
         #[arg(long, value_enum, default_value_t = Profile::Resilient)]
         profile: Profile,
-        /// How long one reply may take, in milliseconds.
-        #[arg(long, default_value_t = 2000)]
+        /// How long one reply may take, in milliseconds (at least 1).
+        #[arg(long, default_value_t = 2000, value_parser = at_least_one::<u64>)]
         timeout_ms: u64,
         /// The adapter command and its arguments.
         #[arg(last = true, required = true)]
@@ -171,11 +171,11 @@ pub enum SchemaKind {
 /// How `check` runs and reports.
 #[derive(Debug, Clone, clap::Args)]
 pub struct RunOptions {
-    /// How long one reply may take, in milliseconds.
-    #[arg(long, default_value_t = 2000)]
+    /// How long one reply may take, in milliseconds (at least 1).
+    #[arg(long, default_value_t = 2000, value_parser = at_least_one::<u64>)]
     pub timeout_ms: u64,
-    /// The longest reply line, in bytes.
-    #[arg(long, default_value_t = 1 << 20)]
+    /// The longest reply line, in bytes (at least 1).
+    #[arg(long, default_value_t = 1 << 20, value_parser = at_least_one::<usize>)]
     pub max_reply_bytes: usize,
     /// How many times the adapter may be restarted after crashes, timeouts or garbage.
     #[arg(long, default_value_t = 5)]
@@ -232,6 +232,16 @@ pub struct RunOptions {
     /// against each case's own expectation; `async-gate` against the engine, case by case.
     #[arg(long, value_enum, default_value_t = InProcess::Engine)]
     pub implementation: InProcess,
+}
+
+/// Reads a limit that must be at least 1: a zero timeout or reply size would fail every case
+/// before the adapter could answer, which reads as the adapter's fault.
+fn at_least_one<T: std::str::FromStr + PartialEq + From<u8>>(text: &str) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(n) if n == T::from(0) => Err("the minimum is 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err("expected a whole number, at least 1".to_owned()),
+    }
 }
 
 /// The in-process implementations `check` can run without an adapter.

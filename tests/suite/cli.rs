@@ -262,3 +262,73 @@ fn decide_answers_each_line_before_the_input_ends() {
     drop(stdin);
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
+
+/// `serve` takes `--profile` as every other command does, and `--profiles` as before.
+#[test]
+fn serve_takes_profile_and_profiles() {
+    let hello = concat!(
+        r#"{"type":"hello","protocol":1,"profile":"baseline","runner":"test"}"#,
+        "\n",
+        r#"{"type":"stop"}"#,
+        "\n"
+    );
+    for args in [
+        &["serve", "--profile", "baseline"][..],
+        &["serve", "--profiles", "baseline"][..],
+        &["serve", "--profile", "baseline", "resilient"][..],
+        &["serve"][..],
+    ] {
+        let out = autoreview(args, hello);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let reply: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let want = if args.len() == 3 {
+            serde_json::json!(["baseline"])
+        } else {
+            serde_json::json!(["baseline", "resilient"])
+        };
+        assert_eq!(reply["profiles"], want, "{args:?}");
+    }
+}
+
+/// A zero timeout or reply cap would fail every case as the adapter's fault: the options refuse
+/// it, saying the minimum, before anything runs.
+#[test]
+fn zero_limits_are_refused_when_the_options_are_read() {
+    for (args, option) in [
+        (&["check", "--timeout-ms", "0"][..], "--timeout-ms"),
+        (
+            &["check", "--max-reply-bytes", "0"][..],
+            "--max-reply-bytes",
+        ),
+        (
+            &["smoke", "--timeout-ms", "0", "--", "true"][..],
+            "--timeout-ms",
+        ),
+    ] {
+        let out = autoreview(args, "");
+        assert!(
+            !out.status.success() && out.status.code().is_some(),
+            "{args:?}: {:?}",
+            out.status
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("invalid value '0' for '{option}"))
+                && stderr.contains("the minimum is 1"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: nothing ran");
+    }
+    // 1 is a valid limit.
+    let out = autoreview(&["check", "--timeout-ms", "1", "--only", "BL-1"], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
