@@ -9,6 +9,7 @@ pub mod attempt;
 pub mod config;
 pub mod exact;
 pub mod realizable;
+pub mod whole;
 
 use schemars::JsonSchema;
 use serde::de::{self, Deserializer};
@@ -70,7 +71,7 @@ pub struct Session {
     #[serde(default)]
     pub route: Route,
     /// Reviewer failures in a row in this session before this call (AR-RES-HINT-1). Default 0.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "failure_count")]
     pub consecutive_failures: u32,
     /// Whether the session is in the session list that disposing of the integration walks
     /// (AR-DISPOSE-1). Default `true`, as for every live session.
@@ -112,6 +113,10 @@ impl std::fmt::Display for Route {
         write!(f, "{}/{}", self.provider, self.model)
     }
 }
+fn failure_count<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    whole::Whole::new("failures", 0, u64::from(u32::MAX)).read_u32(d)
+}
+
 fn default_true() -> bool {
     true
 }

@@ -332,3 +332,72 @@ fn zero_limits_are_refused_when_the_options_are_read() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The error of each line `decide` refuses, in input order.
+fn decide_errors(lines: &[&str]) -> Vec<String> {
+    let out = autoreview(&["decide"], &(lines.join("\n") + "\n"));
+    assert_eq!(out.status.code(), Some(1));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["error"].as_str().unwrap_or_default().to_owned()
+        })
+        .collect()
+}
+
+/// Every integer member of the scenario contract says that a negative number is negative and
+/// what to give instead, at the member's path (never `expected u32`).
+#[test]
+fn decide_says_a_negative_number_is_negative_for_every_integer_member() {
+    let rows = [
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"session":{"consecutive_failures":-1}}"#,
+            "session.consecutive_failures: -1 is negative; give a whole number of failures from 0 to 4294967295",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"repair_attempts":-1}}"#,
+            "config.repair_attempts: -1 is negative; give a whole number from 0 to 5",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"transport_retries":-2}}"#,
+            "config.transport_retries: -2 is negative; give a whole number from 0 to 5",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"review_timeout_ms":-1}}"#,
+            "config.review_timeout_ms: -1 is negative; give a whole number of milliseconds ≥ 1",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"failure_hint_after":-1}}"#,
+            "config.failure_hint_after: -1 is negative; give a whole number of failures from 1 to 4294967295",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":"","delay_ms":-1}}"#,
+            "reviewer: delay_ms: -1 is negative; give a whole number of milliseconds ≥ 0",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":[{"text":""},{"blocks":[],"delay_ms":-5}]}"#,
+            "reviewer: attempt [1]: delay_ms: -5 is negative; give a whole number of milliseconds ≥ 0",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"finish":{"kind":"error","code":"X","message":""},"delay_ms":-1}}"#,
+            "reviewer: delay_ms: -1 is negative;",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"throw":-1,"delay_ms":-1.5}}"#,
+            "reviewer: delay_ms: -1.5 is negative;",
+        ),
+    ];
+    let lines: Vec<&str> = rows.iter().map(|(l, _)| *l).collect();
+    for (got, (line, want)) in decide_errors(&lines).iter().zip(&rows) {
+        assert!(got.starts_with(want), "{line}\n got: {got}\nwant: {want}");
+    }
+    // Those are all the integer members the contract has: a new one needs a row here.
+    let schema = autoreview::schema::text(autoreview::cli::SchemaKind::Scenario);
+    assert_eq!(
+        schema.matches("\"type\": \"integer\"").count(),
+        rows.len(),
+        "the scenario schema's integer members"
+    );
+}
