@@ -491,7 +491,9 @@ impl Subprocess {
                 Err(e) => fail(
                     running,
                     format!(
-                        "its first line is not a hello reply ({e}): {}",
+                        "its first line is not a hello reply ({}): {}",
+                        protocol::unreadable_line(&text, protocol::Line::Reply)
+                            .unwrap_or_else(|| e.to_string()),
                         short(&text)
                     ),
                 ),
@@ -621,7 +623,12 @@ impl Implementation for Subprocess {
                     )),
                     Err(e) => Err((
                         Broken::ProtocolError,
-                        format!("not a valid reply ({e}): {}", short(&text)),
+                        format!(
+                            "not a valid reply ({}): {}",
+                            protocol::unreadable_line(&text, protocol::Line::Reply)
+                                .unwrap_or_else(|| e.to_string()),
+                            short(&text)
+                        ),
                     )),
                 },
                 Ok(Line::TooLong(n)) => Err((

@@ -401,3 +401,93 @@ fn decide_says_a_negative_number_is_negative_for_every_integer_member() {
         "the scenario schema's integer members"
     );
 }
+
+/// Text no JSON reader takes as it stands is named with its remedy, and the path where there is
+/// one: a lone surrogate escape, a byte-order mark, a scenario that is not an object.
+#[test]
+fn decide_names_unreadable_text_and_what_to_do() {
+    let bom = "\u{feff}{\"tool\":{\"name\":\"a\"},\"reviewer\":{\"text\":\"\"}}";
+    let lines = [
+        r#"{"tool":{"name":"\ud800"},"reviewer":{"text":""}}"#,
+        r#"{"tool":{"name":"a"},"reviewer":[{"text":"x"},{"blocks":[{"type":"text","text":"a\uDC00"}]}]}"#,
+        r#"{"tool":{"name":"a"},"reviewer":{"text":"\ud83d\ude00 \\ud800 \ud800\u0041"}}"#,
+        r#"{"tool":{"name":"a","\udfffx":1},"reviewer":{"text":""}}"#,
+        bom,
+        r#"[{"tool":{"name":"a"},"reviewer":{"text":""}}]"#,
+        "42",
+        r#""{\"tool\":{}}""#,
+        " null ",
+        "not json",
+        r#"{"tool":{"name":"a"} "reviewer":{"text":""}}"#,
+    ];
+    let got = decide_errors(&lines);
+    let want = [
+        r"tool.name: \ud800 is a lone surrogate escape, which a scenario cannot carry (a string must be valid Unicode)",
+        r"reviewer[1].blocks[0].text: \uDC00 is a lone surrogate escape",
+        // A pair and an escaped backslash are not lone; the third escape is.
+        r"reviewer.text: \ud800 is a lone surrogate escape",
+        r"tool: a member name holds \udfff, a lone surrogate escape",
+        "the text starts with a byte-order mark (U+FEFF); remove it",
+        "a scenario is a JSON object ({\"tool\": ..., \"reviewer\": ...}), not an array",
+        "a scenario is a JSON object ({\"tool\": ..., \"reviewer\": ...}), not a number",
+        "a scenario is a JSON object ({\"tool\": ..., \"reviewer\": ...}), not a string",
+        "a scenario is a JSON object ({\"tool\": ..., \"reviewer\": ...}), not null",
+        "invalid JSON: expected ident (line 1, column 2)",
+        "invalid JSON: expected `,` or `}` (line 1, column 22)",
+    ];
+    assert_eq!(got.len(), want.len());
+    for ((got, want), line) in got.iter().zip(want).zip(lines) {
+        assert!(got.starts_with(want), "{line}\n got: {got}\nwant: {want}");
+    }
+}
+
+/// `serve` reads its request lines with the same reader: a lone surrogate in a scenario gets an
+/// error reply carrying the request's seq, instead of no reply at all, and a line that is not an
+/// object or starts with a byte-order mark is named as such.
+#[test]
+fn serve_names_unreadable_request_lines() {
+    let session = [
+        "\u{feff}{\"type\":\"hello\",\"protocol\":1,\"profile\":\"baseline\",\"runner\":\"t\"}",
+        r#"{"type":"hello","protocol":1,"profile":"baseline","runner":"t"}"#,
+        r#"{"type":"decide","seq":7,"scenario":{"tool":{"name":"\ud800"},"reviewer":{"text":""}}}"#,
+        r#"{"type":"decide","seq":8,"scenario":"pwsh"}"#,
+        r#"{"type":"decide","seq":9,"scenario":{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"review_timeout_ms":-1}}}"#,
+        "[7]",
+        r#"{"type":"stop"}"#,
+    ];
+    let out = autoreview(&["serve"], &(session.join("\n") + "\n"));
+    assert_eq!(out.status.code(), Some(0));
+    let replies: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies.len(), 4, "{replies:#?}");
+    assert_eq!(replies[0]["type"], "hello");
+    let error = |i: usize, seq: u64| {
+        assert_eq!(replies[i]["type"], "error", "{}", replies[i]);
+        assert_eq!(replies[i]["seq"], seq, "{}", replies[i]);
+        replies[i]["message"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(
+        error(1, 7),
+        r"not a request: scenario.tool.name: \ud800 is a lone surrogate escape, which a scenario cannot carry (a string must be valid Unicode)"
+    );
+    assert_eq!(
+        error(2, 8),
+        "invalid scenario: a scenario is a JSON object ({\"tool\": ..., \"reviewer\": ...}), not a string"
+    );
+    assert_eq!(
+        error(3, 9),
+        "invalid scenario: config.review_timeout_ms: -1 is negative; give a whole number of milliseconds ≥ 1"
+    );
+    let log = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        log.contains("not a request: the text starts with a byte-order mark (U+FEFF)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("not a request: a request is a JSON object, not an array"),
+        "{log}"
+    );
+}

@@ -646,3 +646,91 @@ fn an_adapter_that_exits_before_hello_is_explained() {
     );
     assert!(stderr.contains(hint), "{stderr}");
 }
+
+/// A reply the runner cannot read is named with what to do, as a scenario is: a hello written
+/// with a byte-order mark (as some UTF-8 encoders write by default), a reply that is an array.
+#[test]
+fn a_reply_line_that_is_not_readable_json_is_named() {
+    let hello = r#"{"type":"hello","protocol":1,"implementation":{"name":"x","version":"1","language":"sh"},"profiles":["baseline"]}"#;
+    let adapter = |first: &str| {
+        vec![
+            "sh".into(),
+            "-c".into(),
+            format!("printf '%s\\n' '{first}'; read line; sleep 5"),
+        ]
+    };
+    let err = Subprocess::start(
+        adapter(&format!("\u{feff}{hello}")),
+        Profile::Baseline,
+        quick(),
+    )
+    .err()
+    .expect("the handshake fails")
+    .to_string();
+    assert!(
+        err.contains(
+            "its first line is not a hello reply (the text starts with a byte-order mark (U+FEFF); remove it"
+        ),
+        "{err}"
+    );
+    let err = Subprocess::start(adapter(&format!("[{hello}]")), Profile::Baseline, quick())
+        .err()
+        .expect("the handshake fails")
+        .to_string();
+    assert!(
+        err.contains(
+            "its first line is not a hello reply (a reply is a JSON object, not an array)"
+        ),
+        "{err}"
+    );
+}
+
+/// Case files are read with the scenario's messages too: a byte-order mark, a negative number.
+#[test]
+fn case_files_name_unreadable_text_and_negative_numbers() {
+    let file = |scenario: &str| {
+        format!(
+            r#"{{"area":"x","about":"","cases":[{{"id":"X-1","title":"t","clauses":["AR-DECIDE-4"],"profiles":["baseline"],"scenario":{scenario},"expect":{{}}}}]}}"#
+        )
+    };
+    let good = file(r#"{"tool":{"name":"a"},"reviewer":{"text":""}}"#);
+    assert_eq!(
+        cases::file_cases("x.json", &good, Profile::Baseline)
+            .unwrap()
+            .len(),
+        1
+    );
+    let err = cases::file_cases("x.json", &format!("\u{feff}{good}"), Profile::Baseline)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("x.json: the text starts with a byte-order mark (U+FEFF)"),
+        "{err}"
+    );
+    let err = cases::file_cases(
+        "x.json",
+        &file(
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"session":{"consecutive_failures":-4}}"#,
+        ),
+        Profile::Baseline,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with(
+            "x.json: case X-1: scenario: session.consecutive_failures: -4 is negative; give a whole number"
+        ),
+        "{err}"
+    );
+    let err = cases::file_cases(
+        "x.json",
+        &file(r#"{"tool":{"name":"\ud800"},"reviewer":{"text":""}}"#),
+        Profile::Baseline,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with(r"x.json: cases[0].scenario.tool.name: \ud800 is a lone surrogate escape"),
+        "{err}"
+    );
+}
