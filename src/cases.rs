@@ -127,7 +127,8 @@ pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>,
         file: file.to_owned(),
         message,
     };
-    crate::scenario::exact::check(text).map_err(|e| err(format!("{}: {}", e.path, e.message)))?;
+    crate::scenario::exact::check(text)
+        .map_err(|e| err(crate::scenario::ScenarioError::from(e).to_string()))?;
     let mut de = serde_json::Deserializer::from_str(text);
     let parsed: CaseFile = serde_path_to_error::deserialize(&mut de)
         .map_err(|e| err(format!("{}: {}", e.path(), e.inner())))?;
@@ -268,8 +269,7 @@ pub fn matches_partial(expected: &Value, actual: &Value) -> Result<(), String> {
             (Value::Object(em), Value::Object(am)) => {
                 for (k, ev) in em {
                     let len = at.len();
-                    at.push('/');
-                    at.push_str(k);
+                    crate::runner::compare::push_token(at, k);
                     match am.get(k) {
                         Some(av) => walk(ev, av, at)?,
                         None => return Err(at.clone()),

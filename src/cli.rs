@@ -35,7 +35,8 @@ pub struct Cli {
 pub enum Command {
     /// Decide scenarios read as JSON lines on stdin; write one outcome line per scenario.
     ///
-    /// Blank lines are skipped. A line that is not a valid scenario yields
+    /// Each outcome is written as soon as its line is read, so `decide` can run as a co-process
+    /// that answers one line at a time. Blank lines are skipped. A line that is not a valid scenario yields
     /// {"line": N, "error": "..."} on its output line instead of an outcome; the remaining lines
     /// are still decided, and the exit code is 1 at the end.
     Decide {
@@ -90,7 +91,7 @@ Examples:
     /// Serve the reference engine over the adapter protocol on stdin/stdout (spec/protocol.md).
     Serve {
         /// The profiles to offer in the handshake.
-        #[arg(long, value_enum, num_args = 1.., default_values_t = Profile::ALL)]
+        #[arg(long, visible_alias = "profile", value_enum, num_args = 1.., default_values_t = Profile::ALL)]
         profiles: Vec<Profile>,
     },
     /// Check an adapter's wiring before blaming the implementation: the handshake, one call that
@@ -102,8 +103,8 @@ Examples:
         /// The profile to use.
         #[arg(long, value_enum, default_value_t = Profile::Resilient)]
         profile: Profile,
-        /// How long one reply may take, in milliseconds.
-        #[arg(long, default_value_t = 2000)]
+        /// How long one reply may take, in milliseconds (at least 1).
+        #[arg(long, default_value_t = 2000, value_parser = at_least_one::<u64>)]
         timeout_ms: u64,
         /// The adapter command and its arguments.
         #[arg(last = true, required = true)]
@@ -175,11 +176,11 @@ pub enum SchemaKind {
 /// How `check` runs and reports.
 #[derive(Debug, Clone, clap::Args)]
 pub struct RunOptions {
-    /// How long one reply may take, in milliseconds.
-    #[arg(long, default_value_t = 2000)]
+    /// How long one reply may take, in milliseconds (at least 1).
+    #[arg(long, default_value_t = 2000, value_parser = at_least_one::<u64>)]
     pub timeout_ms: u64,
-    /// The longest reply line, in bytes.
-    #[arg(long, default_value_t = 1 << 20)]
+    /// The longest reply line, in bytes (at least 1).
+    #[arg(long, default_value_t = 1 << 20, value_parser = at_least_one::<usize>)]
     pub max_reply_bytes: usize,
     /// How many times the adapter may be restarted after crashes, timeouts or garbage.
     #[arg(long, default_value_t = 5)]
@@ -242,6 +243,16 @@ pub struct RunOptions {
     /// against each case's own expectation; `async-gate` against the engine, case by case.
     #[arg(long, value_enum, default_value_t = InProcess::Engine)]
     pub implementation: InProcess,
+}
+
+/// Reads a limit that must be at least 1: a zero timeout or reply size would fail every case
+/// before the adapter could answer, which reads as the adapter's fault.
+fn at_least_one<T: std::str::FromStr + PartialEq + From<u8>>(text: &str) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(n) if n == T::from(0) => Err("the minimum is 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err("expected a whole number, at least 1".to_owned()),
+    }
 }
 
 /// The in-process implementations `check` can run without an adapter.
@@ -707,26 +718,35 @@ fn parse(profile: Profile, blocks: bool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `decide`: one output line per non-blank input line.
+/// `decide`: one output line per non-blank input line. Each line is written out before the next
+/// input is awaited, so `decide` can run as a co-process answering one line at a time; input that
+/// is already buffered is answered in one write.
 fn decide(profile: Profile) -> anyhow::Result<ExitCode> {
-    let stdin = std::io::stdin().lock();
+    let mut stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut bad = false;
-    for (i, line) in stdin.split(b'\n').enumerate() {
-        let line = line.context("reading stdin")?;
-        let n = i + 1;
-        let line = line.strip_suffix(b"\r").unwrap_or(&line);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
+    let mut buf = Vec::new();
+    for n in 1usize.. {
+        buf.clear();
+        if stdin.read_until(b'\n', &mut buf).context("reading stdin")? == 0 {
+            break;
         }
-        let reply = match decide_line(line, profile) {
-            Ok(outcome) => outcome,
-            Err(message) => {
-                bad = true;
-                serde_json::json!({ "line": n, "error": message }).to_string()
-            }
-        };
-        writeln!(out, "{reply}").context("writing to stdout")?;
+        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            let reply = match decide_line(line, profile) {
+                Ok(outcome) => outcome,
+                Err(message) => {
+                    bad = true;
+                    serde_json::json!({ "line": n, "error": message }).to_string()
+                }
+            };
+            writeln!(out, "{reply}").context("writing to stdout")?;
+        }
+        // Nothing more to read without waiting: whoever waits for these lines gets them now.
+        if stdin.buffer().is_empty() {
+            out.flush().context("writing to stdout")?;
+        }
     }
     out.flush().context("writing to stdout")?;
     Ok(if bad {

@@ -99,48 +99,50 @@ impl Reply {
 /// surrogate escape directly followed by a low one is a pair and stays; an escaped backslash
 /// (`\\ud800`) is not an escape of `u`. One pass; the line is copied only when something changes.
 pub fn lone_surrogates_replaced(line: &str) -> std::borrow::Cow<'_, str> {
-    let b = line.as_bytes();
-    // The UTF-16 unit of a `\uXXXX` escape starting at `at`, if there is one.
-    let unit = |at: usize| -> Option<u16> {
-        if b.get(at) != Some(&b'\\') || b.get(at + 1) != Some(&b'u') {
-            return None;
-        }
-        let hex = line.get(at + 2..at + 6)?;
-        if !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
-            return None;
-        }
-        u16::from_str_radix(hex, 16).ok()
-    };
-    let mut out = String::new();
-    let mut copied = 0;
-    let mut in_string = false;
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        match c {
-            b'"' => {
-                in_string = !in_string;
-                i += 1;
-            }
-            b'\\' if in_string => match unit(i) {
-                Some(0xD800..=0xDBFF) if matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) => i += 12,
-                Some(0xD800..=0xDFFF) => {
-                    out.push_str(line.get(copied..i).unwrap_or_default());
-                    out.push_str("\\ufffd");
-                    i += 6;
-                    copied = i;
-                }
-                Some(_) => i += 6,
-                // Any other escape is two bytes; `\\` must not start an escape of what follows.
-                None => i += 2,
-            },
-            _ => i += 1,
-        }
-    }
-    if copied == 0 {
+    let mut lone = crate::scenario::exact::lone_surrogates(line).peekable();
+    if lone.peek().is_none() {
         return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut copied = 0;
+    for at in lone {
+        out.push_str(line.get(copied..at).unwrap_or_default());
+        out.push_str("\\ufffd");
+        copied = at + 6;
     }
     out.push_str(line.get(copied..).unwrap_or_default());
     std::borrow::Cow::Owned(out)
+}
+
+/// Which way a protocol line goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line {
+    /// From the runner to the adapter.
+    Request,
+    /// From the adapter to the runner.
+    Reply,
+}
+
+/// Why a protocol line cannot be read, when the reason is one its writer can act on and serde's
+/// message would not say: a byte-order mark, a lone surrogate escape (in a request; a reply's is
+/// read as U+FFFD), a member named twice, an integer beyond ±(2^53 − 1), or a line that is not a
+/// JSON object. `None` when serde's own message is the better one.
+pub fn unreadable_line(line: &str, kind: Line) -> Option<String> {
+    let line = line.trim_end_matches(['\n', '\r']);
+    if let Some(not) = crate::scenario::exact::not_an_object(line) {
+        let what = match kind {
+            Line::Request => "request",
+            Line::Reply => "reply",
+        };
+        return Some(format!("a {what} is a JSON object, not {not}"));
+    }
+    let line = match kind {
+        Line::Reply => lone_surrogates_replaced(line),
+        Line::Request => std::borrow::Cow::Borrowed(line),
+    };
+    crate::scenario::exact::check(&line)
+        .err()
+        .map(|e| crate::scenario::ScenarioError::from(e).to_string())
 }
 
 /// What an adapter says about the implementation it wraps.
@@ -269,18 +271,22 @@ pub fn serve(
                 }
             }
             Err(e) => {
-                let seq = serde_json::from_str::<Value>(&line)
+                let why = unreadable_line(&line, Line::Request).unwrap_or_else(|| e.to_string());
+                // The seq of a line that is not readable as it stands (a byte-order mark, a lone
+                // surrogate), so that the error reaches whoever waits for that reply.
+                let readable = lone_surrogates_replaced(line.trim_start_matches('\u{feff}'));
+                let seq = serde_json::from_str::<Value>(&readable)
                     .ok()
                     .and_then(|v| v.get("seq").and_then(Value::as_u64));
                 match seq {
                     Some(seq) => Reply::Error {
                         seq,
-                        message: format!("not a request: {e}"),
+                        message: format!("not a request: {why}"),
                     },
                     None => {
                         writeln!(
                             log,
-                            "autoreview serve: ignoring a line that is not a request: {e}"
+                            "autoreview serve: ignoring a line that is not a request: {why}"
                         )?;
                         continue;
                     }

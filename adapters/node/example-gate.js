@@ -599,3 +599,14 @@ module.exports = {
   classifyErrorFinish,
   profiles: ['baseline', 'resilient'],
 };
+
+// Run directly, this module would exit at once, and a check would only see an adapter that ended
+// before answering hello: say what to run instead.
+if (require.main === module) {
+  const path = require('node:path');
+  const adapter = path.relative(process.cwd(), path.join(__dirname, 'skeleton.js'));
+  process.stderr.write(
+    `example-gate.js is a module (the gate an adapter requires), not an adapter: run \`node ${adapter}\` instead\n`,
+  );
+  process.exitCode = 2;
+}

@@ -977,3 +977,14 @@ module.exports = {
   assembleOutcome,
   serve,
 };
+
+// Run directly, this module would exit at once, and a check would only see an adapter that ended
+// before answering hello: say what to run instead.
+if (require.main === module) {
+  const path = require('node:path');
+  const adapter = path.relative(process.cwd(), path.join(__dirname, 'skeleton.js'));
+  process.stderr.write(
+    `harness.js is a module (what an adapter requires to serve its gate), not an adapter: run \`node ${adapter}\` instead\n`,
+  );
+  process.exitCode = 2;
+}

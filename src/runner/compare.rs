@@ -80,7 +80,8 @@ impl fmt::Display for Severity {
 pub struct Difference {
     /// How much it matters.
     pub severity: Severity,
-    /// Where, as a JSON pointer into the outcome.
+    /// Where, as a JSON pointer into the outcome (RFC 6901: `~` in a member name is written `~0`,
+    /// `/` is written `~1`).
     pub pointer: String,
     /// What was expected (`null` for an absent member).
     pub expected: Value,
@@ -203,6 +204,19 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
     out
 }
 
+/// Appends `/` and the member name `name` to the JSON pointer `at`, escaped as RFC 6901 requires
+/// (`~` as `~0`, `/` as `~1`), so that a member named `a/b` is not read as two steps.
+pub fn push_token(at: &mut String, name: &str) {
+    at.push('/');
+    for c in name.chars() {
+        match c {
+            '~' => at.push_str("~0"),
+            '/' => at.push_str("~1"),
+            c => at.push(c),
+        }
+    }
+}
+
 fn walk(e: &Value, a: &Value, at: &mut String, reference: &Outcome, out: &mut Vec<Difference>) {
     match (e, a) {
         (Value::Object(em), Value::Object(am)) if !at.is_empty() || em.contains_key("settled") => {
@@ -214,8 +228,7 @@ fn walk(e: &Value, a: &Value, at: &mut String, reference: &Outcome, out: &mut Ve
             }
             for k in keys {
                 let len = at.len();
-                at.push('/');
-                at.push_str(k);
+                push_token(at, k);
                 walk(
                     em.get(k).unwrap_or(&Value::Null),
                     am.get(k).unwrap_or(&Value::Null),

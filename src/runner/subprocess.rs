@@ -56,14 +56,16 @@ pub enum StartError {
         message: String,
     },
     /// The handshake failed.
-    #[error("the adapter `{command}` did not complete the handshake: {message}{stderr}")]
+    #[error("the adapter `{command}` did not complete the handshake: {message}{stderr}{hint}")]
     Handshake {
         /// The command line.
         command: String,
         /// What went wrong.
         message: String,
-        /// What it wrote to stderr, if anything.
+        /// The last lines it wrote to stderr, if any, on lines of their own.
         stderr: String,
+        /// What to look at, on a line of its own, when the failure has a likely cause; or empty.
+        hint: String,
     },
     /// The adapter speaks another protocol version.
     #[error(
@@ -75,13 +77,38 @@ pub enum StartError {
         found: u32,
     },
     /// The adapter cannot be checked against the run's profile.
-    #[error("the adapter supports {supported:?}, not the profile {profile} this run checks")]
+    #[error("{}", profile_mismatch(*profile, supported))]
     Profile {
         /// The run's profile.
         profile: Profile,
         /// What it supports.
         supported: Vec<Profile>,
     },
+}
+
+/// Says which profiles the adapter offers, which one the run asked for, and the two ways out.
+fn profile_mismatch(asked: Profile, offered: &[Profile]) -> String {
+    let mut names: Vec<&str> = offered.iter().map(|p| p.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let fix = format!("make the adapter offer {asked} in its hello");
+    match names.as_slice() {
+        [] => format!(
+            "the adapter offers no profile (its hello lists none), and the run asked for {asked}: {fix}"
+        ),
+        [one] => format!(
+            "the adapter offers only the profile {one}, and the run asked for {asked}: run with --profile {one}, or {fix}"
+        ),
+        [rest @ .., last] => format!(
+            "the adapter offers the profiles {} and {last}, and the run asked for {asked}: run with {}, or {fix}",
+            rest.join(", "),
+            names
+                .iter()
+                .map(|n| format!("--profile {n}"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
+    }
 }
 
 /// One line (or event) from the subprocess's stdout.
@@ -101,6 +128,32 @@ struct Stderr {
 }
 
 const STDERR_KEEP: usize = 2000;
+
+/// How many of its last stderr lines a failed handshake shows.
+const STDERR_SHOWN: usize = 20;
+
+/// How long a subprocess that closed its stdout before hello is given to exit, so that its exit
+/// status can be reported.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// The last [`STDERR_SHOWN`] stderr lines, indented on lines of their own; empty when there are
+/// none.
+fn stderr_tail(lines: &[String]) -> String {
+    if lines.is_empty() {
+        return String::new();
+    }
+    let shown = &lines[lines.len().saturating_sub(STDERR_SHOWN)..];
+    let head = if shown.len() < lines.len() {
+        format!(
+            "its stderr (the last {} of {} lines)",
+            shown.len(),
+            lines.len()
+        )
+    } else {
+        "its stderr".to_owned()
+    };
+    format!("\n{head}:\n  {}", shown.join("\n  "))
+}
 
 /// The longest stderr line kept, in bytes; the rest of a longer line is dropped as it is read.
 const STDERR_LINE: usize = 4096;
@@ -164,6 +217,20 @@ impl Running {
                 format!("it stopped reading its stdin for {} ms", limit.as_millis()),
             )),
             Err(e) => Err((Broken::Crash, format!("cannot write to its stdin: {e}"))),
+        }
+    }
+
+    /// The exit status, waiting up to `limit` for the subprocess to end.
+    fn exit_status_within(&self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let until = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(5));
         }
     }
 
@@ -347,18 +414,30 @@ impl Subprocess {
             lines,
             stderr,
         };
-        let fail = |running: Running, message: String| {
+        let fail_with = |running: Running, message: String, hint: String| {
             let stderr = running.stderr_since(0, true);
             running.kill();
             Err(StartError::Handshake {
                 command: self.command_line(),
                 message,
-                stderr: if stderr.is_empty() {
-                    String::new()
-                } else {
-                    format!("\nits stderr:\n  {}", stderr.join("\n  "))
-                },
+                stderr: stderr_tail(&stderr),
+                hint,
             })
+        };
+        let fail = |running: Running, message: String| fail_with(running, message, String::new());
+        // It ended (or closed its stdout) without a hello: often a module run in place of the
+        // adapter that requires it, which exits at once.
+        let gone = |running: Running| {
+            let message = match running.exit_status_within(EXIT_GRACE) {
+                Some(status) => format!("it exited ({status}) before answering hello"),
+                None => "it closed its stdout before answering hello".to_owned(),
+            };
+            let hint = format!(
+                "\nhint: an adapter must keep running and answer the hello line on its stdout \
+                 (spec/protocol.md); is `{}` an adapter, or a module an adapter requires?",
+                self.command_line()
+            );
+            fail_with(running, message, hint)
         };
         let hello = Request::Hello {
             protocol: protocol::VERSION,
@@ -366,7 +445,11 @@ impl Subprocess {
             runner: format!("autoreview {}", env!("CARGO_PKG_VERSION")),
         };
         if let Err(e) = running.write(&[&request_line(&hello)], self.limits.handshake_timeout) {
-            return fail(running, e.1);
+            return match e.0 {
+                // The pipe is closed: it already exited.
+                Broken::Crash => gone(running),
+                _ => fail(running, e.1),
+            };
         }
         match running.lines.recv_timeout(self.limits.handshake_timeout) {
             Ok(Line::Text(text)) => match Reply::parse(&text) {
@@ -398,7 +481,9 @@ impl Subprocess {
                 Err(e) => fail(
                     running,
                     format!(
-                        "its first line is not a hello reply ({e}): {}",
+                        "its first line is not a hello reply ({}): {}",
+                        protocol::unreadable_line(&text, protocol::Line::Reply)
+                            .unwrap_or_else(|| e.to_string()),
                         short(&text)
                     ),
                 ),
@@ -407,10 +492,7 @@ impl Subprocess {
                 fail(running, format!("its first line is longer than {n} bytes"))
             }
             Ok(Line::NotUtf8) => fail(running, "its first line is not UTF-8".into()),
-            Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => fail(
-                running,
-                "it exited or closed its stdout before answering hello".into(),
-            ),
+            Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => gone(running),
             Err(RecvTimeoutError::Timeout) => fail(
                 running,
                 format!(
@@ -531,7 +613,12 @@ impl Implementation for Subprocess {
                     )),
                     Err(e) => Err((
                         Broken::ProtocolError,
-                        format!("not a valid reply ({e}): {}", short(&text)),
+                        format!(
+                            "not a valid reply ({}): {}",
+                            protocol::unreadable_line(&text, protocol::Line::Reply)
+                                .unwrap_or_else(|| e.to_string()),
+                            short(&text)
+                        ),
                     )),
                 },
                 Ok(Line::TooLong(n)) => Err((
@@ -721,6 +808,27 @@ fn read_lines(out: impl Read, cap: usize, tx: mpsc::Sender<Line>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_profile_mismatch_names_every_offered_profile() {
+        use Profile::*;
+        assert_eq!(
+            profile_mismatch(Resilient, &[]),
+            "the adapter offers no profile (its hello lists none), and the run asked for \
+             resilient: make the adapter offer resilient in its hello"
+        );
+        assert_eq!(
+            profile_mismatch(Baseline, &[Resilient, Resilient]),
+            "the adapter offers only the profile resilient, and the run asked for baseline: run \
+             with --profile resilient, or make the adapter offer baseline in its hello"
+        );
+        assert_eq!(
+            profile_mismatch(Resilient, &[Baseline, Resilient]),
+            "the adapter offers the profiles baseline and resilient, and the run asked for \
+             resilient: run with --profile baseline or --profile resilient, or make the adapter \
+             offer resilient in its hello"
+        );
+    }
 
     #[test]
     fn stderr_lines_are_kept_short() {

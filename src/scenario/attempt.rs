@@ -6,7 +6,9 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::exact::MAX_SAFE_INTEGER;
 use super::kind_of;
+use super::whole::Whole;
 
 /// The reviewer's script: one attempt, or a list of attempts in request order.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -244,13 +246,9 @@ impl Attempt {
         let had_delay = map.contains_key("delay_ms");
         let delay_ms = match map.remove("delay_ms") {
             None => 0,
-            Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(0),
-            Some(other) => {
-                return Err(format!(
-                    "delay_ms must be a whole number of milliseconds, not {}",
-                    kind_of(&other)
-                ));
-            }
+            Some(v) => Whole::new("milliseconds", 0, MAX_SAFE_INTEGER)
+                .from_value(&v)
+                .map_err(|e| format!("delay_ms: {e}"))?,
         };
         // The members are moved out, never copied: a reply can be a megabyte of text.
         if let Some(blocks) = map.remove("blocks") {

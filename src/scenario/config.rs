@@ -6,6 +6,8 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 
 use super::Route;
+use super::exact::MAX_SAFE_INTEGER;
+use super::whole::Whole;
 
 /// The resilient gate's configuration (AR-RES-CONFIG-1); every member is optional.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -66,14 +68,12 @@ fn sixty_seconds() -> u64 {
     60_000
 }
 
+/// The extra attempts one review may make, of either kind.
+const EXTRA_ATTEMPTS: Whole =
+    Whole::new("", 0, 5).above("is more than the 5 extra attempts one review allows");
+
 fn at_most_5<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    let n = u32::deserialize(d)?;
-    if n > 5 {
-        return Err(de::Error::custom(format!(
-            "{n} is too many; at most 5 extra attempts fit in one review"
-        )));
-    }
-    Ok(n)
+    EXTRA_ATTEMPTS.read_u32(d)
 }
 
 /// A configured route names both a provider and a model: an incomplete one could never be
@@ -91,21 +91,15 @@ fn complete_route<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Route>, D::E
 }
 
 fn at_least_1<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    let n = u32::deserialize(d)?;
-    if n == 0 {
-        return Err(de::Error::custom("must be at least 1"));
-    }
-    Ok(n)
+    Whole::new("failures", 1, u64::from(u32::MAX))
+        .below("would show the hint before any failure")
+        .read_u32(d)
 }
 
 fn positive_ms<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    let n = u64::deserialize(d)?;
-    if n == 0 {
-        return Err(de::Error::custom(
-            "a deadline of 0 ms leaves no time for any request",
-        ));
-    }
-    Ok(n)
+    Whole::new("milliseconds", 1, MAX_SAFE_INTEGER)
+        .below("leaves no time for any request")
+        .read(d)
 }
 
 /// What a reviewer failure does under the effective policy `ask` (AR-RES-FAIL-1).

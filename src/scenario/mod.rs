@@ -9,6 +9,7 @@ pub mod attempt;
 pub mod config;
 pub mod exact;
 pub mod realizable;
+pub mod whole;
 
 use schemars::JsonSchema;
 use serde::de::{self, Deserializer};
@@ -70,7 +71,7 @@ pub struct Session {
     #[serde(default)]
     pub route: Route,
     /// Reviewer failures in a row in this session before this call (AR-RES-HINT-1). Default 0.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "failure_count")]
     pub consecutive_failures: u32,
     /// Whether the session is in the session list that disposing of the integration walks
     /// (AR-DISPOSE-1). Default `true`, as for every live session.
@@ -112,6 +113,10 @@ impl std::fmt::Display for Route {
         write!(f, "{}/{}", self.provider, self.model)
     }
 }
+fn failure_count<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    whole::Whole::new("failures", 0, u64::from(u32::MAX)).read_u32(d)
+}
+
 fn default_true() -> bool {
     true
 }
@@ -538,6 +543,9 @@ impl From<exact::Inexact> for ScenarioError {
 impl Scenario {
     /// Reads one scenario from JSON text, with the path of the offending field in the error.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        if let Some(kind) = exact::not_an_object(text) {
+            return Err(ScenarioError::not_an_object(kind));
+        }
         exact::check(text).map_err(ScenarioError::from)?;
         let mut de = serde_json::Deserializer::from_str(text);
         let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
@@ -545,15 +553,15 @@ impl Scenario {
             ScenarioError::at(
                 &e.path().to_string(),
                 if inner.is_syntax() || inner.is_eof() {
-                    format!("invalid JSON: {inner}")
+                    format!("invalid JSON: {}", placed(inner))
                 } else {
-                    inner.to_string()
+                    placed(inner)
                 },
             )
         })?;
         de.end().map_err(|e| ScenarioError {
             path: String::new(),
-            message: e.to_string(),
+            message: placed(&e),
         })?;
         scenario.realizable()
     }
@@ -561,6 +569,9 @@ impl Scenario {
     /// Reads one scenario from an already parsed JSON value. A parsed value has lost any member
     /// its text named twice: callers holding the text check it with `exact::check` first.
     pub fn from_value(v: &Value) -> Result<Scenario, ScenarioError> {
+        if !v.is_object() {
+            return Err(ScenarioError::not_an_object(kind_of(v)));
+        }
         let scenario: Scenario = serde_path_to_error::deserialize(v)
             .map_err(|e| ScenarioError::at(&e.path().to_string(), e.inner().to_string()))?;
         scenario.realizable()
@@ -578,7 +589,30 @@ impl Scenario {
     }
 }
 
+/// serde_json's message with its place in the text set apart (`… (line 1, column 76)`), so that
+/// a message ending in a number (`≥ 1`) does not run into the line number.
+fn placed(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&place) {
+        Some(message) if e.line() > 0 => {
+            format!("{message} (line {}, column {})", e.line(), e.column())
+        }
+        _ => text,
+    }
+}
+
 impl ScenarioError {
+    /// A scenario text or value that is not an object: `kind` says what it is instead.
+    fn not_an_object(kind: &str) -> ScenarioError {
+        ScenarioError {
+            path: String::new(),
+            message: format!(
+                "a scenario is a JSON object ({{\"tool\": ..., \"reviewer\": ...}}), not {kind}"
+            ),
+        }
+    }
+
     /// An error at a serde path (`.` for the top level), with a retired configuration member
     /// explained rather than reported as unknown.
     fn at(path: &str, message: String) -> ScenarioError {
@@ -595,8 +629,10 @@ impl ScenarioError {
     }
 }
 
+/// A serde path as the error shows it: empty at the top level, and where serde_path_to_error
+/// could not tell (`?`, a syntax error between members).
 fn clean_path(p: &str) -> String {
-    if p == "." {
+    if p == "." || p == "?" {
         String::new()
     } else {
         p.to_owned()

@@ -281,7 +281,7 @@ impl Table {
     pub fn parse(profile: Profile, text: &str) -> Result<Table, TableError> {
         crate::scenario::exact::check(text).map_err(|e| TableError::Format {
             profile,
-            message: format!("{}: {}", e.path, e.message),
+            message: crate::scenario::ScenarioError::from(e).to_string(),
         })?;
         let mut de = serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(&mut de).map_err(|e| TableError::Format {

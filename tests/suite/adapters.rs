@@ -155,3 +155,26 @@ fn the_rc3_model_fails_the_resilient_profile_on_each_reported_defect() {
         }
     }
 }
+
+/// The modules an adapter requires are not adapters: run directly, each says so and names the
+/// file to run, and exits with a failure status instead of silently ending.
+#[test]
+fn a_module_run_directly_names_the_adapter_to_run() {
+    for module in ["example-gate.js", "harness.js"] {
+        let out = std::process::Command::new("node")
+            .arg(format!("adapters/node/{module}"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{module}: {:?}", out.status);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with(&format!("{module} is a module"))
+                && stderr.contains("run `node adapters/node/skeleton.js` instead")
+                && stderr.lines().count() == 1,
+            "{module}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{module}");
+    }
+}

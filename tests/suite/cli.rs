@@ -305,3 +305,287 @@ fn the_readme_ci_recipe_runs_as_pasted() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `decide` answers each line as soon as it is read, so it can run as a co-process: one line in,
+/// stdin still open, one outcome out.
+#[test]
+fn decide_answers_each_line_before_the_input_ends() {
+    use std::io::{BufRead as _, BufReader};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_autoreview"))
+        .args(["decide", "--profile", "baseline"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn autoreview");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let ask = |stdin: &mut std::process::ChildStdin, id: &str| {
+        writeln!(
+            stdin,
+            r#"{{"id":"{id}","tool":{{"name":"t"}},"reviewer":{{"text":"{{\"risk\":\"low\",\"decision\":\"allow\"}}"}}}}"#
+        )
+        .unwrap();
+        stdin.flush().unwrap();
+    };
+    for id in ["first", "second"] {
+        ask(&mut stdin, id);
+        let line = rx.recv_timeout(Duration::from_secs(5));
+        let Ok(line) = line else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("no outcome for {id} while stdin stayed open: {line:?}");
+        };
+        let outcome: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(outcome["id"], id, "{line}");
+        assert_eq!(outcome["listener"]["kind"], "allow", "{line}");
+    }
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+/// `serve` takes `--profile` as every other command does, and `--profiles` as before.
+#[test]
+fn serve_takes_profile_and_profiles() {
+    let hello = concat!(
+        r#"{"type":"hello","protocol":1,"profile":"baseline","runner":"test"}"#,
+        "\n",
+        r#"{"type":"stop"}"#,
+        "\n"
+    );
+    for args in [
+        &["serve", "--profile", "baseline"][..],
+        &["serve", "--profiles", "baseline"][..],
+        &["serve", "--profile", "baseline", "resilient"][..],
+        &["serve"][..],
+    ] {
+        let out = autoreview(args, hello);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let reply: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let want = if args.len() == 3 {
+            serde_json::json!(["baseline"])
+        } else {
+            serde_json::json!(["baseline", "resilient"])
+        };
+        assert_eq!(reply["profiles"], want, "{args:?}");
+    }
+}
+
+/// A zero timeout or reply cap would fail every case as the adapter's fault: the options refuse
+/// it, saying the minimum, before anything runs.
+#[test]
+fn zero_limits_are_refused_when_the_options_are_read() {
+    for (args, option) in [
+        (&["check", "--timeout-ms", "0"][..], "--timeout-ms"),
+        (
+            &["check", "--max-reply-bytes", "0"][..],
+            "--max-reply-bytes",
+        ),
+        (
+            &["smoke", "--timeout-ms", "0", "--", "true"][..],
+            "--timeout-ms",
+        ),
+    ] {
+        let out = autoreview(args, "");
+        assert_eq!(out.status.code(), Some(3), "{args:?}: a usage error");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("invalid value '0' for '{option}"))
+                && stderr.contains("the minimum is 1"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: nothing ran");
+    }
+    // 1 is a valid limit.
+    let out = autoreview(
+        &[
+            "check",
+            "--profile",
+            "baseline",
+            "--timeout-ms",
+            "1",
+            "--only",
+            "BL-1",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The error of each line `decide` refuses, in input order.
+fn decide_errors(lines: &[&str]) -> Vec<String> {
+    let out = autoreview(&["decide"], &(lines.join("\n") + "\n"));
+    assert_eq!(out.status.code(), Some(1));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["error"].as_str().unwrap_or_default().to_owned()
+        })
+        .collect()
+}
+
+/// Every integer member of the scenario contract says that a negative number is negative and
+/// what to give instead, at the member's path (never `expected u32`).
+#[test]
+fn decide_says_a_negative_number_is_negative_for_every_integer_member() {
+    let rows = [
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"session":{"consecutive_failures":-1}}"#,
+            "session.consecutive_failures: -1 is negative; give a whole number of failures from 0 to 4294967295",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"repair_attempts":-1}}"#,
+            "config.repair_attempts: -1 is negative; give a whole number from 0 to 5",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"transport_retries":-2}}"#,
+            "config.transport_retries: -2 is negative; give a whole number from 0 to 5",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"review_timeout_ms":-1}}"#,
+            "config.review_timeout_ms: -1 is negative; give a whole number of milliseconds ≥ 1",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"failure_hint_after":-1}}"#,
+            "config.failure_hint_after: -1 is negative; give a whole number of failures from 1 to 4294967295",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":"","delay_ms":-1}}"#,
+            "reviewer: delay_ms: -1 is negative; give a whole number of milliseconds ≥ 0",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":[{"text":""},{"blocks":[],"delay_ms":-5}]}"#,
+            "reviewer: attempt [1]: delay_ms: -5 is negative; give a whole number of milliseconds ≥ 0",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"finish":{"kind":"error","code":"X","message":""},"delay_ms":-1}}"#,
+            "reviewer: delay_ms: -1 is negative;",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"throw":-1,"delay_ms":-1.5}}"#,
+            "reviewer: delay_ms: -1.5 is negative;",
+        ),
+    ];
+    let lines: Vec<&str> = rows.iter().map(|(l, _)| *l).collect();
+    for (got, (line, want)) in decide_errors(&lines).iter().zip(&rows) {
+        assert!(got.starts_with(want), "{line}\n got: {got}\nwant: {want}");
+    }
+    // Those are all the integer members the contract has: a new one needs a row here.
+    let schema = autoreview::schema::text(autoreview::cli::SchemaKind::Scenario);
+    assert_eq!(
+        schema.matches("\"type\": \"integer\"").count(),
+        rows.len(),
+        "the scenario schema's integer members"
+    );
+}
+
+/// Text no JSON reader takes as it stands is named with its remedy, and the path where there is
+/// one: a lone surrogate escape, a byte-order mark, a scenario that is not an object.
+#[test]
+fn decide_names_unreadable_text_and_what_to_do() {
+    let bom = "\u{feff}{\"tool\":{\"name\":\"a\"},\"reviewer\":{\"text\":\"\"}}";
+    let lines = [
+        r#"{"tool":{"name":"\ud800"},"reviewer":{"text":""}}"#,
+        r#"{"tool":{"name":"a"},"reviewer":[{"text":"x"},{"blocks":[{"type":"text","text":"a\uDC00"}]}]}"#,
+        r#"{"tool":{"name":"a"},"reviewer":{"text":"\ud83d\ude00 \\ud800 \ud800\u0041"}}"#,
+        r#"{"tool":{"name":"a","\udfffx":1},"reviewer":{"text":""}}"#,
+        bom,
+        r#"[{"tool":{"name":"a"},"reviewer":{"text":""}}]"#,
+        "42",
+        r#""{\"tool\":{}}""#,
+        " null ",
+        "not json",
+        r#"{"tool":{"name":"a"} "reviewer":{"text":""}}"#,
+    ];
+    let got = decide_errors(&lines);
+    let want = [
+        r"tool.name: \ud800 is a lone surrogate escape, which a scenario cannot carry (a string must be valid Unicode)",
+        r"reviewer[1].blocks[0].text: \uDC00 is a lone surrogate escape",
+        // A pair and an escaped backslash are not lone; the third escape is.
+        r"reviewer.text: \ud800 is a lone surrogate escape",
+        r"tool: a member name holds \udfff, a lone surrogate escape",
+        "the text starts with a byte-order mark (U+FEFF); remove it",
+        "a scenario is a JSON object ({\"tool\": ..., \"reviewer\": ...}), not an array",
+        "a scenario is a JSON object ({\"tool\": ..., \"reviewer\": ...}), not a number",
+        "a scenario is a JSON object ({\"tool\": ..., \"reviewer\": ...}), not a string",
+        "a scenario is a JSON object ({\"tool\": ..., \"reviewer\": ...}), not null",
+        "invalid JSON: expected ident (line 1, column 2)",
+        "invalid JSON: expected `,` or `}` (line 1, column 22)",
+    ];
+    assert_eq!(got.len(), want.len());
+    for ((got, want), line) in got.iter().zip(want).zip(lines) {
+        assert!(got.starts_with(want), "{line}\n got: {got}\nwant: {want}");
+    }
+}
+
+/// `serve` reads its request lines with the same reader: a lone surrogate in a scenario gets an
+/// error reply carrying the request's seq, instead of no reply at all, and a line that is not an
+/// object or starts with a byte-order mark is named as such.
+#[test]
+fn serve_names_unreadable_request_lines() {
+    let session = [
+        "\u{feff}{\"type\":\"hello\",\"protocol\":1,\"profile\":\"baseline\",\"runner\":\"t\"}",
+        r#"{"type":"hello","protocol":1,"profile":"baseline","runner":"t"}"#,
+        r#"{"type":"decide","seq":7,"scenario":{"tool":{"name":"\ud800"},"reviewer":{"text":""}}}"#,
+        r#"{"type":"decide","seq":8,"scenario":"pwsh"}"#,
+        r#"{"type":"decide","seq":9,"scenario":{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"review_timeout_ms":-1}}}"#,
+        "[7]",
+        r#"{"type":"stop"}"#,
+    ];
+    let out = autoreview(&["serve"], &(session.join("\n") + "\n"));
+    assert_eq!(out.status.code(), Some(0));
+    let replies: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies.len(), 4, "{replies:#?}");
+    assert_eq!(replies[0]["type"], "hello");
+    let error = |i: usize, seq: u64| {
+        assert_eq!(replies[i]["type"], "error", "{}", replies[i]);
+        assert_eq!(replies[i]["seq"], seq, "{}", replies[i]);
+        replies[i]["message"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(
+        error(1, 7),
+        r"not a request: scenario.tool.name: \ud800 is a lone surrogate escape, which a scenario cannot carry (a string must be valid Unicode)"
+    );
+    assert_eq!(
+        error(2, 8),
+        "invalid scenario: a scenario is a JSON object ({\"tool\": ..., \"reviewer\": ...}), not a string"
+    );
+    assert_eq!(
+        error(3, 9),
+        "invalid scenario: config.review_timeout_ms: -1 is negative; give a whole number of milliseconds ≥ 1"
+    );
+    let log = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        log.contains("not a request: the text starts with a byte-order mark (U+FEFF)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("not a request: a request is a JSON object, not an array"),
+        "{log}"
+    );
+}

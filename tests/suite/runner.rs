@@ -662,3 +662,213 @@ fn an_adapter_started_through_a_wrapper_leaves_nothing_running() {
         "a process the adapter started outlived the end of the run"
     );
 }
+
+/// Difference paths are RFC 6901 pointers: `~` in a member name is written `~0` and `/` is
+/// written `~1`, so a pointer leads back to the one member it names.
+#[test]
+fn difference_pointers_escape_tilde_and_slash() {
+    use autoreview::runner::compare::compare;
+    let key = "a/b~1c";
+    let scenario: autoreview::Scenario = serde_json::from_value(serde_json::json!({
+        "tool": {"name": "a"},
+        "downstream": {"kind": "deny", "reason": "r", "info": {key: 1}},
+        "reviewer": {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}
+    }))
+    .unwrap();
+    let reference = autoreview::decide(&scenario, Profile::Baseline);
+    let mut actual = serde_json::to_value(&reference).unwrap();
+    actual["listener"]["info"][key] = 2.into();
+    let actual: autoreview::Outcome = serde_json::from_value(actual).unwrap();
+    let d = compare(&reference, &actual);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].pointer, "/listener/info/a~1b~01c");
+    assert_eq!(d[0].severity, Severity::Info);
+    let actual_json = serde_json::to_value(&actual).unwrap();
+    assert_eq!(actual_json.pointer(&d[0].pointer), Some(&2.into()));
+    // A case's partial expectation names the same pointer.
+    let want = serde_json::json!({"result": {"info": {key: 1}}});
+    assert_eq!(
+        cases::matches_partial(&want, &actual_json),
+        Ok(()),
+        "only the listener's info changed"
+    );
+    let want = serde_json::json!({"listener": {"info": {key: 1}}});
+    assert_eq!(
+        cases::matches_partial(&want, &actual_json),
+        Err("/listener/info/a~1b~01c".to_owned())
+    );
+}
+
+/// An adapter that does not offer the run's profile is told, in words, what it offers, what the
+/// run asked for and the two ways out.
+#[test]
+fn a_profile_the_adapter_does_not_offer_is_explained() {
+    let err = Subprocess::start(node("no-profile", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails");
+    assert_eq!(
+        err.to_string(),
+        "the adapter offers only the profile baseline, and the run asked for resilient: run with \
+         --profile baseline, or make the adapter offer resilient in its hello"
+    );
+    let out = Command::new(BIN)
+        .args(["check", "--profile", "baseline", "--"])
+        .args(node("no-profile", 0))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "the adapter offers only the profile resilient, and the run asked for baseline: run \
+             with --profile resilient"
+        ),
+        "{stderr}"
+    );
+}
+
+/// An adapter that ends before answering hello: the error gives its exit status, the last lines
+/// of its stderr and what an adapter must do.
+#[test]
+fn an_adapter_that_exits_before_hello_is_explained() {
+    let hint = "hint: an adapter must keep running and answer the hello line on its stdout \
+                (spec/protocol.md)";
+    let err = Subprocess::start(node("exit", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails")
+        .to_string();
+    assert!(
+        err.contains("it exited (exit status: 0) before answering hello"),
+        "{err}"
+    );
+    assert!(err.contains(hint), "{err}");
+    assert!(!err.contains("its stderr"), "nothing was written: {err}");
+
+    let noisy = "for i in $(seq 1 30); do echo line $i >&2; done; exit 3";
+    let err = Subprocess::start(
+        vec!["sh".into(), "-c".into(), noisy.into()],
+        Profile::Resilient,
+        quick(),
+    )
+    .err()
+    .expect("the handshake fails")
+    .to_string();
+    assert!(err.contains("(exit status: 3)"), "{err}");
+    assert!(
+        err.contains("its stderr (the last 20 of 30 lines):"),
+        "{err}"
+    );
+    let shown: Vec<&str> = err.lines().filter(|l| l.starts_with("  ")).collect();
+    let want: Vec<String> = (11..=30).map(|i| format!("  line {i}")).collect();
+    assert_eq!(shown, want, "{err}");
+    assert!(
+        err.ends_with("an adapter, or a module an adapter requires?"),
+        "{err}"
+    );
+
+    // A module in place of the adapter: the command line says what it is and what to run.
+    let out = Command::new(BIN)
+        .args(["check", "--", "node", "adapters/node/example-gate.js"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("exited (exit status: 2) before answering hello"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("example-gate.js is a module") && stderr.contains("skeleton.js"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(hint), "{stderr}");
+}
+
+/// A reply the runner cannot read is named with what to do, as a scenario is: a hello written
+/// with a byte-order mark (as some UTF-8 encoders write by default), a reply that is an array.
+#[test]
+fn a_reply_line_that_is_not_readable_json_is_named() {
+    let hello = r#"{"type":"hello","protocol":1,"implementation":{"name":"x","version":"1","language":"sh"},"profiles":["baseline"]}"#;
+    let adapter = |first: &str| {
+        vec![
+            "sh".into(),
+            "-c".into(),
+            format!("printf '%s\\n' '{first}'; read line; sleep 5"),
+        ]
+    };
+    let err = Subprocess::start(
+        adapter(&format!("\u{feff}{hello}")),
+        Profile::Baseline,
+        quick(),
+    )
+    .err()
+    .expect("the handshake fails")
+    .to_string();
+    assert!(
+        err.contains(
+            "its first line is not a hello reply (the text starts with a byte-order mark (U+FEFF); remove it"
+        ),
+        "{err}"
+    );
+    let err = Subprocess::start(adapter(&format!("[{hello}]")), Profile::Baseline, quick())
+        .err()
+        .expect("the handshake fails")
+        .to_string();
+    assert!(
+        err.contains(
+            "its first line is not a hello reply (a reply is a JSON object, not an array)"
+        ),
+        "{err}"
+    );
+}
+
+/// Case files are read with the scenario's messages too: a byte-order mark, a negative number.
+#[test]
+fn case_files_name_unreadable_text_and_negative_numbers() {
+    let file = |scenario: &str| {
+        format!(
+            r#"{{"area":"x","about":"","cases":[{{"id":"X-1","title":"t","clauses":["AR-DECIDE-4"],"profiles":["baseline"],"scenario":{scenario},"expect":{{}}}}]}}"#
+        )
+    };
+    let good = file(r#"{"tool":{"name":"a"},"reviewer":{"text":""}}"#);
+    assert_eq!(
+        cases::file_cases("x.json", &good, Profile::Baseline)
+            .unwrap()
+            .len(),
+        1
+    );
+    let err = cases::file_cases("x.json", &format!("\u{feff}{good}"), Profile::Baseline)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("x.json: the text starts with a byte-order mark (U+FEFF)"),
+        "{err}"
+    );
+    let err = cases::file_cases(
+        "x.json",
+        &file(
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"session":{"consecutive_failures":-4}}"#,
+        ),
+        Profile::Baseline,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with(
+            "x.json: case X-1: scenario: session.consecutive_failures: -4 is negative; give a whole number"
+        ),
+        "{err}"
+    );
+    let err = cases::file_cases(
+        "x.json",
+        &file(r#"{"tool":{"name":"\ud800"},"reviewer":{"text":""}}"#),
+        Profile::Baseline,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with(r"x.json: cases[0].scenario.tool.name: \ud800 is a lone surrogate escape"),
+        "{err}"
+    );
+}
