@@ -381,7 +381,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             max_shrink_steps: run.shrink_steps,
             ..generated::Plan::new(run.generated, seed)
         };
-        let found = generated::run(imp.as_mut(), profile, &plan, &expected, &mut progress);
+        let mut found = generated::run(imp.as_mut(), profile, &plan, &expected, &mut progress);
         println!(
             "generated: seed {seed}, shard {shard} (repeat with --generated {} --seed {seed}{})",
             run.generated,
@@ -408,16 +408,18 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
                 path.display()
             );
         }
-        report.results.extend(found.results);
-        report.stale_expectations = expected.stale(report.results.iter().map(|r| r.id.as_str()));
+        report.join_generated(&mut found, &expected);
     }
+    report.argv = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let write = |path: &Option<String>, text: String| -> anyhow::Result<()> {
         if let Some(p) = path {
             std::fs::write(p, text).with_context(|| format!("writing {p}"))?;
         }
         Ok(())
     };
-    write(&run.report_json, runner::report::json(&report))?;
+    write(&run.report_json, runner::report::json(&report, run.strict))?;
     write(&run.junit, runner::report::junit(&report, run.strict))?;
     write(&run.markdown, runner::report::markdown(&report))?;
     write(

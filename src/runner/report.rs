@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::time::SystemTime;
 
 use serde::Serialize;
 
@@ -245,8 +246,10 @@ pub fn text(report: &Report, strict: bool) -> String {
     out
 }
 
-/// The JSON report (format [`REPORT_VERSION`]).
-pub fn json(report: &Report) -> String {
+/// The JSON report (format [`REPORT_VERSION`]): the run's facts (profile, implementation,
+/// protocol, start, duration, seed, command line), the tallies, and every case's result with its
+/// duration.
+pub fn json(report: &Report, strict: bool) -> String {
     let (areas, total) = tallies(report);
     let v = serde_json::json!({
         "report_version": REPORT_VERSION,
@@ -254,6 +257,13 @@ pub fn json(report: &Report) -> String {
         "spec": crate::table::Table::load(report.profile).map(|t| t.spec).unwrap_or_default(),
         "profile": report.profile,
         "implementation": report.implementation,
+        "protocol": report.protocol,
+        "started": timestamp(report.started),
+        "duration_ms": (report.duration.as_micros() as f64) / 1000.0,
+        "seed": report.seed,
+        "argv": report.argv,
+        "strict": strict,
+        "succeeded": report.succeeded(strict),
         "summary": {
             "total": total,
             "areas": areas.iter().map(|(a, t)| serde_json::json!({"area": a, "tally": t})).collect::<Vec<_>>(),
@@ -264,6 +274,19 @@ pub fn json(report: &Report) -> String {
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// A moment as RFC 3339 text in UTC, to the millisecond (`2026-08-28T09:15:02.117Z`).
+pub fn timestamp(t: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// Serializes a moment as [`timestamp`] text.
+pub(crate) fn serialize_timestamp<S: serde::Serializer>(
+    t: &SystemTime,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&timestamp(*t))
 }
 
 fn xml(s: &str) -> String {

@@ -214,3 +214,74 @@ fn decide_and_serve_refuse_ambiguous_and_unrealizable_scenarios() {
         "{decide}"
     );
 }
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("autoreview-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The JSON report records the run: its start, its duration and each case's, the seed of the
+/// generated cases and the command line, beside every result.
+#[test]
+fn the_json_report_records_the_run() {
+    let dir = temp_dir("json");
+    let json = dir.join("r.json").to_string_lossy().into_owned();
+    let before = std::time::SystemTime::now();
+    let args = [
+        "check",
+        "--profile",
+        "baseline",
+        "--only",
+        "BL-P",
+        "--generated",
+        "3",
+        "--seed",
+        "7",
+        "--report-json",
+        &json,
+    ];
+    let out = autoreview(&args, "");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["report_version"], 1);
+    assert_eq!(r["seed"], 7);
+    assert_eq!(r["protocol"], serde_json::Value::Null, "in process");
+    assert_eq!(r["succeeded"], true);
+    let argv: Vec<&str> = r["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(&argv[1..], &args[..], "the command line after the program");
+    let started = chrono::DateTime::parse_from_rfc3339(r["started"].as_str().unwrap())
+        .expect("an RFC 3339 start");
+    let before = chrono::DateTime::<chrono::Utc>::from(before);
+    let lag = started.signed_duration_since(before).num_milliseconds();
+    assert!(
+        (-1..60_000).contains(&lag),
+        "started {started}, {lag} ms after the test began"
+    );
+    let results = r["results"].as_array().unwrap();
+    assert!(
+        results.iter().any(|c| c["id"] == "GEN-7-0") && results.len() > 3,
+        "{results:?}"
+    );
+    let cases: f64 = results
+        .iter()
+        .map(|c| c["duration_ms"].as_f64().expect("each case's duration"))
+        .sum();
+    let total = r["duration_ms"].as_f64().unwrap();
+    assert!(
+        total > 0.0 && cases <= total,
+        "cases {cases} ms, run {total} ms"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
