@@ -52,7 +52,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = TableFormat::Markdown)]
         format: TableFormat,
     },
-    /// Run every fixed case against an implementation and report, ending in `N passed, N failed`.
+    /// Run every fixed case against an implementation and report, ending in the verdict the exit
+    /// code gives: `PASS — N passed, N failed` (then expected failures and unexpected passes, if
+    /// any) or `FAIL — …`.
     ///
     /// Without a command, the in-process reference engine is checked against each case's own
     /// expectation. With `-- <command> [args...]`, the command is started as an adapter speaking
@@ -421,7 +423,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     };
     write(&run.report_json, runner::report::json(&report, run.strict))?;
     write(&run.junit, runner::report::junit(&report, run.strict))?;
-    write(&run.markdown, runner::report::markdown(&report))?;
+    write(&run.markdown, runner::report::markdown(&report, run.strict))?;
     write(
         &run.write_expect,
         Expected::from_report(&report, &expected).to_text(),

@@ -1,6 +1,6 @@
-//! Renders a run: a terminal summary (failures worst first, a per-area and per-severity table, the
-//! last line `N passed, N failed`), a versioned JSON report, JUnit XML and a Markdown summary for
-//! CI step pages.
+//! Renders a run: a terminal summary (failures worst first, a per-area and per-severity table, and
+//! last the verdict the exit code gives, `PASS — N passed, N failed, …`), a versioned JSON report,
+//! JUnit XML and a Markdown summary for CI step pages.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -224,26 +224,45 @@ pub fn text(report: &Report, strict: bool) -> String {
             report.stale_expectations.join(", ")
         );
     }
-    if total.expected_failures + total.unexpected_passes > 0 {
-        let _ = writeln!(
-            out,
-            "{} expected failures, {} unexpected passes{}",
-            total.expected_failures,
-            total.unexpected_passes,
-            if strict && total.unexpected_passes > 0 {
-                " (fails the run under --strict)"
-            } else {
-                ""
-            }
-        );
-    }
-    let _ = writeln!(
-        out,
-        "{} passed, {} failed",
-        report.passed(),
-        report.failed()
-    );
+    let _ = writeln!(out, "{}", headline(report, strict));
     out
+}
+
+/// The run's verdict as the exit code gives it, then the counts behind it:
+/// `PASS — 45 passed, 0 failed, 151 expected failures` or `FAIL — …`. "failed" counts only the
+/// failures that fail the run; expected failures and unexpected passes follow when there are any,
+/// and stale expectations under `strict`, where they fail the run.
+pub fn headline(report: &Report, strict: bool) -> String {
+    let counted = |n: usize, one: &str, many: &str| {
+        (n > 0).then(|| format!("{n} {}", if n == 1 { one } else { many }))
+    };
+    let mut parts = vec![
+        format!("{} passed", report.passed()),
+        format!("{} failed", report.failed()),
+    ];
+    parts.extend(counted(
+        report.count(Status::ExpectedFail),
+        "expected failure",
+        "expected failures",
+    ));
+    parts.extend(counted(
+        report.count(Status::UnexpectedPass),
+        "unexpected pass",
+        "unexpected passes",
+    ));
+    if strict {
+        parts.extend(counted(
+            report.stale_expectations.len(),
+            "stale expectation",
+            "stale expectations",
+        ));
+    }
+    let verdict = if report.succeeded(strict) {
+        "PASS"
+    } else {
+        "FAIL"
+    };
+    format!("{verdict} — {}", parts.join(", "))
 }
 
 /// The JSON report (format [`REPORT_VERSION`]): the run's facts (profile, implementation,
@@ -408,18 +427,15 @@ pub fn junit(report: &Report, strict: bool) -> String {
 }
 
 /// A Markdown summary for CI step pages: the table, then the failures worst first.
-pub fn markdown(report: &Report) -> String {
+pub fn markdown(report: &Report, strict: bool) -> String {
     let (areas, total) = tallies(report);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "## autoreview check — `{}`\n\n{}\n\n**{} passed, {} failed** ({} expected failures, {} unexpected passes)\n",
+        "## autoreview check — `{}`\n\n{}\n\n**{}**\n",
         report.profile,
         report.implementation,
-        report.passed(),
-        report.failed(),
-        total.expected_failures,
-        total.unexpected_passes
+        headline(report, strict)
     );
     let _ = writeln!(out, "| area | {} |", Tally::COLUMNS.join(" | "));
     let _ = writeln!(out, "|---|{}", "---:|".repeat(Tally::COLUMNS.len()));
@@ -456,4 +472,92 @@ pub fn markdown(report: &Report) -> String {
         out.push_str("\n</details>\n");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use super::*;
+    use crate::profile::Profile;
+    use crate::runner::{ImplError, Verdict};
+
+    /// A case with `status`, failing with a broken verdict unless it passes.
+    pub(super) fn case(id: &str, status: Status) -> CaseResult {
+        let passed = matches!(status, Status::Pass | Status::UnexpectedPass);
+        CaseResult {
+            id: id.into(),
+            area: "area".into(),
+            title: format!("case {id}"),
+            clauses: Vec::new(),
+            verdict: if passed {
+                Verdict::Pass
+            } else {
+                Verdict::Broken {
+                    error: ImplError::new(Broken::Error, "no outcome"),
+                }
+            },
+            status,
+            expected_failure: matches!(status, Status::ExpectedFail | Status::UnexpectedPass)
+                .then(|| "listed".to_owned()),
+            duration: Duration::from_millis(3),
+        }
+    }
+
+    pub(super) fn report(results: Vec<CaseResult>, stale: &[&str]) -> Report {
+        Report {
+            profile: Profile::Baseline,
+            implementation: "test".into(),
+            protocol: None,
+            started: SystemTime::UNIX_EPOCH,
+            duration: Duration::from_millis(10),
+            seed: None,
+            argv: Vec::new(),
+            results,
+            stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    /// The headline says what the exit code says, and "failed" counts only what fails the run.
+    #[test]
+    fn the_headline_states_the_exit_codes_verdict() {
+        use Status::*;
+        let xfail = report(
+            vec![
+                case("A", Pass),
+                case("B", ExpectedFail),
+                case("C", ExpectedFail),
+            ],
+            &[],
+        );
+        assert_eq!(
+            headline(&xfail, false),
+            "PASS — 1 passed, 0 failed, 2 expected failures"
+        );
+        let failing = report(vec![case("A", Pass), case("B", Fail)], &[]);
+        assert_eq!(headline(&failing, false), "FAIL — 1 passed, 1 failed");
+        let xpass = report(vec![case("A", Pass), case("B", UnexpectedPass)], &["GONE"]);
+        assert_eq!(
+            headline(&xpass, false),
+            "PASS — 1 passed, 0 failed, 1 unexpected pass"
+        );
+        assert_eq!(
+            headline(&xpass, true),
+            "FAIL — 1 passed, 0 failed, 1 unexpected pass, 1 stale expectation"
+        );
+        let stale = report(vec![case("A", Pass)], &["GONE", "OLD"]);
+        assert_eq!(
+            headline(&stale, true),
+            "FAIL — 1 passed, 0 failed, 2 stale expectations"
+        );
+        // The terminal's last line and the Markdown say the same.
+        for strict in [false, true] {
+            for r in [&xfail, &failing, &xpass, &stale] {
+                let line = headline(r, strict);
+                assert_eq!(text(r, strict).lines().last(), Some(line.as_str()));
+                assert!(markdown(r, strict).contains(&format!("**{line}**")));
+                assert_eq!(line.starts_with("PASS"), r.succeeded(strict));
+            }
+        }
+    }
 }

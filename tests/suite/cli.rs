@@ -117,7 +117,10 @@ fn check_ends_with_the_summary_line() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     let last = text.lines().last().unwrap();
-    let (passed, failed) = last.split_once(" passed, ").expect("N passed, N failed");
+    let (passed, failed) = last
+        .strip_prefix("PASS — ")
+        .and_then(|l| l.split_once(" passed, "))
+        .expect("PASS — N passed, N failed");
     assert!(passed.parse::<usize>().unwrap() > 60, "{last}");
     assert_eq!(failed, "0 failed");
     assert!(text.contains("decision-table"), "per-area summary: {text}");
