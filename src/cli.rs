@@ -415,19 +415,25 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     report.argv = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let write = |path: &Option<String>, text: String| -> anyhow::Result<()> {
+    // Each report is rendered only when asked for: a million generated results make large ones.
+    let write = |path: &Option<String>, text: &dyn Fn() -> anyhow::Result<String>| {
         if let Some(p) = path {
-            std::fs::write(p, text).with_context(|| format!("writing {p}"))?;
+            std::fs::write(p, text()?).with_context(|| format!("writing {p}"))?;
         }
-        Ok(())
+        anyhow::Ok(())
     };
-    write(&run.report_json, runner::report::json(&report, run.strict))?;
-    write(&run.junit, runner::report::junit(&report, run.strict))?;
-    write(&run.markdown, runner::report::markdown(&report, run.strict))?;
-    write(
-        &run.write_expect,
-        Expected::from_report(&report, &expected).to_text(),
-    )?;
+    write(&run.report_json, &|| {
+        Ok(runner::report::json(&report, run.strict))
+    })?;
+    write(&run.junit, &|| {
+        Ok(runner::report::junit(&report, run.strict)?)
+    })?;
+    write(&run.markdown, &|| {
+        Ok(runner::report::markdown(&report, run.strict))
+    })?;
+    write(&run.write_expect, &|| {
+        Ok(Expected::from_report(&report, &expected).to_text())
+    })?;
     print_all(&runner::report::text(&report, run.strict))?;
     Ok(if report.succeeded(run.strict) {
         ExitCode::SUCCESS

@@ -308,16 +308,18 @@ pub(crate) fn serialize_timestamp<S: serde::Serializer>(
     s.serialize_str(&timestamp(*t))
 }
 
-fn xml(s: &str) -> String {
+/// Text XML 1.0 can hold, and that quick-junit keeps as it is: the characters XML forbids (C0
+/// controls but line feed, U+FFFE, U+FFFF) and those quick-junit would drop (tab, carriage return,
+/// DEL, C1 controls, and the escape that starts terminal colour codes) are written as `\t`, `\r`
+/// or `\u{XXXX}`, so a report shows what the adapter sent instead of losing it.
+pub fn xml_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => {
+            '\n' => out.push('\n'),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}' => {
                 let _ = write!(out, "\\u{{{:04x}}}", c as u32);
             }
             c => out.push(c),
@@ -326,104 +328,132 @@ fn xml(s: &str) -> String {
     out
 }
 
-/// JUnit XML: one test suite per area, one test case per case. Expected failures are skipped
-/// tests; unexpected passes are failures under `strict`.
-pub fn junit(report: &Report, strict: bool) -> String {
-    let (areas, total) = tallies(report);
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let failures = |area: Option<&str>| {
-        report
-            .results
-            .iter()
-            .filter(|r| area.is_none_or(|a| r.area == a))
-            .filter(|r| match (r.status, &r.verdict) {
-                (Status::Fail, Verdict::Broken { .. }) => false,
-                (Status::Fail, _) => true,
-                (Status::UnexpectedPass, _) => strict,
-                _ => false,
-            })
-            .count()
-    };
-    let errors = |area: Option<&str>| {
-        report
-            .results
-            .iter()
-            .filter(|r| area.is_none_or(|a| r.area == a))
-            .filter(|r| r.status == Status::Fail && matches!(r.verdict, Verdict::Broken { .. }))
-            .count()
-    };
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"autoreview {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\">",
-        xml(&report.profile.to_string()),
-        total.cases,
-        failures(None),
-        errors(None)
-    );
-    for (area, t) in &areas {
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
-            xml(area),
-            t.cases,
-            failures(Some(area)),
-            errors(Some(area)),
-            t.expected_failures
-        );
-        for r in report.results.iter().filter(|r| &r.area == area) {
-            let _ = write!(
-                out,
-                "    <testcase classname=\"{}\" name=\"{}: {}\"",
-                xml(area),
-                xml(&r.id),
-                xml(&r.title)
-            );
-            let body = r.detail_lines(50).join("\n");
-            match (r.status, &r.verdict) {
-                (Status::Pass, _) => out.push_str("/>\n"),
-                (Status::ExpectedFail, _) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <skipped message=\"expected failure: {}\"/>\n    </testcase>",
-                        xml(r.expected_failure.as_deref().unwrap_or_default())
-                    );
-                }
-                (Status::UnexpectedPass, _) if strict => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <failure type=\"UNEXPECTED-PASS\" message=\"passes but is listed as an expected failure\"/>\n    </testcase>"
-                    );
-                }
-                (Status::UnexpectedPass, _) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <system-out>passes but is listed as an expected failure</system-out>\n    </testcase>"
-                    );
-                }
-                (Status::Fail, Verdict::Broken { error }) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <error type=\"{}\" message=\"{}\">{}</error>\n    </testcase>",
-                        error.kind.as_str(),
-                        xml(&error.message),
-                        xml(&body)
-                    );
-                }
-                (Status::Fail, _) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>",
-                        r.label(),
-                        xml(&r.title),
-                        xml(&body)
-                    );
-                }
-            }
-        }
-        out.push_str("  </testsuite>\n");
+/// The run's facts every JUnit test suite carries as properties.
+fn junit_properties(report: &Report) -> Vec<quick_junit::Property> {
+    let mut p = vec![
+        ("profile", report.profile.to_string()),
+        ("implementation", report.implementation.clone()),
+        (
+            "runner",
+            format!("autoreview {}", env!("CARGO_PKG_VERSION")),
+        ),
+    ];
+    if let Some(v) = report.protocol {
+        p.push(("protocol", v.to_string()));
     }
-    out.push_str("</testsuites>\n");
-    out
+    if let Some(seed) = report.seed {
+        p.push(("seed", seed.to_string()));
+    }
+    p.into_iter()
+        .map(|(k, v)| quick_junit::Property::new(k, xml_text(&v)))
+        .collect()
+}
+
+/// One case as a JUnit test case. Unexpected failures are failures, or errors when the
+/// implementation gave no outcome; expected failures are skipped tests; an unexpected pass is a
+/// failure under `strict` and a passing test with a note otherwise.
+fn junit_case(r: &CaseResult, strict: bool) -> quick_junit::TestCase {
+    use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus};
+    let body = || xml_text(&r.detail_lines(50).join("\n"));
+    let mut note = None;
+    let status = match (r.status, &r.verdict) {
+        (Status::Pass, _) => TestCaseStatus::success(),
+        (Status::ExpectedFail, _) => {
+            let mut s = TestCaseStatus::skipped();
+            s.set_message(xml_text(&format!(
+                "expected failure: {}",
+                r.expected_failure.as_deref().unwrap_or_default()
+            )))
+            .set_description(body());
+            s
+        }
+        (Status::UnexpectedPass, _) if strict => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            s.set_type("UNEXPECTED-PASS")
+                .set_message("passes but is listed as an expected failure");
+            s
+        }
+        (Status::UnexpectedPass, _) => {
+            note = Some("passes but is listed as an expected failure");
+            TestCaseStatus::success()
+        }
+        (Status::Fail, Verdict::Broken { error }) => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+            s.set_type(error.kind.as_str())
+                .set_message(xml_text(&error.message))
+                .set_description(body());
+            s
+        }
+        (Status::Fail, _) => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            let first = r.detail_lines(1).into_iter().next().unwrap_or_default();
+            s.set_type(r.label())
+                .set_message(xml_text(&first))
+                .set_description(body());
+            s
+        }
+    };
+    let name = if r.title.is_empty() {
+        r.id.clone()
+    } else {
+        format!("{}: {}", r.id, r.title)
+    };
+    let mut case = TestCase::new(xml_text(&name), status);
+    case.set_classname(xml_text(&r.area)).set_time(r.duration);
+    if let Some(note) = note {
+        case.set_system_out(note);
+    }
+    case
+}
+
+/// JUnit XML, as cargo-nextest writes it (quick-junit): one test suite per area, one test case per
+/// case with its duration; each suite carries the run's start and facts (profile, implementation,
+/// protocol, seed) as properties. Under `strict`, stale expectations fail the run, so each is a
+/// failed test case of an `expectations` suite. Fails only if XML cannot be written to memory.
+pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::SerializeError> {
+    use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+    let started = chrono::DateTime::<chrono::Utc>::from(report.started);
+    let properties = junit_properties(report);
+    let mut out = quick_junit::Report::new(xml_text(&format!("autoreview {}", report.profile)));
+    out.set_timestamp(started).set_time(report.duration);
+    let mut suites: Vec<TestSuite> = Vec::new();
+    for r in &report.results {
+        let i = match suites
+            .iter()
+            .position(|s| s.name.as_str() == xml_text(&r.area))
+        {
+            Some(i) => i,
+            None => {
+                let mut suite = TestSuite::new(xml_text(&r.area));
+                suite
+                    .set_timestamp(started)
+                    .add_properties(properties.clone());
+                suites.push(suite);
+                suites.len() - 1
+            }
+        };
+        let suite = &mut suites[i];
+        suite.time = Some(suite.time.unwrap_or_default() + r.duration);
+        suite.add_test_case(junit_case(r, strict));
+    }
+    if strict && !report.stale_expectations.is_empty() {
+        let mut suite = TestSuite::new("expectations");
+        suite
+            .set_timestamp(started)
+            .add_properties(properties.clone());
+        for id in &report.stale_expectations {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status
+                .set_type("STALE-EXPECTATION")
+                .set_message("listed as an expected failure but not in this run");
+            let mut case = TestCase::new(xml_text(id), status);
+            case.set_classname("expectations");
+            suite.add_test_case(case);
+        }
+        suites.push(suite);
+    }
+    out.add_test_suites(suites);
+    out.to_string()
 }
 
 /// A Markdown summary for CI step pages: the table, then the failures worst first.
@@ -559,5 +589,162 @@ mod tests {
                 assert_eq!(line.starts_with("PASS"), r.succeeded(strict));
             }
         }
+    }
+
+    /// Every character XML 1.0 forbids, and the text that breaks hand-written XML.
+    pub(super) fn hostile() -> String {
+        let mut s: String = (0u32..0x20)
+            .filter(|c| !matches!(c, 0x09 | 0x0A | 0x0D))
+            .filter_map(char::from_u32)
+            .collect();
+        s.push_str("\u{FFFE}\u{FFFF} ]]> <tool_call> &amp; & \" ' \x1b[31mred\x1b[0m\t\r\n`x`|");
+        s
+    }
+
+    /// A report whose every free text (titles, reasons, differences, adapter messages and stderr,
+    /// the implementation's description) carries [`hostile`] text.
+    pub(super) fn hostile_report() -> Report {
+        use crate::runner::{Difference, Severity};
+        let h = hostile();
+        let mut fail = case("FAIL-1", Status::Fail);
+        fail.title = format!("title {h}");
+        fail.verdict = Verdict::Fail {
+            differences: vec![Difference {
+                severity: Severity::Text,
+                pointer: "/result/text".into(),
+                expected: serde_json::Value::String(format!("expected {h}")),
+                actual: serde_json::Value::String(format!("actual {h}")),
+                rule: Some(format!("rule {h}")),
+            }],
+        };
+        let mut broken = case("BROKEN-1", Status::Fail);
+        broken.verdict = Verdict::Broken {
+            error: ImplError {
+                kind: Broken::ProtocolError,
+                message: format!("message {h}"),
+                stderr: vec![format!("stderr {h}")],
+            },
+        };
+        let mut xfail = case("XFAIL-1", Status::ExpectedFail);
+        xfail.expected_failure = Some(format!("reason {h}"));
+        let mut r = report(
+            vec![
+                case("PASS-1", Status::Pass),
+                fail,
+                broken,
+                xfail,
+                case("XPASS-1", Status::UnexpectedPass),
+            ],
+            &["STALE-1"],
+        );
+        r.implementation = format!("gate {h}");
+        r.protocol = Some(1);
+        r.seed = Some(7);
+        r
+    }
+
+    /// JUnit XML parses with a strict parser whatever text an adapter sends; forbidden characters
+    /// show as `\u{XXXX}`, markup characters come back as they were sent.
+    #[test]
+    fn junit_is_valid_xml_for_any_text() {
+        let r = hostile_report();
+        for strict in [false, true] {
+            let xml = junit(&r, strict).unwrap();
+            let doc = roxmltree::Document::parse(&xml)
+                .unwrap_or_else(|e| panic!("invalid XML ({e}):\n{xml}"));
+            let texts: String = doc
+                .descendants()
+                .filter_map(|n| n.text())
+                .collect::<Vec<_>>()
+                .join("\n");
+            for shown in [
+                "\\u{0000}",
+                "\\u{001f}",
+                "\\u{fffe}",
+                "\\u{ffff}",
+                "\\u{001b}[31mred",
+            ] {
+                assert!(texts.contains(shown), "{shown} in {texts}");
+            }
+            assert!(texts.contains("]]> <tool_call> &amp; & \" '"), "{texts}");
+        }
+    }
+
+    /// JUnit keeps the run's facts: durations, the start, and the properties of each suite.
+    #[test]
+    fn junit_carries_times_the_start_and_the_runs_facts() {
+        let r = hostile_report();
+        let xml = junit(&r, true).unwrap();
+        let doc = roxmltree::Document::parse(&xml).unwrap();
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "testsuites");
+        assert_eq!(root.attribute("time"), Some("0.010"));
+        assert_eq!(
+            root.attribute("timestamp"),
+            Some("1970-01-01T00:00:00.000+00:00")
+        );
+        let suites: Vec<_> = root
+            .children()
+            .filter(|n| n.has_tag_name("testsuite"))
+            .collect();
+        let names: Vec<_> = suites
+            .iter()
+            .map(|s| s.attribute("name").unwrap())
+            .collect();
+        assert_eq!(names, ["area", "expectations"]);
+        let area = suites[0];
+        assert_eq!(area.attribute("timestamp"), root.attribute("timestamp"));
+        // Five cases of 3 ms each.
+        assert_eq!(area.attribute("time"), Some("0.015"));
+        let props: Vec<(&str, &str)> = area
+            .descendants()
+            .filter(|n| n.has_tag_name("property"))
+            .map(|n| (n.attribute("name").unwrap(), n.attribute("value").unwrap()))
+            .collect();
+        let prop = |k: &str| props.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
+        assert_eq!(prop("profile"), Some("baseline"));
+        assert_eq!(prop("seed"), Some("7"));
+        assert_eq!(prop("protocol"), Some("1"));
+        assert!(
+            prop("implementation")
+                .unwrap()
+                .starts_with("gate \\u{0000}"),
+            "{props:?}"
+        );
+        let cases: Vec<_> = area
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        assert_eq!(cases.len(), 5);
+        assert!(cases.iter().all(|c| c.attribute("time") == Some("0.003")));
+        // Today's semantics: failures, errors, skipped expected failures, unexpected passes.
+        let kind = |c: &roxmltree::Node| {
+            c.children()
+                .find(|n| n.is_element())
+                .map(|n| n.tag_name().name().to_owned())
+                .unwrap_or_default()
+        };
+        let kinds: Vec<String> = cases.iter().map(kind).collect();
+        assert_eq!(kinds, ["", "failure", "error", "skipped", "failure"]);
+        assert_eq!(
+            (
+                area.attribute("failures"),
+                area.attribute("errors"),
+                area.attribute("skipped")
+            ),
+            (Some("2"), Some("1"), Some("1"))
+        );
+        let lenient = junit(&r, false).unwrap();
+        let doc = roxmltree::Document::parse(&lenient).unwrap();
+        let kinds: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("testcase"))
+            .map(|c| kind(&c))
+            .collect();
+        assert_eq!(
+            kinds,
+            ["", "failure", "error", "skipped", "system-out"],
+            "no stale suite"
+        );
     }
 }
