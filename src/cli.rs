@@ -197,7 +197,7 @@ pub struct RunOptions {
     /// Write JUnit XML.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<String>,
-    /// Write a Markdown summary (e.g. to $GITHUB_STEP_SUMMARY).
+    /// Append a Markdown summary to FILE, creating it if needed (e.g. $GITHUB_STEP_SUMMARY).
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<String>,
     /// Only run fixed cases whose ID or area contains this text (repeatable).
@@ -428,9 +428,11 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     write(&run.junit, &|| {
         Ok(runner::report::junit(&report, run.strict)?)
     })?;
-    write(&run.markdown, &|| {
-        Ok(runner::report::markdown(&report, run.strict))
-    })?;
+    if let Some(p) = &run.markdown {
+        let text = runner::report::markdown(&report, run.strict);
+        runner::report::append_markdown(p.as_ref(), &text)
+            .with_context(|| format!("appending to {p}"))?;
+    }
     write(&run.write_expect, &|| {
         Ok(Expected::from_report(&report, &expected).to_text())
     })?;

@@ -456,23 +456,134 @@ pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::Seria
     out.to_string()
 }
 
-/// A Markdown summary for CI step pages: the table, then the failures worst first.
+/// Free text as GitHub-flavoured Markdown shows it literally: each character that can start
+/// markup inside a line is backslash-escaped (so `<tool_call> *x*` is neither HTML nor emphasis,
+/// `&amp;` no entity, `|` does not end a table cell, `$`, `:` and `@` start no math, emoji or
+/// mention), control characters and line breaks are written `\n`, `\t`, `\r` or `\u{XXXX}`, and
+/// text longer than `max` characters is cut with `…`. The text never starts a line, so
+/// line-start markup (`#`, `-`, `1.`) needs no escape there.
+pub fn md_text(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max * 2) + 8);
+    for (i, c) in s.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push_str("\\\\n"),
+            '\t' => out.push_str("\\\\t"),
+            '\r' => out.push_str("\\\\r"),
+            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => {
+                let _ = write!(out, "\\\\u\\{{{:04x}\\}}", c as u32);
+            }
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '&' | '$' | ':'
+            | '@' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text as a Markdown code span, shown literally: the fence is one backtick longer than the
+/// longest run of backticks inside, and a space pads text that starts or ends with a backtick or a
+/// space (which a code span would otherwise eat). Control characters are written as in
+/// [`md_text`]. Not for table cells, where `|` would end the cell even inside a code span.
+pub fn code_span(s: &str) -> String {
+    let mut text = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' => text.push_str("\\n"),
+            '\t' => text.push_str("\\t"),
+            '\r' => text.push_str("\\r"),
+            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => {
+                let _ = write!(text, "\\u{{{:04x}}}", c as u32);
+            }
+            c => text.push(c),
+        }
+    }
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']) {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// How a failing case's first detail reads in Markdown.
+fn md_detail(r: &CaseResult) -> String {
+    match (&r.verdict, r.status) {
+        (_, Status::UnexpectedPass) => format!(
+            "passes but is listed as an expected failure: {}",
+            md_text(r.expected_failure.as_deref().unwrap_or_default(), 300)
+        ),
+        (Verdict::Fail { differences }, _) => {
+            let more = match differences.len() {
+                0 | 1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            differences
+                .first()
+                .map(|d| md_difference(d) + &more)
+                .unwrap_or_default()
+        }
+        (Verdict::Broken { error }, _) => md_text(&error.message, 300),
+        (Verdict::Pass, _) => String::new(),
+    }
+}
+
+/// One difference in Markdown: where, then what was expected and what came.
+fn md_difference(d: &super::Difference) -> String {
+    let mut out = format!(
+        "{}: expected {}, got {}",
+        code_span(&d.pointer),
+        md_text(&d.expected.to_string(), 300),
+        md_text(&d.actual.to_string(), 300)
+    );
+    if let Some(rule) = &d.rule {
+        let _ = write!(out, " ({})", md_text(rule, 200));
+    }
+    out
+}
+
+/// A Markdown summary for CI step pages (`$GITHUB_STEP_SUMMARY`): the verdict the exit code gives,
+/// the run's facts, the table, then the failures worst first. Every text from a case or an
+/// implementation is escaped ([`md_text`], [`code_span`]), so it shows as it was sent.
 pub fn markdown(report: &Report, strict: bool) -> String {
     let (areas, total) = tallies(report);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "## autoreview check — `{}`\n\n{}\n\n**{}**\n",
-        report.profile,
-        report.implementation,
+        "## autoreview check — {}\n\n**{}**\n",
+        code_span(report.profile.as_str()),
         headline(report, strict)
     );
+    let mut facts = vec![format!(
+        "implementation: {}",
+        md_text(&report.implementation, 300)
+    )];
+    if let Some(v) = report.protocol {
+        facts.push(format!("protocol {v}"));
+    }
+    if let Some(seed) = report.seed {
+        facts.push(format!("seed {seed}"));
+    }
+    facts.push(format!(
+        "started {}",
+        md_text(&timestamp(report.started), 40)
+    ));
+    facts.push(format!("{:.1} s", report.duration.as_secs_f64()));
+    let _ = writeln!(out, "{}\n", facts.join(" · "));
     let _ = writeln!(out, "| area | {} |", Tally::COLUMNS.join(" | "));
     let _ = writeln!(out, "|---|{}", "---:|".repeat(Tally::COLUMNS.len()));
     let rows = areas
         .iter()
-        .map(|(a, t)| (a.as_str(), t))
-        .chain([("**total**", &total)]);
+        .map(|(a, t)| (md_text(a, 100), t))
+        .chain([("**total**".to_owned(), &total)]);
     for (a, t) in rows {
         let cells: Vec<String> = t.columns().iter().map(|n| n.to_string()).collect();
         let _ = writeln!(out, "| {a} | {} |", cells.join(" | "));
@@ -480,20 +591,24 @@ pub fn markdown(report: &Report, strict: bool) -> String {
     let mut failing: Vec<&CaseResult> = report
         .results
         .iter()
-        .filter(|r| r.status == Status::Fail)
+        .filter(|r| matches!(r.status, Status::Fail | Status::UnexpectedPass))
         .collect();
     failing.sort_by_key(|r| rank(r));
     if !failing.is_empty() {
         out.push_str("\n<details><summary>Failures, worst first</summary>\n\n");
         for r in failing.iter().take(100) {
-            let first = r.detail_lines(1).into_iter().next().unwrap_or_default();
+            let label = if r.status == Status::UnexpectedPass {
+                "UNEXPECTED PASS".to_owned()
+            } else {
+                r.label()
+            };
             let _ = writeln!(
                 out,
-                "- **{}** `{}` {} — {}",
-                r.label(),
-                r.id,
-                r.title.replace('|', "\\|"),
-                first.replace('|', "\\|")
+                "- **{}** {} {} — {}",
+                md_text(&label, 40),
+                code_span(&r.id),
+                md_text(&r.title, 300),
+                md_detail(r)
             );
         }
         if failing.len() > 100 {
@@ -501,7 +616,33 @@ pub fn markdown(report: &Report, strict: bool) -> String {
         }
         out.push_str("\n</details>\n");
     }
+    if strict && !report.stale_expectations.is_empty() {
+        let ids: Vec<String> = report
+            .stale_expectations
+            .iter()
+            .take(100)
+            .map(|id| code_span(id))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\nExpected failures listed for cases not in this run (they fail the run under `--strict`): {}",
+            ids.join(", ")
+        );
+    }
     out
+}
+
+/// Appends a Markdown summary to `path`, creating the file if needed: a CI step that runs `check`
+/// twice keeps both summaries in `$GITHUB_STEP_SUMMARY`. A blank line separates it from what the
+/// file already holds.
+pub fn append_markdown(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    let separator = if file.metadata()?.len() > 0 { "\n" } else { "" };
+    file.write_all(format!("{separator}{text}").as_bytes())
 }
 
 #[cfg(test)]
@@ -597,7 +738,8 @@ mod tests {
             .filter(|c| !matches!(c, 0x09 | 0x0A | 0x0D))
             .filter_map(char::from_u32)
             .collect();
-        s.push_str("\u{FFFE}\u{FFFF} ]]> <tool_call> &amp; & \" ' \x1b[31mred\x1b[0m\t\r\n`x`|");
+        s.push_str("\u{FFFE}\u{FFFF} ]]> <tool_call> *x* _y_ ~~z~~ $a$ [l](u) :+1: @user #1 ");
+        s.push_str("&amp; & \" ' \x1b[31mred\x1b[0m\t\r\n`x`|");
         s
     }
 
@@ -666,7 +808,11 @@ mod tests {
             ] {
                 assert!(texts.contains(shown), "{shown} in {texts}");
             }
-            assert!(texts.contains("]]> <tool_call> &amp; & \" '"), "{texts}");
+            assert!(
+                texts.contains("]]> <tool_call> *x* _y_ ~~z~~ $a$"),
+                "{texts}"
+            );
+            assert!(texts.contains("&amp; & \" '"), "{texts}");
         }
     }
 
@@ -746,5 +892,78 @@ mod tests {
             ["", "failure", "error", "skipped", "system-out"],
             "no stale suite"
         );
+    }
+
+    /// Markdown as GitHub renders it (tables and strikethrough on): the events of `md`, and its
+    /// text with code spans, as a reader sees it.
+    fn rendered(md: &str) -> (Vec<pulldown_cmark::Event<'_>>, String) {
+        use pulldown_cmark::{Event, Options, Parser};
+        let events: Vec<Event> =
+            Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH).collect();
+        let text = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                _ => None,
+            })
+            .collect::<String>();
+        (events, text)
+    }
+
+    /// Every text from a case or an adapter shows literally in the Markdown: no HTML, emphasis,
+    /// strikethrough, link or entity made of it, and a `|` in an area does not split its cell.
+    #[test]
+    fn markdown_shows_any_text_literally() {
+        use pulldown_cmark::{Event, Tag, TagEnd};
+        let mut r = hostile_report();
+        r.results[1].area = format!("a|b {}", hostile());
+        r.results[1].id = "ID-`1`".into();
+        for strict in [false, true] {
+            let md = markdown(&r, strict);
+            let (events, text) = rendered(&md);
+            for shown in [
+                "<tool_call> *x* _y_ ~~z~~ $a$ [l](u) :+1: @user #1 &amp; & \" '",
+                "\\u{0000}\\u{0001}",
+                "\\u{fffe}\\u{ffff}",
+                "\\u{001b}[31mred\\u{001b}[0m\\t\\r\\n`x`|",
+                "title \\u{0000}",
+                "message \\u{0000}",
+                "implementation: gate \\u{0000}",
+                "ID-`1`",
+            ] {
+                assert!(
+                    text.contains(shown),
+                    "{shown:?} not shown in {text:?}\n{md}"
+                );
+            }
+            for e in &events {
+                match e {
+                    Event::Html(h) | Event::InlineHtml(h) => assert!(
+                        ["<details>", "<summary>", "</summary>", "</details>"]
+                            .iter()
+                            .any(|t| h.trim().starts_with(t)),
+                        "HTML from text: {h:?}\n{md}"
+                    ),
+                    Event::Start(
+                        Tag::Emphasis | Tag::Strikethrough | Tag::Link { .. } | Tag::Image { .. },
+                    ) => panic!("markup from text: {e:?}\n{md}"),
+                    _ => {}
+                }
+            }
+            // Every table row has the area cell and the 11 counts.
+            let mut cells = 0;
+            let mut rows = Vec::new();
+            for e in &events {
+                match e {
+                    Event::Start(Tag::TableCell) => cells += 1,
+                    Event::End(TagEnd::TableRow | TagEnd::TableHead) => {
+                        rows.push(cells);
+                        cells = 0;
+                    }
+                    _ => {}
+                }
+            }
+            assert_eq!(rows, [12, 12, 12, 12], "{md}");
+        }
     }
 }

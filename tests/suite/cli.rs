@@ -288,3 +288,52 @@ fn the_json_report_records_the_run() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--markdown` appends, as `$GITHUB_STEP_SUMMARY` needs when a step runs `check` twice, and the
+/// summary's headline is the verdict the exit code gives.
+#[test]
+fn the_markdown_summary_is_appended_and_states_the_verdict() {
+    let dir = temp_dir("markdown");
+    let md = dir.join("summary.md");
+    std::fs::write(&md, "earlier output of the step\n").unwrap();
+    let path = md.to_string_lossy().into_owned();
+    let mut lines = Vec::new();
+    for (profile, only) in [("baseline", "BL-P"), ("resilient", "RS-P")] {
+        let out = autoreview(
+            &[
+                "check",
+                "--profile",
+                profile,
+                "--only",
+                only,
+                "--markdown",
+                &path,
+            ],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        lines.push(stdout.lines().last().unwrap().to_owned());
+    }
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        text.starts_with("earlier output of the step\n\n## "),
+        "{text}"
+    );
+    let headings: Vec<&str> = text.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        headings,
+        [
+            "## autoreview check — `baseline`",
+            "## autoreview check — `resilient`"
+        ]
+    );
+    for line in &lines {
+        assert!(line.starts_with("PASS — "), "{line}");
+        assert!(
+            text.contains(&format!("\n**{line}**\n")),
+            "{line} in {text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
