@@ -191,10 +191,12 @@ pub struct RunOptions {
     /// Write the run's failures as an expectation file (keeping reasons already in --expect).
     #[arg(long, value_name = "FILE")]
     pub write_expect: Option<String>,
-    /// Write the versioned JSON report.
+    /// Write the versioned JSON report: every result in full with its duration, the run's start,
+    /// duration, seed, protocol version and command line.
     #[arg(long, value_name = "FILE")]
     pub report_json: Option<String>,
-    /// Write JUnit XML.
+    /// Write JUnit XML: one test suite per area, times, the run's start, and profile,
+    /// implementation, protocol version and seed as properties.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<String>,
     /// Append a Markdown summary to FILE, creating it if needed (e.g. $GITHUB_STEP_SUMMARY).
@@ -229,10 +231,37 @@ pub struct RunOptions {
     /// cases --lock`).
     #[arg(long, value_name = "DIR")]
     pub freeze: Option<String>,
+    /// When to colour the terminal report: removed words red and added ones green (without colour:
+    /// [-removed-]{+added+}).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Color::Auto)]
+    pub color: Color,
     /// Without an adapter command: which in-process implementation to check. `engine` is checked
     /// against each case's own expectation; `async-gate` against the engine, case by case.
     #[arg(long, value_enum, default_value_t = InProcess::Engine)]
     pub implementation: InProcess,
+}
+
+/// When `check` colours its terminal report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    /// When stdout is a terminal and NO_COLOR is unset or empty.
+    Auto,
+    /// Always, whatever stdout is and NO_COLOR says.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl Color {
+    /// Whether to colour, given whether stdout is a terminal and the value of NO_COLOR
+    /// (no-color.org: set and not empty disables colour, unless asked for explicitly).
+    pub fn enabled(self, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
+        }
+    }
 }
 
 /// The in-process implementations `check` can run without an adapter.
@@ -436,7 +465,11 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     write(&run.write_expect, &|| {
         Ok(Expected::from_report(&report, &expected).to_text())
     })?;
-    print_all(&runner::report::text(&report, run.strict))?;
+    let color = run.color.enabled(
+        std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
+    print_all(&runner::report::text(&report, run.strict, color))?;
     Ok(if report.succeeded(run.strict) {
         ExitCode::SUCCESS
     } else {

@@ -8,6 +8,7 @@ pub mod expect;
 pub mod generated;
 pub mod report;
 pub mod subprocess;
+pub mod worddiff;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant, SystemTime};

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use serde::Serialize;
 
-use super::{Broken, CaseResult, Report, Severity, Status, Verdict};
+use super::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
 
 /// The JSON report's format version.
 pub const REPORT_VERSION: u32 = 1;
@@ -45,22 +45,32 @@ impl CaseResult {
         }
     }
 
-    fn detail_lines(&self, max: usize) -> Vec<String> {
+    /// The lines that say why the case failed, at most `max` differences or stderr lines. With
+    /// `terminal`, texts show as word-level differences (coloured when `terminal` is
+    /// `Some(true)`) and control characters as escapes; without, in full.
+    fn detail_lines(&self, max: usize, terminal: Option<bool>) -> Vec<String> {
+        let shown = |s: &str| match terminal {
+            Some(_) => worddiff::visible(s),
+            None => s.to_owned(),
+        };
         let mut out = Vec::new();
         match &self.verdict {
             Verdict::Pass => {}
             Verdict::Fail { differences } => {
                 for d in differences.iter().take(max) {
-                    out.push(d.to_string());
+                    out.push(match terminal {
+                        Some(color) => terminal_difference(d, color),
+                        None => d.to_string(),
+                    });
                 }
                 if differences.len() > max {
                     out.push(format!("… and {} more", differences.len() - max));
                 }
             }
             Verdict::Broken { error } => {
-                out.push(error.message.clone());
+                out.push(shown(&error.message));
                 for l in error.stderr.iter().take(max) {
-                    out.push(format!("stderr: {l}"));
+                    out.push(format!("stderr: {}", shown(l)));
                 }
                 if error.stderr.len() > max {
                     out.push(format!(
@@ -72,6 +82,23 @@ impl CaseResult {
         }
         out
     }
+}
+
+/// One difference for the terminal: texts as a word-level difference, other values in full.
+fn terminal_difference(d: &Difference, color: bool) -> String {
+    let Some(pieces) = worddiff::of_difference(d) else {
+        return worddiff::visible(&d.to_string());
+    };
+    let mut out = format!(
+        "{} {}: {}",
+        d.severity,
+        worddiff::visible(&d.pointer),
+        worddiff::terminal(&pieces, color)
+    );
+    if let Some(rule) = &d.rule {
+        let _ = write!(out, " ({})", worddiff::visible(rule));
+    }
+    out
 }
 
 /// Counts for one area (or the total).
@@ -153,13 +180,16 @@ pub fn tallies(report: &Report) -> (Vec<(String, Tally)>, Tally) {
     (areas, total)
 }
 
-/// The terminal summary.
-pub fn text(report: &Report, strict: bool) -> String {
+/// The terminal summary; `color` marks removed and added words red and green instead of
+/// `[-removed-]{+added+}`.
+pub fn text(report: &Report, strict: bool, color: bool) -> String {
+    let v = worddiff::visible;
     let mut out = String::new();
     let _ = writeln!(
         out,
         "autoreview check — profile {}\nimplementation: {}\n",
-        report.profile, report.implementation
+        report.profile,
+        v(&report.implementation)
     );
     let mut failing: Vec<&CaseResult> = report
         .results
@@ -172,15 +202,22 @@ pub fn text(report: &Report, strict: bool) -> String {
             let _ = writeln!(
                 out,
                 "UNEXPECTED PASS {} [{}] {} (listed as failing: {})",
-                r.id,
-                r.area,
-                r.title,
-                r.expected_failure.as_deref().unwrap_or_default()
+                v(&r.id),
+                v(&r.area),
+                v(&r.title),
+                v(r.expected_failure.as_deref().unwrap_or_default())
             );
             continue;
         }
-        let _ = writeln!(out, "{} {} [{}] {}", r.label(), r.id, r.area, r.title);
-        for l in r.detail_lines(6) {
+        let _ = writeln!(
+            out,
+            "{} {} [{}] {}",
+            r.label(),
+            v(&r.id),
+            v(&r.area),
+            v(&r.title)
+        );
+        for l in r.detail_lines(6, Some(color)) {
             let _ = writeln!(out, "    {l}");
         }
     }
@@ -354,7 +391,7 @@ fn junit_properties(report: &Report) -> Vec<quick_junit::Property> {
 /// failure under `strict` and a passing test with a note otherwise.
 fn junit_case(r: &CaseResult, strict: bool) -> quick_junit::TestCase {
     use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus};
-    let body = || xml_text(&r.detail_lines(50).join("\n"));
+    let body = || xml_text(&r.detail_lines(50, None).join("\n"));
     let mut note = None;
     let status = match (r.status, &r.verdict) {
         (Status::Pass, _) => TestCaseStatus::success(),
@@ -386,7 +423,11 @@ fn junit_case(r: &CaseResult, strict: bool) -> quick_junit::TestCase {
         }
         (Status::Fail, _) => {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-            let first = r.detail_lines(1).into_iter().next().unwrap_or_default();
+            let first = r
+                .detail_lines(1, None)
+                .into_iter()
+                .next()
+                .unwrap_or_default();
             s.set_type(r.label())
                 .set_message(xml_text(&first))
                 .set_description(body());
@@ -463,7 +504,7 @@ pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::Seria
 /// text longer than `max` characters is cut with `…`. The text never starts a line, so
 /// line-start markup (`#`, `-`, `1.`) needs no escape there.
 pub fn md_text(s: &str, max: usize) -> String {
-    let mut out = String::with_capacity(s.len().min(max * 2) + 8);
+    let mut out = String::with_capacity(s.len().min(max.saturating_mul(2)) + 8);
     for (i, c) in s.chars().enumerate() {
         if i == max {
             out.push('…');
@@ -536,14 +577,34 @@ fn md_detail(r: &CaseResult) -> String {
     }
 }
 
-/// One difference in Markdown: where, then what was expected and what came.
-fn md_difference(d: &super::Difference) -> String {
-    let mut out = format!(
-        "{}: expected {}, got {}",
-        code_span(&d.pointer),
-        md_text(&d.expected.to_string(), 300),
-        md_text(&d.actual.to_string(), 300)
-    );
+/// One difference in Markdown: where, then texts as a word-level difference (removed words struck
+/// through, added ones underlined, with HTML tags GitHub keeps) and other values in full.
+fn md_difference(d: &Difference) -> String {
+    let mut out = format!("{}: ", code_span(&d.pointer));
+    match worddiff::of_difference(d) {
+        Some(pieces) => {
+            for p in &pieces {
+                match p {
+                    worddiff::Piece::Same(t) => out.push_str(&md_text(t, usize::MAX)),
+                    worddiff::Piece::Elided => out.push('…'),
+                    worddiff::Piece::Removed(t) => {
+                        let _ = write!(out, "<del>{}</del>", md_text(t, usize::MAX));
+                    }
+                    worddiff::Piece::Added(t) => {
+                        let _ = write!(out, "<ins>{}</ins>", md_text(t, usize::MAX));
+                    }
+                }
+            }
+        }
+        None => {
+            let _ = write!(
+                out,
+                "expected {}, got {}",
+                md_text(&d.expected.to_string(), 300),
+                md_text(&d.actual.to_string(), 300)
+            );
+        }
+    }
     if let Some(rule) = &d.rule {
         let _ = write!(out, " ({})", md_text(rule, 200));
     }
@@ -725,7 +786,7 @@ mod tests {
         for strict in [false, true] {
             for r in [&xfail, &failing, &xpass, &stale] {
                 let line = headline(r, strict);
-                assert_eq!(text(r, strict).lines().last(), Some(line.as_str()));
+                assert_eq!(text(r, strict, false).lines().last(), Some(line.as_str()));
                 assert!(markdown(r, strict).contains(&format!("**{line}**")));
                 assert_eq!(line.starts_with("PASS"), r.succeeded(strict));
             }
@@ -939,9 +1000,18 @@ mod tests {
             for e in &events {
                 match e {
                     Event::Html(h) | Event::InlineHtml(h) => assert!(
-                        ["<details>", "<summary>", "</summary>", "</details>"]
-                            .iter()
-                            .any(|t| h.trim().starts_with(t)),
+                        [
+                            "<details>",
+                            "<summary>",
+                            "</summary>",
+                            "</details>",
+                            "<del>",
+                            "</del>",
+                            "<ins>",
+                            "</ins>"
+                        ]
+                        .iter()
+                        .any(|t| h.trim().starts_with(t)),
                         "HTML from text: {h:?}\n{md}"
                     ),
                     Event::Start(
@@ -950,6 +1020,11 @@ mod tests {
                     _ => {}
                 }
             }
+            assert!(!md.contains('\u{1b}'), "no terminal colours in Markdown");
+            assert!(
+                text.contains("/result/text: expectedactual \\u{0000}"),
+                "the difference, removed and added words in tags: {text}"
+            );
             // Every table row has the area cell and the 11 counts.
             let mut cells = 0;
             let mut rows = Vec::new();

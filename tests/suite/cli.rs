@@ -337,3 +337,60 @@ fn the_markdown_summary_is_appended_and_states_the_verdict() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A TEXT difference shows as a word-level difference: coloured when `--color` allows, marked
+/// `[-removed-]{+added+}` otherwise, and with HTML tags (never terminal colours) in Markdown.
+#[test]
+fn text_differences_show_the_changed_words() {
+    let dir = temp_dir("worddiff");
+    let md = dir.join("summary.md").to_string_lossy().into_owned();
+    let bin = env!("CARGO_BIN_EXE_autoreview");
+    let tamper = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/tamper.js");
+    let run = |color: &str, no_color: Option<&str>| {
+        let mut cmd = Command::new(bin);
+        cmd.args(["check", "--profile", "baseline", "--only", "BL-11"])
+            .args(["--color", color, "--markdown", &md])
+            .args(["--", "node", tamper, bin, "text"])
+            .env_remove("NO_COLOR");
+        if let Some(v) = no_color {
+            cmd.env("NO_COLOR", v);
+        }
+        let out = cmd.output().expect("run autoreview");
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let marked = "Error: the user [-rejected-]{+declined+} tool \"pwsh\"";
+    let coloured = "the user \u{1b}[31mrejected\u{1b}[0m\u{1b}[32mdeclined\u{1b}[0m tool";
+    // auto: stdout is a pipe here, so no colour.
+    let out = run("auto", None);
+    assert!(out.contains(marked), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out}");
+    // always: colour even through a pipe and under NO_COLOR.
+    let out = run("always", Some("1"));
+    assert!(out.contains(coloured), "{out:?}");
+    assert!(!out.contains("[-rejected-]"), "{out}");
+    let summary = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        summary.contains("the user <del>rejected</del><ins>declined</ins> tool"),
+        "{summary}"
+    );
+    assert!(!summary.contains('\u{1b}'), "{summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn color_auto_needs_a_terminal_and_no_no_color() {
+    use autoreview::cli::Color;
+    use std::ffi::OsStr;
+    let set = Some(OsStr::new("1"));
+    let empty = Some(OsStr::new(""));
+    assert!(Color::Auto.enabled(true, None));
+    assert!(
+        Color::Auto.enabled(true, empty),
+        "an empty NO_COLOR is unset"
+    );
+    assert!(!Color::Auto.enabled(true, set));
+    assert!(!Color::Auto.enabled(false, None));
+    assert!(Color::Always.enabled(false, set));
+    assert!(!Color::Never.enabled(true, None));
+}
