@@ -457,18 +457,18 @@ pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::Seria
     let properties = junit_properties(report);
     let mut out = quick_junit::Report::new(xml_text(&format!("autoreview {}", report.profile)));
     out.set_timestamp(started).set_time(report.duration);
+    // Suites in the order their areas first appear.
+    let mut areas: Vec<&str> = Vec::new();
     let mut suites: Vec<TestSuite> = Vec::new();
     for r in &report.results {
-        let i = match suites
-            .iter()
-            .position(|s| s.name.as_str() == xml_text(&r.area))
-        {
+        let i = match areas.iter().position(|a| *a == r.area) {
             Some(i) => i,
             None => {
                 let mut suite = TestSuite::new(xml_text(&r.area));
                 suite
                     .set_timestamp(started)
                     .add_properties(properties.clone());
+                areas.push(&r.area);
                 suites.push(suite);
                 suites.len() - 1
             }
