@@ -53,7 +53,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = TableFormat::Markdown)]
         format: TableFormat,
     },
-    /// Run every fixed case against an implementation and report, ending in `N passed, N failed`.
+    /// Run every fixed case against an implementation and report, ending in the verdict the exit
+    /// code gives: `PASS — N passed, N failed` (then expected failures and unexpected passes, if
+    /// any) or `FAIL — …`.
     ///
     /// Without a command, the in-process reference engine is checked against each case's own
     /// expectation. With `-- <command> [args...]`, the command is started as an adapter speaking
@@ -195,13 +197,15 @@ pub struct RunOptions {
     /// Write the run's failures as an expectation file (keeping reasons already in --expect).
     #[arg(long, value_name = "FILE")]
     pub write_expect: Option<String>,
-    /// Write the versioned JSON report.
+    /// Write the versioned JSON report: every result in full with its duration, the run's start,
+    /// duration, seed, protocol version and command line.
     #[arg(long, value_name = "FILE")]
     pub report_json: Option<String>,
-    /// Write JUnit XML.
+    /// Write JUnit XML: one test suite per area, times, the run's start, and profile,
+    /// implementation, protocol version and seed as properties.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<String>,
-    /// Write a Markdown summary (e.g. to $GITHUB_STEP_SUMMARY).
+    /// Append a Markdown summary to FILE, creating it if needed (e.g. $GITHUB_STEP_SUMMARY).
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<String>,
     /// Only run the fixed cases this names (repeatable): a case ID (`RS-7`), an area
@@ -239,6 +243,10 @@ pub struct RunOptions {
     /// cases --lock`).
     #[arg(long, value_name = "DIR")]
     pub freeze: Option<String>,
+    /// When to colour the terminal report: removed words red and added ones green (without colour:
+    /// [-removed-]{+added+}).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Color::Auto)]
+    pub color: Color,
     /// Without an adapter command: which in-process implementation to check. `engine` is checked
     /// against each case's own expectation; `async-gate` against the engine, case by case.
     #[arg(long, value_enum, default_value_t = InProcess::Engine)]
@@ -252,6 +260,29 @@ fn at_least_one<T: std::str::FromStr + PartialEq + From<u8>>(text: &str) -> Resu
         Ok(n) if n == T::from(0) => Err("the minimum is 1".to_owned()),
         Ok(n) => Ok(n),
         Err(_) => Err("expected a whole number, at least 1".to_owned()),
+    }
+}
+
+/// When `check` colours its terminal report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    /// When stdout is a terminal and NO_COLOR is unset or empty.
+    Auto,
+    /// Always, whatever stdout is and NO_COLOR says.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl Color {
+    /// Whether to colour, given whether stdout is a terminal and the value of NO_COLOR
+    /// (no-color.org: set and not empty disables colour, unless asked for explicitly).
+    pub fn enabled(self, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
+        }
     }
 }
 
@@ -473,7 +504,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             max_shrink_steps: run.shrink_steps,
             ..generated::Plan::new(run.generated, seed)
         };
-        let found = generated::run(imp.as_mut(), profile, &plan, &expected, &mut progress);
+        let mut found = generated::run(imp.as_mut(), profile, &plan, &expected, &mut progress);
         println!(
             "generated: seed {seed}, shard {shard} (repeat with --generated {} --seed {seed}{})",
             run.generated,
@@ -500,23 +531,37 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
                 path.display()
             );
         }
-        report.results.extend(found.results);
-        report.stale_expectations = expected.stale(report.results.iter().map(|r| r.id.as_str()));
+        report.join_generated(&mut found, &expected);
     }
-    let write = |path: &Option<String>, text: String| -> anyhow::Result<()> {
+    report.argv = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    // Each report is rendered only when asked for: a million generated results make large ones.
+    let write = |path: &Option<String>, text: &dyn Fn() -> anyhow::Result<String>| {
         if let Some(p) = path {
-            std::fs::write(p, text).with_context(|| format!("writing {p}"))?;
+            std::fs::write(p, text()?).with_context(|| format!("writing {p}"))?;
         }
-        Ok(())
+        anyhow::Ok(())
     };
-    write(&run.report_json, runner::report::json(&report))?;
-    write(&run.junit, runner::report::junit(&report, run.strict))?;
-    write(&run.markdown, runner::report::markdown(&report))?;
-    write(
-        &run.write_expect,
-        Expected::from_report(&report, &expected).to_text(),
-    )?;
-    print_all(&runner::report::text(&report, run.strict))?;
+    write(&run.report_json, &|| {
+        Ok(runner::report::json(&report, run.strict))
+    })?;
+    write(&run.junit, &|| {
+        Ok(runner::report::junit(&report, run.strict)?)
+    })?;
+    if let Some(p) = &run.markdown {
+        let text = runner::report::markdown(&report, run.strict);
+        runner::report::append_markdown(p.as_ref(), &text)
+            .with_context(|| format!("appending to {p}"))?;
+    }
+    write(&run.write_expect, &|| {
+        Ok(Expected::from_report(&report, &expected).to_text())
+    })?;
+    let color = run.color.enabled(
+        std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
+    print_all(&runner::report::text(&report, run.strict, color))?;
     Ok(if report.succeeded(run.strict) {
         ExitCode::from(exit::PASSED)
     } else {

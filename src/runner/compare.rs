@@ -92,6 +92,23 @@ pub struct Difference {
     pub rule: Option<String>,
 }
 
+/// The rule of a text compared only up to its first `n` characters.
+fn prefix_rule(n: usize) -> String {
+    format!("only the first {n} characters are normative")
+}
+
+impl Difference {
+    /// For a text compared only up to its normative prefix: how many characters are normative.
+    pub fn normative_chars(&self) -> Option<usize> {
+        self.rule
+            .as_deref()?
+            .strip_prefix("only the first ")?
+            .strip_suffix(" characters are normative")?
+            .parse()
+            .ok()
+    }
+}
+
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -250,7 +267,7 @@ fn walk(e: &Value, a: &Value, at: &mut String, reference: &Outcome, out: &mut Ve
                     pointer: at.clone(),
                     expected: Value::String(prefix.clone()),
                     actual: a.clone(),
-                    rule: Some(format!("only the first {n} characters are normative")),
+                    rule: Some(prefix_rule(n)),
                 });
             }
         }

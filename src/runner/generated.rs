@@ -285,6 +285,10 @@ pub struct GeneratedRun {
     pub counterexamples: Vec<Counterexample>,
     /// Where the cases fell.
     pub distribution: Distribution,
+    /// The plan's seed.
+    pub seed: u64,
+    /// How long the run took, shrinking included.
+    pub duration: std::time::Duration,
 }
 
 /// What kind of difference a verdict shows: the worst severity and where it is, or the kind of
@@ -485,6 +489,7 @@ pub fn run(
     expected: &Expected,
     progress: &mut dyn FnMut(usize, usize),
 ) -> GeneratedRun {
+    let clock = std::time::Instant::now();
     let table = Table::load(profile).ok();
     let mine: Vec<usize> = (0..plan.count)
         .filter(|k| plan.shard.contains(*k))
@@ -549,7 +554,10 @@ pub fn run(
             };
             for d in &batch {
                 position += 1;
+                let case_clock = std::time::Instant::now();
                 let (verdict, _) = judge_with(imp, &d.scenario, profile, Some(&d.reference));
+                // The case's own time; shrinking it is the run's.
+                let duration = case_clock.elapsed();
                 *tally.entry(d.features).or_default() += 1;
                 if let Some(i) = d.row {
                     row_hits[i] += 1;
@@ -596,6 +604,7 @@ pub fn run(
                     verdict,
                     status,
                     expected_failure,
+                    duration,
                 });
                 progress(position, mine.len());
             }
@@ -618,6 +627,8 @@ pub fn run(
                 .collect(),
             table.as_ref().map_or(0, |t| t.rows.len()),
         ),
+        seed: plan.seed,
+        duration: clock.elapsed(),
     }
 }
 

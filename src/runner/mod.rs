@@ -9,10 +9,12 @@ pub mod generated;
 pub mod report;
 pub mod select;
 pub mod subprocess;
+pub mod worddiff;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant, SystemTime};
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::cases::{Case, Expectation, matches_partial};
@@ -41,6 +43,11 @@ pub trait Implementation {
     fn finish(&mut self) -> Option<ImplError> {
         None
     }
+
+    /// The adapter protocol version the implementation speaks; `None` for one in process.
+    fn protocol(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// The result that stands for what an implementation did after its last answer, if anything.
@@ -59,6 +66,7 @@ pub(crate) fn tail_result(
         clauses: Vec::new(),
         verdict: Verdict::Broken { error },
         expected_failure,
+        duration: Duration::ZERO,
     })
 }
 
@@ -289,15 +297,35 @@ pub struct CaseResult {
     /// Why the case is expected to fail, when it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_failure: Option<String>,
+    /// How long asking the implementation and judging its answer took.
+    #[serde(rename = "duration_ms", serialize_with = "millis")]
+    pub duration: Duration,
 }
 
-/// A whole run.
+/// A duration as milliseconds, to the microsecond.
+pub(crate) fn millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((d.as_micros() as f64) / 1000.0)
+}
+
+/// A whole run: what was checked, under which conditions, and every case's result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     /// The profile checked.
     pub profile: Profile,
-    /// The implementation checked.
+    /// The implementation checked, as it describes itself (an adapter's handshake).
     pub implementation: String,
+    /// The adapter protocol version spoken; `None` for an implementation in process.
+    pub protocol: Option<u32>,
+    /// When the run started.
+    #[serde(serialize_with = "report::serialize_timestamp")]
+    pub started: SystemTime,
+    /// How long the cases took, fixed and generated together (start-up and shrinking included).
+    #[serde(rename = "duration_ms", serialize_with = "millis")]
+    pub duration: Duration,
+    /// The seed of the generated cases, when generated cases ran.
+    pub seed: Option<u64>,
+    /// The command line of the run (empty when it did not come from one).
+    pub argv: Vec<String>,
     /// Every case's result, in case order.
     pub results: Vec<CaseResult>,
     /// Expected failures listed for cases that were not in the run.
@@ -310,9 +338,9 @@ impl Report {
         self.count(Status::Pass)
     }
 
-    /// Cases whose status is not `pass` (unexpected and expected failures, unexpected passes).
+    /// Cases that failed and are not listed as expected failures: the failures that fail the run.
     pub fn failed(&self) -> usize {
-        self.results.len() - self.passed()
+        self.count(Status::Fail)
     }
 
     /// Cases with a status.
@@ -327,6 +355,19 @@ impl Report {
             && (!strict
                 || (self.count(Status::UnexpectedPass) == 0 && self.stale_expectations.is_empty()))
     }
+
+    /// Adds a generated run's results, seed and time to this report, and lists again the expected
+    /// failures that name no case of the whole run.
+    pub fn join_generated(
+        &mut self,
+        generated: &mut generated::GeneratedRun,
+        expected: &expect::Expected,
+    ) {
+        self.results.append(&mut generated.results);
+        self.seed = Some(generated.seed);
+        self.duration += generated.duration;
+        self.stale_expectations = expected.stale(self.results.iter().map(|r| r.id.as_str()));
+    }
 }
 
 /// Runs every case and judges it against `oracle`, taking `expected` failures into account.
@@ -339,8 +380,11 @@ pub fn run(
     expected: &expect::Expected,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Report {
+    let started = SystemTime::now();
+    let clock = Instant::now();
     let mut results = Vec::with_capacity(cases.len());
     for (i, case) in cases.iter().enumerate() {
+        let case_clock = Instant::now();
         // The reference decides while the implementation works on the same case. A panic in the
         // reference is the engine's bug, not the implementation's, so it is caught on its own.
         let mut reference: Option<Result<Outcome, String>> = None;
@@ -374,6 +418,7 @@ pub fn run(
             (Ok(outcome), Some(Ok(r))) => judge_against(case, &r, &outcome),
             (Ok(outcome), None) => judge(case, &outcome, profile, oracle),
         };
+        let duration = case_clock.elapsed();
         let expected_failure = expected.reason(&case.id).map(str::to_owned);
         let status = Status::of(verdict.passed(), expected_failure.is_some());
         results.push(CaseResult {
@@ -384,6 +429,7 @@ pub fn run(
             verdict,
             status,
             expected_failure,
+            duration,
         });
         progress(i + 1, cases.len());
     }
@@ -392,6 +438,11 @@ pub fn run(
     Report {
         profile,
         implementation: imp.describe(),
+        protocol: imp.protocol(),
+        started,
+        duration: clock.elapsed(),
+        seed: None,
+        argv: Vec::new(),
         results,
         stale_expectations,
     }

@@ -1,13 +1,14 @@
-//! Renders a run: a terminal summary (failures worst first, a per-area and per-severity table, the
-//! last line `N passed, N failed`), a versioned JSON report, JUnit XML and a Markdown summary for
-//! CI step pages.
+//! Renders a run: a terminal summary (failures worst first, a per-area and per-severity table, and
+//! last the verdict the exit code gives, `PASS — N passed, N failed, …`), a versioned JSON report,
+//! JUnit XML and a Markdown summary for CI step pages.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::time::SystemTime;
 
 use serde::Serialize;
 
-use super::{Broken, CaseResult, Report, Severity, Status, Verdict};
+use super::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
 
 /// The JSON report's format version.
 pub const REPORT_VERSION: u32 = 1;
@@ -44,22 +45,32 @@ impl CaseResult {
         }
     }
 
-    fn detail_lines(&self, max: usize) -> Vec<String> {
+    /// The lines that say why the case failed, at most `max` differences or stderr lines. With
+    /// `terminal`, texts show as word-level differences (coloured when `terminal` is
+    /// `Some(true)`) and control characters as escapes; without, in full.
+    fn detail_lines(&self, max: usize, terminal: Option<bool>) -> Vec<String> {
+        let shown = |s: &str| match terminal {
+            Some(_) => worddiff::visible(s),
+            None => s.to_owned(),
+        };
         let mut out = Vec::new();
         match &self.verdict {
             Verdict::Pass => {}
             Verdict::Fail { differences } => {
                 for d in differences.iter().take(max) {
-                    out.push(d.to_string());
+                    out.push(match terminal {
+                        Some(color) => terminal_difference(d, color),
+                        None => d.to_string(),
+                    });
                 }
                 if differences.len() > max {
                     out.push(format!("… and {} more", differences.len() - max));
                 }
             }
             Verdict::Broken { error } => {
-                out.push(error.message.clone());
+                out.push(shown(&error.message));
                 for l in error.stderr.iter().take(max) {
-                    out.push(format!("stderr: {l}"));
+                    out.push(format!("stderr: {}", shown(l)));
                 }
                 if error.stderr.len() > max {
                     out.push(format!(
@@ -71,6 +82,23 @@ impl CaseResult {
         }
         out
     }
+}
+
+/// One difference for the terminal: texts as a word-level difference, other values in full.
+fn terminal_difference(d: &Difference, color: bool) -> String {
+    let Some(pieces) = worddiff::of_difference(d) else {
+        return worddiff::visible(&d.to_string());
+    };
+    let mut out = format!(
+        "{} {}: {}",
+        d.severity,
+        worddiff::visible(&d.pointer),
+        worddiff::terminal(&pieces, color)
+    );
+    if let Some(rule) = &d.rule {
+        let _ = write!(out, " ({})", worddiff::visible(rule));
+    }
+    out
 }
 
 /// Counts for one area (or the total).
@@ -152,13 +180,16 @@ pub fn tallies(report: &Report) -> (Vec<(String, Tally)>, Tally) {
     (areas, total)
 }
 
-/// The terminal summary.
-pub fn text(report: &Report, strict: bool) -> String {
+/// The terminal summary; `color` marks removed and added words red and green instead of
+/// `[-removed-]{+added+}`.
+pub fn text(report: &Report, strict: bool, color: bool) -> String {
+    let v = worddiff::visible;
     let mut out = String::new();
     let _ = writeln!(
         out,
         "autoreview check — profile {}\nimplementation: {}\n",
-        report.profile, report.implementation
+        report.profile,
+        v(&report.implementation)
     );
     let mut failing: Vec<&CaseResult> = report
         .results
@@ -171,15 +202,22 @@ pub fn text(report: &Report, strict: bool) -> String {
             let _ = writeln!(
                 out,
                 "UNEXPECTED PASS {} [{}] {} (listed as failing: {})",
-                r.id,
-                r.area,
-                r.title,
-                r.expected_failure.as_deref().unwrap_or_default()
+                v(&r.id),
+                v(&r.area),
+                v(&r.title),
+                v(r.expected_failure.as_deref().unwrap_or_default())
             );
             continue;
         }
-        let _ = writeln!(out, "{} {} [{}] {}", r.label(), r.id, r.area, r.title);
-        for l in r.detail_lines(6) {
+        let _ = writeln!(
+            out,
+            "{} {} [{}] {}",
+            r.label(),
+            v(&r.id),
+            v(&r.area),
+            v(&r.title)
+        );
+        for l in r.detail_lines(6, Some(color)) {
             let _ = writeln!(out, "    {l}");
         }
     }
@@ -223,30 +261,51 @@ pub fn text(report: &Report, strict: bool) -> String {
             report.stale_expectations.join(", ")
         );
     }
-    if total.expected_failures + total.unexpected_passes > 0 {
-        let _ = writeln!(
-            out,
-            "{} expected failures, {} unexpected passes{}",
-            total.expected_failures,
-            total.unexpected_passes,
-            if strict && total.unexpected_passes > 0 {
-                " (fails the run under --strict)"
-            } else {
-                ""
-            }
-        );
-    }
-    let _ = writeln!(
-        out,
-        "{} passed, {} failed",
-        report.passed(),
-        report.failed()
-    );
+    let _ = writeln!(out, "{}", headline(report, strict));
     out
 }
 
-/// The JSON report (format [`REPORT_VERSION`]).
-pub fn json(report: &Report) -> String {
+/// The run's verdict as the exit code gives it, then the counts behind it:
+/// `PASS — 45 passed, 0 failed, 151 expected failures` or `FAIL — …`. "failed" counts only the
+/// failures that fail the run; expected failures and unexpected passes follow when there are any,
+/// and stale expectations under `strict`, where they fail the run.
+pub fn headline(report: &Report, strict: bool) -> String {
+    let counted = |n: usize, one: &str, many: &str| {
+        (n > 0).then(|| format!("{n} {}", if n == 1 { one } else { many }))
+    };
+    let mut parts = vec![
+        format!("{} passed", report.passed()),
+        format!("{} failed", report.failed()),
+    ];
+    parts.extend(counted(
+        report.count(Status::ExpectedFail),
+        "expected failure",
+        "expected failures",
+    ));
+    parts.extend(counted(
+        report.count(Status::UnexpectedPass),
+        "unexpected pass",
+        "unexpected passes",
+    ));
+    if strict {
+        parts.extend(counted(
+            report.stale_expectations.len(),
+            "stale expectation",
+            "stale expectations",
+        ));
+    }
+    let verdict = if report.succeeded(strict) {
+        "PASS"
+    } else {
+        "FAIL"
+    };
+    format!("{verdict} — {}", parts.join(", "))
+}
+
+/// The JSON report (format [`REPORT_VERSION`]): the run's facts (profile, implementation,
+/// protocol, start, duration, seed, command line), the tallies, and every case's result with its
+/// duration.
+pub fn json(report: &Report, strict: bool) -> String {
     let (areas, total) = tallies(report);
     let v = serde_json::json!({
         "report_version": REPORT_VERSION,
@@ -254,6 +313,13 @@ pub fn json(report: &Report) -> String {
         "spec": crate::table::Table::load(report.profile).map(|t| t.spec).unwrap_or_default(),
         "profile": report.profile,
         "implementation": report.implementation,
+        "protocol": report.protocol,
+        "started": timestamp(report.started),
+        "duration_ms": (report.duration.as_micros() as f64) / 1000.0,
+        "seed": report.seed,
+        "argv": report.argv,
+        "strict": strict,
+        "succeeded": report.succeeded(strict),
         "summary": {
             "total": total,
             "areas": areas.iter().map(|(a, t)| serde_json::json!({"area": a, "tally": t})).collect::<Vec<_>>(),
@@ -266,16 +332,31 @@ pub fn json(report: &Report) -> String {
     s
 }
 
-fn xml(s: &str) -> String {
+/// A moment as RFC 3339 text in UTC, to the millisecond (`2026-08-28T09:15:02.117Z`).
+pub fn timestamp(t: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// Serializes a moment as [`timestamp`] text.
+pub(crate) fn serialize_timestamp<S: serde::Serializer>(
+    t: &SystemTime,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&timestamp(*t))
+}
+
+/// Text XML 1.0 can hold, and that quick-junit keeps as it is: the characters XML forbids (C0
+/// controls but line feed, U+FFFE, U+FFFF) and those quick-junit would drop (tab, carriage return,
+/// DEL, C1 controls, and the escape that starts terminal colour codes) are written as `\t`, `\r`
+/// or `\u{XXXX}`, so a report shows what the adapter sent instead of losing it.
+pub fn xml_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => {
+            '\n' => out.push('\n'),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}' => {
                 let _ = write!(out, "\\u{{{:04x}}}", c as u32);
             }
             c => out.push(c),
@@ -284,126 +365,286 @@ fn xml(s: &str) -> String {
     out
 }
 
-/// JUnit XML: one test suite per area, one test case per case. Expected failures are skipped
-/// tests; unexpected passes are failures under `strict`.
-pub fn junit(report: &Report, strict: bool) -> String {
-    let (areas, total) = tallies(report);
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let failures = |area: Option<&str>| {
-        report
-            .results
-            .iter()
-            .filter(|r| area.is_none_or(|a| r.area == a))
-            .filter(|r| match (r.status, &r.verdict) {
-                (Status::Fail, Verdict::Broken { .. }) => false,
-                (Status::Fail, _) => true,
-                (Status::UnexpectedPass, _) => strict,
-                _ => false,
-            })
-            .count()
-    };
-    let errors = |area: Option<&str>| {
-        report
-            .results
-            .iter()
-            .filter(|r| area.is_none_or(|a| r.area == a))
-            .filter(|r| r.status == Status::Fail && matches!(r.verdict, Verdict::Broken { .. }))
-            .count()
-    };
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"autoreview {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\">",
-        xml(&report.profile.to_string()),
-        total.cases,
-        failures(None),
-        errors(None)
-    );
-    for (area, t) in &areas {
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
-            xml(area),
-            t.cases,
-            failures(Some(area)),
-            errors(Some(area)),
-            t.expected_failures
-        );
-        for r in report.results.iter().filter(|r| &r.area == area) {
-            let _ = write!(
-                out,
-                "    <testcase classname=\"{}\" name=\"{}: {}\"",
-                xml(area),
-                xml(&r.id),
-                xml(&r.title)
-            );
-            let body = r.detail_lines(50).join("\n");
-            match (r.status, &r.verdict) {
-                (Status::Pass, _) => out.push_str("/>\n"),
-                (Status::ExpectedFail, _) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <skipped message=\"expected failure: {}\"/>\n    </testcase>",
-                        xml(r.expected_failure.as_deref().unwrap_or_default())
-                    );
-                }
-                (Status::UnexpectedPass, _) if strict => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <failure type=\"UNEXPECTED-PASS\" message=\"passes but is listed as an expected failure\"/>\n    </testcase>"
-                    );
-                }
-                (Status::UnexpectedPass, _) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <system-out>passes but is listed as an expected failure</system-out>\n    </testcase>"
-                    );
-                }
-                (Status::Fail, Verdict::Broken { error }) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <error type=\"{}\" message=\"{}\">{}</error>\n    </testcase>",
-                        error.kind.as_str(),
-                        xml(&error.message),
-                        xml(&body)
-                    );
-                }
-                (Status::Fail, _) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>",
-                        r.label(),
-                        xml(&r.title),
-                        xml(&body)
-                    );
-                }
-            }
-        }
-        out.push_str("  </testsuite>\n");
+/// The run's facts every JUnit test suite carries as properties.
+fn junit_properties(report: &Report) -> Vec<quick_junit::Property> {
+    let mut p = vec![
+        ("profile", report.profile.to_string()),
+        ("implementation", report.implementation.clone()),
+        (
+            "runner",
+            format!("autoreview {}", env!("CARGO_PKG_VERSION")),
+        ),
+    ];
+    if let Some(v) = report.protocol {
+        p.push(("protocol", v.to_string()));
     }
-    out.push_str("</testsuites>\n");
+    if let Some(seed) = report.seed {
+        p.push(("seed", seed.to_string()));
+    }
+    p.into_iter()
+        .map(|(k, v)| quick_junit::Property::new(k, xml_text(&v)))
+        .collect()
+}
+
+/// One case as a JUnit test case. Unexpected failures are failures, or errors when the
+/// implementation gave no outcome; expected failures are skipped tests; an unexpected pass is a
+/// failure under `strict` and a passing test with a note otherwise.
+fn junit_case(r: &CaseResult, strict: bool) -> quick_junit::TestCase {
+    use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus};
+    let body = || xml_text(&r.detail_lines(50, None).join("\n"));
+    let mut note = None;
+    let status = match (r.status, &r.verdict) {
+        (Status::Pass, _) => TestCaseStatus::success(),
+        (Status::ExpectedFail, _) => {
+            let mut s = TestCaseStatus::skipped();
+            s.set_message(xml_text(&format!(
+                "expected failure: {}",
+                r.expected_failure.as_deref().unwrap_or_default()
+            )))
+            .set_description(body());
+            s
+        }
+        (Status::UnexpectedPass, _) if strict => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            s.set_type("UNEXPECTED-PASS")
+                .set_message("passes but is listed as an expected failure");
+            s
+        }
+        (Status::UnexpectedPass, _) => {
+            note = Some("passes but is listed as an expected failure");
+            TestCaseStatus::success()
+        }
+        (Status::Fail, Verdict::Broken { error }) => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+            s.set_type(error.kind.as_str())
+                .set_message(xml_text(&error.message))
+                .set_description(body());
+            s
+        }
+        (Status::Fail, _) => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            let first = r
+                .detail_lines(1, None)
+                .into_iter()
+                .next()
+                .unwrap_or_default();
+            s.set_type(r.label())
+                .set_message(xml_text(&first))
+                .set_description(body());
+            s
+        }
+    };
+    let name = if r.title.is_empty() {
+        r.id.clone()
+    } else {
+        format!("{}: {}", r.id, r.title)
+    };
+    let mut case = TestCase::new(xml_text(&name), status);
+    case.set_classname(xml_text(&r.area)).set_time(r.duration);
+    if let Some(note) = note {
+        case.set_system_out(note);
+    }
+    case
+}
+
+/// JUnit XML, as cargo-nextest writes it (quick-junit): one test suite per area, one test case per
+/// case with its duration; each suite carries the run's start and facts (profile, implementation,
+/// protocol, seed) as properties. Under `strict`, stale expectations fail the run, so each is a
+/// failed test case of an `expectations` suite. Fails only if XML cannot be written to memory.
+pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::SerializeError> {
+    use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+    let started = chrono::DateTime::<chrono::Utc>::from(report.started);
+    let properties = junit_properties(report);
+    let mut out = quick_junit::Report::new(xml_text(&format!("autoreview {}", report.profile)));
+    out.set_timestamp(started).set_time(report.duration);
+    // Suites in the order their areas first appear.
+    let mut areas: Vec<&str> = Vec::new();
+    let mut suites: Vec<TestSuite> = Vec::new();
+    for r in &report.results {
+        let i = match areas.iter().position(|a| *a == r.area) {
+            Some(i) => i,
+            None => {
+                let mut suite = TestSuite::new(xml_text(&r.area));
+                suite
+                    .set_timestamp(started)
+                    .add_properties(properties.clone());
+                areas.push(&r.area);
+                suites.push(suite);
+                suites.len() - 1
+            }
+        };
+        let suite = &mut suites[i];
+        suite.time = Some(suite.time.unwrap_or_default() + r.duration);
+        suite.add_test_case(junit_case(r, strict));
+    }
+    if strict && !report.stale_expectations.is_empty() {
+        let mut suite = TestSuite::new("expectations");
+        suite
+            .set_timestamp(started)
+            .add_properties(properties.clone());
+        for id in &report.stale_expectations {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status
+                .set_type("STALE-EXPECTATION")
+                .set_message("listed as an expected failure but not in this run");
+            let mut case = TestCase::new(xml_text(id), status);
+            case.set_classname("expectations");
+            suite.add_test_case(case);
+        }
+        suites.push(suite);
+    }
+    out.add_test_suites(suites);
+    out.to_string()
+}
+
+/// Free text as GitHub-flavoured Markdown shows it literally: each character that can start
+/// markup inside a line is backslash-escaped (so `<tool_call> *x*` is neither HTML nor emphasis,
+/// `&amp;` no entity, `|` does not end a table cell, `$`, `:` and `@` start no math, emoji or
+/// mention), control characters and line breaks are written `\n`, `\t`, `\r` or `\u{XXXX}`, and
+/// text longer than `max` characters is cut with `…`. The text never starts a line, so
+/// line-start markup (`#`, `-`, `1.`) needs no escape there.
+pub fn md_text(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max.saturating_mul(2)) + 8);
+    for (i, c) in s.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push_str("\\\\n"),
+            '\t' => out.push_str("\\\\t"),
+            '\r' => out.push_str("\\\\r"),
+            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => {
+                let _ = write!(out, "\\\\u\\{{{:04x}\\}}", c as u32);
+            }
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '&' | '$' | ':'
+            | '@' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
     out
 }
 
-/// A Markdown summary for CI step pages: the table, then the failures worst first.
-pub fn markdown(report: &Report) -> String {
+/// Text as a Markdown code span, shown literally: the fence is one backtick longer than the
+/// longest run of backticks inside, and a space pads text that starts or ends with a backtick or a
+/// space (which a code span would otherwise eat). Control characters are written as in
+/// [`md_text`]. Not for table cells, where `|` would end the cell even inside a code span.
+pub fn code_span(s: &str) -> String {
+    let mut text = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' => text.push_str("\\n"),
+            '\t' => text.push_str("\\t"),
+            '\r' => text.push_str("\\r"),
+            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => {
+                let _ = write!(text, "\\u{{{:04x}}}", c as u32);
+            }
+            c => text.push(c),
+        }
+    }
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']) {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// How a failing case's first detail reads in Markdown.
+fn md_detail(r: &CaseResult) -> String {
+    match (&r.verdict, r.status) {
+        (_, Status::UnexpectedPass) => format!(
+            "passes but is listed as an expected failure: {}",
+            md_text(r.expected_failure.as_deref().unwrap_or_default(), 300)
+        ),
+        (Verdict::Fail { differences }, _) => {
+            let more = match differences.len() {
+                0 | 1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            differences
+                .first()
+                .map(|d| md_difference(d) + &more)
+                .unwrap_or_default()
+        }
+        (Verdict::Broken { error }, _) => md_text(&error.message, 300),
+        (Verdict::Pass, _) => String::new(),
+    }
+}
+
+/// One difference in Markdown: where, then texts as a word-level difference (removed words struck
+/// through, added ones underlined, with HTML tags GitHub keeps) and other values in full.
+fn md_difference(d: &Difference) -> String {
+    let mut out = format!("{}: ", code_span(&d.pointer));
+    match worddiff::of_difference(d) {
+        Some(pieces) => {
+            for p in &pieces {
+                match p {
+                    worddiff::Piece::Same(t) => out.push_str(&md_text(t, usize::MAX)),
+                    worddiff::Piece::Elided => out.push('…'),
+                    worddiff::Piece::Removed(t) => {
+                        let _ = write!(out, "<del>{}</del>", md_text(t, usize::MAX));
+                    }
+                    worddiff::Piece::Added(t) => {
+                        let _ = write!(out, "<ins>{}</ins>", md_text(t, usize::MAX));
+                    }
+                }
+            }
+        }
+        None => {
+            let _ = write!(
+                out,
+                "expected {}, got {}",
+                md_text(&d.expected.to_string(), 300),
+                md_text(&d.actual.to_string(), 300)
+            );
+        }
+    }
+    if let Some(rule) = &d.rule {
+        let _ = write!(out, " ({})", md_text(rule, 200));
+    }
+    out
+}
+
+/// A Markdown summary for CI step pages (`$GITHUB_STEP_SUMMARY`): the verdict the exit code gives,
+/// the run's facts, the table, then the failures worst first. Every text from a case or an
+/// implementation is escaped ([`md_text`], [`code_span`]), so it shows as it was sent.
+pub fn markdown(report: &Report, strict: bool) -> String {
     let (areas, total) = tallies(report);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "## autoreview check — `{}`\n\n{}\n\n**{} passed, {} failed** ({} expected failures, {} unexpected passes)\n",
-        report.profile,
-        report.implementation,
-        report.passed(),
-        report.failed(),
-        total.expected_failures,
-        total.unexpected_passes
+        "## autoreview check — {}\n\n**{}**\n",
+        code_span(report.profile.as_str()),
+        headline(report, strict)
     );
+    let mut facts = vec![format!(
+        "implementation: {}",
+        md_text(&report.implementation, 300)
+    )];
+    if let Some(v) = report.protocol {
+        facts.push(format!("protocol {v}"));
+    }
+    if let Some(seed) = report.seed {
+        facts.push(format!("seed {seed}"));
+    }
+    facts.push(format!(
+        "started {}",
+        md_text(&timestamp(report.started), 40)
+    ));
+    facts.push(format!("{:.1} s", report.duration.as_secs_f64()));
+    let _ = writeln!(out, "{}\n", facts.join(" · "));
     let _ = writeln!(out, "| area | {} |", Tally::COLUMNS.join(" | "));
     let _ = writeln!(out, "|---|{}", "---:|".repeat(Tally::COLUMNS.len()));
     let rows = areas
         .iter()
-        .map(|(a, t)| (a.as_str(), t))
-        .chain([("**total**", &total)]);
+        .map(|(a, t)| (md_text(a, 100), t))
+        .chain([("**total**".to_owned(), &total)]);
     for (a, t) in rows {
         let cells: Vec<String> = t.columns().iter().map(|n| n.to_string()).collect();
         let _ = writeln!(out, "| {a} | {} |", cells.join(" | "));
@@ -411,20 +652,24 @@ pub fn markdown(report: &Report) -> String {
     let mut failing: Vec<&CaseResult> = report
         .results
         .iter()
-        .filter(|r| r.status == Status::Fail)
+        .filter(|r| matches!(r.status, Status::Fail | Status::UnexpectedPass))
         .collect();
     failing.sort_by_key(|r| rank(r));
     if !failing.is_empty() {
         out.push_str("\n<details><summary>Failures, worst first</summary>\n\n");
         for r in failing.iter().take(100) {
-            let first = r.detail_lines(1).into_iter().next().unwrap_or_default();
+            let label = if r.status == Status::UnexpectedPass {
+                "UNEXPECTED PASS".to_owned()
+            } else {
+                r.label()
+            };
             let _ = writeln!(
                 out,
-                "- **{}** `{}` {} — {}",
-                r.label(),
-                r.id,
-                r.title.replace('|', "\\|"),
-                first.replace('|', "\\|")
+                "- **{}** {} {} — {}",
+                md_text(&label, 40),
+                code_span(&r.id),
+                md_text(&r.title, 300),
+                md_detail(r)
             );
         }
         if failing.len() > 100 {
@@ -432,5 +677,368 @@ pub fn markdown(report: &Report) -> String {
         }
         out.push_str("\n</details>\n");
     }
+    if strict && !report.stale_expectations.is_empty() {
+        let ids: Vec<String> = report
+            .stale_expectations
+            .iter()
+            .take(100)
+            .map(|id| code_span(id))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\nExpected failures listed for cases not in this run (they fail the run under `--strict`): {}",
+            ids.join(", ")
+        );
+    }
     out
+}
+
+/// Appends a Markdown summary to `path`, creating the file if needed: a CI step that runs `check`
+/// twice keeps both summaries in `$GITHUB_STEP_SUMMARY`. A blank line separates it from what the
+/// file already holds.
+pub fn append_markdown(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    let separator = if file.metadata()?.len() > 0 { "\n" } else { "" };
+    file.write_all(format!("{separator}{text}").as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use super::*;
+    use crate::profile::Profile;
+    use crate::runner::{ImplError, Verdict};
+
+    /// A case with `status`, failing with a broken verdict unless it passes.
+    pub(super) fn case(id: &str, status: Status) -> CaseResult {
+        let passed = matches!(status, Status::Pass | Status::UnexpectedPass);
+        CaseResult {
+            id: id.into(),
+            area: "area".into(),
+            title: format!("case {id}"),
+            clauses: Vec::new(),
+            verdict: if passed {
+                Verdict::Pass
+            } else {
+                Verdict::Broken {
+                    error: ImplError::new(Broken::Error, "no outcome"),
+                }
+            },
+            status,
+            expected_failure: matches!(status, Status::ExpectedFail | Status::UnexpectedPass)
+                .then(|| "listed".to_owned()),
+            duration: Duration::from_millis(3),
+        }
+    }
+
+    pub(super) fn report(results: Vec<CaseResult>, stale: &[&str]) -> Report {
+        Report {
+            profile: Profile::Baseline,
+            implementation: "test".into(),
+            protocol: None,
+            started: SystemTime::UNIX_EPOCH,
+            duration: Duration::from_millis(10),
+            seed: None,
+            argv: Vec::new(),
+            results,
+            stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    /// The headline says what the exit code says, and "failed" counts only what fails the run.
+    #[test]
+    fn the_headline_states_the_exit_codes_verdict() {
+        use Status::*;
+        let xfail = report(
+            vec![
+                case("A", Pass),
+                case("B", ExpectedFail),
+                case("C", ExpectedFail),
+            ],
+            &[],
+        );
+        assert_eq!(
+            headline(&xfail, false),
+            "PASS — 1 passed, 0 failed, 2 expected failures"
+        );
+        let failing = report(vec![case("A", Pass), case("B", Fail)], &[]);
+        assert_eq!(headline(&failing, false), "FAIL — 1 passed, 1 failed");
+        let xpass = report(vec![case("A", Pass), case("B", UnexpectedPass)], &["GONE"]);
+        assert_eq!(
+            headline(&xpass, false),
+            "PASS — 1 passed, 0 failed, 1 unexpected pass"
+        );
+        assert_eq!(
+            headline(&xpass, true),
+            "FAIL — 1 passed, 0 failed, 1 unexpected pass, 1 stale expectation"
+        );
+        let stale = report(vec![case("A", Pass)], &["GONE", "OLD"]);
+        assert_eq!(
+            headline(&stale, true),
+            "FAIL — 1 passed, 0 failed, 2 stale expectations"
+        );
+        // The terminal's last line and the Markdown say the same.
+        for strict in [false, true] {
+            for r in [&xfail, &failing, &xpass, &stale] {
+                let line = headline(r, strict);
+                assert_eq!(text(r, strict, false).lines().last(), Some(line.as_str()));
+                assert!(markdown(r, strict).contains(&format!("**{line}**")));
+                assert_eq!(line.starts_with("PASS"), r.succeeded(strict));
+            }
+        }
+    }
+
+    /// Every character XML 1.0 forbids, and the text that breaks hand-written XML.
+    pub(super) fn hostile() -> String {
+        let mut s: String = (0u32..0x20)
+            .filter(|c| !matches!(c, 0x09 | 0x0A | 0x0D))
+            .filter_map(char::from_u32)
+            .collect();
+        s.push_str("\u{FFFE}\u{FFFF} ]]> <tool_call> *x* _y_ ~~z~~ $a$ [l](u) :+1: @user #1 ");
+        s.push_str("&amp; & \" ' \x1b[31mred\x1b[0m\t\r\n`x`|");
+        s
+    }
+
+    /// A report whose every free text (titles, reasons, differences, adapter messages and stderr,
+    /// the implementation's description) carries [`hostile`] text.
+    pub(super) fn hostile_report() -> Report {
+        use crate::runner::{Difference, Severity};
+        let h = hostile();
+        let mut fail = case("FAIL-1", Status::Fail);
+        fail.title = format!("title {h}");
+        fail.verdict = Verdict::Fail {
+            differences: vec![Difference {
+                severity: Severity::Text,
+                pointer: "/result/text".into(),
+                expected: serde_json::Value::String(format!("expected {h}")),
+                actual: serde_json::Value::String(format!("actual {h}")),
+                rule: Some(format!("rule {h}")),
+            }],
+        };
+        let mut broken = case("BROKEN-1", Status::Fail);
+        broken.verdict = Verdict::Broken {
+            error: ImplError {
+                kind: Broken::ProtocolError,
+                message: format!("message {h}"),
+                stderr: vec![format!("stderr {h}")],
+            },
+        };
+        let mut xfail = case("XFAIL-1", Status::ExpectedFail);
+        xfail.expected_failure = Some(format!("reason {h}"));
+        let mut r = report(
+            vec![
+                case("PASS-1", Status::Pass),
+                fail,
+                broken,
+                xfail,
+                case("XPASS-1", Status::UnexpectedPass),
+            ],
+            &["STALE-1"],
+        );
+        r.implementation = format!("gate {h}");
+        r.protocol = Some(1);
+        r.seed = Some(7);
+        r
+    }
+
+    /// JUnit XML parses with a strict parser whatever text an adapter sends; forbidden characters
+    /// show as `\u{XXXX}`, markup characters come back as they were sent.
+    #[test]
+    fn junit_is_valid_xml_for_any_text() {
+        let r = hostile_report();
+        for strict in [false, true] {
+            let xml = junit(&r, strict).unwrap();
+            let doc = roxmltree::Document::parse(&xml)
+                .unwrap_or_else(|e| panic!("invalid XML ({e}):\n{xml}"));
+            let texts: String = doc
+                .descendants()
+                .filter_map(|n| n.text())
+                .collect::<Vec<_>>()
+                .join("\n");
+            for shown in [
+                "\\u{0000}",
+                "\\u{001f}",
+                "\\u{fffe}",
+                "\\u{ffff}",
+                "\\u{001b}[31mred",
+            ] {
+                assert!(texts.contains(shown), "{shown} in {texts}");
+            }
+            assert!(
+                texts.contains("]]> <tool_call> *x* _y_ ~~z~~ $a$"),
+                "{texts}"
+            );
+            assert!(texts.contains("&amp; & \" '"), "{texts}");
+        }
+    }
+
+    /// JUnit keeps the run's facts: durations, the start, and the properties of each suite.
+    #[test]
+    fn junit_carries_times_the_start_and_the_runs_facts() {
+        let r = hostile_report();
+        let xml = junit(&r, true).unwrap();
+        let doc = roxmltree::Document::parse(&xml).unwrap();
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "testsuites");
+        assert_eq!(root.attribute("time"), Some("0.010"));
+        assert_eq!(
+            root.attribute("timestamp"),
+            Some("1970-01-01T00:00:00.000+00:00")
+        );
+        let suites: Vec<_> = root
+            .children()
+            .filter(|n| n.has_tag_name("testsuite"))
+            .collect();
+        let names: Vec<_> = suites
+            .iter()
+            .map(|s| s.attribute("name").unwrap())
+            .collect();
+        assert_eq!(names, ["area", "expectations"]);
+        let area = suites[0];
+        assert_eq!(area.attribute("timestamp"), root.attribute("timestamp"));
+        // Five cases of 3 ms each.
+        assert_eq!(area.attribute("time"), Some("0.015"));
+        let props: Vec<(&str, &str)> = area
+            .descendants()
+            .filter(|n| n.has_tag_name("property"))
+            .map(|n| (n.attribute("name").unwrap(), n.attribute("value").unwrap()))
+            .collect();
+        let prop = |k: &str| props.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
+        assert_eq!(prop("profile"), Some("baseline"));
+        assert_eq!(prop("seed"), Some("7"));
+        assert_eq!(prop("protocol"), Some("1"));
+        assert!(
+            prop("implementation")
+                .unwrap()
+                .starts_with("gate \\u{0000}"),
+            "{props:?}"
+        );
+        let cases: Vec<_> = area
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        assert_eq!(cases.len(), 5);
+        assert!(cases.iter().all(|c| c.attribute("time") == Some("0.003")));
+        // Today's semantics: failures, errors, skipped expected failures, unexpected passes.
+        let kind = |c: &roxmltree::Node| {
+            c.children()
+                .find(|n| n.is_element())
+                .map(|n| n.tag_name().name().to_owned())
+                .unwrap_or_default()
+        };
+        let kinds: Vec<String> = cases.iter().map(kind).collect();
+        assert_eq!(kinds, ["", "failure", "error", "skipped", "failure"]);
+        assert_eq!(
+            (
+                area.attribute("failures"),
+                area.attribute("errors"),
+                area.attribute("skipped")
+            ),
+            (Some("2"), Some("1"), Some("1"))
+        );
+        let lenient = junit(&r, false).unwrap();
+        let doc = roxmltree::Document::parse(&lenient).unwrap();
+        let kinds: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("testcase"))
+            .map(|c| kind(&c))
+            .collect();
+        assert_eq!(
+            kinds,
+            ["", "failure", "error", "skipped", "system-out"],
+            "no stale suite"
+        );
+    }
+
+    /// Markdown as GitHub renders it (tables and strikethrough on): the events of `md`, and its
+    /// text with code spans, as a reader sees it.
+    fn rendered(md: &str) -> (Vec<pulldown_cmark::Event<'_>>, String) {
+        use pulldown_cmark::{Event, Options, Parser};
+        let events: Vec<Event> =
+            Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH).collect();
+        let text = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                _ => None,
+            })
+            .collect::<String>();
+        (events, text)
+    }
+
+    /// Every text from a case or an adapter shows literally in the Markdown: no HTML, emphasis,
+    /// strikethrough, link or entity made of it, and a `|` in an area does not split its cell.
+    #[test]
+    fn markdown_shows_any_text_literally() {
+        use pulldown_cmark::{Event, Tag, TagEnd};
+        let mut r = hostile_report();
+        r.results[1].area = format!("a|b {}", hostile());
+        r.results[1].id = "ID-`1`".into();
+        for strict in [false, true] {
+            let md = markdown(&r, strict);
+            let (events, text) = rendered(&md);
+            for shown in [
+                "<tool_call> *x* _y_ ~~z~~ $a$ [l](u) :+1: @user #1 &amp; & \" '",
+                "\\u{0000}\\u{0001}",
+                "\\u{fffe}\\u{ffff}",
+                "\\u{001b}[31mred\\u{001b}[0m\\t\\r\\n`x`|",
+                "title \\u{0000}",
+                "message \\u{0000}",
+                "implementation: gate \\u{0000}",
+                "ID-`1`",
+            ] {
+                assert!(
+                    text.contains(shown),
+                    "{shown:?} not shown in {text:?}\n{md}"
+                );
+            }
+            for e in &events {
+                match e {
+                    Event::Html(h) | Event::InlineHtml(h) => assert!(
+                        [
+                            "<details>",
+                            "<summary>",
+                            "</summary>",
+                            "</details>",
+                            "<del>",
+                            "</del>",
+                            "<ins>",
+                            "</ins>"
+                        ]
+                        .iter()
+                        .any(|t| h.trim().starts_with(t)),
+                        "HTML from text: {h:?}\n{md}"
+                    ),
+                    Event::Start(
+                        Tag::Emphasis | Tag::Strikethrough | Tag::Link { .. } | Tag::Image { .. },
+                    ) => panic!("markup from text: {e:?}\n{md}"),
+                    _ => {}
+                }
+            }
+            assert!(!md.contains('\u{1b}'), "no terminal colours in Markdown");
+            assert!(
+                text.contains("/result/text: expectedactual \\u{0000}"),
+                "the difference, removed and added words in tags: {text}"
+            );
+            // Every table row has the area cell and the 11 counts.
+            let mut cells = 0;
+            let mut rows = Vec::new();
+            for e in &events {
+                match e {
+                    Event::Start(Tag::TableCell) => cells += 1,
+                    Event::End(TagEnd::TableRow | TagEnd::TableHead) => {
+                        rows.push(cells);
+                        cells = 0;
+                    }
+                    _ => {}
+                }
+            }
+            assert_eq!(rows, [12, 12, 12, 12], "{md}");
+        }
+    }
 }

@@ -524,6 +524,11 @@ impl Subprocess {
 }
 
 impl Implementation for Subprocess {
+    fn protocol(&self) -> Option<u32> {
+        // The handshake refuses an adapter that speaks another version.
+        Some(crate::protocol::VERSION)
+    }
+
     fn finish(&mut self) -> Option<ImplError> {
         let running = self.running.as_mut()?;
         let mark = running.stderr_mark();

@@ -117,7 +117,10 @@ fn check_ends_with_the_summary_line() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     let last = text.lines().last().unwrap();
-    let (passed, failed) = last.split_once(" passed, ").expect("N passed, N failed");
+    let (passed, failed) = last
+        .strip_prefix("PASS — ")
+        .and_then(|l| l.split_once(" passed, "))
+        .expect("PASS — N passed, N failed");
     assert!(passed.parse::<usize>().unwrap() > 60, "{last}");
     assert_eq!(failed, "0 failed");
     assert!(text.contains("decision-table"), "per-area summary: {text}");
@@ -303,6 +306,9 @@ fn the_readme_ci_recipe_runs_as_pasted() {
     ] {
         assert!(dir.join(file).is_file(), "the recipe writes {file}");
     }
+    // Both checks of the first block wrote to the one step summary, and both summaries stay.
+    let summary = std::fs::read_to_string(&summary).unwrap();
+    assert_eq!(summary.matches("**PASS — ").count(), 2, "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -588,4 +594,181 @@ fn serve_names_unreadable_request_lines() {
         log.contains("not a request: a request is a JSON object, not an array"),
         "{log}"
     );
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("autoreview-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `--markdown` appends, as `$GITHUB_STEP_SUMMARY` needs when a step runs `check` twice, and the
+/// summary's headline is the verdict the exit code gives.
+#[test]
+fn the_markdown_summary_is_appended_and_states_the_verdict() {
+    let dir = temp_dir("markdown");
+    let md = dir.join("summary.md");
+    std::fs::write(&md, "earlier output of the step\n").unwrap();
+    let path = md.to_string_lossy().into_owned();
+    let mut lines = Vec::new();
+    for (profile, only) in [("baseline", "BL-P*"), ("resilient", "RS-P*")] {
+        let out = autoreview(
+            &[
+                "check",
+                "--profile",
+                profile,
+                "--only",
+                only,
+                "--markdown",
+                &path,
+            ],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        lines.push(stdout.lines().last().unwrap().to_owned());
+    }
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        text.starts_with("earlier output of the step\n\n## "),
+        "{text}"
+    );
+    let headings: Vec<&str> = text.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        headings,
+        [
+            "## autoreview check — `baseline`",
+            "## autoreview check — `resilient`"
+        ]
+    );
+    for line in &lines {
+        assert!(line.starts_with("PASS — "), "{line}");
+        assert!(
+            text.contains(&format!("\n**{line}**\n")),
+            "{line} in {text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The JSON report records the run: its start, its duration and each case's, the seed of the
+/// generated cases and the command line, beside every result.
+#[test]
+fn the_json_report_records_the_run() {
+    let dir = temp_dir("json");
+    let json = dir.join("r.json").to_string_lossy().into_owned();
+    let before = std::time::SystemTime::now();
+    let args = [
+        "check",
+        "--profile",
+        "baseline",
+        "--only",
+        "BL-P*",
+        "--generated",
+        "3",
+        "--seed",
+        "7",
+        "--report-json",
+        &json,
+    ];
+    let out = autoreview(&args, "");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["report_version"], 1);
+    assert_eq!(r["seed"], 7);
+    assert_eq!(r["protocol"], serde_json::Value::Null, "in process");
+    assert_eq!(r["succeeded"], true);
+    let argv: Vec<&str> = r["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(&argv[1..], &args[..], "the command line after the program");
+    let started = chrono::DateTime::parse_from_rfc3339(r["started"].as_str().unwrap())
+        .expect("an RFC 3339 start");
+    let before = chrono::DateTime::<chrono::Utc>::from(before);
+    let lag = started.signed_duration_since(before).num_milliseconds();
+    assert!(
+        (-1..60_000).contains(&lag),
+        "started {started}, {lag} ms after the test began"
+    );
+    let results = r["results"].as_array().unwrap();
+    assert!(
+        results.iter().any(|c| c["id"] == "GEN-7-0") && results.len() > 3,
+        "{results:?}"
+    );
+    let cases: f64 = results
+        .iter()
+        .map(|c| c["duration_ms"].as_f64().expect("each case's duration"))
+        .sum();
+    let total = r["duration_ms"].as_f64().unwrap();
+    assert!(
+        total > 0.0 && cases <= total,
+        "cases {cases} ms, run {total} ms"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A TEXT difference shows as a word-level difference: coloured when `--color` allows, marked
+/// `[-removed-]{+added+}` otherwise, and with HTML tags (never terminal colours) in Markdown.
+#[test]
+fn text_differences_show_the_changed_words() {
+    let dir = temp_dir("worddiff");
+    let md = dir.join("summary.md").to_string_lossy().into_owned();
+    let bin = env!("CARGO_BIN_EXE_autoreview");
+    let tamper = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/tamper.js");
+    let run = |color: &str, no_color: Option<&str>| {
+        let mut cmd = Command::new(bin);
+        cmd.args(["check", "--profile", "baseline", "--only", "BL-11"])
+            .args(["--color", color, "--markdown", &md])
+            .args(["--", "node", tamper, bin, "text"])
+            .env_remove("NO_COLOR");
+        if let Some(v) = no_color {
+            cmd.env("NO_COLOR", v);
+        }
+        let out = cmd.output().expect("run autoreview");
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let marked = "Error: the user [-rejected-]{+declined+} tool \"pwsh\"";
+    let coloured = "the user \u{1b}[31mrejected\u{1b}[0m\u{1b}[32mdeclined\u{1b}[0m tool";
+    // auto: stdout is a pipe here, so no colour.
+    let out = run("auto", None);
+    assert!(out.contains(marked), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out}");
+    // always: colour even through a pipe and under NO_COLOR.
+    let out = run("always", Some("1"));
+    assert!(out.contains(coloured), "{out:?}");
+    assert!(!out.contains("[-rejected-]"), "{out}");
+    let summary = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        summary.contains("the user <del>rejected</del><ins>declined</ins> tool"),
+        "{summary}"
+    );
+    assert!(!summary.contains('\u{1b}'), "{summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn color_auto_needs_a_terminal_and_no_no_color() {
+    use autoreview::cli::Color;
+    use std::ffi::OsStr;
+    let set = Some(OsStr::new("1"));
+    let empty = Some(OsStr::new(""));
+    assert!(Color::Auto.enabled(true, None));
+    assert!(
+        Color::Auto.enabled(true, empty),
+        "an empty NO_COLOR is unset"
+    );
+    assert!(!Color::Auto.enabled(true, set));
+    assert!(!Color::Auto.enabled(false, None));
+    assert!(Color::Always.enabled(false, set));
+    assert!(!Color::Never.enabled(true, None));
 }

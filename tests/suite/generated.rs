@@ -358,7 +358,7 @@ fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freez
         "a repro line: {out}"
     );
     assert!(out.contains("tamper.js"), "the adapter's repro line: {out}");
-    assert!(out.lines().last().unwrap().ends_with("failed"), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("FAIL — "), "{out}");
     // The frozen file is a case file the fixed-case loader reads, its case the shrunk scenario.
     let frozen = dir.join("generated-3-resilient.json");
     let text = std::fs::read_to_string(&frozen).unwrap();
@@ -388,6 +388,7 @@ fn check_generated_passes_the_reference_and_reports_shards() {
     let total: usize = out
         .lines()
         .last()
+        .and_then(|l| l.strip_prefix("PASS — "))
         .and_then(|l| l.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap();

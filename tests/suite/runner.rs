@@ -293,17 +293,23 @@ fn check_exit_codes_reports_and_gradual_adoption() {
         "800",
     ];
 
-    // A failure: exit 1, with the last line `N passed, N failed`.
+    // The last line states the verdict the exit code gives, then the counts.
+    let last = |out: &str| out.trim_end().lines().last().unwrap_or_default().to_owned();
+    let counts = |line: &str| {
+        let rest = line.split_once(" — ").map_or("", |(_, r)| r);
+        let n = |word: &str| {
+            rest.split(", ")
+                .find_map(|p| p.strip_suffix(word)?.trim().parse::<usize>().ok())
+        };
+        (n("passed"), n("failed"))
+    };
+
+    // A failure: exit 1, with the last line `FAIL — N passed, 1 failed`.
     let (code, out) = cli(&[&base[..], &adapter[..]].concat());
     assert_eq!(code, 1, "{out}");
-    assert!(
-        out.trim_end()
-            .lines()
-            .last()
-            .unwrap()
-            .ends_with(" passed, 1 failed"),
-        "{out}"
-    );
+    assert!(last(&out).starts_with("FAIL — "), "{out}");
+    let (passed, failed) = counts(&last(&out));
+    assert_eq!(failed, Some(1), "{out}");
 
     // Record it, then the same run passes with the expectation file.
     let expect = path("expect.json");
@@ -316,14 +322,32 @@ fn check_exit_codes_reports_and_gradual_adoption() {
     );
     let (code, out) = cli(&[&base[..], &["--expect", &expect], &adapter[..]].concat());
     assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        last(&out),
+        format!(
+            "PASS — {} passed, 0 failed, 1 expected failure",
+            passed.unwrap()
+        ),
+        "exit code 0: the headline passes and counts no failure that fails the run"
+    );
 
     // Against a correct adapter, the listed case passes unexpectedly: reported; --strict fails.
     let serve = ["--", BIN, "serve"];
     let (code, out) = cli(&[&base[..], &["--expect", &expect], &serve[..]].concat());
     assert_eq!(code, 0);
     assert!(out.contains("UNEXPECTED PASS"), "{out}");
-    let (code, _) = cli(&[&base[..], &["--expect", &expect, "--strict"], &serve[..]].concat());
+    assert!(last(&out).starts_with("PASS — "), "{out}");
+    assert!(
+        last(&out).ends_with(" passed, 0 failed, 1 unexpected pass"),
+        "{out}"
+    );
+    let (code, out) = cli(&[&base[..], &["--expect", &expect, "--strict"], &serve[..]].concat());
     assert_eq!(code, 1);
+    assert!(last(&out).starts_with("FAIL — "), "{out}");
+    assert!(
+        last(&out).ends_with(" passed, 0 failed, 1 unexpected pass"),
+        "{out}"
+    );
 
     // Reports.
     let (json, junit, md) = (path("r.json"), path("r.xml"), path("r.md"));
@@ -337,6 +361,7 @@ fn check_exit_codes_reports_and_gradual_adoption() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["report_version"], 1);
+    assert_eq!(report["protocol"], 1, "the adapter's protocol version");
     assert!(
         report["results"]
             .as_array()
@@ -345,8 +370,10 @@ fn check_exit_codes_reports_and_gradual_adoption() {
             .any(|r| r["verdict"] == "broken")
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
     assert!(
-        xml.starts_with("<?xml") && xml.contains("<error type=\"error\""),
+        doc.descendants()
+            .any(|n| n.has_tag_name("error") && n.attribute("type") == Some("error")),
         "{xml}"
     );
     assert!(
