@@ -80,6 +80,20 @@ fn bare_round_trips(serve: &str, profile: Profile, count: usize, seed: u64) -> f
     count as f64 / elapsed.as_secs_f64()
 }
 
+/// The limit: deciding the same pre-drawn scenarios once each, one after another on one thread,
+/// with nothing drawn, tagged or compared.
+fn decide_only(profile: Profile, count: usize, seed: u64) -> f64 {
+    let strategy = generated::strategy();
+    let scenarios: Vec<_> = (0..count)
+        .map(|k| generated::draw(&strategy, seed, k).current())
+        .collect();
+    let start = Instant::now();
+    for s in &scenarios {
+        std::hint::black_box(autoreview::decide(std::hint::black_box(s), profile));
+    }
+    count as f64 / start.elapsed().as_secs_f64()
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -90,13 +104,20 @@ fn main() {
         xs.sort_by(f64::total_cmp);
         xs[xs.len() / 2]
     };
-    let engine = median(
-        (0..5)
-            .map(|i| rate(&mut Reference, profile, 200_000, i))
-            .collect(),
+    // Paired rounds: the limit and the whole machinery on the same scenarios, back to back.
+    let mut limits = Vec::new();
+    let mut checks = Vec::new();
+    for i in 0..5 {
+        limits.push(decide_only(profile, 200_000, i));
+        checks.push(rate(&mut Reference, profile, 200_000, i));
+    }
+    let ratios: Vec<f64> = checks.iter().zip(&limits).map(|(c, l)| c / l).collect();
+    let (limit, engine, ratio) = (median(limits), median(checks), median(ratios));
+    println!(
+        "deciding pre-drawn scenarios alone:     {limit:>9.0} scenarios/s (one thread, 200 000 per round, median of 5)"
     );
     println!(
-        "in process, against the engine itself: {engine:>9.0} scenarios/s (200 000 per round, median of 5)"
+        "in process, against the engine itself: {engine:>9.0} scenarios/s (check --generated: drawn, decided twice, tagged, compared); ratio to the limit {ratio:.2}"
     );
     let gate = median(
         (0..3)

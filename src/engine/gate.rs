@@ -15,6 +15,8 @@ pub struct Gate {
     pub decided: Option<Decided>,
     /// What the review did.
     pub review: ReviewRecord,
+    /// The review itself, when the gate made one (callers that classify the call reuse it).
+    pub reviewed: Option<review::Review>,
 }
 
 /// The review record of a call the gate did not review: no request, and in the resilient profile
@@ -37,12 +39,14 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
         return Gate {
             decided: Some(Decided::exact(d)),
             review: unreviewed(run),
+            reviewed: None,
         };
     }
     if !admission::admits(run.s) {
         return Gate {
             decided: Some(Decided::exact(Decision::Cancel)), // AR-ADMIT-2
             review: unreviewed(run),
+            reviewed: None,
         };
     }
     let review = review::review(run.s, run.profile);
@@ -57,6 +61,7 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
         return Gate {
             decided: Some(Decided::exact(Decision::Cancel)), // AR-CANCEL-3
             review: record,
+            reviewed: Some(review),
         };
     }
     let settled = match &review.settlement {
@@ -64,6 +69,7 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
             return Gate {
                 decided: None, // AR-CANCEL-6
                 review: record,
+                reviewed: Some(review),
             };
         }
         Settlement::Decided(d) => Settled::Decided(d.clone()),
@@ -76,5 +82,6 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
     Gate {
         decided: Some(decided),
         review: record,
+        reviewed: Some(review),
     }
 }

@@ -77,14 +77,23 @@ impl<'s> Run<'s> {
 
 /// Decides one call under a profile.
 pub fn decide(s: &Scenario, profile: Profile) -> Outcome {
+    decide_keeping_review(s, profile).0
+}
+
+/// [`decide`], also returning the review the gate made, if it made one: a caller that classifies
+/// the call (the decision table's features) then need not review it a second time.
+pub fn decide_keeping_review(s: &Scenario, profile: Profile) -> (Outcome, Option<review::Review>) {
     let mut run = Run::new(s, profile);
     // AR-CANCEL-1: nothing runs when the caller aborted before dispatch.
     if cancellation::caller_aborts_before_dispatch(s.abort) {
         let review = gate::unreviewed(&run);
-        return outcome(run, true, None, None, materialize::aborted(), review);
+        return (
+            outcome(run, true, None, None, materialize::aborted(), review),
+            None,
+        );
     }
     let gate = gate::listen(&mut run);
-    match gate.decided {
+    let outcome = match gate.decided {
         // AR-CANCEL-6: the call stays pending.
         None => outcome(run, false, None, None, ToolResult::pending(), gate.review),
         Some(decided) => {
@@ -98,7 +107,8 @@ pub fn decide(s: &Scenario, profile: Profile) -> Outcome {
                 gate.review,
             )
         }
-    }
+    };
+    (outcome, gate.reviewed)
 }
 
 fn outcome(

@@ -83,6 +83,11 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The numbers of this shard's cases, in run order.
+    pub fn cases(&self) -> std::iter::StepBy<std::ops::Range<usize>> {
+        ((self.shard.index - 1).min(self.count)..self.count).step_by(self.shard.of)
+    }
+
     /// A plan for `count` cases of `seed`, whole, with the default shrinking budget.
     pub fn new(count: usize, seed: u64) -> Plan {
         Plan {
@@ -279,8 +284,14 @@ impl Distribution {
 /// What a generated run found.
 #[derive(Debug, Clone, Default)]
 pub struct GeneratedRun {
-    /// One result per case of this shard, in case order.
+    /// The cases of this shard that did not simply pass (failures, expected failures, unexpected
+    /// passes), in case order. A passing case is only counted, so memory does not grow with the
+    /// number of cases.
     pub results: Vec<CaseResult>,
+    /// How many cases of this shard ran.
+    pub cases: usize,
+    /// How many of them passed (and are not in `results`).
+    pub passed: usize,
     /// The differences, shrunk: one per kind of difference, up to the plan's limit.
     pub counterexamples: Vec<Counterexample>,
     /// Where the cases fell.
@@ -491,10 +502,12 @@ pub fn run(
 ) -> GeneratedRun {
     let clock = std::time::Instant::now();
     let table = Table::load(profile).ok();
-    let mine: Vec<usize> = (0..plan.count)
-        .filter(|k| plan.shard.contains(*k))
-        .collect();
-    let mut results = Vec::with_capacity(mine.len());
+    // This shard's cases, taken by batch number without a list of them.
+    let total = plan.cases().len();
+    let batches = total.div_ceil(BATCH);
+    let batch_ks = |b: usize| plan.cases().skip(b * BATCH).take(BATCH);
+    let mut results = Vec::new();
+    let mut passed = 0usize;
     let mut counterexamples = Vec::new();
     let mut tally: std::collections::HashMap<features::Features, usize> = Default::default();
     let mut row_hits = vec![0usize; table.as_ref().map_or(0, |t| t.rows.len())];
@@ -515,18 +528,20 @@ pub fn run(
             let (back, done) = mpsc::channel::<Vec<Drawn>>();
             queues.push(rx);
             returns.push(back);
-            let (mine, table, seed) = (&mine, table.as_ref(), plan.seed);
+            let (table, seed) = (table.as_ref(), plan.seed);
             scope.spawn(move || {
                 let strategy = strategy();
-                for batch in mine.chunks(BATCH).skip(p).step_by(producers) {
+                for b in (p..batches).step_by(producers) {
                     while let Ok(old) = done.try_recv() {
                         drop(old);
                     }
-                    let mut drawn = Vec::with_capacity(batch.len());
-                    drawn.extend(batch.iter().map(|&k| {
+                    let mut drawn = Vec::with_capacity(BATCH);
+                    drawn.extend(batch_ks(b).map(|k| {
                         let scenario = realizable(draw(&strategy, seed, k).current());
-                        let reference = crate::engine::decide(&scenario, profile);
-                        let features = features::of(&scenario, profile);
+                        // One review serves the reference decision and the features.
+                        let (reference, review) =
+                            crate::engine::decide_keeping_review(&scenario, profile);
+                        let features = features::of_reviewed(&scenario, profile, review.as_ref());
                         let row = table
                             .and_then(|t| t.rows.iter().position(|r| r.when.matches(&features)));
                         Drawn {
@@ -548,7 +563,7 @@ pub fn run(
             });
         }
         let mut position = 0;
-        for b in 0..mine.chunks(BATCH).len() {
+        for b in 0..batches {
             let Ok(batch) = queues[b % producers].recv() else {
                 break;
             };
@@ -587,26 +602,23 @@ pub fn run(
                 }
                 let expected_failure = expected.reason(&id).map(str::to_owned);
                 let status = Status::of(verdict.passed(), expected_failure.is_some());
-                // A passing case is only counted: its title and clauses are filled in for the
-                // cases a report describes.
-                let described = status != Status::Pass;
-                results.push(CaseResult {
-                    id,
-                    area: "generated".into(),
-                    title: row
-                        .filter(|_| described)
-                        .map(|r| format!("a call under row {}", r.id))
-                        .unwrap_or_default(),
-                    clauses: row
-                        .filter(|_| described)
-                        .map(|r| r.clauses.clone())
-                        .unwrap_or_default(),
-                    verdict,
-                    status,
-                    expected_failure,
-                    duration,
-                });
-                progress(position, mine.len());
+                if status == Status::Pass {
+                    passed += 1;
+                } else {
+                    results.push(CaseResult {
+                        id,
+                        area: "generated".into(),
+                        title: row
+                            .map(|r| format!("a call under row {}", r.id))
+                            .unwrap_or_default(),
+                        clauses: row.map(|r| r.clauses.clone()).unwrap_or_default(),
+                        verdict,
+                        status,
+                        expected_failure,
+                        duration,
+                    });
+                }
+                progress(position, total);
             }
             let _ = returns[b % producers].send(batch);
         }
@@ -616,6 +628,8 @@ pub fn run(
     results.extend(super::tail_result(imp, expected));
     GeneratedRun {
         results,
+        cases: total,
+        passed,
         counterexamples,
         distribution: Distribution::from_tally(
             &tally,

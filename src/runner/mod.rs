@@ -326,8 +326,11 @@ pub struct Report {
     pub seed: Option<u64>,
     /// The command line of the run (empty when it did not come from one).
     pub argv: Vec<String>,
-    /// Every case's result, in case order.
+    /// Every fixed case's result, and the generated cases that did not simply pass, in case
+    /// order.
     pub results: Vec<CaseResult>,
+    /// Generated cases that passed: counted, not listed, so a run of a million keeps little.
+    pub generated_passed: usize,
     /// Expected failures listed for cases that were not in the run.
     pub stale_expectations: Vec<String>,
 }
@@ -345,7 +348,17 @@ impl Report {
 
     /// Cases with a status.
     pub fn count(&self, status: Status) -> usize {
-        self.results.iter().filter(|r| r.status == status).count()
+        let counted = if status == Status::Pass {
+            self.generated_passed
+        } else {
+            0
+        };
+        counted + self.results.iter().filter(|r| r.status == status).count()
+    }
+
+    /// How many cases ran.
+    pub fn cases(&self) -> usize {
+        self.results.len() + self.generated_passed
     }
 
     /// Whether the run succeeds: no unexpected failure, and in strict mode no unexpected pass and
@@ -364,6 +377,7 @@ impl Report {
         expected: &expect::Expected,
     ) {
         self.results.append(&mut generated.results);
+        self.generated_passed += generated.passed;
         self.seed = Some(generated.seed);
         self.duration += generated.duration;
         self.stale_expectations = expected.stale(self.results.iter().map(|r| r.id.as_str()));
@@ -444,6 +458,7 @@ pub fn run(
         seed: None,
         argv: Vec::new(),
         results,
+        generated_passed: 0,
         stale_expectations,
     }
 }

@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use super::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
 
-/// The JSON report's format version.
-pub const REPORT_VERSION: u32 = 1;
+/// The JSON report's format version. 2: `results` lists the generated cases that did not pass,
+/// and `generated_passed` counts the others.
+pub const REPORT_VERSION: u32 = 2;
 
 /// The order failures are listed in: safety first, then cases that got no outcome, then the
 /// other severities.
@@ -177,6 +178,20 @@ pub fn tallies(report: &Report) -> (Vec<(String, Tally)>, Tally) {
         areas[i].1.add(r);
         total.add(r);
     }
+    // Passing generated cases are only counted (memory stays flat over a million of them).
+    if report.generated_passed > 0 {
+        let i = match areas.iter().position(|(a, _)| a == "generated") {
+            Some(i) => i,
+            None => {
+                areas.push(("generated".to_owned(), Tally::default()));
+                areas.len() - 1
+            }
+        };
+        for t in [&mut areas[i].1, &mut total] {
+            t.cases += report.generated_passed;
+            t.passed += report.generated_passed;
+        }
+    }
     (areas, total)
 }
 
@@ -325,6 +340,7 @@ pub fn json(report: &Report, strict: bool) -> String {
             "areas": areas.iter().map(|(a, t)| serde_json::json!({"area": a, "tally": t})).collect::<Vec<_>>(),
         },
         "stale_expectations": report.stale_expectations,
+        "generated_passed": report.generated_passed,
         "results": report.results,
     });
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
@@ -476,6 +492,27 @@ pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::Seria
         let suite = &mut suites[i];
         suite.time = Some(suite.time.unwrap_or_default() + r.duration);
         suite.add_test_case(junit_case(r, strict));
+    }
+    // Passing generated cases are counted, not kept: one test case stands for all of them.
+    if report.generated_passed > 0 {
+        let i = match areas.iter().position(|a| *a == "generated") {
+            Some(i) => i,
+            None => {
+                let mut suite = TestSuite::new("generated");
+                suite
+                    .set_timestamp(started)
+                    .add_properties(properties.clone());
+                areas.push("generated");
+                suites.push(suite);
+                suites.len() - 1
+            }
+        };
+        let mut case = TestCase::new(
+            format!("{} generated cases passed", report.generated_passed),
+            TestCaseStatus::success(),
+        );
+        case.set_classname("generated");
+        suites[i].add_test_case(case);
     }
     if strict && !report.stale_expectations.is_empty() {
         let mut suite = TestSuite::new("expectations");
@@ -746,6 +783,7 @@ mod tests {
             seed: None,
             argv: Vec::new(),
             results,
+            generated_passed: 0,
             stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
         }
     }

@@ -104,6 +104,12 @@ pub struct Features {
 /// approval asked after the abort meets `never`. So `scope` is the scope the gate sees, and for a
 /// call the gate does not review `override`/`effective` are the policy the approval service applies.
 pub fn of(s: &Scenario, profile: Profile) -> Features {
+    of_reviewed(s, profile, None)
+}
+
+/// [`of`], with the review of `s` under `profile` when it is already known (the one
+/// [`crate::engine::decide_keeping_review`] returns); otherwise it is made here.
+pub fn of_reviewed(s: &Scenario, profile: Profile, known: Option<&review::Review>) -> Features {
     let moved = s.agent && s.preset == Preset::Auto && s.session.listed;
     let moved_before_start = moved && s.abort == AbortPoint::LifecycleBeforeReview;
     let preset = if moved_before_start && profile == Profile::Baseline {
@@ -135,7 +141,14 @@ pub fn of(s: &Scenario, profile: Profile) -> Features {
     } else {
         s.policy
     };
-    let r = review::review(s, profile);
+    let made;
+    let r = match known {
+        Some(r) => r,
+        None => {
+            made = review::review(s, profile);
+            &made
+        }
+    };
     let reviewer = match &r.settlement {
         Settlement::Pending => ReviewerClass::Pending,
         Settlement::Failed(f)

@@ -31,7 +31,11 @@ fn passes_everything(imp: &mut dyn Implementation, profile: Profile, count: usiz
     );
     let failed: Vec<_> = run.results.iter().filter(|r| !r.verdict.passed()).collect();
     assert!(failed.is_empty(), "{profile}: {:#?}", failed.first());
-    assert_eq!(run.results.len(), count);
+    assert!(
+        run.results.is_empty(),
+        "passing cases are counted, not kept"
+    );
+    assert_eq!((run.cases, run.passed), (count, count));
     assert!(run.counterexamples.is_empty());
 }
 
@@ -52,33 +56,48 @@ fn the_async_gate_agrees_with_the_engine_on_generated_cases() {
 
 #[test]
 fn shards_are_disjoint_and_cover_the_run() {
-    let ids = |shard: Shard| -> BTreeSet<String> {
-        let plan = Plan {
-            shard,
-            ..Plan::new(1000, 5)
-        };
-        generated::run(
-            &mut AsyncGate::new().unwrap(),
-            Profile::Resilient,
-            &plan,
-            &Expected::none(),
-            &mut |_, _| {},
-        )
-        .results
-        .into_iter()
-        .map(|r| r.id)
-        .collect()
+    let plan = |shard: Shard| Plan {
+        shard,
+        ..Plan::new(1000, 5)
     };
+    let ids = |shard: Shard| -> BTreeSet<usize> { plan(shard).cases().collect() };
     let whole = ids(Shard::ALL);
     let parts: Vec<_> = (1..=3).map(|i| ids(Shard { index: i, of: 3 })).collect();
-    assert_eq!(whole.len(), 1000);
-    let union: BTreeSet<String> = parts.iter().flatten().cloned().collect();
+    assert_eq!(whole, (0..1000).collect());
+    let union: BTreeSet<usize> = parts.iter().flatten().copied().collect();
     assert_eq!(union, whole);
     assert_eq!(
         parts.iter().map(BTreeSet::len).sum::<usize>(),
         1000,
         "shards overlap"
     );
+    // A run takes exactly its shard's cases: a tampered adapter fails some, and every failure
+    // it reports is one of the shard's, counted with the passes to the shard's size.
+    for i in 1..=3 {
+        let shard = Shard { index: i, of: 3 };
+        let mut imp = start(
+            vec!["node".into(), TAMPER.into(), BIN.into(), "decision".into()],
+            Profile::Resilient,
+        );
+        let run = generated::run(
+            &mut imp,
+            Profile::Resilient,
+            &Plan {
+                max_counterexamples: 0,
+                ..plan(shard)
+            },
+            &Expected::none(),
+            &mut |_, _| {},
+        );
+        let mine: BTreeSet<String> = ids(shard)
+            .into_iter()
+            .map(|k| generated::case_id(5, k))
+            .collect();
+        assert!(!run.results.is_empty());
+        assert!(run.results.iter().all(|r| mine.contains(&r.id)));
+        assert_eq!(run.cases, mine.len());
+        assert_eq!(run.passed + run.results.len(), mine.len());
+    }
 }
 
 #[test]

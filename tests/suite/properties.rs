@@ -139,6 +139,20 @@ proptest! {
         }
     }
 
+    /// The review the gate made, handed to the feature tagging, tags the call as a fresh review
+    /// would, and keeping it changes nothing about the outcome.
+    #[test]
+    fn a_kept_review_tags_the_call_as_a_fresh_one(s in scenario()) {
+        for profile in Profile::ALL {
+            let (outcome, review) = autoreview::engine::decide_keeping_review(&s, profile);
+            prop_assert_eq!(&outcome, &decide(&s, profile));
+            prop_assert_eq!(
+                autoreview::table::features::of_reviewed(&s, profile, review.as_ref()),
+                autoreview::table::features::of(&s, profile)
+            );
+        }
+    }
+
     /// The engine is a function of its input: same scenario, same outcome, also after a JSON round
     /// trip of both.
     #[test]

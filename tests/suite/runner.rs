@@ -360,7 +360,7 @@ fn check_exit_codes_reports_and_gradual_adoption() {
     assert_eq!(code, 1);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(report["report_version"], 1);
+    assert_eq!(report["report_version"], 2);
     assert_eq!(report["protocol"], 1, "the adapter's protocol version");
     assert!(
         report["results"]
