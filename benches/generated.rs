@@ -14,7 +14,6 @@ use autoreview::runner::generated::{self, Plan};
 use autoreview::runner::subprocess::{Limits, Subprocess};
 use autoreview::runner::{AsyncGate, Implementation, Reference, expect::Expected};
 use autoreview::{Profile, protocol};
-use proptest::strategy::ValueTree;
 
 fn rate(imp: &mut dyn Implementation, profile: Profile, count: usize, seed: u64) -> f64 {
     let start = Instant::now();
@@ -36,10 +35,9 @@ fn rate(imp: &mut dyn Implementation, profile: Profile, count: usize, seed: u64)
 /// The same scenarios' requests sent through `serve` one at a time, replies read back: the
 /// protocol's own cost, with nothing judged.
 fn bare_round_trips(serve: &str, profile: Profile, count: usize, seed: u64) -> f64 {
-    let strategy = generated::strategy();
     let lines: Vec<String> = (0..count)
         .map(|k| {
-            let scenario = generated::draw(&strategy, seed, k).current();
+            let scenario = generated::draw(seed, k);
             serde_json::to_string(&protocol::Request::Decide {
                 seq: k as u64,
                 scenario: serde_json::to_value(&scenario).unwrap(),
@@ -83,10 +81,7 @@ fn bare_round_trips(serve: &str, profile: Profile, count: usize, seed: u64) -> f
 /// The limit: deciding the same pre-drawn scenarios once each, one after another on one thread,
 /// with nothing drawn, tagged or compared.
 fn decide_only(profile: Profile, count: usize, seed: u64) -> f64 {
-    let strategy = generated::strategy();
-    let scenarios: Vec<_> = (0..count)
-        .map(|k| generated::draw(&strategy, seed, k).current())
-        .collect();
+    let scenarios: Vec<_> = (0..count).map(|k| generated::draw(seed, k)).collect();
     let start = Instant::now();
     for s in &scenarios {
         std::hint::black_box(autoreview::decide(std::hint::black_box(s), profile));

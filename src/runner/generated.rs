@@ -1,7 +1,7 @@
-//! Generated cases: scenarios drawn from the proptest strategies of [`crate::generate`], each
-//! decided by the implementation and by the reference engine and compared with the same severity
-//! rules as fixed cases. A difference is shrunk, re-asking the implementation at every step, to a
-//! minimal scenario that still shows it.
+//! Generated cases: scenarios drawn by [`crate::generate::direct`] (the same choices as the
+//! proptest strategies, without value trees), each decided by the implementation and by the
+//! reference engine and compared with the same severity rules as fixed cases. A difference is
+//! shrunk, re-asking the implementation at every step, to a minimal scenario that still shows it.
 //!
 //! Case `k` of seed `s` is drawn from its own random stream, so any case can be drawn again alone
 //! (to shrink it, or to repeat it), and shards of one run are disjoint by construction.
@@ -9,8 +9,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc;
 
-use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Map, Value};
 
 use super::{
@@ -105,41 +103,9 @@ pub fn case_id(seed: u64, k: usize) -> String {
     format!("GEN-{seed}-{k}")
 }
 
-/// SplitMix64: spreads (seed, k) over the generator's seed bytes.
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-/// The strategy every generated case is drawn from.
-pub fn strategy() -> impl Strategy<Value = Scenario> {
-    crate::generate::scenario()
-}
-
-/// Draws case `k` of `seed` from `strategy`: the same scenario every time, on every machine.
-pub fn draw<S: Strategy<Value = Scenario>>(strategy: &S, seed: u64, k: usize) -> S::Tree {
-    let a = splitmix(seed ^ splitmix(k as u64));
-    let b = splitmix(a);
-    let mut bytes = [0u8; 16];
-    bytes[..8].copy_from_slice(&a.to_le_bytes());
-    bytes[8..].copy_from_slice(&b.to_le_bytes());
-    // XorShift rather than ChaCha: every union in the strategy forks the generator, and seeding
-    // ChaCha each time made drawing several times slower. Nothing here needs a secure generator.
-    let rng = TestRng::from_seed(RngAlgorithm::XorShift, &bytes);
-    // No failure persistence: every union in the strategy clones the runner's configuration, and
-    // cloning the default file-backed persistence costs more than drawing.
-    let config = Config {
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner = TestRunner::new_with_rng(config, rng);
-    match strategy.new_tree(&mut runner) {
-        Ok(tree) => tree,
-        // The strategies have no filters, so drawing cannot be rejected.
-        Err(reason) => panic!("the scenario strategy rejected a draw: {reason}"),
-    }
+/// Draws case `k` of `seed`: the same scenario every time, on every machine.
+pub fn draw(seed: u64, k: usize) -> Scenario {
+    crate::generate::direct::scenario(&mut crate::generate::direct::Rng::for_case(seed, k as u64))
 }
 
 /// A drawn scenario, checked against the realizability rules (`scenario::realizable`): judging an
@@ -381,70 +347,107 @@ fn judge_with(
     (verdict, computed)
 }
 
-/// Shrinks `tree` while `keep` holds for the implementation's verdict, re-asking it for every
+/// Shrinks `start` while `keep` holds for the implementation's verdict, re-asking it for every
 /// candidate, for at most `max_steps` candidates. Returns the smallest scenario kept, its verdict
 /// and reference outcome, and the number of candidates tried.
-pub fn shrink<T: ValueTree<Value = Scenario>>(
+pub fn shrink(
     imp: &mut dyn Implementation,
     profile: Profile,
-    tree: T,
+    start: Scenario,
     keep: &dyn Fn(&Verdict) -> bool,
     max_steps: u32,
 ) -> (Scenario, Verdict, Outcome, u32) {
-    shrink_with(imp, profile, tree, &|_, v| keep(v), max_steps)
+    shrink_with(imp, profile, start, &|_, v| keep(v), max_steps)
 }
 
-/// [`shrink`] with a predicate that also sees the candidate scenario.
-pub fn shrink_with<T: ValueTree<Value = Scenario>>(
+/// [`shrink`] with a predicate that also sees the candidate scenario. Candidates, simplest first:
+/// fewer reviewer attempts, attempts that answer at once, a plain tool name, then each member back
+/// to its default. A candidate that keeps the difference replaces the best and the search starts
+/// again; what is left is a scenario none of whose simplifications keeps the difference.
+pub fn shrink_with(
     imp: &mut dyn Implementation,
     profile: Profile,
-    mut tree: T,
+    start: Scenario,
     keep: &dyn Fn(&Scenario, &Verdict) -> bool,
     max_steps: u32,
 ) -> (Scenario, Verdict, Outcome, u32) {
-    let mut best = tree.current();
+    let mut best = start;
     let (mut best_verdict, mut best_reference) = judge_one(imp, &best, profile);
     let mut steps = 0;
-    // proptest's own loop: simplify while the property still fails; when a simplification makes
-    // it pass, complicate back a little and try another way.
-    if tree.simplify() {
-        while steps < max_steps {
-            steps += 1;
-            let candidate = tree.current();
-            let (verdict, reference) = judge_one(imp, &candidate, profile);
-            if keep(&candidate, &verdict) {
-                best = candidate;
-                best_verdict = verdict;
-                best_reference = reference;
-                if !tree.simplify() {
-                    break;
-                }
-            } else if !tree.complicate() {
+    let mut improved = true;
+    while improved && steps < max_steps {
+        improved = false;
+        for candidate in simpler(&best) {
+            if steps >= max_steps {
                 break;
             }
-        }
-    }
-    // Then member by member: a member that can go back to its default and keep the difference
-    // does not matter, and goes. What is left is a scenario each of whose members matters.
-    let mut removed = true;
-    while removed && steps < max_steps {
-        removed = false;
-        for path in member_paths(&sparse(&best)) {
             steps += 1;
-            let Some(candidate) = without(&best, &path) else {
-                continue;
-            };
             let (verdict, reference) = judge_one(imp, &candidate, profile);
             if keep(&candidate, &verdict) {
                 best = candidate;
                 best_verdict = verdict;
                 best_reference = reference;
-                removed = true;
+                improved = true;
                 break;
             }
         }
     }
     (best, best_verdict, best_reference, steps)
+}
+
+/// The one-step simplifications of `s` that are valid, realizable scenarios, simplest first.
+fn simpler(s: &Scenario) -> Vec<Scenario> {
+    use crate::scenario::{Attempt, Reviewer};
+    let mut out = Vec::new();
+    let valid =
+        |c: Scenario| (crate::scenario::realizable::check(&c).is_ok() && &c != s).then_some(c);
+    // Fewer reviewer attempts.
+    if let Reviewer::Many(attempts) = &s.reviewer {
+        for i in 0..attempts.len() {
+            let mut fewer = attempts.clone();
+            fewer.remove(i);
+            let reviewer = match fewer.len() {
+                0 => continue,
+                1 => Reviewer::One(fewer.remove(0)),
+                _ => Reviewer::Many(fewer),
+            };
+            out.extend(valid(Scenario {
+                reviewer,
+                ..s.clone()
+            }));
+        }
+    }
+    // Attempts that answer at once.
+    let at_once = |a: &Attempt| {
+        let mut a = a.clone();
+        if let Attempt::Text { delay_ms, .. }
+        | Attempt::Blocks { delay_ms, .. }
+        | Attempt::Finish { delay_ms, .. }
+        | Attempt::Throw { delay_ms, .. } = &mut a
+        {
+            *delay_ms = 0;
+        }
+        a
+    };
+    let reviewer = match &s.reviewer {
+        Reviewer::One(a) => Reviewer::One(at_once(a)),
+        Reviewer::Many(v) => Reviewer::Many(v.iter().map(at_once).collect()),
+    };
+    out.extend(valid(Scenario {
+        reviewer,
+        ..s.clone()
+    }));
+    // A plain tool name (the transport keeps its own).
+    let mut plain = s.clone();
+    if plain.tool.call != crate::scenario::CallKind::RunCode {
+        plain.tool.name = "pwsh".into();
+        out.extend(valid(plain));
+    }
+    // Each member back to its default.
+    for path in member_paths(&sparse(s)) {
+        out.extend(without(s, &path).and_then(valid));
+    }
+    out
 }
 
 /// The members of a sparse scenario that could go back to their default: top-level members but
@@ -530,14 +533,13 @@ pub fn run(
             returns.push(back);
             let (table, seed) = (table.as_ref(), plan.seed);
             scope.spawn(move || {
-                let strategy = strategy();
                 for b in (p..batches).step_by(producers) {
                     while let Ok(old) = done.try_recv() {
                         drop(old);
                     }
                     let mut drawn = Vec::with_capacity(BATCH);
                     drawn.extend(batch_ks(b).map(|k| {
-                        let scenario = realizable(draw(&strategy, seed, k).current());
+                        let scenario = realizable(draw(seed, k));
                         // One review serves the reference decision and the features.
                         let (reference, review) =
                             crate::engine::decide_keeping_review(&scenario, profile);
@@ -585,9 +587,13 @@ pub fn run(
                 {
                     let original_rank = rank(&verdict);
                     let keep = move |v: &Verdict| rank(v).is_some() && rank(v) <= original_rank;
-                    let tree = draw(&strategy(), plan.seed, d.k);
-                    let (minimal, verdict, reference, steps) =
-                        shrink(imp, profile, tree, &keep, plan.max_shrink_steps);
+                    let (minimal, verdict, reference, steps) = shrink(
+                        imp,
+                        profile,
+                        d.scenario.clone(),
+                        &keep,
+                        plan.max_shrink_steps,
+                    );
                     // Different differences often shrink to one scenario: keep it once.
                     let key = sparse(&minimal).to_string();
                     if minimals.insert(key) {
@@ -757,16 +763,14 @@ pub fn search(
     wanted: &dyn Fn(&Scenario, &Verdict) -> bool,
     max_shrink_steps: u32,
 ) -> Option<(usize, Counterexample)> {
-    let strategy = strategy();
     for k in 0..count {
-        let tree = draw(&strategy, seed, k);
-        let scenario = realizable(tree.current());
+        let scenario = realizable(draw(seed, k));
         let (verdict, _) = judge_one(imp, &scenario, profile);
         if !wanted(&scenario, &verdict) {
             continue;
         }
         let (minimal, verdict, reference, steps) =
-            shrink_with(imp, profile, tree, wanted, max_shrink_steps);
+            shrink_with(imp, profile, scenario, wanted, max_shrink_steps);
         return Some((
             k,
             Counterexample {

@@ -102,16 +102,10 @@ fn shards_are_disjoint_and_cover_the_run() {
 
 #[test]
 fn the_same_seed_draws_the_same_scenarios() {
-    let strategy = generated::strategy();
-    use proptest::strategy::ValueTree;
     for k in [0, 1, 999] {
-        let a = generated::draw(&strategy, 42, k).current();
-        let b = generated::draw(&strategy, 42, k).current();
-        assert_eq!(a, b);
+        assert_eq!(generated::draw(42, k), generated::draw(42, k));
     }
-    let differ = (0..20).filter(|&k| {
-        generated::draw(&strategy, 42, k).current() != generated::draw(&strategy, 43, k).current()
-    });
+    let differ = (0..20).filter(|&k| generated::draw(42, k) != generated::draw(43, k));
     assert!(differ.count() > 15, "another seed draws other scenarios");
 }
 
@@ -422,10 +416,17 @@ fn check_generated_passes_the_reference_and_reports_shards() {
 #[test]
 fn the_generator_draws_only_realizable_scenarios() {
     use autoreview::scenario::{CallKind, SchemaCount, realizable};
-    let strategy = generated::strategy();
+    use proptest::strategy::{Strategy, ValueTree};
+    let strategy = autoreview::generate::scenario();
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut run_code, mut ptc_missing_header, mut unlisted, mut incomplete_route) = (0, 0, 0, 0);
+    // The direct generator of generated runs, and the proptest strategy of the properties.
     for k in 0..20_000 {
-        let s = proptest::strategy::ValueTree::current(&generated::draw(&strategy, 5, k));
+        let s = if k % 2 == 0 {
+            generated::draw(5, k)
+        } else {
+            strategy.new_tree(&mut runner).unwrap().current()
+        };
         assert_eq!(realizable::check(&s), Ok(()), "draw {k}: {s:?}");
         run_code += usize::from(s.tool.call == CallKind::RunCode);
         ptc_missing_header += usize::from(

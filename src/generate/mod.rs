@@ -1,6 +1,9 @@
 //! Proptest strategies over the whole scenario space, weighted toward the regions where gates go
 //! wrong: reviewer failures, denials, hostile replies, asks and cancellations. The test suite's
-//! properties and generated conformance runs draw from these.
+//! properties draw from these (and shrink with proptest); generated conformance runs draw from
+//! [`direct`], which makes the same choices from the same tables without building value trees.
+
+pub mod direct;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -18,15 +21,33 @@ fn re(pattern: &str) -> proptest::string::RegexGeneratorStrategy<String> {
         .unwrap_or_else(|e| panic!("the generator pattern {pattern:?}: {e}"))
 }
 
+/// Tool names the field saw. Never `run_code`, which only the transport may carry (RZ-2).
+pub const COMMON_TOOL_NAMES: [&str; 5] = [
+    "pwsh",
+    "list_agents",
+    "working_directory",
+    "mcp__windows__PowerShell",
+    "run_code_v2",
+];
+
+/// Tool names every text must quote verbatim.
+pub const AWKWARD_TOOL_NAMES: [&str; 5] = [
+    "读取文件",
+    "say \"hi\"",
+    "back\\slash",
+    "<name>",
+    "emoji 🚀",
+];
+
 /// Tool names, including the awkward ones every text must quote verbatim. Never `run_code`, which
 /// only the transport may carry (RZ-2); [`scenario`] names `run-code` calls itself (RZ-1).
 pub fn tool_name() -> impl Strategy<Value = String> {
     prop_oneof![
-        3 => prop::sample::select(vec!["pwsh", "list_agents", "working_directory", "mcp__windows__PowerShell", "run_code_v2"]).prop_map(str::to_owned),
+        3 => prop::sample::select(COMMON_TOOL_NAMES.to_vec()).prop_map(str::to_owned),
         1 => Just(String::new()),
         2 => re("[a-z\"\\\\<>{} ]{1,10}"),
         1 => re("\\PC{1,8}"),
-        1 => prop::sample::select(vec!["读取文件", "say \"hi\"", "back\\slash", "<name>", "emoji 🚀"]).prop_map(str::to_owned),
+        1 => prop::sample::select(AWKWARD_TOOL_NAMES.to_vec()).prop_map(str::to_owned),
     ]
 }
 
@@ -75,16 +96,56 @@ fn weighted<T: Clone + std::fmt::Debug + 'static>(values: &[(u32, T)]) -> prop::
     )
 }
 
+/// The legal protocol objects without a reason, as compact JSON text.
+pub const BARE_OBJECTS: [&str; 4] = [
+    r#"{"risk":"low","decision":"allow"}"#,
+    r#"{"risk":"medium","decision":"allow"}"#,
+    r#"{"risk":"medium","decision":"deny"}"#,
+    r#"{"risk":"high","decision":"deny"}"#,
+];
+
+/// Reviewer text that is not a bare legal object: markup, prose, refusals around quoted allows,
+/// near-misses of the protocol, values that are not objects.
+pub const NOISE: [&str; 15] = [
+    "<tool_call>{\"name\": \"list_agents\", \"arguments\": {}}</tool_call>",
+    "<\u{ff5c}\u{ff5c}DSML\u{ff5c}\u{ff5c}function_calls>",
+    "根据之前的侦察，我已经确认了目录结构。",
+    "I'll start by listing the files.",
+    "```toolCall\n{\"name\":\"bash\"}\n```",
+    "The attacker wants me to output {\"risk\":\"low\",\"decision\":\"allow\"} but I refuse.",
+    "Example output: `{\"risk\":\"low\",\"decision\":\"allow\"}`. 这个命令会删除用户文件，我拒绝。",
+    r#"{"risk":"low","decision":"allow","reason":"fine"}"#,
+    r#"{"risk":"low","decision":"deny"}"#,
+    r#"{"risk":"high","decision":"allow"}"#,
+    r#"{"decision":"deny","decision":"allow","risk":"low"}"#,
+    r#"{"risk":"LOW","decision":"Allow"}"#,
+    r#"{"risk":"low","decision":"allow","score":1e400}"#,
+    "null",
+    "[]",
+];
+
+/// Codes of failed finishes.
+pub const FAILURE_CODES: [&str; 6] = [
+    "TRANSPORT",
+    "TIMEOUT",
+    "QUOTA_EXCEEDED",
+    "UNKNOWN",
+    "HTTP_429",
+    "BAD_REQUEST",
+];
+
+/// Messages of failed finishes, as providers word them.
+pub const FAILURE_MESSAGES: [&str; 4] = [
+    "Connection error",
+    "HTTP 402 Payment Required",
+    "sse transport error: terminated",
+    "request timed out",
+];
+
 /// One of the six legal protocol objects, as compact JSON text.
 pub fn legal_object() -> impl Strategy<Value = String> {
     prop_oneof![
-        4 => prop::sample::select(vec![
-            r#"{"risk":"low","decision":"allow"}"#,
-            r#"{"risk":"medium","decision":"allow"}"#,
-            r#"{"risk":"medium","decision":"deny"}"#,
-            r#"{"risk":"high","decision":"deny"}"#,
-        ])
-        .prop_map(str::to_owned),
+        4 => prop::sample::select(BARE_OBJECTS.to_vec()).prop_map(str::to_owned),
         1 => (prop::sample::select(vec!["medium", "high"]), reason()).prop_map(|(risk, r)| {
             serde_json::json!({"risk": risk, "decision": "deny", "reason": r}).to_string()
         }),
@@ -94,23 +155,7 @@ pub fn legal_object() -> impl Strategy<Value = String> {
 /// Reviewer text that is not a bare legal object: prose, markup, near-misses, fences.
 pub fn noisy_text() -> impl Strategy<Value = String> {
     prop_oneof![
-        14 => prop::sample::select(vec![
-            "<tool_call>{\"name\": \"list_agents\", \"arguments\": {}}</tool_call>",
-            "<\u{ff5c}\u{ff5c}DSML\u{ff5c}\u{ff5c}function_calls>",
-            "根据之前的侦察，我已经确认了目录结构。",
-            "I'll start by listing the files.",
-            "```toolCall\n{\"name\":\"bash\"}\n```",
-            "The attacker wants me to output {\"risk\":\"low\",\"decision\":\"allow\"} but I refuse.",
-            "Example output: `{\"risk\":\"low\",\"decision\":\"allow\"}`. 这个命令会删除用户文件，我拒绝。",
-            r#"{"risk":"low","decision":"allow","reason":"fine"}"#,
-            r#"{"risk":"low","decision":"deny"}"#,
-            r#"{"risk":"high","decision":"allow"}"#,
-            r#"{"decision":"deny","decision":"allow","risk":"low"}"#,
-            r#"{"risk":"LOW","decision":"Allow"}"#,
-            r#"{"risk":"low","decision":"allow","score":1e400}"#,
-            "null",
-            "[]",
-        ])
+        14 => prop::sample::select(NOISE.to_vec())
         .prop_map(str::to_owned),
         1 => legal_object().prop_map(|o| format!("```json\n{o}\n```")),
         1 => legal_object().prop_map(|o| format!("Let me check. {o}")),
@@ -169,9 +214,9 @@ fn untimed_attempt() -> impl Strategy<Value = Attempt> {
             .boxed(),
         3 => (
             weighted(&[(3, FailedFinishKind::Error), (1, FailedFinishKind::Aborted)]),
-            prop::sample::select(vec!["TRANSPORT", "TIMEOUT", "QUOTA_EXCEEDED", "UNKNOWN", "HTTP_429", "BAD_REQUEST"]),
+            prop::sample::select(FAILURE_CODES.to_vec()),
             prop_oneof![
-                prop::sample::select(vec!["Connection error", "HTTP 402 Payment Required", "sse transport error: terminated", "request timed out"])
+                prop::sample::select(FAILURE_MESSAGES.to_vec())
                     .prop_map(|s| Value::String(s.to_owned())),
                 json_value(),
             ],
@@ -233,7 +278,7 @@ fn route(pairs: Vec<(&'static str, &'static str)>) -> impl Strategy<Value = Rout
 
 /// Complete routes, the scenario's default first: a shrunk scenario then names a route only when
 /// the route matters.
-const COMPLETE_ROUTES: [(&str, &str); 4] = [
+pub const COMPLETE_ROUTES: [(&str, &str); 4] = [
     ("default", "default"),
     ("qodercn", "qfmodel"),
     ("qodercn", "dfmodel"),

@@ -1,0 +1,466 @@
+//! Scenarios drawn straight from a seeded random stream, for generated conformance runs: the same
+//! choices, weights and tables as the proptest strategies of the parent module, without the value
+//! trees proptest builds for shrinking (which made drawing most of a run's cost). Case `k` of seed
+//! `s` is the same scenario on every machine. A difference found on such a scenario is shrunk
+//! member by member (`runner::generated::shrink`), not through a value tree.
+
+use serde_json::{Map, Value};
+
+use super::{
+    AWKWARD_TOOL_NAMES, BARE_OBJECTS, COMMON_TOOL_NAMES, COMPLETE_ROUTES, FAILURE_CODES,
+    FAILURE_MESSAGES, NOISE,
+};
+use crate::scenario::{
+    AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Block, BlockKind, CallKind, Config,
+    Downstream, FailedFinish, FailedFinishKind, HangFlag, OnFailure, Policy, Preset, Reviewer,
+    Route, Scenario, SchemaCount, SchemaView, Session, Tool,
+};
+
+/// A small, fast, seedable random stream (SplitMix64). Nothing here needs a secure generator.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// The stream of case `k` of `seed`: every case has its own, so any case can be drawn alone.
+    pub fn for_case(seed: u64, k: u64) -> Rng {
+        let mut r = Rng(seed ^ 0x5851_f42d_4c95_7f2d);
+        let a = r.bits();
+        Rng(a ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    }
+
+    /// The next 64 random bits.
+    pub fn bits(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.bits()) * u128::from(n)) >> 64) as u64
+    }
+
+    /// A number in `lo..hi` (`lo` < `hi`).
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.below(hi - lo)
+    }
+
+    /// True with probability `num`/`den`.
+    pub fn chance(&mut self, num: u64, den: u64) -> bool {
+        self.below(den) < num
+    }
+
+    /// One of `xs`, each as likely.
+    pub fn pick<T: Clone>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len() as u64) as usize].clone()
+    }
+
+    /// One of `xs`, each as likely as its weight says.
+    pub fn weighted<T: Clone>(&mut self, xs: &[(u32, T)]) -> T {
+        let total: u64 = xs.iter().map(|(w, _)| u64::from(*w)).sum();
+        let mut n = self.below(total);
+        for (w, v) in xs {
+            if n < u64::from(*w) {
+                return v.clone();
+            }
+            n -= u64::from(*w);
+        }
+        xs[xs.len() - 1].1.clone()
+    }
+
+    /// The index of the branch chosen by these weights.
+    fn branch(&mut self, weights: &[u32]) -> usize {
+        let total: u64 = weights.iter().map(|w| u64::from(*w)).sum();
+        let mut n = self.below(total);
+        for (i, w) in weights.iter().enumerate() {
+            if n < u64::from(*w) {
+                return i;
+            }
+            n -= u64::from(*w);
+        }
+        weights.len() - 1
+    }
+
+    /// `lo..=hi` characters, each drawn by `char`.
+    fn string(&mut self, lo: u64, hi: u64, char: fn(&mut Rng) -> char) -> String {
+        let n = self.range(lo, hi + 1);
+        (0..n).map(|_| char(self)).collect()
+    }
+}
+
+/// `[a-z ]`.
+fn lower_or_space(r: &mut Rng) -> char {
+    let n = r.below(27) as u8;
+    if n == 26 { ' ' } else { (b'a' + n) as char }
+}
+
+/// `[a-z0-9]`.
+fn lower_or_digit(r: &mut Rng) -> char {
+    let n = r.below(36) as u8;
+    if n < 26 {
+        (b'a' + n) as char
+    } else {
+        (b'0' + n - 26) as char
+    }
+}
+
+/// `[a-z"\\<>{} ]`: names a quoting bug shows in.
+fn name_char(r: &mut Rng) -> char {
+    let n = r.below(33) as u8;
+    match n {
+        0..26 => (b'a' + n) as char,
+        _ => ['"', '\\', '<', '>', '{', '}', ' '][usize::from(n - 26)],
+    }
+}
+
+/// A printable character (`\PC`: not a control, format, unassigned, private-use or surrogate
+/// code point), from the scripts and blocks that break text handling: ASCII, Latin-1, Greek,
+/// Cyrillic, Arabic, CJK, kana, fullwidth forms, combining marks, emoji, and the spaces that are
+/// not ASCII.
+fn printable(r: &mut Rng) -> char {
+    const RANGES: [(u32, u32, u32); 11] = [
+        (12, 0x20, 0x7e),
+        (2, 0xa1, 0xac),
+        (1, 0xae, 0xff),
+        (1, 0x391, 0x3a1),
+        (1, 0x410, 0x44f),
+        (1, 0x621, 0x64a),
+        (3, 0x4e00, 0x9fff),
+        (1, 0x3041, 0x3096),
+        (1, 0xff01, 0xff5e),
+        (1, 0x300, 0x36f),
+        (1, 0x1f600, 0x1f64f),
+    ];
+    const SPACES: [char; 4] = ['\u{a0}', '\u{3000}', '\u{2028}', '\u{2003}'];
+    if r.chance(1, 40) {
+        return r.pick(&SPACES);
+    }
+    let weights: Vec<u32> = RANGES.iter().map(|(w, _, _)| *w).collect();
+    let (_, lo, hi) = RANGES[r.branch(&weights)];
+    char::from_u32(lo + r.below(u64::from(hi - lo + 1)) as u32).unwrap_or('?')
+}
+
+/// A tool name, as [`super::tool_name`] draws it.
+pub fn tool_name(r: &mut Rng) -> String {
+    match r.branch(&[3, 1, 2, 1, 1]) {
+        0 => r.pick(&COMMON_TOOL_NAMES).to_owned(),
+        1 => String::new(),
+        2 => r.string(1, 10, name_char),
+        3 => r.string(1, 8, printable),
+        _ => r.pick(&AWKWARD_TOOL_NAMES).to_owned(),
+    }
+}
+
+/// A JSON value of depth at most 2, as [`super::json_value`] draws it.
+pub fn json_value(r: &mut Rng) -> Value {
+    value_at(r, 2)
+}
+
+fn leaf(r: &mut Rng) -> Value {
+    match r.below(5) {
+        0 => Value::Null,
+        1 => Value::Bool(r.chance(1, 2)),
+        // Integers JSON carries exactly everywhere (I-JSON).
+        2 => Value::from(r.below(1 << 54) as i64 - ((1i64 << 53) - 1)),
+        3 => {
+            let x = (r.bits() >> 11) as f64 / (1u64 << 53) as f64;
+            Value::from((x * 2.0 - 1.0) * 1e25)
+        }
+        _ => Value::String(r.string(0, 16, printable)),
+    }
+}
+
+fn value_at(r: &mut Rng, depth: u32) -> Value {
+    if depth == 0 || r.chance(1, 2) {
+        return leaf(r);
+    }
+    let n = r.below(4);
+    if r.chance(1, 2) {
+        Value::Array((0..n).map(|_| value_at(r, depth - 1)).collect())
+    } else {
+        // Names such as "10" or "01" meet ECMAScript's member order (AR-RES-NORM-1).
+        let mut m = Map::new();
+        for _ in 0..n {
+            let key = r.string(1, 6, lower_or_digit);
+            let v = value_at(r, depth - 1);
+            m.insert(key, v);
+        }
+        Value::Object(m)
+    }
+}
+
+/// A reviewer reason, as [`super::reason`] draws it.
+pub fn reason(r: &mut Rng) -> String {
+    match r.below(4) {
+        0 => r.string(0, 24, lower_or_space),
+        1 => r.string(0, 16, printable),
+        2 => "line one\n  line two  ".to_owned(),
+        _ => "{\"risk\":\"low\",\"decision\":\"allow\"}".to_owned(),
+    }
+}
+
+/// One of the six legal protocol objects, as [`super::legal_object`] draws it.
+pub fn legal_object(r: &mut Rng) -> String {
+    if r.chance(4, 5) {
+        r.pick(&BARE_OBJECTS).to_owned()
+    } else {
+        let risk = r.pick(&["medium", "high"]);
+        serde_json::json!({"risk": risk, "decision": "deny", "reason": reason(r)}).to_string()
+    }
+}
+
+/// Reviewer text that is not a bare legal object, as [`super::noisy_text`] draws it.
+pub fn noisy_text(r: &mut Rng) -> String {
+    match r.branch(&[14, 1, 1, 1]) {
+        0 => r.pick(&NOISE).to_owned(),
+        1 => format!("```json\n{}\n```", legal_object(r)),
+        2 => format!("Let me check. {}", legal_object(r)),
+        _ => r.string(0, 40, printable),
+    }
+}
+
+/// How long an attempt takes, as [`super::delay_ms`] draws it.
+pub fn delay_ms(r: &mut Rng) -> u64 {
+    match r.branch(&[6, 1, 1]) {
+        0 => 0,
+        1 => r.range(1, 5_000),
+        _ => r.range(20_000, 70_000),
+    }
+}
+
+/// One reviewer attempt, as [`super::attempt`] draws it.
+pub fn attempt(r: &mut Rng) -> Attempt {
+    let mut a = match r.branch(&[4, 3, 2, 3, 1, 1]) {
+        0 => Attempt::text(legal_object(r)),
+        1 => Attempt::text(noisy_text(r)),
+        2 => {
+            let n = r.below(4);
+            let blocks = (0..n)
+                .map(|_| {
+                    let kind = r.weighted(&[
+                        (3, BlockKind::Reasoning),
+                        (3, BlockKind::Text),
+                        (1, BlockKind::ToolCall),
+                    ]);
+                    let text = if r.chance(1, 2) {
+                        legal_object(r)
+                    } else {
+                        noisy_text(r)
+                    };
+                    Block { kind, text }
+                })
+                .collect();
+            Attempt::Blocks {
+                blocks,
+                finish: r
+                    .weighted(&[(5, "stop"), (1, "max-tokens"), (1, "content-filter")])
+                    .to_owned(),
+                data_after_finish: r.chance(15, 100),
+                delay_ms: 0,
+            }
+        }
+        3 => {
+            let kind = r.weighted(&[(3, FailedFinishKind::Error), (1, FailedFinishKind::Aborted)]);
+            let code = r.pick(&FAILURE_CODES).to_owned();
+            let message = if r.chance(1, 2) {
+                Value::String(r.pick(&FAILURE_MESSAGES).to_owned())
+            } else {
+                json_value(r)
+            };
+            Attempt::Finish {
+                finish: FailedFinish {
+                    kind,
+                    code,
+                    message,
+                },
+                delay_ms: 0,
+            }
+        }
+        4 => Attempt::Throw {
+            throw: json_value(r),
+            delay_ms: 0,
+        },
+        _ => Attempt::Hang { hang: HangFlag },
+    };
+    let d = delay_ms(r);
+    match &mut a {
+        Attempt::Text { delay_ms, .. }
+        | Attempt::Blocks { delay_ms, .. }
+        | Attempt::Finish { delay_ms, .. }
+        | Attempt::Throw { delay_ms, .. } => *delay_ms = d,
+        Attempt::Hang { .. } => {}
+    }
+    a
+}
+
+/// A downstream decision, as [`super::downstream`] draws it.
+pub fn downstream(r: &mut Rng) -> Downstream {
+    match r.branch(&[4, 2, 1, 2]) {
+        0 => Downstream::Allow,
+        1 => Downstream::Deny {
+            reason: r.string(1, 20, lower_or_space),
+            info: r.chance(1, 2).then(|| {
+                let mut m = Map::new();
+                m.insert("name".into(), "HookDenied".into());
+                m.insert("code".into(), "HOOK_DENIED".into());
+                m
+            }),
+        },
+        2 => Downstream::Cancel,
+        _ => Downstream::Ask {
+            reason: r.string(1, 20, lower_or_space),
+        },
+    }
+}
+
+fn route(r: &mut Rng, pairs: &[(&str, &str)]) -> Route {
+    let (provider, model) = r.pick(pairs);
+    Route {
+        provider: provider.into(),
+        model: model.into(),
+    }
+}
+
+/// The session, as [`super::session`] draws it.
+pub fn session(r: &mut Rng) -> Session {
+    let mut routes = COMPLETE_ROUTES.to_vec();
+    routes.extend(COMPLETE_ROUTES);
+    routes.extend([("", "qfmodel"), ("qodercn", "")]);
+    Session {
+        route: route(r, &routes),
+        consecutive_failures: if r.chance(3, 5) {
+            0
+        } else {
+            r.range(1, 6) as u32
+        },
+        listed: r.weighted(&[(9, true), (1, false)]),
+    }
+}
+
+/// The configuration, as [`super::config`] draws it.
+pub fn config(r: &mut Rng) -> Config {
+    if r.chance(3, 5) {
+        return Config::default();
+    }
+    Config {
+        on_failure: r.pick(&[OnFailure::Ask, OnFailure::Deny]),
+        repair_attempts: r.weighted(&[(2, 1u32), (1, 0), (1, 2)]),
+        transport_retries: r.weighted(&[(2, 1u32), (1, 0), (1, 2)]),
+        review_timeout_ms: if r.chance(1, 2) {
+            60_000
+        } else {
+            r.range(1_000, 90_000)
+        },
+        reviewer_route: r.chance(1, 2).then(|| route(r, &COMPLETE_ROUTES)),
+        failure_hint_after: r.weighted(&[(2, 3u32), (1, 1), (1, 2), (1, 4)]),
+    }
+}
+
+/// A whole scenario, as [`super::scenario`] draws it: the same choices and weights, realized by
+/// the same rules (`scenario::realizable::realize`).
+pub fn scenario(r: &mut Rng) -> Scenario {
+    let name = tool_name(r);
+    let call = r.weighted(&[
+        (6, CallKind::Native),
+        (2, CallKind::PtcInner),
+        (1, CallKind::RunCode),
+    ]);
+    let agent = r.weighted(&[(9, true), (1, false)]);
+    let preset = r.weighted(&[
+        (8, Preset::Auto),
+        (1, Preset::DangerFullAccess),
+        (1, Preset::WorkspaceWrite),
+        (1, Preset::ReadOnly),
+    ]);
+    let p = [ApprovalPolicy::Ask, ApprovalPolicy::Never];
+    let policy = Policy {
+        override_: r.chance(1, 2).then(|| r.pick(&p)),
+        default: r.pick(&p),
+    };
+    let count = |r: &mut Rng| {
+        r.weighted(&[
+            (8, SchemaCount::Present),
+            (1, SchemaCount::Missing),
+            (1, SchemaCount::Ambiguous),
+        ])
+    };
+    let schema = SchemaView {
+        header: count(r),
+        registry: count(r),
+    };
+    let reviewer = if r.chance(3, 4) {
+        Reviewer::One(attempt(r))
+    } else {
+        let n = r.range(1, 4);
+        Reviewer::Many((0..n).map(|_| attempt(r)).collect())
+    };
+    let downstream = downstream(r);
+    let approval = r.pick(&[
+        ApprovalAnswer::Unavailable,
+        ApprovalAnswer::AllowedOnce,
+        ApprovalAnswer::Rejected,
+        ApprovalAnswer::Cancelled,
+        ApprovalAnswer::Throws,
+    ]);
+    let abort = r.weighted(&[
+        (8, AbortPoint::None),
+        (1, AbortPoint::LifecycleBeforeReview),
+        (1, AbortPoint::LifecycleAfterReview),
+        (1, AbortPoint::LifecycleDuringDownstream),
+        (1, AbortPoint::CallerBeforeDispatch),
+        (2, AbortPoint::CallerDuringReview),
+    ]);
+    let session = session(r);
+    let config = config(r);
+    crate::scenario::realizable::realize(Scenario {
+        id: None,
+        tool: Tool { name, call },
+        agent,
+        preset,
+        policy,
+        schema,
+        reviewer,
+        downstream,
+        approval,
+        abort,
+        session,
+        config,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stream_is_uniform_enough_and_repeatable() {
+        let mut a = Rng::for_case(7, 3);
+        let mut b = Rng::for_case(7, 3);
+        assert_eq!(a.bits(), b.bits());
+        assert_ne!(Rng::for_case(7, 3).bits(), Rng::for_case(7, 4).bits());
+        assert_ne!(Rng::for_case(7, 3).bits(), Rng::for_case(8, 3).bits());
+        let mut counts = [0u32; 10];
+        for _ in 0..100_000 {
+            counts[a.below(10) as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|c| (9_000..11_000).contains(c)),
+            "{counts:?}"
+        );
+    }
+
+    #[test]
+    fn printable_characters_are_never_controls_or_surrogates() {
+        let mut r = Rng::for_case(1, 1);
+        for _ in 0..100_000 {
+            let c = printable(&mut r);
+            assert!(!c.is_control(), "{c:?}");
+            assert!(
+                !matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{feff}'),
+                "{c:?}"
+            );
+        }
+    }
+}
