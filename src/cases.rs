@@ -60,11 +60,6 @@ struct CaseEntry {
     expect: Value,
 }
 
-/// The committed data files, embedded at build time by `build.rs`.
-pub mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/spec_files.rs"));
-}
-
 /// Why the fixed cases could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum CaseError {
@@ -90,7 +85,7 @@ pub enum CaseError {
 /// Every fixed case that applies to `profile`: the table's rows first, then the case files.
 pub fn all(profile: Profile) -> Result<Vec<Case>, CaseError> {
     let mut out = table_cases(profile)?;
-    for (file, text) in embedded::CASE_FILES {
+    for (file, text) in crate::embedded::CASE_FILES {
         out.extend(file_cases(file, text, profile)?);
     }
     out.extend(corpus_cases(profile)?);

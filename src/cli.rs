@@ -175,6 +175,17 @@ pub enum SchemaKind {
     Protocol,
 }
 
+impl SchemaKind {
+    /// The library's name for the format.
+    pub fn format(self) -> crate::schema::Format {
+        match self {
+            SchemaKind::Scenario => crate::schema::Format::Scenario,
+            SchemaKind::Outcome => crate::schema::Format::Outcome,
+            SchemaKind::Protocol => crate::schema::Format::Protocol,
+        }
+    }
+}
+
 /// How `check` runs and reports.
 #[derive(Debug, Clone, clap::Args)]
 pub struct RunOptions {
@@ -374,7 +385,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             retire,
         } => cases(lock, &accept, &retire),
         Command::Schema { which } => {
-            print_all(&crate::schema::text(which))?;
+            print_all(&crate::schema::text(which.format()))?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -6,7 +6,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::cases::embedded::CORPUS_FILES;
+use crate::embedded::CORPUS_FILES;
 use crate::profile::Profile;
 use crate::scenario::Attempt;
 

@@ -21,6 +21,7 @@ pub mod async_gate;
 pub mod cases;
 pub mod cli;
 pub mod corpus;
+pub mod embedded;
 pub mod generate;
 pub mod ids;
 pub mod normalize;

@@ -1,16 +1,26 @@
 //! JSON Schemas of the scenario and outcome formats, generated from the Rust types so the contract
 //! and the code cannot drift (committed as `spec/scenario.schema.json`, `spec/outcome.schema.json`).
 
-use crate::cli::SchemaKind;
 use crate::outcome::Outcome;
 use crate::scenario::Scenario;
 
+/// The formats with a committed schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The scenario format (`spec/scenario.schema.json`).
+    Scenario,
+    /// The outcome format (`spec/outcome.schema.json`).
+    Outcome,
+    /// The adapter protocol's messages (`spec/protocol.schema.json`).
+    Protocol,
+}
+
 /// The schema of one format, pretty-printed with a trailing newline.
-pub fn text(which: SchemaKind) -> String {
+pub fn text(which: Format) -> String {
     let schema = match which {
-        SchemaKind::Scenario => schemars::schema_for!(Scenario),
-        SchemaKind::Outcome => schemars::schema_for!(Outcome),
-        SchemaKind::Protocol => return crate::protocol::schema_text(),
+        Format::Scenario => schemars::schema_for!(Scenario),
+        Format::Outcome => schemars::schema_for!(Outcome),
+        Format::Protocol => return crate::protocol::schema_text(),
     };
     let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
     s.push('\n');

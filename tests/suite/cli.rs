@@ -498,7 +498,7 @@ fn decide_says_a_negative_number_is_negative_for_every_integer_member() {
         assert!(got.starts_with(want), "{line}\n got: {got}\nwant: {want}");
     }
     // Those are all the integer members the contract has: a new one needs a row here.
-    let schema = autoreview::schema::text(autoreview::cli::SchemaKind::Scenario);
+    let schema = autoreview::schema::text(autoreview::schema::Format::Scenario);
     assert_eq!(
         schema.matches("\"type\": \"integer\"").count(),
         rows.len(),

@@ -1,7 +1,7 @@
 //! The committed JSON Schemas are exactly what the types generate.
 
-use autoreview::cli::SchemaKind;
 use autoreview::schema;
+use autoreview::schema::Format as SchemaKind;
 
 #[test]
 fn committed_schemas_are_fresh() {
