@@ -7,13 +7,13 @@
 use serde_json::{Map, Value};
 
 use super::{
-    AWKWARD_TOOL_NAMES, BARE_OBJECTS, COMMON_TOOL_NAMES, COMPLETE_ROUTES, FAILURE_CODES,
-    FAILURE_MESSAGES, NOISE,
+    ABORTS, APPROVALS, AWKWARD_TOOL_NAMES, BARE_OBJECTS, BLOCK_KINDS, BUDGETS, CALL_KINDS,
+    COMMON_TOOL_NAMES, COMPLETE_ROUTES, FAILED_KINDS, FAILURE_CODES, FAILURE_MESSAGES, FINISHES,
+    HINT_THRESHOLDS, MOSTLY_TRUE, NOISE, PRESETS, SCHEMA_COUNTS,
 };
 use crate::scenario::{
-    AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Block, BlockKind, CallKind, Config,
-    Downstream, FailedFinish, FailedFinishKind, HangFlag, OnFailure, Policy, Preset, Reviewer,
-    Route, Scenario, SchemaCount, SchemaView, Session, Tool,
+    ApprovalPolicy, Attempt, Block, Config, Downstream, FailedFinish, HangFlag, OnFailure, Policy,
+    Reviewer, Route, Scenario, SchemaView, Session, Tool,
 };
 
 /// A small, fast, seedable random stream (SplitMix64). Nothing here needs a secure generator.
@@ -239,11 +239,7 @@ pub fn attempt(r: &mut Rng) -> Attempt {
             let n = r.below(4);
             let blocks = (0..n)
                 .map(|_| {
-                    let kind = r.weighted(&[
-                        (3, BlockKind::Reasoning),
-                        (3, BlockKind::Text),
-                        (1, BlockKind::ToolCall),
-                    ]);
+                    let kind = r.weighted(&BLOCK_KINDS);
                     let text = if r.chance(1, 2) {
                         legal_object(r)
                     } else {
@@ -254,15 +250,13 @@ pub fn attempt(r: &mut Rng) -> Attempt {
                 .collect();
             Attempt::Blocks {
                 blocks,
-                finish: r
-                    .weighted(&[(5, "stop"), (1, "max-tokens"), (1, "content-filter")])
-                    .to_owned(),
+                finish: r.weighted(&FINISHES).to_owned(),
                 data_after_finish: r.chance(15, 100),
                 delay_ms: 0,
             }
         }
         3 => {
-            let kind = r.weighted(&[(3, FailedFinishKind::Error), (1, FailedFinishKind::Aborted)]);
+            let kind = r.weighted(&FAILED_KINDS);
             let code = r.pick(&FAILURE_CODES).to_owned();
             let message = if r.chance(1, 2) {
                 Value::String(r.pick(&FAILURE_MESSAGES).to_owned())
@@ -335,7 +329,7 @@ pub fn session(r: &mut Rng) -> Session {
         } else {
             r.range(1, 6) as u32
         },
-        listed: r.weighted(&[(9, true), (1, false)]),
+        listed: r.weighted(&MOSTLY_TRUE),
     }
 }
 
@@ -346,15 +340,15 @@ pub fn config(r: &mut Rng) -> Config {
     }
     Config {
         on_failure: r.pick(&[OnFailure::Ask, OnFailure::Deny]),
-        repair_attempts: r.weighted(&[(2, 1u32), (1, 0), (1, 2)]),
-        transport_retries: r.weighted(&[(2, 1u32), (1, 0), (1, 2)]),
+        repair_attempts: r.weighted(&BUDGETS),
+        transport_retries: r.weighted(&BUDGETS),
         review_timeout_ms: if r.chance(1, 2) {
             60_000
         } else {
             r.range(1_000, 90_000)
         },
         reviewer_route: r.chance(1, 2).then(|| route(r, &COMPLETE_ROUTES)),
-        failure_hint_after: r.weighted(&[(2, 3u32), (1, 1), (1, 2), (1, 4)]),
+        failure_hint_after: r.weighted(&HINT_THRESHOLDS),
     }
 }
 
@@ -362,30 +356,15 @@ pub fn config(r: &mut Rng) -> Config {
 /// the same rules (`scenario::realizable::realize`).
 pub fn scenario(r: &mut Rng) -> Scenario {
     let name = tool_name(r);
-    let call = r.weighted(&[
-        (6, CallKind::Native),
-        (2, CallKind::PtcInner),
-        (1, CallKind::RunCode),
-    ]);
-    let agent = r.weighted(&[(9, true), (1, false)]);
-    let preset = r.weighted(&[
-        (8, Preset::Auto),
-        (1, Preset::DangerFullAccess),
-        (1, Preset::WorkspaceWrite),
-        (1, Preset::ReadOnly),
-    ]);
+    let call = r.weighted(&CALL_KINDS);
+    let agent = r.weighted(&MOSTLY_TRUE);
+    let preset = r.weighted(&PRESETS);
     let p = [ApprovalPolicy::Ask, ApprovalPolicy::Never];
     let policy = Policy {
         override_: r.chance(1, 2).then(|| r.pick(&p)),
         default: r.pick(&p),
     };
-    let count = |r: &mut Rng| {
-        r.weighted(&[
-            (8, SchemaCount::Present),
-            (1, SchemaCount::Missing),
-            (1, SchemaCount::Ambiguous),
-        ])
-    };
+    let count = |r: &mut Rng| r.weighted(&SCHEMA_COUNTS);
     let schema = SchemaView {
         header: count(r),
         registry: count(r),
@@ -397,21 +376,8 @@ pub fn scenario(r: &mut Rng) -> Scenario {
         Reviewer::Many((0..n).map(|_| attempt(r)).collect())
     };
     let downstream = downstream(r);
-    let approval = r.pick(&[
-        ApprovalAnswer::Unavailable,
-        ApprovalAnswer::AllowedOnce,
-        ApprovalAnswer::Rejected,
-        ApprovalAnswer::Cancelled,
-        ApprovalAnswer::Throws,
-    ]);
-    let abort = r.weighted(&[
-        (8, AbortPoint::None),
-        (1, AbortPoint::LifecycleBeforeReview),
-        (1, AbortPoint::LifecycleAfterReview),
-        (1, AbortPoint::LifecycleDuringDownstream),
-        (1, AbortPoint::CallerBeforeDispatch),
-        (2, AbortPoint::CallerDuringReview),
-    ]);
+    let approval = r.pick(&APPROVALS);
+    let abort = r.weighted(&ABORTS);
     let session = session(r);
     let config = config(r);
     crate::scenario::realizable::realize(Scenario {

@@ -142,6 +142,70 @@ pub const FAILURE_MESSAGES: [&str; 4] = [
     "request timed out",
 ];
 
+/// How often each kind of call is drawn.
+pub const CALL_KINDS: [(u32, CallKind); 3] = [
+    (6, CallKind::Native),
+    (2, CallKind::PtcInner),
+    (1, CallKind::RunCode),
+];
+
+/// How often each preset is drawn.
+pub const PRESETS: [(u32, Preset); 4] = [
+    (8, Preset::Auto),
+    (1, Preset::DangerFullAccess),
+    (1, Preset::WorkspaceWrite),
+    (1, Preset::ReadOnly),
+];
+
+/// How often each abort point is drawn.
+pub const ABORTS: [(u32, AbortPoint); 6] = [
+    (8, AbortPoint::None),
+    (1, AbortPoint::LifecycleBeforeReview),
+    (1, AbortPoint::LifecycleAfterReview),
+    (1, AbortPoint::LifecycleDuringDownstream),
+    (1, AbortPoint::CallerBeforeDispatch),
+    (2, AbortPoint::CallerDuringReview),
+];
+
+/// The approval answers, each as likely.
+pub const APPROVALS: [ApprovalAnswer; 5] = [
+    ApprovalAnswer::Unavailable,
+    ApprovalAnswer::AllowedOnce,
+    ApprovalAnswer::Rejected,
+    ApprovalAnswer::Cancelled,
+    ApprovalAnswer::Throws,
+];
+
+/// Whether the call has an agent (and whether disposal finds the session listed).
+pub const MOSTLY_TRUE: [(u32, bool); 2] = [(9, true), (1, false)];
+
+/// How often each kind of content block is drawn.
+pub const BLOCK_KINDS: [(u32, BlockKind); 3] = [
+    (3, BlockKind::Reasoning),
+    (3, BlockKind::Text),
+    (1, BlockKind::ToolCall),
+];
+
+/// How often each finish of a delivered reply is drawn.
+pub const FINISHES: [(u32, &str); 3] = [(5, "stop"), (1, "max-tokens"), (1, "content-filter")];
+
+/// How often each kind of failed finish is drawn.
+pub const FAILED_KINDS: [(u32, FailedFinishKind); 2] =
+    [(3, FailedFinishKind::Error), (1, FailedFinishKind::Aborted)];
+
+/// How often a schema source holds the tool's schema, none, or two.
+pub const SCHEMA_COUNTS: [(u32, SchemaCount); 3] = [
+    (8, SchemaCount::Present),
+    (1, SchemaCount::Missing),
+    (1, SchemaCount::Ambiguous),
+];
+
+/// How often each repair or retry budget is drawn (the default first).
+pub const BUDGETS: [(u32, u32); 3] = [(2, 1), (1, 0), (1, 2)];
+
+/// How often each hint threshold is drawn (the default first).
+pub const HINT_THRESHOLDS: [(u32, u32); 4] = [(2, 3), (1, 1), (1, 2), (1, 4)];
+
 /// One of the six legal protocol objects, as compact JSON text.
 pub fn legal_object() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -164,11 +228,7 @@ pub fn noisy_text() -> impl Strategy<Value = String> {
 }
 
 fn block_kind() -> impl Strategy<Value = BlockKind> {
-    weighted(&[
-        (3, BlockKind::Reasoning),
-        (3, BlockKind::Text),
-        (1, BlockKind::ToolCall),
-    ])
+    weighted(&BLOCK_KINDS)
 }
 
 /// How long an attempt takes: usually at once, sometimes long enough to matter for the deadline.
@@ -202,7 +262,7 @@ fn untimed_attempt() -> impl Strategy<Value = Attempt> {
                     .prop_map(|(kind, text)| Block { kind, text }),
                 0..4,
             ),
-            weighted(&[(5, "stop"), (1, "max-tokens"), (1, "content-filter")]).prop_map(str::to_owned),
+            weighted(&FINISHES).prop_map(str::to_owned),
             prop::bool::weighted(0.15),
         )
             .prop_map(|(blocks, finish, data_after_finish)| Attempt::Blocks {
@@ -213,7 +273,7 @@ fn untimed_attempt() -> impl Strategy<Value = Attempt> {
             })
             .boxed(),
         3 => (
-            weighted(&[(3, FailedFinishKind::Error), (1, FailedFinishKind::Aborted)]),
+            weighted(&FAILED_KINDS),
             prop::sample::select(FAILURE_CODES.to_vec()),
             prop_oneof![
                 prop::sample::select(FAILURE_MESSAGES.to_vec())
@@ -259,13 +319,7 @@ fn policy() -> impl Strategy<Value = Policy> {
 }
 
 fn schema_view() -> impl Strategy<Value = SchemaView> {
-    let count = || {
-        weighted(&[
-            (8, SchemaCount::Present),
-            (1, SchemaCount::Missing),
-            (1, SchemaCount::Ambiguous),
-        ])
-    };
+    let count = || weighted(&SCHEMA_COUNTS);
     (count(), count()).prop_map(|(header, registry)| SchemaView { header, registry })
 }
 
@@ -294,7 +348,7 @@ pub fn session() -> impl Strategy<Value = Session> {
     (
         route(routes),
         prop_oneof![3 => Just(0u32), 2 => 1u32..6],
-        weighted(&[(9, true), (1, false)]),
+        weighted(&MOSTLY_TRUE),
     )
         .prop_map(|(route, consecutive_failures, listed)| Session {
             route,
@@ -310,11 +364,11 @@ pub fn config() -> impl Strategy<Value = Config> {
         3 => Just(Config::default()),
         2 => (
             prop::sample::select(vec![OnFailure::Ask, OnFailure::Deny]),
-            weighted(&[(2, 1u32), (1, 0), (1, 2)]),
-            weighted(&[(2, 1u32), (1, 0), (1, 2)]),
+            weighted(&BUDGETS),
+            weighted(&BUDGETS),
             prop_oneof![Just(60_000u64), 1_000u64..90_000],
             proptest::option::of(route(COMPLETE_ROUTES.to_vec())),
-            weighted(&[(2, 3u32), (1, 1), (1, 2), (1, 4)]),
+            weighted(&HINT_THRESHOLDS),
         )
             .prop_map(|(on_failure, repair_attempts, transport_retries, review_timeout_ms, reviewer_route, failure_hint_after)| Config {
                 on_failure,
@@ -333,22 +387,9 @@ pub fn config() -> impl Strategy<Value = Config> {
 /// trees are then moved as pointers, which makes drawing a scenario several times faster.
 pub fn scenario() -> impl Strategy<Value = Scenario> {
     (
-        (
-            tool_name(),
-            weighted(&[
-                (6, CallKind::Native),
-                (2, CallKind::PtcInner),
-                (1, CallKind::RunCode),
-            ]),
-        )
-            .boxed(),
-        weighted(&[(9, true), (1, false)]),
-        weighted(&[
-            (8, Preset::Auto),
-            (1, Preset::DangerFullAccess),
-            (1, Preset::WorkspaceWrite),
-            (1, Preset::ReadOnly),
-        ]),
+        (tool_name(), weighted(&CALL_KINDS)).boxed(),
+        weighted(&MOSTLY_TRUE),
+        weighted(&PRESETS),
         policy(),
         schema_view(),
         prop_oneof![
@@ -357,21 +398,8 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
         ]
         .boxed(),
         downstream().boxed(),
-        prop::sample::select(vec![
-            ApprovalAnswer::Unavailable,
-            ApprovalAnswer::AllowedOnce,
-            ApprovalAnswer::Rejected,
-            ApprovalAnswer::Cancelled,
-            ApprovalAnswer::Throws,
-        ]),
-        weighted(&[
-            (8, AbortPoint::None),
-            (1, AbortPoint::LifecycleBeforeReview),
-            (1, AbortPoint::LifecycleAfterReview),
-            (1, AbortPoint::LifecycleDuringDownstream),
-            (1, AbortPoint::CallerBeforeDispatch),
-            (2, AbortPoint::CallerDuringReview),
-        ]),
+        prop::sample::select(APPROVALS.to_vec()),
+        weighted(&ABORTS),
         session().boxed(),
         config().boxed(),
     )
