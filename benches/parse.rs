@@ -1,5 +1,6 @@
 //! Parse-time benchmark: shows the readers' time growing linearly with the input on adversarial
-//! text, and compares the tolerant reader with `serde_json` on a bare protocol object.
+//! text, compares a run of `{` (tolerant reader and scan) with `serde_json` on a valid reply of the
+//! same size, and the tolerant reader with `serde_json` on a bare protocol object.
 //!
 //! Run with `cargo bench --bench parse`. Each figure is the median of several timed batches; the
 //! machine is shared, so compare the ratios printed in one run, not absolute numbers across runs.
@@ -159,6 +160,50 @@ fn main() {
         "tolerant: 4 MiB refused at the bound: {:.2} µs",
         refuse / 1000.0
     );
+
+    // Runs of `{` against serde_json on a valid reply of the same size. The comparison text is a
+    // deny whose reason fills the size: the fastest valid reply for serde_json (one string, found
+    // with a byte search and copied once), so the ratio is the least flattering one available.
+    let long_reason = |n: usize| {
+        let head = r#"{"risk":"high","decision":"deny","reason":""#;
+        format!("{head}{}\"}}", "x".repeat(n - head.len() - 2))
+    };
+    let serde_value = |t: &str| {
+        let _ = black_box(serde_json::from_str::<serde_json::Value>(t));
+    };
+    let run_sizes = [64 * kib, 256 * kib, 1024 * kib];
+    println!(
+        "\n{:<44} {:>9} {:>9} {:>9}",
+        "a run of { against serde_json (µs; ratios)", "64K", "256K", "1M"
+    );
+    let mut serde_ns = Vec::new();
+    print!("{:<44}", "serde_json::from_str::<Value>: long reason");
+    for &n in &run_sizes {
+        let text = long_reason(n);
+        assert_eq!(text.len(), n);
+        let ns = time(|| serde_value(black_box(&text)), Duration::from_millis(40));
+        serde_ns.push(ns);
+        print!(" {:>9.2}", ns / 1000.0);
+    }
+    println!();
+    let against_serde = |label: &str, run: &dyn Fn(&str)| {
+        let mut ratios = Vec::new();
+        print!("{label:<44}");
+        for (&n, serde) in run_sizes.iter().zip(&serde_ns) {
+            let text = "{".repeat(n);
+            let ns = time(|| run(black_box(&text)), Duration::from_millis(40));
+            ratios.push(ns / serde);
+            print!(" {:>9.2}", ns / 1000.0);
+        }
+        println!();
+        print!("{:<44}", format!("  {label} / serde_json"));
+        for r in ratios {
+            print!(" {r:>9.2}");
+        }
+        println!();
+    };
+    against_serde("tolerant: a run of {", &tol);
+    against_serde("scan: a run of {", &scan);
 
     // The bare protocol object: the tolerant reader against serde_json on the same bytes.
     let object =
