@@ -709,7 +709,7 @@ pub fn parse_verdict(
 ) -> anyhow::Result<crate::parse::Verdict> {
     use std::io::Read as _;
 
-    use crate::parse::{ReplyError, strict, tolerant};
+    use crate::parse::{ReplyError, blocks as block_array, strict, tolerant};
     let utf8 = |bytes: Vec<u8>| {
         String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("stdin is not valid UTF-8: {e}"))
     };
@@ -740,16 +740,14 @@ pub fn parse_verdict(
             input.read_to_end(&mut bytes).context("reading stdin")?;
             strict::parse_owned(utf8(bytes)?)
         }
-        (_, true) => {
+        (profile, true) => {
             input.read_to_end(&mut bytes).context("reading stdin")?;
-            let value: serde_json::Value = serde_json::from_str(&utf8(bytes)?)
-                .context("--blocks expects a JSON array of blocks on stdin")?;
-            let attempt =
-                crate::scenario::Attempt::from_value(serde_json::json!({ "blocks": value }))
-                    .map_err(|e| anyhow::anyhow!("--blocks: {e}"))?;
-            return crate::engine::review::verdict(&attempt, profile).ok_or_else(|| {
-                anyhow::anyhow!("internal error: a delivered reply has no verdict")
-            });
+            let json = utf8(bytes)?;
+            match profile {
+                Profile::Baseline => block_array::strict(json),
+                Profile::Resilient => block_array::tolerant(&json),
+            }
+            .context("--blocks expects a JSON array of blocks on stdin")?
         }
     };
     // As `engine::review::verdict` renders a reader's result.

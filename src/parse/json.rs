@@ -678,6 +678,77 @@ fn run_end(b: &[u8], i: usize) -> Option<usize> {
     Some(i + b.get(i..)?.iter().position(|&c| c == b'"' || c == b'\\')?)
 }
 
+/// The offset of the first byte at or after `i` that is not JSON whitespace.
+pub(crate) fn after_ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// Just past the closing quote of the string at `at`, in accepted text, and whether the string
+/// is also well-formed UTF-16 (no unpaired surrogate escape), as a Rust string must be.
+pub(crate) fn string_end(b: &[u8], at: StrAt) -> Option<(usize, bool)> {
+    let (mut i, mut well_formed) = (at.0 + 1, true);
+    loop {
+        let end = run_end(b, i)?;
+        match escape_at(b, end) {
+            Some((c, n, next)) => {
+                // An unpaired surrogate's three-byte encoding: 0xED, then 0xA0..=0xBF.
+                well_formed &= !(n == 3 && c[0] == 0xED && c[1] >= 0xA0);
+                i = next;
+            }
+            None => return (b.get(end) == Some(&b'"')).then_some((end + 1, well_formed)),
+        }
+    }
+}
+
+/// Just past the value that starts at `i`, in accepted text (whitespace before it skipped), and
+/// whether a `serde_json::Value` can hold it: every string well-formed UTF-16, every number
+/// finite as a double.
+pub(crate) fn value_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
+    let (mut depth, mut j, mut holdable) = (0usize, i, true);
+    loop {
+        match *b.get(j)? {
+            b'"' => {
+                let (end, ok) = string_end(b, StrAt(j))?;
+                (j, holdable) = (end, holdable && ok);
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                j += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                j += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let len = b
+                    .get(j..)?
+                    .iter()
+                    .position(|c| !matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                    .unwrap_or(b.len() - j);
+                let number = std::str::from_utf8(b.get(j..j + len)?).ok()?;
+                holdable &= number.parse::<f64>().is_ok_and(f64::is_finite);
+                j += len;
+            }
+            b'a'..=b'z' => {
+                j += b
+                    .get(j..)?
+                    .iter()
+                    .position(|c| !c.is_ascii_lowercase())
+                    .unwrap_or(b.len() - j);
+            }
+            // Whitespace, `,` or `:` inside a container.
+            _ => j += 1,
+        }
+        // A scalar at the top ends the value; a container ends when its bracket closes it.
+        if depth == 0 {
+            return Some((j, holdable));
+        }
+    }
+}
+
 /// Appends the decoded string at `at` (WTF-8) to `out`.
 fn decode_into(b: &[u8], at: StrAt, out: &mut Vec<u8>) {
     let mut i = at.0 + 1;
@@ -950,6 +1021,35 @@ mod tests {
             err("[\"\\ud800\\u12\"]"),
             "expected a hexadecimal digit at byte 12, found '\"'"
         );
+    }
+
+    #[test]
+    fn value_end_finds_the_end_and_what_a_serde_value_holds() {
+        for text in [
+            "0",
+            "-12.5e-3",
+            "1e400",
+            "-1E+309",
+            "1e-400",
+            "true",
+            "null",
+            r#""a\"b""#,
+            r#""\ud800""#,
+            r#""\ud83d\ude00""#,
+            r#"[1, {"a": [true, "x\"]"]}, -0]"#,
+            r#"{"a": [1e999]}"#,
+            r#"{"a": {"b": "\udc00"}}"#,
+            "[[[[]]], {}]",
+        ] {
+            assert!(read(text).is_ok(), "{text}");
+            let holdable = serde_json::from_str::<serde_json::Value>(text).is_ok();
+            let padded = format!("{text}, 7]");
+            assert_eq!(
+                value_end(padded.as_bytes(), 0),
+                Some((text.len(), holdable)),
+                "{text}"
+            );
+        }
     }
 
     /// Decodes the JSON string `quoted` with each decoder: byte by byte, appended, in place.

@@ -1,6 +1,7 @@
 //! Reading the reviewer's response (spec chapter 4): the reply as the gate receives it, the decision
 //! it may carry, and the ways it can break the protocol.
 
+pub mod blocks;
 pub mod json;
 mod names;
 pub mod object;

@@ -135,3 +135,33 @@ fn the_binary_answers_an_endless_stdin_at_once() {
     // What was written and never read sat in the pipe, which holds far less than this.
     assert!(written < 8 * MAX_TEXT_BYTES, "{written} bytes went in");
 }
+
+#[test]
+fn the_binary_refuses_what_is_not_a_block_array() {
+    for (profile, input) in [
+        ("baseline", r#"[{"type":"text"}]"#),
+        ("resilient", r#"{"type":"text","text":"x"}"#),
+        ("resilient", r#"[{"type":"text","text":"\ud800"}]"#),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_autoreview"))
+            .args(["parse", "--blocks", "--profile", profile])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn autoreview");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(3), "{input}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--blocks expects a JSON array of blocks"),
+            "{err}"
+        );
+    }
+}
