@@ -28,7 +28,10 @@ impl JsString {
     /// [`Self::to_string_lossy`] in the string's own buffer: U+FFFD takes as many bytes as a
     /// surrogate's three-byte encoding, so nothing is copied.
     pub fn into_string_lossy(self) -> String {
-        let mut bytes = self.0;
+        let mut bytes = match String::from_utf8(self.0) {
+            Ok(s) => return s,
+            Err(e) => e.into_bytes(),
+        };
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             // In WTF-8, 0xED followed by 0xA0..=0xBF can only open an unpaired surrogate: valid
@@ -501,15 +504,11 @@ impl<'a, V: Visit> Reader<'a, V> {
     fn string(&mut self) -> Result<(), JsonError> {
         self.pos += 1;
         loop {
-            let run = self.b.get(self.pos..).unwrap_or_default();
-            let Some(at) = run
-                .iter()
-                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-            else {
+            let Some(at) = plain_run_end(self.b, self.pos, true) else {
                 self.pos = self.b.len();
                 return Err(self.error("'\"' to close the string"));
             };
-            self.pos += at;
+            self.pos = at;
             match self.peek() {
                 Some(b'"') => {
                     self.pos += 1;
@@ -525,14 +524,15 @@ impl<'a, V: Visit> Reader<'a, V> {
         }
     }
 
-    /// One escape at its backslash. A high surrogate escape followed by a low one is a pair; any
-    /// other surrogate escape stands alone.
+    /// One escape at its backslash, checked: a one-letter escape, or `\u` and four hexadecimal
+    /// digits (a surrogate pair is two such escapes; decoding pairs them, see [`escape_at`]).
     fn escape(&mut self) -> Result<(), JsonError> {
         match self.b.get(self.pos + 1) {
-            Some(&e) if simple_escape(e).is_some() => {}
+            Some(&e) if simple_escape(e).is_some() => self.pos += 2,
             Some(b'u') => {
                 hex4(self.b, self.pos + 2)
                     .map_err(|at| self.error_at(at, "a hexadecimal digit"))?;
+                self.pos += 6;
             }
             _ => {
                 return Err(self.error_at(
@@ -541,9 +541,6 @@ impl<'a, V: Visit> Reader<'a, V> {
                 ));
             }
         }
-        // Checked above, so the decoding cannot fail; its end is where the string goes on.
-        let (_, _, next) = escape_at(self.b, self.pos).ok_or_else(|| self.error("an escape"))?;
-        self.pos = next;
         Ok(())
     }
 
@@ -675,7 +672,30 @@ fn escape_at(b: &[u8], i: usize) -> Option<([u8; 4], usize, usize)> {
 
 /// The end of the unescaped run of a string body that starts at `i`: the next quote or backslash.
 fn run_end(b: &[u8], i: usize) -> Option<usize> {
-    Some(i + b.get(i..)?.iter().position(|&c| c == b'"' || c == b'\\')?)
+    plain_run_end(b, i, false)
+}
+
+/// The first quote or backslash at or after `i` (or, with `controls`, control character): where
+/// a run of plain string characters ends. The first bytes are looked at one by one, as most
+/// strings are short; then blocks without one are crossed whole, compared as vectors.
+fn plain_run_end(b: &[u8], mut i: usize, controls: bool) -> Option<usize> {
+    const BLOCK: usize = 64;
+    let ends = |c: u8| c == b'"' || c == b'\\' || (controls && c < 0x20);
+    let near = (i + 16).min(b.len());
+    if let Some(at) = b.get(i..near)?.iter().position(|&c| ends(c)) {
+        return Some(i + at);
+    }
+    i = near;
+    while let Some(block) = b
+        .get(i..i + BLOCK)
+        .and_then(|s| <&[u8; BLOCK]>::try_from(s).ok())
+    {
+        if block.iter().fold(false, |hit, &c| hit | ends(c)) {
+            break;
+        }
+        i += BLOCK;
+    }
+    Some(i + b.get(i..)?.iter().position(|&c| ends(c))?)
 }
 
 /// The offset of the first byte at or after `i` that is not JSON whitespace.
