@@ -117,6 +117,8 @@ Examples:
     ///
     /// Plain stdin is one text block with a normal stop; with --blocks, stdin is a JSON array of
     /// blocks as in the scenario contract. Exit code 0 for either verdict, 3 for unusable input.
+    /// The resilient reader refuses text over 1 MiB (AR-TOL-3), so plain stdin is then read only
+    /// to 1 MiB and one byte; the baseline reader has no bound and reads all of it.
     Parse {
         /// The profile whose reader applies (baseline: strict, resilient: tolerant).
         #[arg(long, value_enum, default_value_t = Profile::Resilient)]
@@ -750,28 +752,79 @@ fn cases(lock: bool, accept: &[String], retire: &[String]) -> anyhow::Result<Exi
     })
 }
 
-/// `parse`: one verdict for the reply on stdin.
+/// `parse`: one verdict for the reply on stdin, written as it is serialized (a long reason is not
+/// copied into a line first).
 fn parse(profile: Profile, blocks: bool) -> anyhow::Result<ExitCode> {
-    use std::io::Read as _;
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .context("reading stdin")?;
-    let text =
-        String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("stdin is not valid UTF-8: {e}"))?;
-    let attempt = if blocks {
-        let value: serde_json::Value = serde_json::from_str(&text)
-            .context("--blocks expects a JSON array of blocks on stdin")?;
-        crate::scenario::Attempt::from_value(serde_json::json!({ "blocks": value }))
-            .map_err(|e| anyhow::anyhow!("--blocks: {e}"))?
-    } else {
-        crate::scenario::Attempt::text(text)
-    };
-    let verdict = crate::engine::review::verdict(&attempt, profile)
-        .ok_or_else(|| anyhow::anyhow!("internal error: a delivered reply has no verdict"))?;
-    print_all(&format!("{}\n", serde_json::to_string(&verdict)?))?;
+    let verdict = parse_verdict(std::io::stdin().lock(), profile, blocks)?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer(&mut out, &verdict).context("writing to stdout")?;
+    out.write_all(b"\n").context("writing to stdout")?;
+    out.flush().context("writing to stdout")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The verdict `autoreview parse` prints for the reply read from `input`: a plain text with a
+/// normal stop, or with `blocks` a JSON array of blocks. The same verdict as
+/// [`crate::engine::review::verdict`] on that attempt, read with bounded memory: the tolerant
+/// reader refuses text over its bound (AR-TOL-3), so a plain text is read only to one byte past
+/// it; the strict reader has no bound, reads everything, and decodes a reason in the text's own
+/// buffer. An error means the input is unusable (not UTF-8, not a block array).
+pub fn parse_verdict(
+    mut input: impl std::io::Read,
+    profile: Profile,
+    blocks: bool,
+) -> anyhow::Result<crate::parse::Verdict> {
+    use std::io::Read as _;
+
+    use crate::parse::{ReplyError, blocks as block_array, strict, tolerant};
+    let utf8 = |bytes: Vec<u8>| {
+        String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("stdin is not valid UTF-8: {e}"))
+    };
+    let mut bytes = Vec::new();
+    let read = match (profile, blocks) {
+        (Profile::Resilient, false) => {
+            let bound = tolerant::MAX_TEXT_BYTES as u64 + 1;
+            input
+                .take(bound)
+                .read_to_end(&mut bytes)
+                .context("reading stdin")?;
+            if bytes.len() > tolerant::MAX_TEXT_BYTES {
+                // Only a character cut by the bound may be incomplete.
+                if let Err(e) = std::str::from_utf8(&bytes)
+                    && e.error_len().is_some()
+                {
+                    anyhow::bail!("stdin is not valid UTF-8: {e}");
+                }
+                Err(ReplyError::TooLarge)
+            } else {
+                let attempt = crate::scenario::Attempt::text(utf8(bytes)?);
+                return crate::engine::review::verdict(&attempt, profile).ok_or_else(|| {
+                    anyhow::anyhow!("internal error: a delivered reply has no verdict")
+                });
+            }
+        }
+        (Profile::Baseline, false) => {
+            input.read_to_end(&mut bytes).context("reading stdin")?;
+            strict::parse_owned(utf8(bytes)?)
+        }
+        (profile, true) => {
+            input.read_to_end(&mut bytes).context("reading stdin")?;
+            let json = utf8(bytes)?;
+            match profile {
+                Profile::Baseline => block_array::strict(json),
+                Profile::Resilient => block_array::tolerant(&json),
+            }
+            .context("--blocks expects a JSON array of blocks on stdin")?
+        }
+    };
+    // As `engine::review::verdict` renders a reader's result.
+    Ok(match read {
+        Ok(d) => crate::parse::Verdict::from_decision(d),
+        Err(e) => crate::parse::Verdict::Failure {
+            ok: false,
+            error: crate::engine::review::failure_text(&e, profile).text,
+        },
+    })
 }
 
 /// `decide`: one output line per non-blank input line. Each line is written out before the next

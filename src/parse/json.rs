@@ -1,9 +1,12 @@
 //! The JSON reader both reviewer-output readers use (AR-PARSE-4, AR-TOL-5): exactly the grammar
-//! ECMAScript `JSON.parse` accepts, read in one pass with an explicit stack (so any nesting depth
-//! memory allows), linear in the text and never panicking. Only the top-level object's members are
-//! kept; nested values are checked, never built.
+//! ECMAScript `JSON.parse` accepts, read in one pass with an explicit stack of one bit per open
+//! container (so any nesting depth memory allows), linear in the text and never panicking. Nothing
+//! is built: the top-level object is summed up as its member count and where the values of `risk`,
+//! `decision` and `reason` stand in the text; strings are decoded from the text when asked for.
 
 use std::fmt;
+
+use super::names;
 
 /// A decoded JSON string exactly as a JavaScript string holds it, stored as WTF-8: UTF-8 in which
 /// an unpaired surrogate escape (`\ud800`) keeps its own three-byte encoding. Two of them are
@@ -19,60 +22,135 @@ impl JsString {
 
     /// The string with each unpaired surrogate replaced by U+FFFD, as outcome texts carry it.
     pub fn to_string_lossy(&self) -> String {
-        if let Ok(s) = std::str::from_utf8(&self.0) {
-            return s.to_owned();
-        }
-        let mut out = Vec::with_capacity(self.0.len());
+        self.clone().into_string_lossy()
+    }
+
+    /// [`Self::to_string_lossy`] in the string's own buffer: U+FFFD takes as many bytes as a
+    /// surrogate's three-byte encoding, so nothing is copied.
+    pub fn into_string_lossy(self) -> String {
+        let mut bytes = match String::from_utf8(self.0) {
+            Ok(s) => return s,
+            Err(e) => e.into_bytes(),
+        };
         let mut i = 0;
-        while let Some(&b) = self.0.get(i) {
+        while let Some(&b) = bytes.get(i) {
             // In WTF-8, 0xED followed by 0xA0..=0xBF can only open an unpaired surrogate: valid
             // UTF-8 follows 0xED with 0x80..=0x9F, and pairs are written as four-byte characters.
-            if b == 0xED && matches!(self.0.get(i + 1), Some(0xA0..=0xBF)) {
-                out.extend_from_slice("\u{fffd}".as_bytes());
+            if b == 0xED
+                && matches!(bytes.get(i + 1), Some(0xA0..=0xBF))
+                && let Some(surrogate) = bytes.get_mut(i..i + 3)
+            {
+                surrogate.copy_from_slice("\u{fffd}".as_bytes());
                 i += 3;
             } else {
-                out.push(b);
                 i += 1;
             }
         }
-        String::from_utf8(out)
+        String::from_utf8(bytes)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 
+/// A string in a text the reader has accepted, named by the offset of its opening quote: it ends
+/// at its first unescaped quote, and its escapes are well formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrAt(pub(crate) usize);
+
 /// The value of a top-level member, as far as the protocol looks at it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MemberValue {
-    /// A string, decoded.
-    String(JsString),
+    /// A string, where it stands in the text.
+    String(StrAt),
     /// Any other JSON value (checked, not kept).
     Other,
 }
 
-impl MemberValue {
-    /// The decoded string, if the value is one.
-    pub fn as_js_str(&self) -> Option<&JsString> {
+/// The member names the protocol reads (AR-PARSE-7, AR-TOL-5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Known {
+    /// `risk`.
+    Risk,
+    /// `decision`.
+    Decision,
+    /// `reason`.
+    Reason,
+}
+
+impl Known {
+    const ALL: [Known; 3] = [Known::Risk, Known::Decision, Known::Reason];
+
+    fn name(self) -> &'static str {
         match self {
-            MemberValue::String(s) => Some(s),
-            MemberValue::Other => None,
+            Known::Risk => "risk",
+            Known::Decision => "decision",
+            Known::Reason => "reason",
         }
     }
 }
 
-/// One top-level member of an object: its decoded name and its value.
+/// How many member names the reader remembers while it reads; an object with more is checked
+/// for repeats by a second reading with a table sized for all of them (see [`names`]).
+const FIRST_NAMES: usize = 8;
+
+/// The top-level object of a JSON text, summed up in a few words whatever its size: how many
+/// members it has (repeats included), where its first names stand, and the first value of each
+/// name the protocol reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Member {
-    /// The name, decoded.
-    pub name: JsString,
-    /// The value.
-    pub value: MemberValue,
+pub struct Object<'t> {
+    text: &'t str,
+    members: usize,
+    first: [usize; FIRST_NAMES],
+    known: [Option<MemberValue>; 3],
+}
+
+impl<'t> Object<'t> {
+    /// The number of top-level members, repeated names counted each time.
+    pub fn len(&self) -> usize {
+        self.members
+    }
+
+    /// Whether the object has no member.
+    pub fn is_empty(&self) -> bool {
+        self.members == 0
+    }
+
+    /// The value of the first member named `name`, if there is one.
+    pub fn get(&self, name: Known) -> Option<MemberValue> {
+        self.known.get(name as usize).copied().flatten()
+    }
+
+    /// The text the object was read from.
+    pub fn text(&self) -> &'t str {
+        self.text
+    }
+
+    /// Whether two top-level members have the same name, compared decoded as UTF-16 code units
+    /// (AR-PARSE-6). Linear in the text in expectation; exact whatever the hashes do.
+    pub fn has_repeated_name(&self) -> bool {
+        match self.first.get(..self.members) {
+            Some(first) => names::any_repeated(self.text, first),
+            None => names::any_repeated_in_text(self.text, self.members),
+        }
+    }
+
+    /// The decoded string at `at`.
+    pub fn decode(&self, at: StrAt) -> JsString {
+        let mut out = Vec::new();
+        decode_into(self.text.as_bytes(), at, &mut out);
+        JsString(out)
+    }
+
+    /// Whether the string at `at` decodes to exactly `s`.
+    pub fn string_is(&self, at: StrAt, s: &str) -> bool {
+        Decoded::new(self.text.as_bytes(), at).eq(s.bytes())
+    }
 }
 
 /// The one value of a JSON text, as far as the readers need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TopLevel {
-    /// An object: its members in text order, repeated names kept.
-    Object(Vec<Member>),
+pub enum TopLevel<'t> {
+    /// An object.
+    Object(Object<'t>),
     /// An array, string, number, `true`, `false` or `null`.
     Other,
 }
@@ -113,29 +191,173 @@ impl fmt::Display for Found {
 /// Reads `text` as exactly one JSON value with only JSON whitespace (space, tab, line feed,
 /// carriage return) around it, as `JSON.parse` does: any depth, unpaired surrogate escapes
 /// accepted, numbers checked against the grammar and never converted (AR-PARSE-4).
-pub fn read(text: &str) -> Result<TopLevel, JsonError> {
-    Reader {
-        text,
-        b: text.as_bytes(),
-        pos: 0,
-    }
-    .value()
+pub fn read(text: &str) -> Result<TopLevel<'_>, JsonError> {
+    let mut summary = Summary {
+        members: 0,
+        first: [0; FIRST_NAMES],
+        known: [None; 3],
+        current: None,
+    };
+    let read = Reader::new(text, &mut summary).value()?;
+    Ok(match read {
+        Read::Object => TopLevel::Object(Object {
+            text,
+            members: summary.members,
+            first: summary.first,
+            known: summary.known,
+        }),
+        // The summary never stops a reading.
+        Read::Other | Read::Stopped => TopLevel::Other,
+    })
 }
 
-/// An open container on the explicit stack.
+/// Reads a text already accepted by [`read`] again, handing each name of its top-level object,
+/// at its opening quote, to `on_name` until that returns `false`. Returns whether every name was
+/// handed over.
+pub(crate) fn each_top_level_name(text: &str, on_name: impl FnMut(usize) -> bool) -> bool {
+    let mut visit = Names(on_name);
+    matches!(Reader::new(text, &mut visit).value(), Ok(Read::Object))
+}
+
+/// What the reader tells its visitor about the top-level object.
+trait Visit {
+    /// A member name of the top-level object, at its opening quote; `false` stops the reading.
+    fn name(&mut self, text: &[u8], quote: usize) -> bool;
+    /// A string value of a top-level member, at its opening quote.
+    fn string_value(&mut self, quote: usize);
+}
+
+/// The first reading: counts the members, remembers where the first names stand and keeps the
+/// first value of each name the protocol reads.
+struct Summary {
+    members: usize,
+    first: [usize; FIRST_NAMES],
+    known: [Option<MemberValue>; 3],
+    /// The known name whose value comes next, when it is that name's first member.
+    current: Option<Known>,
+}
+
+impl Visit for Summary {
+    fn name(&mut self, text: &[u8], quote: usize) -> bool {
+        if let Some(slot) = self.first.get_mut(self.members) {
+            *slot = quote;
+        }
+        self.members += 1;
+        self.current = Known::ALL.into_iter().find(|k| {
+            Decoded::new(text, StrAt(quote)).eq(k.name().bytes())
+                && self.known.get(*k as usize) == Some(&None)
+        });
+        if let Some(k) = self.current
+            && let Some(slot) = self.known.get_mut(k as usize)
+        {
+            *slot = Some(MemberValue::Other);
+        }
+        true
+    }
+
+    fn string_value(&mut self, quote: usize) {
+        if let Some(k) = self.current.take()
+            && let Some(slot) = self.known.get_mut(k as usize)
+        {
+            *slot = Some(MemberValue::String(StrAt(quote)));
+        }
+    }
+}
+
+/// A later reading that only hands the names on.
+struct Names<F>(F);
+
+impl<F: FnMut(usize) -> bool> Visit for Names<F> {
+    fn name(&mut self, _: &[u8], quote: usize) -> bool {
+        (self.0)(quote)
+    }
+
+    fn string_value(&mut self, _: usize) {}
+}
+
+/// How a reading ended.
+enum Read {
+    /// The text is one object.
+    Object,
+    /// The text is one value of another kind.
+    Other,
+    /// The visitor stopped the reading.
+    Stopped,
+}
+
+/// An open container.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Open {
     Array,
     Object,
 }
 
-struct Reader<'a> {
+/// The open containers, one bit each (set for an object), so that a text that is nothing but
+/// `[` costs an eighth of itself.
+#[derive(Default)]
+struct Stack {
+    bits: Vec<u64>,
+    len: usize,
+}
+
+impl Stack {
+    fn push(&mut self, open: Open) {
+        let (word, bit) = (self.len / 64, self.len % 64);
+        if word == self.bits.len() {
+            self.bits.push(0);
+        }
+        if let Some(w) = self.bits.get_mut(word) {
+            match open {
+                Open::Object => *w |= 1 << bit,
+                Open::Array => *w &= !(1 << bit),
+            }
+        }
+        self.len += 1;
+    }
+
+    fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+
+    fn last(&self) -> Option<Open> {
+        let top = self.len.checked_sub(1)?;
+        let w = self.bits.get(top / 64)?;
+        Some(if w >> (top % 64) & 1 == 1 {
+            Open::Object
+        } else {
+            Open::Array
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+struct Reader<'a, V> {
     text: &'a str,
     b: &'a [u8],
     pos: usize,
+    /// Whether the top-level value is an object (known once its first byte is read).
+    object: bool,
+    visit: &'a mut V,
 }
 
-impl Reader<'_> {
+impl<'a, V: Visit> Reader<'a, V> {
+    fn new(text: &'a str, visit: &'a mut V) -> Self {
+        Reader {
+            text,
+            b: text.as_bytes(),
+            pos: 0,
+            object: false,
+            visit,
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
     }
@@ -165,26 +387,31 @@ impl Reader<'_> {
         }
     }
 
+    /// Whether a value or name read now belongs to the top-level object itself.
+    fn at_top(&self, stack: &Stack) -> bool {
+        self.object && stack.len() == 1
+    }
+
     /// The whole text: one value, then only whitespace. The loop expects a value at its top; when
     /// a value ends, the inner loop closes containers until one continues with `,`.
-    fn value(mut self) -> Result<TopLevel, JsonError> {
-        let mut stack: Vec<Open> = Vec::new();
-        // Some once the top-level value is known to be an object.
-        let mut members: Option<Vec<Member>> = None;
+    fn value(mut self) -> Result<Read, JsonError> {
+        let mut stack = Stack::default();
         'value: loop {
             self.skip_ws();
             match self.peek() {
                 Some(b'{') => {
                     self.pos += 1;
                     if stack.is_empty() {
-                        members = Some(Vec::new());
+                        self.object = true;
                     }
                     self.skip_ws();
                     if self.peek() == Some(b'}') {
                         self.pos += 1;
                     } else {
                         stack.push(Open::Object);
-                        self.member_name(&stack, &mut members)?;
+                        if !self.member_name(&stack)? {
+                            return Ok(Read::Stopped);
+                        }
                         continue 'value;
                     }
                 }
@@ -198,10 +425,13 @@ impl Reader<'_> {
                         continue 'value;
                     }
                 }
-                Some(b'"') => match top_member(&stack, &mut members) {
-                    Some(member) => member.value = MemberValue::String(self.string()?),
-                    None => self.skip_string()?,
-                },
+                Some(b'"') => {
+                    let quote = self.pos;
+                    self.string()?;
+                    if self.at_top(&stack) {
+                        self.visit.string_value(quote);
+                    }
+                }
                 Some(b'-' | b'0'..=b'9') => self.number()?,
                 Some(b't') => self.literal("true")?,
                 Some(b'f') => self.literal("false")?,
@@ -212,7 +442,11 @@ impl Reader<'_> {
                 self.skip_ws();
                 match stack.last() {
                     None if self.pos == self.b.len() => {
-                        return Ok(members.map_or(TopLevel::Other, TopLevel::Object));
+                        return Ok(if self.object {
+                            Read::Object
+                        } else {
+                            Read::Other
+                        });
                     }
                     None => return Err(self.error("the end of the text")),
                     Some(Open::Array) => match self.peek() {
@@ -230,7 +464,9 @@ impl Reader<'_> {
                         Some(b',') => {
                             self.pos += 1;
                             self.skip_ws();
-                            self.member_name(&stack, &mut members)?;
+                            if !self.member_name(&stack)? {
+                                return Ok(Read::Stopped);
+                            }
                             continue 'value;
                         }
                         Some(b'}') => {
@@ -245,66 +481,40 @@ impl Reader<'_> {
     }
 
     /// A member's name and its `:`, at whitespace already skipped. A name of the top-level object
-    /// is decoded and opens a member whose value is filled in when it is read.
-    fn member_name(
-        &mut self,
-        stack: &[Open],
-        members: &mut Option<Vec<Member>>,
-    ) -> Result<(), JsonError> {
+    /// is shown to the visitor; `false` when the visitor stops the reading.
+    fn member_name(&mut self, stack: &Stack) -> Result<bool, JsonError> {
         if self.peek() != Some(b'"') {
             return Err(self.error("a member name in double quotes"));
         }
-        match members {
-            Some(m) if stack.len() == 1 => {
-                let name = self.string()?;
-                m.push(Member {
-                    name,
-                    value: MemberValue::Other,
-                });
-            }
-            _ => self.skip_string()?,
+        let quote = self.pos;
+        self.string()?;
+        if self.at_top(stack) && !self.visit.name(self.b, quote) {
+            return Ok(false);
         }
         self.skip_ws();
         if self.peek() != Some(b':') {
             return Err(self.error("':'"));
         }
         self.pos += 1;
-        Ok(())
+        Ok(true)
     }
 
-    /// A string at its opening quote, checked without being kept.
-    fn skip_string(&mut self) -> Result<(), JsonError> {
-        self.string_into(None)
-    }
-
-    /// A string at its opening quote, decoded.
-    fn string(&mut self) -> Result<JsString, JsonError> {
-        let mut out = Vec::new();
-        self.string_into(Some(&mut out))?;
-        Ok(JsString(out))
-    }
-
-    fn string_into(&mut self, mut out: Option<&mut Vec<u8>>) -> Result<(), JsonError> {
+    /// A string at its opening quote, checked (escapes and unescaped control characters) and
+    /// left in the text.
+    fn string(&mut self) -> Result<(), JsonError> {
         self.pos += 1;
         loop {
-            let run = self.b.get(self.pos..).unwrap_or_default();
-            let Some(at) = run
-                .iter()
-                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-            else {
+            let Some(at) = plain_run_end(self.b, self.pos, true) else {
                 self.pos = self.b.len();
                 return Err(self.error("'\"' to close the string"));
             };
-            if let Some(o) = out.as_deref_mut() {
-                o.extend_from_slice(run.get(..at).unwrap_or_default());
-            }
-            self.pos += at;
+            self.pos = at;
             match self.peek() {
                 Some(b'"') => {
                     self.pos += 1;
                     return Ok(());
                 }
-                Some(b'\\') => self.escape(out.as_deref_mut())?,
+                Some(b'\\') => self.escape()?,
                 _ => {
                     return Err(
                         self.error("a string character (control characters must be escaped)")
@@ -314,72 +524,24 @@ impl Reader<'_> {
         }
     }
 
-    /// One escape at its backslash. A high surrogate escape followed by a low one is a pair; any
-    /// other surrogate escape stands alone and is kept as such.
-    fn escape(&mut self, out: Option<&mut Vec<u8>>) -> Result<(), JsonError> {
-        let simple = match self.b.get(self.pos + 1) {
-            Some(b'"') => Some(b'"'),
-            Some(b'\\') => Some(b'\\'),
-            Some(b'/') => Some(b'/'),
-            Some(b'b') => Some(0x08),
-            Some(b'f') => Some(0x0c),
-            Some(b'n') => Some(b'\n'),
-            Some(b'r') => Some(b'\r'),
-            Some(b't') => Some(b'\t'),
-            Some(b'u') => None,
+    /// One escape at its backslash, checked: a one-letter escape, or `\u` and four hexadecimal
+    /// digits (a surrogate pair is two such escapes; decoding pairs them, see [`escape_at`]).
+    fn escape(&mut self) -> Result<(), JsonError> {
+        match self.b.get(self.pos + 1) {
+            Some(&e) if simple_escape(e).is_some() => self.pos += 2,
+            Some(b'u') => {
+                hex4(self.b, self.pos + 2)
+                    .map_err(|at| self.error_at(at, "a hexadecimal digit"))?;
+                self.pos += 6;
+            }
             _ => {
                 return Err(self.error_at(
                     self.pos + 1,
                     "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\u and four hex digits)",
                 ));
             }
-        };
-        if let Some(c) = simple {
-            self.pos += 2;
-            if let Some(o) = out {
-                o.push(c);
-            }
-            return Ok(());
-        }
-        let unit = self.hex4(self.pos + 2)?;
-        self.pos += 6;
-        let code = if (0xD800..0xDC00).contains(&unit)
-            && self.b.get(self.pos) == Some(&b'\\')
-            && self.b.get(self.pos + 1) == Some(&b'u')
-            && let Ok(low @ 0xDC00..=0xDFFF) = self.hex4(self.pos + 2)
-        {
-            self.pos += 6;
-            0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00)
-        } else {
-            u32::from(unit)
-        };
-        if let Some(o) = out {
-            match char::from_u32(code) {
-                Some(c) => o.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
-                // An unpaired surrogate: its generalized three-byte encoding (WTF-8).
-                None => o.extend_from_slice(&[
-                    0xE0 | (code >> 12) as u8,
-                    0x80 | ((code >> 6) & 0x3F) as u8,
-                    0x80 | (code & 0x3F) as u8,
-                ]),
-            }
         }
         Ok(())
-    }
-
-    /// Four hexadecimal digits (either case) starting at `at`.
-    fn hex4(&self, at: usize) -> Result<u16, JsonError> {
-        let mut unit = 0u16;
-        for i in at..at + 4 {
-            let digit = match self.b.get(i) {
-                Some(c @ b'0'..=b'9') => c - b'0',
-                Some(c @ b'a'..=b'f') => c - b'a' + 10,
-                Some(c @ b'A'..=b'F') => c - b'A' + 10,
-                _ => return Err(self.error_at(i, "a hexadecimal digit")),
-            };
-            unit = unit << 4 | u16::from(digit);
-        }
-        Ok(unit)
     }
 
     fn digits(&mut self) -> Result<(), JsonError> {
@@ -433,11 +595,267 @@ impl Reader<'_> {
     }
 }
 
-/// The member whose value comes next, when that value belongs to the top-level object.
-fn top_member<'m>(stack: &[Open], members: &'m mut Option<Vec<Member>>) -> Option<&'m mut Member> {
-    match members {
-        Some(m) if stack.len() == 1 => m.last_mut(),
-        _ => None,
+/// The character a one-letter escape stands for.
+fn simple_escape(e: u8) -> Option<u8> {
+    Some(match e {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => 0x08,
+        b'f' => 0x0c,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        _ => return None,
+    })
+}
+
+/// Four hexadecimal digits (either case) starting at `at`; on failure, the offset of the first
+/// byte that is not one.
+fn hex4(b: &[u8], at: usize) -> Result<u16, usize> {
+    let mut unit = 0u16;
+    for i in at..at + 4 {
+        let digit = match b.get(i) {
+            Some(c @ b'0'..=b'9') => c - b'0',
+            Some(c @ b'a'..=b'f') => c - b'a' + 10,
+            Some(c @ b'A'..=b'F') => c - b'A' + 10,
+            _ => return Err(i),
+        };
+        unit = unit << 4 | u16::from(digit);
+    }
+    Ok(unit)
+}
+
+/// The escape whose backslash is at `i`: the bytes it decodes to (WTF-8, up to four), how many,
+/// and where the string goes on. A high surrogate escape directly followed by a low one is one
+/// character; any other surrogate escape stands alone, in its generalized three-byte encoding.
+/// `None` when no escape the grammar accepts is there.
+fn escape_at(b: &[u8], i: usize) -> Option<([u8; 4], usize, usize)> {
+    if b.get(i) != Some(&b'\\') {
+        return None;
+    }
+    let e = *b.get(i + 1)?;
+    if let Some(c) = simple_escape(e) {
+        return Some(([c, 0, 0, 0], 1, i + 2));
+    }
+    if e != b'u' {
+        return None;
+    }
+    let unit = hex4(b, i + 2).ok()?;
+    let mut next = i + 6;
+    let code = if (0xD800..0xDC00).contains(&unit)
+        && b.get(next) == Some(&b'\\')
+        && b.get(next + 1) == Some(&b'u')
+        && let Ok(low @ 0xDC00..=0xDFFF) = hex4(b, next + 2)
+    {
+        next += 6;
+        0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00)
+    } else {
+        u32::from(unit)
+    };
+    let mut out = [0; 4];
+    let len = match char::from_u32(code) {
+        Some(c) => c.encode_utf8(&mut out).len(),
+        // An unpaired surrogate: its generalized three-byte encoding (WTF-8).
+        None => {
+            out = [
+                0xE0 | (code >> 12) as u8,
+                0x80 | ((code >> 6) & 0x3F) as u8,
+                0x80 | (code & 0x3F) as u8,
+                0,
+            ];
+            3
+        }
+    };
+    Some((out, len, next))
+}
+
+/// The end of the unescaped run of a string body that starts at `i`: the next quote or backslash.
+fn run_end(b: &[u8], i: usize) -> Option<usize> {
+    plain_run_end(b, i, false)
+}
+
+/// The first quote or backslash at or after `i` (or, with `controls`, control character): where
+/// a run of plain string characters ends. The first bytes are looked at one by one, as most
+/// strings are short; then blocks without one are crossed whole, compared as vectors.
+fn plain_run_end(b: &[u8], mut i: usize, controls: bool) -> Option<usize> {
+    const BLOCK: usize = 64;
+    let ends = |c: u8| c == b'"' || c == b'\\' || (controls && c < 0x20);
+    let near = (i + 16).min(b.len());
+    if let Some(at) = b.get(i..near)?.iter().position(|&c| ends(c)) {
+        return Some(i + at);
+    }
+    i = near;
+    while let Some(block) = b
+        .get(i..i + BLOCK)
+        .and_then(|s| <&[u8; BLOCK]>::try_from(s).ok())
+    {
+        if block.iter().fold(false, |hit, &c| hit | ends(c)) {
+            break;
+        }
+        i += BLOCK;
+    }
+    Some(i + b.get(i..)?.iter().position(|&c| ends(c))?)
+}
+
+/// The offset of the first byte at or after `i` that is not JSON whitespace.
+pub(crate) fn after_ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// Just past the closing quote of the string at `at`, in accepted text, and whether the string
+/// is also well-formed UTF-16 (no unpaired surrogate escape), as a Rust string must be.
+pub(crate) fn string_end(b: &[u8], at: StrAt) -> Option<(usize, bool)> {
+    let (mut i, mut well_formed) = (at.0 + 1, true);
+    loop {
+        let end = run_end(b, i)?;
+        match escape_at(b, end) {
+            Some((c, n, next)) => {
+                // An unpaired surrogate's three-byte encoding: 0xED, then 0xA0..=0xBF.
+                well_formed &= !(n == 3 && c[0] == 0xED && c[1] >= 0xA0);
+                i = next;
+            }
+            None => return (b.get(end) == Some(&b'"')).then_some((end + 1, well_formed)),
+        }
+    }
+}
+
+/// Just past the value that starts at `i`, in accepted text (whitespace before it skipped), and
+/// whether a `serde_json::Value` can hold it: every string well-formed UTF-16, every number
+/// finite as a double.
+pub(crate) fn value_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
+    let (mut depth, mut j, mut holdable) = (0usize, i, true);
+    loop {
+        match *b.get(j)? {
+            b'"' => {
+                let (end, ok) = string_end(b, StrAt(j))?;
+                (j, holdable) = (end, holdable && ok);
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                j += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                j += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let len = b
+                    .get(j..)?
+                    .iter()
+                    .position(|c| !matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                    .unwrap_or(b.len() - j);
+                let number = std::str::from_utf8(b.get(j..j + len)?).ok()?;
+                holdable &= number.parse::<f64>().is_ok_and(f64::is_finite);
+                j += len;
+            }
+            b'a'..=b'z' => {
+                j += b
+                    .get(j..)?
+                    .iter()
+                    .position(|c| !c.is_ascii_lowercase())
+                    .unwrap_or(b.len() - j);
+            }
+            // Whitespace, `,` or `:` inside a container.
+            _ => j += 1,
+        }
+        // A scalar at the top ends the value; a container ends when its bracket closes it.
+        if depth == 0 {
+            return Some((j, holdable));
+        }
+    }
+}
+
+/// Appends the decoded string at `at` (WTF-8) to `out`.
+fn decode_into(b: &[u8], at: StrAt, out: &mut Vec<u8>) {
+    let mut i = at.0 + 1;
+    while let Some(end) = run_end(b, i) {
+        out.extend_from_slice(b.get(i..end).unwrap_or_default());
+        match escape_at(b, end) {
+            Some((c, n, next)) => {
+                out.extend_from_slice(c.get(..n).unwrap_or_default());
+                i = next;
+            }
+            // The closing quote.
+            None => return,
+        }
+    }
+}
+
+/// The string at `at` of `text`, decoded in the text's own buffer (a decoded string is never
+/// longer than its escaped form), with unpaired surrogates replaced by U+FFFD: a long reason
+/// costs no second copy of itself.
+pub fn decode_in_place(text: String, at: StrAt) -> String {
+    let mut b = text.into_bytes();
+    let (mut read, mut write) = (at.0 + 1, 0);
+    while let Some(end) = run_end(&b, read) {
+        b.copy_within(read..end, write);
+        write += end - read;
+        match escape_at(&b, end) {
+            Some((c, n, next)) => {
+                if let (Some(to), Some(from)) = (b.get_mut(write..write + n), c.get(..n)) {
+                    to.copy_from_slice(from);
+                }
+                write += n;
+                read = next;
+            }
+            None => break,
+        }
+    }
+    b.truncate(write);
+    b.shrink_to_fit();
+    JsString(b).into_string_lossy()
+}
+
+/// The decoded bytes (WTF-8) of a string in an accepted text, one at a time, without copying
+/// the string anywhere.
+#[derive(Debug, Clone)]
+pub struct Decoded<'t> {
+    b: &'t [u8],
+    /// The next undecoded byte of the text.
+    i: usize,
+    /// The rest of the escape being handed out.
+    pending: [u8; 4],
+    from: usize,
+    to: usize,
+}
+
+impl<'t> Decoded<'t> {
+    /// The decoded bytes of the string at `at` of the text `b`.
+    pub fn new(b: &'t [u8], at: StrAt) -> Self {
+        Decoded {
+            b,
+            i: at.0 + 1,
+            pending: [0; 4],
+            from: 0,
+            to: 0,
+        }
+    }
+}
+
+impl Iterator for Decoded<'_> {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        if self.from < self.to {
+            self.from += 1;
+            return self.pending.get(self.from - 1).copied();
+        }
+        match *self.b.get(self.i)? {
+            b'"' => None,
+            b'\\' => {
+                let (c, n, next) = escape_at(self.b, self.i)?;
+                (self.pending, self.from, self.to, self.i) = (c, 1, n, next);
+                c.first().copied()
+            }
+            c => {
+                self.i += 1;
+                Some(c)
+            }
+        }
     }
 }
 
@@ -445,10 +863,17 @@ fn top_member<'m>(stack: &[Open], members: &'m mut Option<Vec<Member>>) -> Optio
 mod tests {
     use super::*;
 
-    fn names(text: &str) -> Vec<String> {
+    fn object(text: &str) -> Object<'_> {
         match read(text) {
-            Ok(TopLevel::Object(m)) => m.iter().map(|m| m.name.to_string_lossy()).collect(),
+            Ok(TopLevel::Object(o)) => o,
             other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    fn decoded(o: &Object<'_>, k: Known) -> Option<String> {
+        match o.get(k) {
+            Some(MemberValue::String(at)) => Some(o.decode(at).to_string_lossy()),
+            _ => None,
         }
     }
 
@@ -519,59 +944,61 @@ mod tests {
     }
 
     #[test]
-    fn keeps_top_level_members_only_with_repeats() {
-        assert_eq!(
-            names(r#"{"a":{"b":1,"c":{"d":2}},"e":[{"f":3}],"a":"x"}"#),
-            ["a", "e", "a"]
-        );
+    fn counts_top_level_members_only_with_repeats() {
+        let o = object(r#"{"a":{"b":1,"c":{"d":2}},"e":[{"f":3}],"a":"x"}"#);
+        assert_eq!(o.len(), 3);
+        assert!(o.has_repeated_name());
+        let o = object(r#"{"a":{"a":1,"a":{"a":2}},"e":[{"a":3}]}"#);
+        assert_eq!(o.len(), 2);
+        assert!(!o.has_repeated_name());
         assert_eq!(read("[{\"a\":1}]"), Ok(TopLevel::Other));
-        assert_eq!(read("{}"), Ok(TopLevel::Object(Vec::new())));
+        assert_eq!(read("\"{}\""), Ok(TopLevel::Other));
+        let empty = object(" {} ");
+        assert!(empty.is_empty() && !empty.has_repeated_name());
     }
 
     #[test]
-    fn decodes_names_and_string_values() {
-        let Ok(TopLevel::Object(m)) =
-            read(r#"{"d\u0065cision":"\u0061llow\/","n":1,"r":"\ud83d\ude00\ud800\u0041\udc00"}"#)
-        else {
-            panic!()
-        };
-        assert!(m[0].name.is("decision"));
-        assert_eq!(
-            m[0].value
-                .as_js_str()
-                .map(JsString::to_string_lossy)
-                .as_deref(),
-            Some("allow/")
+    fn keeps_the_first_value_of_each_protocol_name() {
+        let o = object(
+            r#"{"d\u0065cision":"\u0061llow\/","n":1,"reason":"\ud83d\ude00\ud800\u0041\udc00","risk":{"risk":"low"},"decision":"deny"}"#,
         );
-        assert_eq!(m[1].value, MemberValue::Other);
+        assert_eq!(decoded(&o, Known::Decision).as_deref(), Some("allow/"));
         assert_eq!(
-            m[2].value
-                .as_js_str()
-                .map(JsString::to_string_lossy)
-                .as_deref(),
+            decoded(&o, Known::Reason).as_deref(),
             Some("\u{1f600}\u{fffd}A\u{fffd}")
         );
+        assert_eq!(o.get(Known::Risk), Some(MemberValue::Other));
+        let o = object(r#"{"x":[{"risk":"low"}],"reason":7}"#);
+        assert_eq!(o.get(Known::Risk), None);
+        assert_eq!(o.get(Known::Decision), None);
+        assert_eq!(o.get(Known::Reason), Some(MemberValue::Other));
     }
 
     #[test]
     fn surrogate_names_compare_as_utf16_code_units() {
-        let Ok(TopLevel::Object(m)) =
-            read(r#"{"\ud800":1,"\udc00":2,"\ufffd":3,"\uD800":4,"\ud800\udc00":5,"𐀀":6}"#)
-        else {
-            panic!()
-        };
-        assert_ne!(m[0].name, m[1].name);
-        assert_ne!(m[0].name, m[2].name);
-        assert_eq!(m[0].name, m[3].name);
-        assert_eq!(m[4].name, m[5].name);
-        assert!(!m[0].name.is("\u{fffd}"));
+        let repeats =
+            |a: &str, b: &str| object(&format!("{{\"{a}\":1,\"{b}\":2}}")).has_repeated_name();
+        assert!(!repeats("\\ud800", "\\udc00"));
+        assert!(!repeats("\\ud800", "\\ufffd"));
+        assert!(!repeats("\\ud800", "\u{fffd}"));
+        assert!(repeats("\\ud800", "\\uD800"));
+        assert!(repeats("\\ud800\\udc00", "𐀀"));
+        assert!(repeats("d\\u0065cision", "decision"));
+        assert!(repeats("\\/", "/"));
+        assert!(!repeats("a", "a\\u0000"));
+        let o = object("{\"\\ud800\":\"\\ud800\"}");
+        let at = StrAt(o.text().find(':').expect("a member") + 1);
+        assert!(!o.string_is(at, "\u{fffd}"));
+        assert_eq!(o.decode(at).to_string_lossy(), "\u{fffd}");
     }
 
     #[test]
     fn any_depth_is_read_without_recursion() {
         let n = 1_000_000;
         let deep = format!("{{\"x\":{}{}}}", "[".repeat(n), "]".repeat(n));
-        assert_eq!(names(&deep), ["x"]);
+        assert_eq!(object(&deep).len(), 1);
+        let mixed = format!("{{\"x\":{}1{}}}", "[{\"y\":".repeat(n), "}]".repeat(n));
+        assert_eq!(object(&mixed).len(), 1);
         let open = "[".repeat(n);
         assert_eq!(read(&open).unwrap_err().found, Found::End);
     }
@@ -610,5 +1037,96 @@ mod tests {
             err("{'a':1}"),
             "expected a member name in double quotes at byte 1, found \"'\""
         );
+        assert_eq!(
+            err("[\"\\ud800\\u12\"]"),
+            "expected a hexadecimal digit at byte 12, found '\"'"
+        );
+    }
+
+    #[test]
+    fn value_end_finds_the_end_and_what_a_serde_value_holds() {
+        for text in [
+            "0",
+            "-12.5e-3",
+            "1e400",
+            "-1E+309",
+            "1e-400",
+            "true",
+            "null",
+            r#""a\"b""#,
+            r#""\ud800""#,
+            r#""\ud83d\ude00""#,
+            r#"[1, {"a": [true, "x\"]"]}, -0]"#,
+            r#"{"a": [1e999]}"#,
+            r#"{"a": {"b": "\udc00"}}"#,
+            "[[[[]]], {}]",
+        ] {
+            assert!(read(text).is_ok(), "{text}");
+            let holdable = serde_json::from_str::<serde_json::Value>(text).is_ok();
+            let padded = format!("{text}, 7]");
+            assert_eq!(
+                value_end(padded.as_bytes(), 0),
+                Some((text.len(), holdable)),
+                "{text}"
+            );
+        }
+    }
+
+    /// Decodes the JSON string `quoted` with each decoder: byte by byte, appended, in place.
+    fn decoders(quoted: &str) -> [Vec<u8>; 3] {
+        let b = quoted.as_bytes();
+        let mut appended = Vec::new();
+        decode_into(b, StrAt(0), &mut appended);
+        let in_place = decode_in_place(quoted.to_owned(), StrAt(0));
+        let lossy = JsString(appended.clone()).into_string_lossy().into_bytes();
+        assert_eq!(in_place.as_bytes(), lossy, "{quoted}");
+        [Decoded::new(b, StrAt(0)).collect(), appended, lossy]
+    }
+
+    #[test]
+    fn the_decoders_agree() {
+        for (quoted, wtf8) in [
+            (r#""""#, &b""[..]),
+            (r#""plain""#, b"plain"),
+            (r#""\"\\\/\b\f\n\r\t""#, b"\"\\/\x08\x0c\n\r\t"),
+            (r#""\u0041\u00e9\u20AC""#, "Aé€".as_bytes()),
+            (r#""\ud83d\ude00x""#, "😀x".as_bytes()),
+            (r#""\ud800""#, b"\xed\xa0\x80"),
+            (r#""\udc00\ud800""#, b"\xed\xb0\x80\xed\xa0\x80"),
+            (r#""\ud800\u0041""#, b"\xed\xa0\x80A"),
+            (r#""\ud800\ud800\udc00""#, b"\xed\xa0\x80\xf0\x90\x80\x80"),
+        ] {
+            let [bytewise, appended, _] = decoders(quoted);
+            assert_eq!(bytewise, wtf8, "{quoted}");
+            assert_eq!(appended, wtf8, "{quoted}");
+        }
+    }
+
+    /// One piece of a JSON string: its text in the JSON and the UTF-16 code units it stands for.
+    fn piece() -> impl proptest::strategy::Strategy<Value = (String, Vec<u16>)> {
+        use proptest::strategy::{Just, Strategy};
+        let units = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+        proptest::prop_oneof![
+            "[a-z€😀]{0,3}".prop_map(move |s| (s.clone(), units(&s))),
+            Just(("\\\"".to_owned(), vec![0x22])),
+            Just(("\\\\".to_owned(), vec![0x5C])),
+            Just(("\\n".to_owned(), vec![0x0A])),
+            (0xD7F0u16..0xE010).prop_map(|u| (format!("\\u{u:04x}"), vec![u])),
+            (0u16..=0xFFFF).prop_map(|u| (format!("\\u{u:04X}"), vec![u])),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever the escapes, the three decoders give the same bytes, and with U+FFFD for
+        /// each unpaired surrogate they give what UTF-16 decoding gives.
+        #[test]
+        fn the_decoders_agree_on_any_string(pieces in proptest::collection::vec(piece(), 0..12)) {
+            let quoted = format!("\"{}\"", pieces.iter().map(|p| p.0.as_str()).collect::<String>());
+            proptest::prop_assert!(read(&quoted).is_ok());
+            let [bytewise, appended, lossy] = decoders(&quoted);
+            proptest::prop_assert_eq!(&bytewise, &appended);
+            let units: Vec<u16> = pieces.iter().flat_map(|p| p.1.iter().copied()).collect();
+            proptest::prop_assert_eq!(lossy, String::from_utf16_lossy(&units).into_bytes());
+        }
     }
 }

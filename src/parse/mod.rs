@@ -1,7 +1,9 @@
 //! Reading the reviewer's response (spec chapter 4): the reply as the gate receives it, the decision
 //! it may carry, and the ways it can break the protocol.
 
+pub mod blocks;
 pub mod json;
+mod names;
 pub mod object;
 pub mod scan;
 pub mod strict;
@@ -246,7 +248,12 @@ pub enum Verdict {
 impl Verdict {
     /// The verdict of a decision.
     pub fn of_decision(d: &ReviewerDecision) -> Verdict {
-        let risk = |r: &Risk| match r {
+        Verdict::from_decision(d.clone())
+    }
+
+    /// The verdict of a decision, taking its reason rather than copying it.
+    pub fn from_decision(d: ReviewerDecision) -> Verdict {
+        let risk = |r: Risk| match r {
             Risk::Low => "low",
             Risk::Medium => "medium",
             Risk::High => "high",
@@ -262,7 +269,7 @@ impl Verdict {
                 ok: true,
                 risk: risk(r).into(),
                 decision: "deny".into(),
-                reason: reason.clone(),
+                reason,
             },
         }
     }

@@ -6,7 +6,8 @@
 
 use std::borrow::Cow;
 
-use super::{Reply, ReplyError, ReviewerDecision, json, object, scan};
+use super::json::{Known, Object};
+use super::{Reply, ReplyError, ReviewerDecision, object, scan};
 use crate::jsstring;
 use crate::scenario::BlockKind;
 
@@ -49,13 +50,13 @@ pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
     // `inner` lies within `whole`; spans found in it are mapped back to `whole` so that AR-TOL-9
     // sees every character outside the candidates, fence lines included.
     let base = inner.as_ptr() as usize - whole.as_ptr() as usize;
-    let mut candidate: Option<(&str, Vec<json::Member>)> = None;
+    let mut candidate: Option<(&str, Object<'_>)> = None;
     let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
     for range in scan::top_level_objects(inner) {
         let span = &inner[range.clone()];
-        match object::members_with_repeats(span) {
+        match object::object(span) {
             Ok(members) => {
-                if !members.iter().any(|m| m.name.is("decision")) {
+                if members.get(Known::Decision).is_none() {
                     continue; // AR-TOL-5: an object without a decision is prose.
                 }
                 taken.push(base + range.start..base + range.end);

@@ -11,6 +11,7 @@ mod generated; // generated differential checks: serve, the async gate, tampered
 mod json_parse; // the strict reader agrees with the shipped JSON.parse check, run by Node
 mod messages; // the templates and the spec text agree
 mod numbers; // number text agrees with Node's String and JSON.stringify over the committed fixture
+mod parse_cli; // `autoreview parse` gives the engine's verdicts with bounded reading
 mod parser; // the readers' security properties over generated and hostile text
 mod properties; // invariants of the spec over generated scenarios
 mod rows; // one case and one snapshot per decision-table row
