@@ -395,6 +395,63 @@ pub fn shrink_with(
     (best, best_verdict, best_reference, steps)
 }
 
+/// For a difference short of SAFETY, a nearby scenario in which the implementation runs the body
+/// where the reference does not, if one exists: the user allows once, downstream allows, nothing
+/// aborts, the policy asks. A gate that asks where it must deny, say, shows it only when someone
+/// answers the question, and a drawn scenario's answer is usually that nobody can.
+fn toward_safety(
+    imp: &mut dyn Implementation,
+    profile: Profile,
+    s: &Scenario,
+    verdict: &Verdict,
+) -> Option<(Scenario, Verdict)> {
+    use crate::scenario::{AbortPoint, ApprovalAnswer, ApprovalPolicy, Downstream};
+    if !matches!(verdict, Verdict::Fail { .. })
+        || verdict.worst() == Some(compare::Severity::Safety)
+    {
+        return None;
+    }
+    let allowing = |mut c: Scenario| {
+        c.approval = ApprovalAnswer::AllowedOnce;
+        c
+    };
+    let candidates = [
+        allowing(s.clone()),
+        Scenario {
+            downstream: Downstream::Allow,
+            ..s.clone()
+        },
+        allowing(Scenario {
+            downstream: Downstream::Allow,
+            ..s.clone()
+        }),
+        allowing(Scenario {
+            abort: AbortPoint::None,
+            downstream: Downstream::Allow,
+            ..s.clone()
+        }),
+        allowing(Scenario {
+            policy: crate::scenario::Policy {
+                override_: Some(ApprovalPolicy::Ask),
+                ..s.policy
+            },
+            abort: AbortPoint::None,
+            downstream: Downstream::Allow,
+            ..s.clone()
+        }),
+    ];
+    for c in candidates {
+        if &c == s || crate::scenario::realizable::check(&c).is_err() {
+            continue;
+        }
+        let (v, _) = judge_one(imp, &c, profile);
+        if v.worst() == Some(compare::Severity::Safety) {
+            return Some((c, v));
+        }
+    }
+    None
+}
+
 /// The one-step simplifications of `s` that are valid, realizable scenarios, simplest first.
 fn simpler(s: &Scenario) -> Vec<Scenario> {
     use crate::scenario::{Attempt, Reviewer};
@@ -585,15 +642,13 @@ pub fn run(
                     && counterexamples.len() < plan.max_counterexamples
                     && seen.insert(sig)
                 {
-                    let original_rank = rank(&verdict);
+                    // A difference that can run a body is reported as one that does.
+                    let (start, start_verdict) = toward_safety(imp, profile, &d.scenario, &verdict)
+                        .unwrap_or_else(|| (d.scenario.clone(), verdict.clone()));
+                    let original_rank = rank(&start_verdict);
                     let keep = move |v: &Verdict| rank(v).is_some() && rank(v) <= original_rank;
-                    let (minimal, verdict, reference, steps) = shrink(
-                        imp,
-                        profile,
-                        d.scenario.clone(),
-                        &keep,
-                        plan.max_shrink_steps,
-                    );
+                    let (minimal, verdict, reference, steps) =
+                        shrink(imp, profile, start, &keep, plan.max_shrink_steps);
                     // Different differences often shrink to one scenario: keep it once.
                     let key = sparse(&minimal).to_string();
                     if minimals.insert(key) {

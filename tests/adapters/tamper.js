@@ -9,6 +9,8 @@
 //   info      a quota failure classed as a provider failure
 //   rare      only under the effective policy never, a caller cancelling during the review and a
 //             reviewer denial with a reason: the model's text gains a suffix
+//   ask-not-deny  a reviewer's final denial (under the policy never) turned into a question for
+//             the user: the body runs when the user allows once, so this can run a body
 //   extract-allow  a reader that extracts an allow object from the words around it (the reply
 //             is cut down to the allow before the reference reads it), as AR-TOL-10 forbids
 'use strict';
@@ -61,6 +63,20 @@ function tamper(s, o) {
           && /"decision":"deny"/.test(firstText(s)) && /"reason"/.test(firstText(s))
           && typeof o.result.text === 'string') {
         o.result.text += ' (tampered)';
+      }
+      break;
+    case 'ask-not-deny':
+      if (o.listener && o.listener.kind === 'deny' && o.listener.info
+          && o.listener.info.name === 'AutoReviewDeniedError') {
+        const answer = s.approval || 'unavailable';
+        o.listener = { kind: 'ask', reason: o.listener.reason };
+        o.approval = { reason: o.listener.reason, answer, prompted: true };
+        if (answer === 'allowed-once') {
+          o.result = { executed: true, text: null, info: null };
+          o.trace = [...o.trace, 'approval', 'body'];
+        } else {
+          o.trace = [...o.trace, 'approval'];
+        }
       }
       break;
     default: break;

@@ -226,6 +226,49 @@ fn a_gate_that_extracts_an_allow_from_prose_is_caught_at_safety() {
     );
 }
 
+/// A defect that can run a body is reported as SAFETY, even when the case that first shows it
+/// only differs in the decision: a gate that asks the user where the reviewer's denial must be
+/// final runs the body once the user allows, and shrinking goes there before it shrinks.
+#[test]
+fn a_defect_that_can_run_a_body_is_reported_as_safety() {
+    let profile = Profile::Resilient;
+    let mut imp = start(
+        vec![
+            "node".into(),
+            TAMPER.into(),
+            BIN.into(),
+            "ask-not-deny".into(),
+        ],
+        profile,
+    );
+    let run = generated::run(
+        &mut imp,
+        profile,
+        &Plan {
+            max_counterexamples: 1,
+            ..Plan::new(400, 1)
+        },
+        &Expected::none(),
+        &mut |_, _| {},
+    );
+    let first = run
+        .results
+        .iter()
+        .find(|r| !r.verdict.passed())
+        .expect("the defect is found");
+    assert_eq!(
+        first.verdict.worst(),
+        Some(Severity::Decision),
+        "the first case that shows it only differs in the decision"
+    );
+    let c = &run.counterexamples[0];
+    assert_eq!(c.verdict.worst(), Some(Severity::Safety), "{c:#?}");
+    assert_eq!(
+        c.minimal.approval,
+        autoreview::scenario::ApprovalAnswer::AllowedOnce
+    );
+}
+
 #[test]
 fn a_defect_in_a_rare_corner_is_found_and_shrunk_to_that_corner() {
     // never + a caller cancelling during the review + a denial with a reason: about one case in
