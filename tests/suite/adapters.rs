@@ -146,11 +146,19 @@ fn the_rc3_model_fails_the_resilient_profile_on_each_reported_defect() {
         );
     }
 
-    // Otherwise the shipped gate's defects lock users out: disposal is the only way it lets a body
-    // run that should not.
+    // 7. It has no deadline: an allow that arrives after the resilient deadline still runs the
+    // body, where the resilient gate abandons the request and asks.
+    let d = difference(&failed, "BD-3", "/result/executed");
+    assert_eq!(
+        (d.severity, &d.expected, &d.actual),
+        (Severity::Safety, &json!(false), &json!(true))
+    );
+
+    // Otherwise the shipped gate's defects lock users out: disposal and a late allow are the only
+    // ways it lets a body run that should not.
     for (id, verdict) in &failed {
         assert!(matches!(verdict, Verdict::Fail { .. }), "{id}: {verdict:?}");
-        if !["RS-P4", "RES-26"].contains(id) {
+        if !["RS-P4", "RES-26", "BD-3"].contains(id) {
             assert_ne!(verdict.worst(), Some(Severity::Safety), "{id}");
         }
     }
