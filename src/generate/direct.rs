@@ -230,8 +230,23 @@ pub fn delay_ms(r: &mut Rng) -> u64 {
     }
 }
 
-/// One reviewer attempt, as [`super::attempt`] draws it.
+/// A deny at the end of a text of exactly the tolerant reader's bound, one byte under or one byte
+/// over it (AR-TOL-3): read as the deny up to the bound, refused unread past it.
+pub fn near_bound(r: &mut Rng) -> String {
+    let deny = r#"{"risk":"high","decision":"deny"}"#;
+    let size = crate::parse::tolerant::MAX_TEXT_BYTES - 1 + r.below(3) as usize;
+    let mut text = "a".repeat(size - deny.len());
+    text.push_str(deny);
+    text
+}
+
+/// One reviewer attempt, as [`super::attempt`] draws it; besides, one attempt in a thousand is a
+/// text around the tolerant reader's size bound ([`near_bound`]), which only generated runs draw
+/// (the properties test the bound on their own, without megabytes in every shrink).
 pub fn attempt(r: &mut Rng) -> Attempt {
+    if r.chance(1, 1000) {
+        return Attempt::text(near_bound(r));
+    }
     let mut a = match r.branch(&[4, 3, 2, 3, 1, 1]) {
         0 => Attempt::text(legal_object(r)),
         1 => Attempt::text(noisy_text(r)),

@@ -159,11 +159,12 @@ fn caught(mode: &str, severity: Severity, count: usize, allowed: &[&str]) {
 #[test]
 fn a_tampered_adapter_of_each_severity_is_caught_and_shrunk() {
     // Each within 400 generated cases (seed 3), each shrunk to the members its region needs.
+    // A final denial comes from the policy never or from `on_failure: deny`: either is minimal.
     caught(
         "safety",
         Severity::Safety,
         400,
-        &["tool", "reviewer", "policy", "downstream"],
+        &["tool", "reviewer", "policy", "downstream", "config"],
     );
     caught(
         "decision",
