@@ -21,6 +21,14 @@ fn start(command: Vec<String>, profile: Profile) -> Subprocess {
     Subprocess::start(command, profile, Limits::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// `autoreview serve` behind `tests/adapters/tamper.js` in one of its modes.
+fn tamper(mode: &str, profile: Profile) -> Subprocess {
+    start(
+        vec!["node".into(), TAMPER.into(), BIN.into(), mode.into()],
+        profile,
+    )
+}
+
 fn passes_everything(imp: &mut dyn Implementation, profile: Profile, count: usize, seed: u64) {
     let run = generated::run(
         imp,
@@ -75,10 +83,7 @@ fn shards_are_disjoint_and_cover_the_run() {
     // it reports is one of the shard's, counted with the passes to the shard's size.
     for i in 1..=3 {
         let shard = Shard { index: i, of: 3 };
-        let mut imp = start(
-            vec!["node".into(), TAMPER.into(), BIN.into(), "decision".into()],
-            Profile::Resilient,
-        );
+        let mut imp = tamper("decision", Profile::Resilient);
         let run = generated::run(
             &mut imp,
             Profile::Resilient,
@@ -121,10 +126,7 @@ fn members(s: &Scenario) -> BTreeSet<String> {
 /// `severity` as the worst difference of some counterexample, whose members are all in `allowed`.
 fn caught(mode: &str, severity: Severity, count: usize, allowed: &[&str]) {
     let profile = Profile::Resilient;
-    let mut imp = start(
-        vec!["node".into(), TAMPER.into(), BIN.into(), mode.into()],
-        profile,
-    );
+    let mut imp = tamper(mode, profile);
     let run = generated::run(
         &mut imp,
         profile,
@@ -193,15 +195,7 @@ fn a_tampered_adapter_of_each_severity_is_caught_and_shrunk() {
 #[test]
 fn a_gate_that_extracts_an_allow_from_prose_is_caught_at_safety() {
     let profile = Profile::Resilient;
-    let mut imp = start(
-        vec![
-            "node".into(),
-            TAMPER.into(),
-            BIN.into(),
-            "extract-allow".into(),
-        ],
-        profile,
-    );
+    let mut imp = tamper("extract-allow", profile);
     let report = runner::run(
         &mut imp,
         &cases::all(profile).unwrap(),
@@ -233,15 +227,7 @@ fn a_gate_that_extracts_an_allow_from_prose_is_caught_at_safety() {
 #[test]
 fn a_defect_that_can_run_a_body_is_reported_as_safety() {
     let profile = Profile::Resilient;
-    let mut imp = start(
-        vec![
-            "node".into(),
-            TAMPER.into(),
-            BIN.into(),
-            "ask-not-deny".into(),
-        ],
-        profile,
-    );
+    let mut imp = tamper("ask-not-deny", profile);
     let run = generated::run(
         &mut imp,
         profile,
@@ -275,10 +261,7 @@ fn a_defect_in_a_rare_corner_is_found_and_shrunk_to_that_corner() {
     // never + a caller cancelling during the review + a denial with a reason: about one case in
     // three hundred; 3000 cases find it.
     let profile = Profile::Resilient;
-    let mut imp = start(
-        vec!["node".into(), TAMPER.into(), BIN.into(), "rare".into()],
-        profile,
-    );
+    let mut imp = tamper("rare", profile);
     let wanted = |_: &Scenario, v: &Verdict| {
         difference(v, "/result/text")
             .is_some_and(|d| d.actual.as_str().is_some_and(|t| t.ends_with("(tampered)")))

@@ -104,9 +104,9 @@ fn wrapped() -> impl Strategy<Value = (ReviewerDecision, String, bool)> {
         })
 }
 
-fn is_allow(r: &Result<ReviewerDecision, ReplyError>) -> bool {
-    matches!(r, Ok(ReviewerDecision::Allow { .. }))
-}
+#[path = "../oracles/stands_alone.rs"]
+mod oracle;
+use oracle::{is_allow, stands_alone_as_allow};
 
 proptest! {
     #![proptest_config(config(3000))]
@@ -283,24 +283,6 @@ fn hostile_piece() -> impl Strategy<Value = String> {
         5 => prop::sample::select(vec![" ", "\n", "\t", "\r\n", "\u{3000}", "\u{a0}", "\u{2028}", ""]).prop_map(str::to_owned),
         2 => "\\PC{1,12}",
     ]
-}
-
-/// An independent, idiomatic statement of AR-TOL-10, as a JavaScript gate would write it:
-/// `text.trim()` is one legal allow, or one fence with a plain language name around one legal allow
-/// and whitespace. The allow itself is judged by the strict reader, which is `JSON.parse`.
-fn stands_alone_as_allow(text: &str) -> bool {
-    let trim = autoreview::jsstring::trim;
-    let t = trim(text);
-    let fenced = ["```", "~~~"].iter().find_map(|m| {
-        let inner = t.strip_prefix(m)?.strip_suffix(m)?;
-        let (info, body) = inner.split_once('\n')?;
-        let plain = trim(info)
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_+.-".contains(c));
-        plain.then_some(body)
-    });
-    is_allow(&strict::parse_text(t))
-        || fenced.is_some_and(|b| is_allow(&strict::parse_text(trim(b))))
 }
 
 proptest! {
