@@ -197,6 +197,7 @@ pub fn corpus_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
                 default: crate::scenario::ApprovalPolicy::Never,
             },
             schema: Default::default(),
+            log: Default::default(),
             reviewer: crate::scenario::Reviewer::One(entry.attempt.clone()),
             downstream: Default::default(),
             approval: Default::default(),

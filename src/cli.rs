@@ -10,7 +10,6 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::profile::Profile;
 use crate::runner::{self, Reference};
-use crate::scenario::Scenario;
 use crate::table::{Table, render};
 
 /// The executable specification of Auto review: decide scenarios with the reference engine, print
@@ -868,9 +867,9 @@ fn decide(profile: Profile) -> anyhow::Result<ExitCode> {
 fn decide_line(line: &[u8], profile: Profile) -> Result<String, String> {
     let text =
         std::str::from_utf8(line).map_err(|e| format!("the line is not valid UTF-8: {e}"))?;
-    let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
+    let input = crate::scenario::session::Input::from_json(text).map_err(|e| e.to_string())?;
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        crate::engine::decide(&scenario, profile)
+        crate::engine::decide_input(&input, profile)
     }))
     .map_err(|_| "internal error: the reference engine panicked on this scenario".to_owned())?;
     serde_json::to_string(&outcome).map_err(|e| format!("internal error: {e}"))

@@ -146,6 +146,41 @@ templates! {
     ERR_SCHEMA_PTC = "MSG-ERR-SCHEMA-PTC", "auto-review: the pending PTC binding schema is missing or inconsistent";
     /// A session whose latest request header names no complete route (AR-REVIEW-9).
     ERR_ROUTE = "MSG-ERR-ROUTE", "auto-review: no complete request-header route is available";
+    /// A session whose header names no working directory (AR-REVIEW-10).
+    ERR_NO_CWD = "MSG-ERR-NO-CWD", "auto-review: the session has no working directory";
+    /// A PTC start logged outside any step (AR-REVIEW-11).
+    ERR_LOG_PTC_NO_STEP = "MSG-ERR-LOG-PTC-NO-STEP", "auto-review: a PTC call has no owning step in the session log";
+    /// Two PTC starts with one identity in one step (AR-REVIEW-11).
+    ERR_LOG_PTC_IDENTITY = "MSG-ERR-LOG-PTC-IDENTITY", "auto-review: a PTC call identity is ambiguous in the session log";
+    /// No step is open in the session log (AR-REVIEW-11).
+    ERR_LOG_NO_OPEN_STEP = "MSG-ERR-LOG-NO-OPEN-STEP", "auto-review: the pending call has no open step in the session log";
+    /// The pending root call is not logged exactly once in the open step (AR-REVIEW-11).
+    ERR_LOG_ROOT = "MSG-ERR-LOG-ROOT", "auto-review: the pending root call is missing or ambiguous in the session log";
+    /// The pending PTC call's start is not logged in the open step (AR-REVIEW-11).
+    ERR_LOG_PTC_CALL = "MSG-ERR-LOG-PTC-CALL", "auto-review: the pending PTC call is missing or ambiguous in the session log";
+    /// The pending root call appears twice in the visible surface (AR-REVIEW-11).
+    ERR_LOG_ROOT_SURFACE_AMBIGUOUS = "MSG-ERR-LOG-ROOT-SURFACE-AMBIGUOUS", "auto-review: the pending root call is ambiguous in the current surface";
+    /// A visible call whose identity is logged twice (AR-REVIEW-11).
+    ERR_LOG_NATIVE_IDENTITY = "MSG-ERR-LOG-NATIVE-IDENTITY", "auto-review: a native call identity is ambiguous in the session log";
+    /// A visible call before the pending root that was never logged (AR-REVIEW-11).
+    ERR_LOG_VISIBLE_MISSING = "MSG-ERR-LOG-VISIBLE-MISSING", "auto-review: a visible call before the pending root is missing from the session log";
+    /// A visible call never started that has logged PTC dispatches (AR-REVIEW-11).
+    ERR_LOG_UNSTARTED_DISPATCHES = "MSG-ERR-LOG-UNSTARTED-DISPATCHES", "auto-review: an unstarted visible call has logged PTC dispatches";
+    /// Started calls of one message after an unstarted one (AR-REVIEW-11).
+    ERR_LOG_STARTED_PREFIX = "MSG-ERR-LOG-STARTED-PREFIX", "auto-review: visible native call logs do not form a started prefix";
+    /// A visible call whose name or arguments differ from its log (AR-REVIEW-11).
+    ERR_LOG_VISIBLE_DISAGREES = "MSG-ERR-LOG-VISIBLE-DISAGREES", "auto-review: a visible tool call disagrees with its logged action";
+    /// The pending root call is not in the visible surface (AR-REVIEW-11).
+    ERR_LOG_ROOT_SURFACE_MISSING = "MSG-ERR-LOG-ROOT-SURFACE-MISSING", "auto-review: the pending root call is missing from the current surface";
+    /// A native call whose name or arguments differ from its log (AR-REVIEW-11).
+    ERR_LOG_NATIVE_DISAGREES = "MSG-ERR-LOG-NATIVE-DISAGREES", "auto-review: the pending native call disagrees with its logged action";
+    /// A PTC call whose parent, root, name or arguments differ from its logged start (AR-REVIEW-11).
+    ERR_LOG_PTC_DISAGREES = "MSG-ERR-LOG-PTC-DISAGREES", "auto-review: the pending PTC call disagrees with its logged action";
+    /// Selecting Auto while the integration is closing (AR-DISPOSE-5).
+    ERR_CLOSING = "MSG-ERR-CLOSING", "auto-review: integration is closing";
+    /// Selecting Auto once the integration is gone (AR-DISPOSE-4); the list of known presets after
+    /// the colon is the deployment's.
+    ERR_NO_AUTO = "MSG-ERR-NO-AUTO", "permission: unknown preset \"auto\" (known: <presets>)";
     /// A tool-call block in a tolerant read (AR-TOL-2).
     ERR_TOOL_CALL = "MSG-ERR-TOOL-CALL", "auto-review: reviewer emitted a tool call instead of a decision";
     /// Reviewer text over the tolerant reader's bound (AR-TOL-3).

@@ -181,9 +181,54 @@ pub struct ReviewRecord {
     /// The route of each reviewer request, `provider/model`, in order.
     #[serde(default)]
     pub routes: Vec<String>,
+    /// Each reviewer request as sent (AR-REVIEW-12): absent from an outcome whose implementation
+    /// does not observe requests (protocol 1, or a `hello` without `requests`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests: Option<Vec<RequestRecord>>,
     /// Reviewer failures in a row after this call (resilient profile); `null` in the baseline.
     #[serde(default)]
     pub consecutive_failures: Option<u32>,
+}
+
+impl ReviewRecord {
+    /// The record of a call the gate did not review: no request, and the session's failure count
+    /// as it was (`None` in the baseline, which keeps none; AR-RES-HINT-1).
+    pub fn unreviewed(consecutive_failures: Option<u32>) -> ReviewRecord {
+        ReviewRecord {
+            requests: Some(Vec::new()),
+            consecutive_failures,
+            ..ReviewRecord::default()
+        }
+    }
+}
+
+/// One reviewer request as the gate sent it (AR-REVIEW-12, AR-RES-REQUEST-1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequestRecord {
+    /// `provider/model`.
+    pub route: String,
+    /// The sampling temperature sent, `null` when the request leaves it to the provider.
+    pub temperature: Option<serde_json::Number>,
+    /// How many tools the request declares.
+    pub tools: u32,
+    /// The session id the request carries, `null` when it carries none.
+    pub session_id: Option<String>,
+    /// Whether the repair instruction was appended (AR-RES-RETRY-2).
+    pub repair: bool,
+}
+
+impl RequestRecord {
+    /// A request as both profiles send it: temperature 0 and no tools (AR-REVIEW-3).
+    pub fn sent(route: &str, session_id: Option<&str>, repair: bool) -> RequestRecord {
+        RequestRecord {
+            route: route.to_owned(),
+            temperature: Some(0.into()),
+            tools: 0,
+            session_id: session_id.map(str::to_owned),
+            repair,
+        }
+    }
 }
 
 /// A review failure (AR-REVIEW-5, AR-REVIEW-6).
@@ -218,13 +263,16 @@ pub enum FailureClass {
     Schema,
     /// No complete route for the reviewer request (AR-REVIEW-9).
     Route,
+    /// The session's header or log cannot support the review: no working directory, or a log
+    /// that lacks or contradicts the pending call (AR-REVIEW-10, AR-REVIEW-11).
+    Session,
     /// Anything else, including a thrown value.
     Internal,
 }
 
 impl FailureClass {
     /// Every class, in the spec's order.
-    pub const ALL: [FailureClass; 9] = [
+    pub const ALL: [FailureClass; 10] = [
         FailureClass::Transport,
         FailureClass::Timeout,
         FailureClass::Quota,
@@ -233,6 +281,7 @@ impl FailureClass {
         FailureClass::Protocol,
         FailureClass::Schema,
         FailureClass::Route,
+        FailureClass::Session,
         FailureClass::Internal,
     ];
 
@@ -247,6 +296,7 @@ impl FailureClass {
             FailureClass::Protocol => "protocol",
             FailureClass::Schema => "schema",
             FailureClass::Route => "route",
+            FailureClass::Session => "session",
             FailureClass::Internal => "internal",
         }
     }
@@ -299,4 +349,48 @@ impl<'de> Deserialize<'de> for Decision {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Decision, D::Error> {
         Decision::try_from(DecisionWire::deserialize(d)?).map_err(serde::de::Error::custom)
     }
+}
+
+/// The outcome of a session scenario: one entry per item, in order (AR-SESSION-1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionOutcome {
+    /// The scenario's `id`.
+    pub id: Option<String>,
+    /// What each call and event came to.
+    pub calls: Vec<ItemOutcome>,
+}
+
+/// What one item of a session came to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ItemOutcome {
+    /// A call's outcome, as for a single-call scenario.
+    Call(Box<Outcome>),
+    /// An event's outcome.
+    Event(EventOutcome),
+}
+
+/// What a lifecycle event came to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EventOutcome {
+    /// The event.
+    pub event: crate::scenario::session::EventKind,
+    /// The error a selection of Auto met: `select-auto` itself, or the re-selection a `dispose`
+    /// with `reselect` makes while the integration closes; `null` when there was none.
+    pub error: Option<String>,
+    /// As in a call's outcome: texts whose tail is implementation-defined (`/error`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub prefix_only: BTreeMap<String, usize>,
+}
+
+/// The outcome of whatever a scenario line held: one call or a session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum InputOutcome {
+    /// A single call's outcome.
+    One(Box<Outcome>),
+    /// A session's outcome.
+    Session(SessionOutcome),
 }

@@ -11,6 +11,50 @@ use crate::profile::Profile;
 /// The protocol version this runner speaks.
 pub const VERSION: u32 = 1;
 
+/// What an implementation can observe and set up beyond protocol 1 (`spec/protocol.md`,
+/// "Observables"). A case that needs more is *not applicable* to it, never a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Observes {
+    /// Session scenarios: several calls and lifecycle events in one session (AR-SESSION-1).
+    pub sessions: bool,
+    /// Each reviewer request, reported as `review.requests` (AR-REVIEW-12).
+    pub requests: bool,
+    /// A session log that breaks a fact and a header without a working directory (AR-REVIEW-10,
+    /// AR-REVIEW-11): the scenario members `log` and `session.working_directory`.
+    pub session_log: bool,
+}
+
+impl Observes {
+    /// Everything: the reference engine.
+    pub const ALL: Observes = Observes {
+        sessions: true,
+        requests: true,
+        session_log: true,
+    };
+
+    /// Nothing beyond protocol 1.
+    pub const NONE: Observes = Observes {
+        sessions: false,
+        requests: false,
+        session_log: false,
+    };
+
+    /// The scenario without the members this implementation cannot set up: a consistent log,
+    /// a header with a working directory, and the default session id (which only requests
+    /// show). The generator draws through it, so that nobody is judged on what they cannot
+    /// express.
+    pub fn restrict(&self, mut s: crate::scenario::Scenario) -> crate::scenario::Scenario {
+        if !self.session_log {
+            s.log = crate::scenario::LogFact::Consistent;
+            s.session.working_directory = true;
+        }
+        if !self.requests {
+            s.session.id = crate::scenario::DEFAULT_SESSION_ID.to_owned();
+        }
+        s
+    }
+}
+
 /// A message from the runner to the adapter.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]

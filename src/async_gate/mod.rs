@@ -45,6 +45,10 @@ pub struct Session {
     pub consecutive_failures: Mutex<u32>,
     /// Whether disposal moved this session out of Auto (AR-RES-DISPOSE-1).
     pub moved: AtomicBool,
+    /// The session's id (AR-RES-REQUEST-1).
+    pub id: String,
+    /// Whether the session's header names a working directory (AR-REVIEW-10).
+    pub working_directory: bool,
 }
 
 impl Session {
@@ -56,6 +60,8 @@ impl Session {
             route,
             consecutive_failures: Mutex::new(consecutive_failures),
             moved: AtomicBool::new(false),
+            id: crate::scenario::DEFAULT_SESSION_ID.to_owned(),
+            working_directory: true,
         }
     }
 
@@ -81,6 +87,8 @@ pub struct Exec {
     pub session: Option<Arc<Session>>,
     /// What the request header and the tool registry hold for this tool.
     pub schema: SchemaView,
+    /// Which fact, if any, the session log breaks for this call (AR-REVIEW-11).
+    pub log: crate::scenario::LogFact,
     /// The caller's signal.
     pub caller: Signal,
 }
@@ -115,6 +123,8 @@ pub struct ReviewRequest {
     /// Aborts when the caller or the integration does; the client must end a request that would
     /// otherwise never settle.
     pub signal: Signal,
+    /// The session id the request carries: the resilient gate's attribution (AR-RES-REQUEST-1).
+    pub session_id: Option<String>,
 }
 
 /// The reviewer model behind its transport.
@@ -318,13 +328,14 @@ impl<C: ReviewerClient> AutoReview<C> {
         exec: &Exec,
         session: &Session,
         signal: &Signal,
-    ) -> (Settlement, Vec<String>, bool) {
-        // AR-REVIEW-9, then AR-REVIEW-2.
+    ) -> (Settlement, Vec<review::Sent>, bool) {
+        // AR-REVIEW-9, then AR-REVIEW-10 and AR-REVIEW-11, then AR-REVIEW-2.
         let resolved = review::check_route(
             &session.route,
             self.config.reviewer_route.as_ref(),
             self.profile,
         )
+        .and_then(|()| review::check_session(session.working_directory, exec.log, self.profile))
         .and_then(|()| review::resolve(&exec.schema, exec.call, self.profile));
         if let Err(f) = resolved {
             return (Settlement::Failed(f), Vec::new(), false);
@@ -340,12 +351,17 @@ impl<C: ReviewerClient> AutoReview<C> {
         let mut budget = Budget::new(&self.config);
         let mut purpose = Attempting::Review;
         let mut routes = Vec::new();
+        let session_id = (self.profile == Profile::Resilient).then(|| session.id.clone());
         loop {
-            routes.push(route.clone());
+            routes.push(review::Sent {
+                route: route.clone(),
+                repair: purpose == Attempting::Repair,
+            });
             let pending = self.client.request(ReviewRequest {
                 route: route.clone(),
                 purpose,
                 signal: signal.clone(),
+                session_id: session_id.clone(),
             });
             let response = match self.profile {
                 Profile::Baseline => pending.await,
@@ -499,7 +515,8 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                 record: ReviewRecord {
                     attempts: routes.len() as u32,
                     failure: failure.as_ref().map(FailureNote::to_failure),
-                    routes: routes.clone(),
+                    routes: routes.iter().map(|r| r.route.clone()).collect(),
+                    requests: Some(requests_of(&routes, self.profile, session)),
                     consecutive_failures: consecutive,
                 },
                 failure_prefix: failure.as_ref().and_then(|f| f.message.prefix),
@@ -513,7 +530,7 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                 .flatten()
                 .filter(|n| *n >= self.config.failure_hint_after)
                 .map(|n| {
-                    let route = routes.last().cloned().unwrap_or_else(|| {
+                    let route = routes.last().map(|r| r.route.clone()).unwrap_or_else(|| {
                         review::request_route(
                             &session.route,
                             self.config.reviewer_route.as_ref(),
@@ -681,4 +698,16 @@ impl ToolRuntime {
         self.body.run(exec).await;
         ToolResult::executed()
     }
+}
+
+/// The outcome's view of the requests a review sent (AR-REVIEW-12, AR-RES-REQUEST-1).
+fn requests_of(
+    sent: &[review::Sent],
+    profile: Profile,
+    session: &Session,
+) -> Vec<crate::outcome::RequestRecord> {
+    let id = (profile == Profile::Resilient).then_some(session.id.as_str());
+    sent.iter()
+        .map(|r| crate::outcome::RequestRecord::sent(&r.route, id, r.repair))
+        .collect()
 }

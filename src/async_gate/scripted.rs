@@ -13,7 +13,7 @@ use super::{
 };
 use crate::engine::Decided;
 use crate::engine::compose;
-use crate::outcome::{Event, Outcome, ReviewRecord, ToolResult};
+use crate::outcome::{Event, Outcome, RequestRecord, ReviewRecord, ToolResult};
 use crate::profile::Profile;
 use crate::scenario::{AbortPoint, ApprovalAnswer, Attempt, Block, BlockKind, Scenario};
 
@@ -21,7 +21,7 @@ use crate::scenario::{AbortPoint, ApprovalAnswer, Attempt, Block, BlockKind, Sce
 #[derive(Debug, Default)]
 struct Log {
     events: Vec<Event>,
-    routes: Vec<String>,
+    requests: Vec<RequestRecord>,
 }
 
 type Shared = Arc<Mutex<Log>>;
@@ -57,7 +57,11 @@ impl ReviewerClient for ScriptedReviewer {
             {
                 let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
                 log.events.push(Event::Review);
-                log.routes.push(request.route.clone());
+                log.requests.push(RequestRecord::sent(
+                    &request.route,
+                    request.session_id.as_deref(),
+                    request.purpose == crate::engine::review::Attempting::Repair,
+                ));
             }
             let n = self.requests.fetch_add(1, Ordering::SeqCst);
             if n == 0 {
@@ -216,12 +220,15 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
         body: Arc::new(RecordedBody(log.clone())),
     };
     let session = s.agent.then(|| {
-        Arc::new(Session::new(
+        let mut session = Session::new(
             s.preset,
             s.policy,
             s.session.route.clone(),
             s.session.consecutive_failures,
-        ))
+        );
+        session.id = s.session.id.clone();
+        session.working_directory = s.session.working_directory;
+        Arc::new(session)
     });
     // The session list disposal walks: the call's session, when it is listed.
     let listed: Vec<Arc<Session>> = session
@@ -240,6 +247,7 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
         call: s.tool.call,
         session,
         schema: s.schema,
+        log: s.log,
         caller: caller.signal(),
     };
     match s.abort {
@@ -250,18 +258,17 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
     let call = tokio::time::timeout(PENDING_AFTER, runtime.execute(&exec)).await;
     let log = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
     let report = report.lock().unwrap_or_else(|e| e.into_inner()).take();
-    let unreviewed = ReviewRecord {
-        consecutive_failures: (profile == Profile::Resilient)
-            .then_some(s.session.consecutive_failures),
-        ..ReviewRecord::default()
-    };
+    let unreviewed = ReviewRecord::unreviewed(
+        (profile == Profile::Resilient).then_some(s.session.consecutive_failures),
+    );
     let (review, failure_prefix) = match report {
         Some(r) => (r.record, r.failure_prefix),
         // A review still pending reports nothing; what it asked is in the log.
-        None if !log.routes.is_empty() => (
+        None if !log.requests.is_empty() => (
             ReviewRecord {
-                attempts: log.routes.len() as u32,
-                routes: log.routes.clone(),
+                attempts: log.requests.len() as u32,
+                routes: log.requests.iter().map(|r| r.route.clone()).collect(),
+                requests: Some(log.requests.clone()),
                 consecutive_failures: None,
                 failure: None,
             },

@@ -22,13 +22,10 @@ pub struct Gate {
 /// The review record of a call the gate did not review: no request, and in the resilient profile
 /// the session's failure count unchanged (AR-RES-HINT-1).
 pub fn unreviewed(run: &Run<'_>) -> ReviewRecord {
-    ReviewRecord {
-        consecutive_failures: match run.profile {
-            Profile::Baseline => None,
-            Profile::Resilient => Some(run.s.session.consecutive_failures),
-        },
-        ..ReviewRecord::default()
-    }
+    ReviewRecord::unreviewed(match run.profile {
+        Profile::Baseline => None,
+        Profile::Resilient => Some(run.s.session.consecutive_failures),
+    })
 }
 
 /// Runs the gate for one call.

@@ -12,6 +12,7 @@ pub mod gate;
 pub mod materialize;
 pub mod review;
 pub mod scope;
+pub mod session;
 
 use std::collections::BTreeMap;
 
@@ -72,6 +73,21 @@ impl<'s> Run<'s> {
         if let Some(p) = text.prefix {
             self.prefix_only.insert(pointer.to_owned(), p);
         }
+    }
+}
+
+pub use session::decide_session;
+
+/// Decides whatever a scenario line holds: one call or a session.
+pub fn decide_input(
+    input: &crate::scenario::session::Input,
+    profile: Profile,
+) -> crate::outcome::InputOutcome {
+    use crate::outcome::InputOutcome;
+    use crate::scenario::session::Input;
+    match input {
+        Input::One(s) => InputOutcome::One(Box::new(decide(s, profile))),
+        Input::Session(s) => InputOutcome::Session(decide_session(s, profile)),
     }
 }
 

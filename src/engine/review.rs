@@ -7,7 +7,7 @@ use super::cancellation;
 use crate::jsstring::js_string;
 use crate::messages::{self, Text, reference};
 use crate::normalize;
-use crate::outcome::{Failure, FailureClass, ReviewRecord};
+use crate::outcome::{Failure, FailureClass, RequestRecord, ReviewRecord};
 use crate::parse::{self, Reply, ReplyError, ReviewerDecision};
 use crate::profile::Profile;
 use crate::scenario::{Attempt, CallKind, FailedFinishKind, Scenario, SchemaCount};
@@ -50,8 +50,11 @@ pub struct Review {
     pub settlement: Settlement,
     /// The route every request of this review uses (AR-RES-ROUTE-1), made or not.
     pub route: String,
-    /// The route of each reviewer request, in order (`provider/model`).
-    pub routes: Vec<String>,
+    /// Each reviewer request, in order.
+    pub requests: Vec<Sent>,
+    /// The session id every request carries (AR-RES-REQUEST-1); `None` in the baseline, whose
+    /// requests carry none (AR-REVIEW-12).
+    pub session_id: Option<String>,
     /// Whether a signal ended a request that never settled (AR-CANCEL-6); such a failure is the
     /// gate's own doing and does not count as a reviewer failure.
     pub signal_ended: bool,
@@ -60,10 +63,32 @@ pub struct Review {
     pub consecutive_failures: Option<u32>,
 }
 
+/// One reviewer request as the gate sent it: its route and whether it was a repair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sent {
+    /// `provider/model`.
+    pub route: String,
+    /// Whether `MSG-REPAIR-INSTRUCTION` was appended (AR-RES-RETRY-2).
+    pub repair: bool,
+}
+
 impl Review {
     /// How many reviewer requests were made.
     pub fn attempts(&self) -> u32 {
-        self.routes.len() as u32
+        self.requests.len() as u32
+    }
+
+    /// The route of each request, in order.
+    pub fn routes(&self) -> Vec<String> {
+        self.requests.iter().map(|r| r.route.clone()).collect()
+    }
+
+    /// The outcome's view of each request (AR-REVIEW-12, AR-RES-REQUEST-1).
+    pub fn request_records(&self) -> Vec<RequestRecord> {
+        self.requests
+            .iter()
+            .map(|r| RequestRecord::sent(&r.route, self.session_id.as_deref(), r.repair))
+            .collect()
     }
 
     /// The outcome's view of the review.
@@ -74,7 +99,8 @@ impl Review {
                 Settlement::Failed(f) => Some(f.to_failure()),
                 _ => None,
             },
-            routes: self.routes.clone(),
+            routes: self.routes(),
+            requests: Some(self.request_records()),
             consecutive_failures: self.consecutive_failures,
         }
     }
@@ -92,7 +118,7 @@ impl Review {
     /// The route the last request used, or the one a request would have used when none was made
     /// (AR-RES-HINT-2).
     pub fn last_route(&self) -> &str {
-        self.routes.last().unwrap_or(&self.route)
+        self.requests.last().map_or(&self.route, |r| &r.route)
     }
 }
 
@@ -117,9 +143,12 @@ pub fn request_route<'r>(
 
 /// The review of an admitted call under `profile`.
 pub fn review(s: &Scenario, profile: Profile) -> Review {
-    // AR-REVIEW-9 before AR-REVIEW-2: the route is checked first, as the shipped gate does.
-    let resolved = resolve_route(s, profile).and_then(|()| resolve_schema(s, profile));
-    let (settlement, routes, signal_ended) = match resolved {
+    // AR-REVIEW-9, then AR-REVIEW-10 and AR-REVIEW-11, then AR-REVIEW-2: the order the shipped
+    // gate reads the session in.
+    let resolved = resolve_route(s, profile)
+        .and_then(|()| resolve_session(s, profile))
+        .and_then(|()| resolve_schema(s, profile));
+    let (settlement, requests, signal_ended) = match resolved {
         Err(failure) => (Settlement::Failed(failure), Vec::new(), false),
         Ok(()) => requests(s, profile),
     };
@@ -132,7 +161,11 @@ pub fn review(s: &Scenario, profile: Profile) -> Review {
     Review {
         settlement,
         route: route_for(s, profile),
-        routes,
+        requests,
+        session_id: match profile {
+            Profile::Baseline => None,
+            Profile::Resilient => Some(s.session.id.clone()), // AR-RES-REQUEST-1
+        },
         signal_ended,
         consecutive_failures,
     }
@@ -243,6 +276,32 @@ pub fn check_route(
     Ok(())
 }
 
+/// AR-REVIEW-10 and AR-REVIEW-11: what the session's header and log must hold for the pending
+/// call. The resilient profile falls back to the deployment's working directory (AR-RES-CWD-1).
+pub fn resolve_session(s: &Scenario, profile: Profile) -> Result<(), FailureNote> {
+    check_session(s.session.working_directory, s.log, profile)
+}
+
+/// AR-REVIEW-10 and AR-REVIEW-11 on their own: whether the header names a working directory, and
+/// which log fact, if any, the call's log breaks.
+pub fn check_session(
+    working_directory: bool,
+    log: crate::scenario::LogFact,
+    profile: Profile,
+) -> Result<(), FailureNote> {
+    let failure = |template: messages::Template| FailureNote {
+        class: FailureClass::Session,
+        message: Text::exact(template.text),
+    };
+    if !working_directory && profile == Profile::Baseline {
+        return Err(failure(messages::ERR_NO_CWD));
+    }
+    match log.message() {
+        Some(template) => Err(failure(template)),
+        None => Ok(()),
+    }
+}
+
 /// AR-REVIEW-2 (baseline: the header must hold exactly one) and AR-RES-SCHEMA-1 (resilient: the
 /// live registry first, the header as a fallback).
 pub fn resolve_schema(s: &Scenario, profile: Profile) -> Result<(), FailureNote> {
@@ -275,11 +334,12 @@ pub fn resolve(
 }
 
 /// Makes the reviewer requests: one in the baseline; in the resilient profile, repairs and
-/// retries under one deadline (AR-RES-RETRY-1..5). Returns the settlement, the routes and whether
-/// a signal ended a request.
-fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
+/// retries under one deadline (AR-RES-RETRY-1..5). Returns the settlement, the requests and
+/// whether a signal ended a request.
+fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool) {
     let route = route_for(s, profile);
     let mut routes = Vec::new();
+    let mut repair = false;
     // The caller's or the lifecycle's signal aborts during the first request (AR-CANCEL-3,
     // AR-CANCEL-5): that request still settles as the reviewer answers, a request that would never
     // settle is ended (AR-CANCEL-6), and no new request starts (AR-RES-RETRY-5).
@@ -297,7 +357,10 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
     loop {
         let attempt = s.reviewer.attempt(n);
         n += 1;
-        routes.push(route.clone());
+        routes.push(Sent {
+            route: route.clone(),
+            repair,
+        });
         let Some(delay) = attempt.delay_ms() else {
             if let Some(by) = aborted {
                 return (Settlement::Failed(signal_ended(by)), routes, true);
@@ -314,9 +377,14 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<String>, bool) {
             }
         }
         let settled = settle(attempt, profile);
+        let again = match &settled {
+            Settlement::Failed(failure) if aborted.is_none() => budget.take(profile, failure.class),
+            _ => None,
+        };
         match &settled {
-            Settlement::Failed(failure)
-                if aborted.is_none() && budget.take(profile, failure.class).is_some() => {}
+            Settlement::Failed(_) if again.is_some() => {
+                repair = again == Some(Attempting::Repair);
+            }
             // AR-CANCEL-6: an `aborted` failure that settles after a signal aborted the review is
             // the gate's own doing, however the provider worded it.
             Settlement::Failed(failure)

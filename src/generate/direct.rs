@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::{
     ABORTS, APPROVALS, AWKWARD_TOOL_NAMES, BARE_OBJECTS, BLOCK_KINDS, BUDGETS, CALL_KINDS,
     COMMON_TOOL_NAMES, COMPLETE_ROUTES, FAILED_KINDS, FAILURE_CODES, FAILURE_MESSAGES, FINISHES,
-    HINT_THRESHOLDS, MOSTLY_TRUE, NOISE, PRESETS, SCHEMA_COUNTS,
+    HINT_THRESHOLDS, LOG_FACTS, MOSTLY_TRUE, NOISE, PRESETS, SCHEMA_COUNTS, SESSION_IDS,
 };
 use crate::scenario::{
     ApprovalPolicy, Attempt, Block, Config, Downstream, FailedFinish, HangFlag, OnFailure, Policy,
@@ -339,6 +339,7 @@ pub fn session(r: &mut Rng) -> Session {
     routes.extend(COMPLETE_ROUTES);
     routes.extend([("", "qfmodel"), ("qodercn", "")]);
     Session {
+        id: r.weighted(&SESSION_IDS).to_owned(),
         route: route(r, &routes),
         consecutive_failures: if r.chance(3, 5) {
             0
@@ -346,6 +347,7 @@ pub fn session(r: &mut Rng) -> Session {
             r.range(1, 6) as u32
         },
         listed: r.weighted(&MOSTLY_TRUE),
+        working_directory: r.weighted(&MOSTLY_TRUE),
     }
 }
 
@@ -394,6 +396,7 @@ pub fn scenario(r: &mut Rng) -> Scenario {
     let downstream = downstream(r);
     let approval = r.pick(&APPROVALS);
     let abort = r.weighted(&ABORTS);
+    let log = r.weighted(&LOG_FACTS);
     let session = session(r);
     let config = config(r);
     crate::scenario::realizable::realize(Scenario {
@@ -403,6 +406,7 @@ pub fn scenario(r: &mut Rng) -> Scenario {
         preset,
         policy,
         schema,
+        log,
         reviewer,
         downstream,
         approval,

@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 
 use crate::scenario::{
     AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Block, BlockKind, CallKind, Config,
-    Downstream, FailedFinish, FailedFinishKind, HangFlag, OnFailure, Policy, Preset, Reviewer,
-    Route, Scenario, SchemaCount, SchemaView, Session, Tool,
+    Downstream, FailedFinish, FailedFinishKind, HangFlag, LogFact, OnFailure, Policy, Preset,
+    Reviewer, Route, Scenario, SchemaCount, SchemaView, Session, Tool,
 };
 
 /// A string strategy from a regular expression, parsed once when the strategy is built (a `&str`
@@ -183,6 +183,33 @@ pub const APPROVALS: [ApprovalAnswer; 5] = [
 /// Whether the call has an agent (and whether disposal finds the session listed).
 pub const MOSTLY_TRUE: [(u32, bool); 2] = [(9, true), (1, false)];
 
+/// How often each session-log fact is drawn (AR-REVIEW-11): a consistent log most of the time,
+/// each broken fact now and then.
+pub const LOG_FACTS: [(u32, LogFact); 15] = [
+    (56, LogFact::Consistent),
+    (1, LogFact::PtcStartWithoutStep),
+    (1, LogFact::PtcIdentityAmbiguous),
+    (1, LogFact::NoOpenStep),
+    (1, LogFact::RootNotLoggedOnce),
+    (1, LogFact::PtcStartMissing),
+    (1, LogFact::RootTwiceInSurface),
+    (1, LogFact::NativeIdentityAmbiguous),
+    (1, LogFact::VisibleCallUnlogged),
+    (1, LogFact::UnstartedCallDispatched),
+    (1, LogFact::NotAStartedPrefix),
+    (1, LogFact::VisibleCallDisagrees),
+    (1, LogFact::RootNotInSurface),
+    (1, LogFact::NativeCallDisagrees),
+    (1, LogFact::PtcCallDisagrees),
+];
+
+/// Session ids and how often each is drawn, the default first: plain, opaque and non-ASCII.
+pub const SESSION_IDS: [(u32, &str); 3] = [
+    (8, crate::scenario::DEFAULT_SESSION_ID),
+    (1, "7f3a9c"),
+    (1, "会话-2"),
+];
+
 /// How often each kind of content block is drawn.
 pub const BLOCK_KINDS: [(u32, BlockKind); 3] = [
     (3, BlockKind::Reasoning),
@@ -353,12 +380,18 @@ pub fn session() -> impl Strategy<Value = Session> {
         route(routes),
         prop_oneof![3 => Just(0u32), 2 => 1u32..6],
         weighted(&MOSTLY_TRUE),
+        weighted(&MOSTLY_TRUE),
+        weighted(&SESSION_IDS),
     )
-        .prop_map(|(route, consecutive_failures, listed)| Session {
-            route,
-            consecutive_failures,
-            listed,
-        })
+        .prop_map(
+            |(route, consecutive_failures, listed, working_directory, id)| Session {
+                id: id.to_owned(),
+                route,
+                consecutive_failures,
+                listed,
+                working_directory,
+            },
+        )
 }
 
 /// A configuration: defaults most of the time, every member varied sometimes; each member shrinks
@@ -395,7 +428,7 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
         weighted(&MOSTLY_TRUE),
         weighted(&PRESETS),
         policy(),
-        schema_view(),
+        (schema_view(), weighted(&LOG_FACTS)),
         prop_oneof![
             3 => attempt().prop_map(Reviewer::One),
             1 => prop::collection::vec(attempt(), 1..4).prop_map(Reviewer::Many),
@@ -413,7 +446,7 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
                 agent,
                 preset,
                 policy,
-                schema,
+                (schema, log),
                 reviewer,
                 downstream,
                 approval,
@@ -428,6 +461,7 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
                     preset,
                     policy,
                     schema,
+                    log,
                     reviewer,
                     downstream,
                     approval,

@@ -576,6 +576,7 @@ pub fn run(
     let producers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 4);
+    let observes = imp.observes();
     std::thread::scope(|scope| {
         // Drawing a case, and deciding it with the reference, is most of the work: other threads
         // do it ahead in batches, and this one asks the implementation and judges, in case order.
@@ -596,7 +597,7 @@ pub fn run(
                     }
                     let mut drawn = Vec::with_capacity(BATCH);
                     drawn.extend(batch_ks(b).map(|k| {
-                        let scenario = realizable(draw(seed, k));
+                        let scenario = observes.restrict(realizable(draw(seed, k)));
                         // One review serves the reference decision and the features.
                         let (reference, review) =
                             crate::engine::decide_keeping_review(&scenario, profile);
@@ -818,8 +819,9 @@ pub fn search(
     wanted: &dyn Fn(&Scenario, &Verdict) -> bool,
     max_shrink_steps: u32,
 ) -> Option<(usize, Counterexample)> {
+    let observes = imp.observes();
     for k in 0..count {
-        let scenario = realizable(draw(seed, k));
+        let scenario = observes.restrict(realizable(draw(seed, k)));
         let (verdict, _) = judge_one(imp, &scenario, profile);
         if !wanted(&scenario, &verdict) {
             continue;

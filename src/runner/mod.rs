@@ -48,6 +48,11 @@ pub trait Implementation {
     fn protocol(&self) -> Option<u32> {
         None
     }
+
+    /// What the implementation observes beyond protocol 1; one in process observes everything.
+    fn observes(&self) -> crate::protocol::Observes {
+        crate::protocol::Observes::ALL
+    }
 }
 
 /// The result that stands for what an implementation did after its last answer, if anything.

@@ -529,6 +529,11 @@ impl Implementation for Subprocess {
         Some(crate::protocol::VERSION)
     }
 
+    fn observes(&self) -> crate::protocol::Observes {
+        // Protocol 1 carries single calls and their protocol-1 observables only.
+        crate::protocol::Observes::NONE
+    }
+
     fn finish(&mut self) -> Option<ImplError> {
         let running = self.running.as_mut()?;
         let mark = running.stderr_mark();

@@ -8,7 +8,9 @@
 pub mod attempt;
 pub mod config;
 pub mod exact;
+pub mod log;
 pub mod realizable;
+pub mod session;
 pub mod whole;
 
 use schemars::JsonSchema;
@@ -18,6 +20,7 @@ use serde_json::{Map, Value};
 
 pub use attempt::{Attempt, Block, BlockKind, FailedFinish, FailedFinishKind, HangFlag, Reviewer};
 pub use config::{Config, OnFailure};
+pub use log::LogFact;
 pub use realizable::Unrealizable;
 
 /// One tool call and the world around it: session, reviewer script, downstream listeners, the human.
@@ -43,6 +46,10 @@ pub struct Scenario {
     /// (AR-REVIEW-2, AR-RES-SCHEMA-1). Default `present`.
     #[serde(default)]
     pub schema: SchemaView,
+    /// Which fact, if any, the session log lacks or contradicts for this call (AR-REVIEW-11).
+    /// Default `consistent`.
+    #[serde(default, skip_serializing_if = "LogFact::is_consistent")]
+    pub log: LogFact,
     /// What the reviewer does on each request, in order; the last attempt repeats when the gate asks
     /// more often than the script is long.
     pub reviewer: Reviewer,
@@ -67,6 +74,12 @@ pub struct Scenario {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Session {
+    /// The session's id (AR-RES-REQUEST-1). Default `session-1`.
+    #[serde(
+        default = "default_session_id",
+        skip_serializing_if = "is_default_session_id"
+    )]
+    pub id: String,
     /// The provider and model of the session's latest request header. Default `default/default`.
     #[serde(default)]
     pub route: Route,
@@ -77,14 +90,31 @@ pub struct Session {
     /// (AR-DISPOSE-1). Default `true`, as for every live session.
     #[serde(default = "default_true", skip_serializing_if = "is_true")]
     pub listed: bool,
+    /// Whether the session's header names a working directory (AR-REVIEW-10). Default `true`.
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub working_directory: bool,
+}
+
+/// The session id a scenario that names none has.
+pub const DEFAULT_SESSION_ID: &str = "session-1";
+
+fn default_session_id() -> String {
+    DEFAULT_SESSION_ID.to_owned()
+}
+
+#[allow(clippy::ptr_arg)] // serde hands the member over as `&String`
+fn is_default_session_id(id: &String) -> bool {
+    id == DEFAULT_SESSION_ID
 }
 
 impl Default for Session {
     fn default() -> Self {
         Session {
+            id: default_session_id(),
             route: Route::default(),
             consecutive_failures: 0,
             listed: true,
+            working_directory: true,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! members that no real tool runtime produces. The contract refuses them, so that no implementation
 //! is ever judged on a call it cannot receive.
 
-use super::{CallKind, Scenario, SchemaCount, SchemaView};
+use super::{CallKind, LogFact, Scenario, SchemaCount, SchemaView};
 
 /// The name of the programmatic tool-calling transport tool.
 pub const RUN_CODE_NAME: &str = "run_code";
@@ -25,6 +25,12 @@ pub enum Unrealizable {
         "unrealizable (RZ-3): a ptc-inner call's bound schema is one schema or none, never \"ambiguous\" (schema.header)"
     )]
     AmbiguousBinding,
+    /// RZ-4: a native call has no PTC start of its own, and a PTC call is never compared with a
+    /// native call's log.
+    #[error(
+        "unrealizable (RZ-4): only a ptc-inner call can have ptc-start-missing or ptc-call-disagrees, and only a native call native-call-disagrees (log)"
+    )]
+    LogOfOtherKind,
 }
 
 impl Unrealizable {
@@ -34,6 +40,7 @@ impl Unrealizable {
             Unrealizable::TransportName => "RZ-1",
             Unrealizable::ReservedName => "RZ-2",
             Unrealizable::AmbiguousBinding => "RZ-3",
+            Unrealizable::LogOfOtherKind => "RZ-4",
         }
     }
 
@@ -42,6 +49,7 @@ impl Unrealizable {
         match self {
             Unrealizable::TransportName | Unrealizable::ReservedName => "tool",
             Unrealizable::AmbiguousBinding => "schema",
+            Unrealizable::LogOfOtherKind => "log",
         }
     }
 }
@@ -58,6 +66,9 @@ pub fn check(s: &Scenario) -> Result<(), Unrealizable> {
     }
     if s.tool.call == CallKind::PtcInner && s.schema.header == SchemaCount::Ambiguous {
         return Err(Unrealizable::AmbiguousBinding);
+    }
+    if !s.log.applies_to(s.tool.call) {
+        return Err(Unrealizable::LogOfOtherKind);
     }
     Ok(())
 }
@@ -76,6 +87,9 @@ pub fn realize(mut s: Scenario) -> Scenario {
             header: SchemaCount::Missing,
             ..s.schema
         };
+    }
+    if !s.log.applies_to(s.tool.call) {
+        s.log = LogFact::Consistent;
     }
     s
 }

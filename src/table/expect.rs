@@ -53,11 +53,9 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
             trace.extend((0..r.attempts()).map(|_| Event::Review));
             r.record()
         }
-        None => ReviewRecord {
-            consecutive_failures: (profile == Profile::Resilient)
-                .then_some(s.session.consecutive_failures),
-            ..ReviewRecord::default()
-        },
+        None => ReviewRecord::unreviewed(
+            (profile == Profile::Resilient).then_some(s.session.consecutive_failures),
+        ),
     };
     let failure = match summary.as_ref().map(|r| &r.settlement) {
         Some(Settlement::Failed(f)) => Some(f.message.clone()),

@@ -152,8 +152,10 @@ pub fn of_reviewed(s: &Scenario, profile: Profile, known: Option<&review::Review
     let reviewer = match &r.settlement {
         Settlement::Pending => ReviewerClass::Pending,
         Settlement::Failed(f)
-            if matches!(f.class, FailureClass::Schema | FailureClass::Route)
-                && r.attempts() == 0 =>
+            if matches!(
+                f.class,
+                FailureClass::Schema | FailureClass::Route | FailureClass::Session
+            ) && r.attempts() == 0 =>
         {
             ReviewerClass::PreRequestFailure
         }

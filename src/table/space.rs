@@ -8,8 +8,8 @@ use super::features::ReviewerClass;
 use crate::profile::Profile;
 use crate::scenario::{
     AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Block, BlockKind, CallKind, Config,
-    Downstream, FailedFinish, FailedFinishKind, HangFlag, OnFailure, Policy, Preset, Reviewer,
-    Route, Scenario, SchemaCount, SchemaView, Session, Tool,
+    Downstream, FailedFinish, FailedFinishKind, HangFlag, LogFact, OnFailure, Policy, Preset,
+    Reviewer, Route, Scenario, SchemaCount, SchemaView, Session, Tool,
 };
 
 /// A reviewer script with the session facts it needs to settle in its class.
@@ -21,6 +21,8 @@ pub struct Representative {
     pub attempt: Attempt,
     /// The session's route.
     pub route: Route,
+    /// The session-log fact the call's log breaks, if any.
+    pub log: LogFact,
 }
 
 /// The reviewer scripts the enumeration draws from, by the class they are meant to produce when no
@@ -33,6 +35,7 @@ pub fn representatives(class: ReviewerClass) -> Vec<Representative> {
             schema,
             attempt,
             route: Route::default(),
+            log: LogFact::Consistent,
         })
         .collect();
     if class == ReviewerClass::PreRequestFailure {
@@ -45,6 +48,7 @@ pub fn representatives(class: ReviewerClass) -> Vec<Representative> {
                 provider: "qodercn".into(),
                 model: String::new(),
             },
+            log: LogFact::Consistent,
         });
         reps.push(Representative {
             schema: SchemaView {
@@ -56,6 +60,18 @@ pub fn representatives(class: ReviewerClass) -> Vec<Representative> {
                 provider: String::new(),
                 model: "qfmodel".into(),
             },
+            log: LogFact::NotAStartedPrefix,
+        });
+        // AR-REVIEW-11 before AR-REVIEW-2: a log that breaks a fact fails before the schema is
+        // looked up, in both profiles.
+        reps.push(Representative {
+            schema: SchemaView {
+                header: SchemaCount::Missing,
+                registry: SchemaCount::Missing,
+            },
+            attempt: Attempt::text(r#"{"risk":"low","decision":"allow"}"#),
+            route: Route::default(),
+            log: LogFact::VisibleCallDisagrees,
         });
     }
     reps
@@ -303,6 +319,7 @@ pub fn point(profile: Profile, n: usize) -> (ReviewerClass, Scenario) {
         preset,
         policy: Policy { override_, default },
         schema: rep.schema,
+        log: rep.log,
         reviewer: Reviewer::One(rep.attempt),
         downstream,
         approval,
@@ -311,6 +328,7 @@ pub fn point(profile: Profile, n: usize) -> (ReviewerClass, Scenario) {
             consecutive_failures,
             listed,
             route: rep.route,
+            ..Session::default()
         },
         config: Config {
             on_failure,

@@ -184,6 +184,7 @@ fn every_representative_script_settles_in_its_class_under_every_profile() {
                     preset: Default::default(),
                     policy: Default::default(),
                     schema: rep.schema,
+                    log: rep.log,
                     reviewer: Reviewer::One(rep.attempt),
                     downstream: Default::default(),
                     approval: Default::default(),

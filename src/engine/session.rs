@@ -1,0 +1,133 @@
+//! Spec chapter 12, sessions (AR-SESSION-1..3), with the lifecycle clauses a session makes
+//! observable (AR-DISPOSE-4..5, AR-INSTALL-1, AR-RES-HINT-4): a session scenario is decided call
+//! by call, each call exactly as a single-call scenario holding the state the session reached.
+
+use std::collections::BTreeMap;
+
+use crate::messages::{self, Text};
+use crate::outcome::{EventOutcome, ItemOutcome, SessionOutcome};
+use crate::profile::Profile;
+use crate::scenario::session::{Event, EventKind, Item, SessionScenario};
+use crate::scenario::{ApprovalPolicy, Policy, Preset, Scenario};
+
+/// The presets a deployment with the default table knows once Auto is gone (AR-DISPOSE-4).
+const DEFAULT_TABLE: &str = "workspace-write, danger-full-access";
+
+/// What a session carries from one item to the next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    /// The session's recorded preset.
+    pub preset: Preset,
+    /// The session's approval policy.
+    pub policy: Policy,
+    /// Whether the integration is installed.
+    pub installed: bool,
+    /// Reviewer failures in a row (AR-RES-HINT-1); the baseline keeps none.
+    pub consecutive_failures: u32,
+}
+
+impl State {
+    /// The state before the first item.
+    pub fn start(s: &SessionScenario) -> State {
+        State {
+            preset: s.preset,
+            policy: s.policy,
+            installed: true,
+            consecutive_failures: s.session.consecutive_failures,
+        }
+    }
+
+    /// The single-call scenario that `call` is once the session reached this state (AR-SESSION-2).
+    pub fn scenario_for(&self, s: &SessionScenario, call: &Scenario) -> Scenario {
+        let mut one = call.clone();
+        one.preset = match self.preset {
+            // AR-DISPOSE-4: with the integration gone, no gate reviews the call and no Auto
+            // preset resolves; the call passes through as in any session outside Auto.
+            Preset::Auto if !self.installed => Preset::DangerFullAccess,
+            p => p,
+        };
+        one.policy = self.policy;
+        one.session = s.session.clone();
+        one.session.consecutive_failures = self.consecutive_failures;
+        one.config = s.config.clone();
+        one
+    }
+
+    /// AR-DISPOSE-1: disposal moves a listed Auto session to Full access under `never`; the
+    /// integration is then gone, and its failure counts with it (AR-RES-HINT-4).
+    fn dispose(&mut self, listed: bool) {
+        if listed && self.preset == Preset::Auto {
+            self.preset = Preset::DangerFullAccess;
+            self.policy.override_ = Some(ApprovalPolicy::Never);
+        }
+        self.installed = false;
+        self.consecutive_failures = 0;
+    }
+}
+
+/// Decides a session scenario under a profile.
+pub fn decide_session(s: &SessionScenario, profile: Profile) -> SessionOutcome {
+    let mut state = State::start(s);
+    let calls = s
+        .calls
+        .iter()
+        .map(|item| match item {
+            Item::Call(call) => {
+                let outcome = super::decide(&state.scenario_for(s, call), profile);
+                // AR-SESSION-3: the count the call left is the next call's count.
+                if let Some(n) = outcome.review.consecutive_failures {
+                    state.consecutive_failures = n;
+                }
+                if call.abort.is_lifecycle() {
+                    state.dispose(s.session.listed);
+                }
+                ItemOutcome::Call(Box::new(outcome))
+            }
+            Item::Event(e) => ItemOutcome::Event(event(&mut state, e, s.session.listed)),
+        })
+        .collect();
+    SessionOutcome {
+        id: s.id.clone(),
+        calls,
+    }
+}
+
+/// What a lifecycle event does to the session and what it reports.
+fn event(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
+    let error = match e.event {
+        EventKind::Dispose => {
+            state.dispose(listed);
+            // AR-DISPOSE-5: admission closed first, so a selection during disposal is refused.
+            e.reselect.then(|| Text::exact(messages::ERR_CLOSING.text))
+        }
+        EventKind::Install => {
+            // AR-INSTALL-1: Auto is available again; a session disposal moved stays where it is.
+            state.installed = true;
+            state.consecutive_failures = 0;
+            None
+        }
+        EventKind::SelectAuto if !state.installed => Some(
+            // AR-DISPOSE-4: the preset is gone with its integration.
+            messages::ERR_NO_AUTO
+                .fill(&[("presets", &Text::implementation_defined(DEFAULT_TABLE))]),
+        ),
+        EventKind::SelectAuto => {
+            // AR-SCOPE-5: selecting Auto writes the preset and the policy `ask`.
+            state.preset = Preset::Auto;
+            state.policy.override_ = Some(ApprovalPolicy::Ask);
+            None
+        }
+    };
+    let mut prefix_only = BTreeMap::new();
+    if let Some(Text {
+        prefix: Some(p), ..
+    }) = &error
+    {
+        prefix_only.insert("/error".to_owned(), *p);
+    }
+    EventOutcome {
+        event: e.event,
+        error: error.map(|t| t.text),
+        prefix_only,
+    }
+}

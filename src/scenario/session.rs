@@ -1,0 +1,296 @@
+//! Session scenarios (`spec/scenario.md`, "Sessions"): several calls in one session, with the
+//! integration's lifecycle events between them, so that what a gate carries from call to call
+//! (the failure count, the preset and policy disposal wrote) is observed rather than supplied.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{AbortPoint, Config, Policy, Preset, Scenario, ScenarioError, Session, exact, kind_of};
+
+/// A session of calls and lifecycle events, decided in order (AR-SESSION-1).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionScenario {
+    /// Free identifier echoed into the outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The session: its id, route and header; `consecutive_failures` is the count before the
+    /// first call.
+    #[serde(default)]
+    pub session: Session,
+    /// The gate's configuration (resilient profile).
+    #[serde(default)]
+    pub config: Config,
+    /// The session's preset before the first item. Default `auto`.
+    #[serde(default)]
+    pub preset: Preset,
+    /// The session's approval policy before the first item. Default: no override, default `ask`.
+    #[serde(default)]
+    pub policy: Policy,
+    /// The calls and events, in order; at least one.
+    pub calls: Vec<Item>,
+}
+
+/// One item of a session: a call or a lifecycle event.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Item {
+    /// A call: the members of a single-call scenario except `session`, `config`, `preset` and
+    /// `policy`, which are the session's.
+    Call(Box<Scenario>),
+    /// A lifecycle event.
+    Event(Event),
+}
+
+/// A lifecycle event between calls (AR-DISPOSE-1..5, AR-INSTALL-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Event {
+    /// What happens.
+    pub event: EventKind,
+    /// For `dispose`: something that observes the migration selects Auto again while the
+    /// integration closes (AR-DISPOSE-5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reselect: bool,
+}
+
+/// The lifecycle events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventKind {
+    /// The integration is disposed of, completely (AR-DISPOSE-1, AR-DISPOSE-4).
+    Dispose,
+    /// The integration is installed again (AR-INSTALL-1).
+    Install,
+    /// The user selects Auto for the session (AR-SCOPE-5, AR-DISPOSE-4).
+    SelectAuto,
+}
+
+/// Members a call item may not name: they belong to the session.
+const SESSION_MEMBERS: [&str; 4] = ["session", "config", "preset", "policy"];
+
+/// What a scenario line holds: one call, or a session of calls.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A single-call scenario (a session of one call).
+    One(Box<Scenario>),
+    /// A session scenario.
+    Session(SessionScenario),
+}
+
+impl Input {
+    /// Reads a scenario line: an object with `calls` is a session scenario, any other object a
+    /// single-call scenario.
+    pub fn from_json(text: &str) -> Result<Input, ScenarioError> {
+        if is_session_text(text) {
+            SessionScenario::from_json(text).map(Input::Session)
+        } else {
+            Scenario::from_json(text).map(|s| Input::One(Box::new(s)))
+        }
+    }
+
+    /// Reads an already parsed scenario value.
+    pub fn from_value(v: &Value) -> Result<Input, ScenarioError> {
+        if v.get("calls").is_some() {
+            SessionScenario::from_value(v).map(Input::Session)
+        } else {
+            Scenario::from_value(v).map(|s| Input::One(Box::new(s)))
+        }
+    }
+
+    /// The scenario's `id`.
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            Input::One(s) => s.id.as_deref(),
+            Input::Session(s) => s.id.as_deref(),
+        }
+    }
+}
+
+/// Whether a scenario text is a session scenario: an object with a top-level `calls` member.
+fn is_session_text(text: &str) -> bool {
+    serde_json::from_str::<Value>(text).is_ok_and(|v| v.get("calls").is_some())
+}
+
+impl SessionScenario {
+    /// Reads a session scenario from JSON text, refusing what the text alone shows wrong
+    /// (members named twice, a byte-order mark, lone surrogates) first.
+    pub fn from_json(text: &str) -> Result<SessionScenario, ScenarioError> {
+        if let Some(kind) = exact::not_an_object(text) {
+            return Err(ScenarioError::not_an_object(kind));
+        }
+        exact::check(text).map_err(ScenarioError::from)?;
+        let v: Value = serde_json::from_str(text).map_err(|e| ScenarioError {
+            path: String::new(),
+            message: format!("invalid JSON: {e}"),
+        })?;
+        SessionScenario::from_value(&v)
+    }
+
+    /// Reads a session scenario from a parsed value, with the path of the offending member.
+    pub fn from_value(v: &Value) -> Result<SessionScenario, ScenarioError> {
+        let Value::Object(m) = v else {
+            return Err(ScenarioError::not_an_object(kind_of(v)));
+        };
+        let mut top = m.clone();
+        let calls = match top.remove("calls") {
+            Some(Value::Array(calls)) => calls,
+            Some(other) => {
+                return Err(ScenarioError::at(
+                    "calls",
+                    format!("give an array of calls and events, not {}", kind_of(&other)),
+                ));
+            }
+            None => unreachable!("only objects with `calls` are read as sessions"),
+        };
+        if calls.is_empty() {
+            return Err(ScenarioError::at(
+                "calls",
+                "a session holds at least one call or event".to_owned(),
+            ));
+        }
+        let head: Head = serde_path_to_error::deserialize(Value::Object(top))
+            .map_err(|e| ScenarioError::at(&e.path().to_string(), e.inner().to_string()))?;
+        let items = calls
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Item::from_value(c).map_err(|e| e.within(&format!("calls[{i}]"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let s = SessionScenario {
+            id: head.id,
+            session: head.session,
+            config: head.config,
+            preset: head.preset,
+            policy: head.policy,
+            calls: items,
+        };
+        s.realizable()
+    }
+
+    /// The session itself, unless the real runtime cannot produce it: a disposal or a lifecycle
+    /// abort while the integration is not installed (RZ-5), an install while it is (RZ-6).
+    pub fn realizable(self) -> Result<SessionScenario, ScenarioError> {
+        let mut installed = true;
+        for (i, item) in self.calls.iter().enumerate() {
+            let refuse = |rule: &str, why: &str, member: &str| ScenarioError {
+                path: format!("calls[{i}]{member}"),
+                message: format!("unrealizable ({rule}): {why}"),
+            };
+            match item {
+                Item::Event(e) => match e.event {
+                    EventKind::Dispose if !installed => {
+                        return Err(refuse(
+                            "RZ-5",
+                            "the integration was already disposed of; install it again first",
+                            ".event",
+                        ));
+                    }
+                    EventKind::Dispose => installed = false,
+                    EventKind::Install if installed => {
+                        return Err(refuse(
+                            "RZ-6",
+                            "the integration is installed; a second installation is refused (`permission: preset \"auto\" is already registered`)",
+                            ".event",
+                        ));
+                    }
+                    EventKind::Install => installed = true,
+                    EventKind::SelectAuto => {}
+                },
+                Item::Call(c) if c.abort.is_lifecycle() => {
+                    if !installed {
+                        return Err(refuse(
+                            "RZ-5",
+                            "no integration is installed, so none can be disposed of during this call",
+                            ".abort",
+                        ));
+                    }
+                    installed = false;
+                }
+                Item::Call(_) => {}
+            }
+            if let Item::Event(e) = item
+                && e.reselect
+                && e.event != EventKind::Dispose
+            {
+                return Err(ScenarioError {
+                    path: format!("calls[{i}].reselect"),
+                    message: "only a dispose event can re-select Auto while the integration closes"
+                        .to_owned(),
+                });
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// The members of a session scenario besides `calls`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Head {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    session: Session,
+    #[serde(default)]
+    config: Config,
+    #[serde(default)]
+    preset: Preset,
+    #[serde(default)]
+    policy: Policy,
+}
+
+impl Item {
+    /// Reads one item: an object with `event` is an event, any other object a call.
+    fn from_value(v: &Value) -> Result<Item, ScenarioError> {
+        let Value::Object(m) = v else {
+            return Err(ScenarioError {
+                path: String::new(),
+                message: format!(
+                    "an item is a call object or an event object ({{\"event\": \"dispose\"}}), not {}",
+                    kind_of(v)
+                ),
+            });
+        };
+        if m.contains_key("event") {
+            return serde_path_to_error::deserialize(v.clone())
+                .map(Item::Event)
+                .map_err(|e| ScenarioError::at(&e.path().to_string(), e.inner().to_string()));
+        }
+        if let Some(member) = SESSION_MEMBERS.iter().find(|k| m.contains_key(**k)) {
+            return Err(ScenarioError {
+                path: (*member).to_owned(),
+                message: format!(
+                    "`{member}` belongs to the session: give it once at the top of the session scenario (a call's session state comes from the calls and events before it)"
+                ),
+            });
+        }
+        Scenario::from_value(v).map(|s| Item::Call(Box::new(s)))
+    }
+}
+
+impl AbortPoint {
+    /// Whether the integration is disposed of at this point (chapter 7's lifecycle points).
+    pub fn is_lifecycle(self) -> bool {
+        matches!(
+            self,
+            AbortPoint::LifecycleBeforeReview
+                | AbortPoint::LifecycleAfterReview
+                | AbortPoint::LifecycleDuringDownstream
+        )
+    }
+}
+
+impl ScenarioError {
+    /// The same error, placed under `prefix` (`calls[2]`).
+    pub fn within(self, prefix: &str) -> ScenarioError {
+        ScenarioError {
+            path: if self.path.is_empty() {
+                prefix.to_owned()
+            } else {
+                format!("{prefix}.{}", self.path)
+            },
+            message: self.message,
+        }
+    }
+}
