@@ -66,6 +66,10 @@ fn main() {
             .and_then(|s| s.to_str())
             .unwrap_or_default()
             .to_owned();
+        // The lifecycle table's rows are over events, not calls; its own test checks them.
+        if profile == "lifecycle" {
+            continue;
+        }
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let Ok(table) = serde_json::from_str::<serde_json::Value>(&text) else {
             // A malformed table is reported by the suite's own loading test.

@@ -218,6 +218,11 @@ templates! {
     REPAIR_INSTRUCTION = "MSG-REPAIR-INSTRUCTION", "Your previous reply could not be read as a decision. Review the same pending action again and reply with only the JSON object: exactly one of the six shapes in REVIEW_POLICY, with no Markdown, prose or tool call.";
 }
 
+/// The template with this spec ID, if there is one.
+pub fn by_id(id: &str) -> Option<Template> {
+    ALL.iter().copied().find(|t| t.id == id)
+}
+
 /// The reference engine's implementation-defined texts (AR-MSG-3). They are not templates: another
 /// implementation may word them differently.
 pub mod reference {

@@ -83,7 +83,7 @@ pub fn decide_session(s: &SessionScenario, profile: Profile) -> SessionOutcome {
                 }
                 ItemOutcome::Call(Box::new(outcome))
             }
-            Item::Event(e) => ItemOutcome::Event(event(&mut state, e, s.session.listed)),
+            Item::Event(e) => ItemOutcome::Event(state.apply(e, s.session.listed)),
         })
         .collect();
     SessionOutcome {
@@ -92,8 +92,15 @@ pub fn decide_session(s: &SessionScenario, profile: Profile) -> SessionOutcome {
     }
 }
 
-/// What a lifecycle event does to the session and what it reports.
-fn event(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
+impl State {
+    /// What a lifecycle event does to the session (`listed`: whether disposal finds it in the
+    /// session list), and what it reports.
+    pub fn apply(&mut self, e: &Event, listed: bool) -> EventOutcome {
+        apply(self, e, listed)
+    }
+}
+
+fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
     let error = match e.event {
         EventKind::Dispose => {
             state.dispose(listed);

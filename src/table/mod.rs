@@ -5,6 +5,7 @@
 
 pub mod expect;
 pub mod features;
+pub mod lifecycle;
 pub mod render;
 pub mod space;
 

@@ -240,3 +240,38 @@ fn a_table_with_a_typo_is_rejected_with_its_path() {
     assert!(err.contains("downstraem"), "{err}");
     let _ = table::Row::clone;
 }
+
+#[test]
+fn every_lifecycle_point_matches_exactly_one_row_and_the_engine_agrees() {
+    use autoreview::table::lifecycle::{self, LifecycleTable};
+    let table = LifecycleTable::load().unwrap_or_else(|e| panic!("lifecycle.json: {e}"));
+    let mut problems = Vec::new();
+    let mut used = std::collections::BTreeSet::new();
+    let space = lifecycle::space();
+    // 4 events (a dispose with and without re-selection) meet 24 session states, each in one
+    // of the two installation states its event allows, except select-auto, which meets both.
+    assert_eq!(space.len(), 5 * 24);
+    for p in &space {
+        match table.matching(p).as_slice() {
+            [row] => {
+                used.insert(row.id.clone());
+                if let Err(e) = lifecycle::check(row, p) {
+                    problems.push(e);
+                }
+            }
+            rows => problems.push(format!(
+                "{p:?} matches {:?}",
+                rows.iter().map(|r| &r.id).collect::<Vec<_>>()
+            )),
+        }
+    }
+    for row in &table.rows {
+        if !used.contains(&row.id) {
+            problems.push(format!("{} matches no realizable point", row.id));
+        }
+        for c in &row.clauses {
+            assert!(spec::clause_ids().contains(c), "{}: no clause {c}", row.id);
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
