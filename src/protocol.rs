@@ -53,6 +53,26 @@ impl Observes {
         }
         s
     }
+
+    /// [`Observes::restrict`] for every call of a session and for the session itself.
+    pub fn restrict_session(
+        &self,
+        mut s: crate::scenario::session::SessionScenario,
+    ) -> crate::scenario::session::SessionScenario {
+        use crate::scenario::session::Item;
+        if !self.session_log {
+            s.session.working_directory = true;
+        }
+        if !self.requests {
+            s.session.id = crate::scenario::DEFAULT_SESSION_ID.to_owned();
+        }
+        for item in &mut s.calls {
+            if let Item::Call(c) = item {
+                **c = self.restrict((**c).clone());
+            }
+        }
+        s
+    }
 }
 
 /// A message from the runner to the adapter.

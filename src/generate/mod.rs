@@ -4,8 +4,11 @@
 //! [`direct`], which makes the same choices from the same tables without building value trees.
 
 pub mod direct;
+pub mod sessions;
 
 use proptest::prelude::*;
+
+use crate::scenario::session::EventKind;
 use serde_json::{Map, Value};
 
 use crate::scenario::{
@@ -202,6 +205,22 @@ pub const LOG_FACTS: [(u32, LogFact); 15] = [
     (1, LogFact::NativeCallDisagrees),
     (1, LogFact::PtcCallDisagrees),
 ];
+
+/// How many items a drawn session holds, and how often each length is drawn.
+pub const SESSION_LENGTHS: [(u32, usize); 5] = [(4, 2), (4, 3), (2, 4), (1, 5), (1, 6)];
+
+/// How often a session item is a call (`None`) or an event; a `dispose` drawn while the
+/// integration is not installed becomes an `install`, and the other way round.
+pub const EVENTS: [(u32, Option<EventKind>); 4] = [
+    (12, None),
+    (2, Some(EventKind::Dispose)),
+    (1, Some(EventKind::Install)),
+    (2, Some(EventKind::SelectAuto)),
+];
+
+/// How often a generated case is a session scenario, for an implementation that observes
+/// sessions: one in eight.
+pub const SESSION_SHARE: (u64, u64) = (1, 8);
 
 /// Session ids and how often each is drawn, the default first: plain, opaque and non-ASCII.
 pub const SESSION_IDS: [(u32, &str); 3] = [

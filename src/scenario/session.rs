@@ -33,7 +33,7 @@ pub struct SessionScenario {
 }
 
 /// One item of a session: a call or a lifecycle event.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(untagged)]
 pub enum Item {
     /// A call: the members of a single-call scenario except `session`, `config`, `preset` and
@@ -41,6 +41,25 @@ pub enum Item {
     Call(Box<Scenario>),
     /// A lifecycle event.
     Event(Event),
+}
+
+impl Serialize for Item {
+    /// A call is written without the members that belong to the session, so that what is
+    /// written reads back as the same session.
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Item::Event(e) => e.serialize(ser),
+            Item::Call(c) => {
+                let mut v = serde_json::to_value(c.as_ref()).map_err(serde::ser::Error::custom)?;
+                if let Value::Object(m) = &mut v {
+                    for k in SESSION_MEMBERS {
+                        m.remove(k);
+                    }
+                }
+                v.serialize(ser)
+            }
+        }
+    }
 }
 
 /// A lifecycle event between calls (AR-DISPOSE-1..5, AR-INSTALL-1).
