@@ -17,4 +17,5 @@ mod properties; // invariants of the spec over generated scenarios
 mod rows; // one case and one snapshot per decision-table row
 mod runner; // the runner against correct and broken adapters
 mod schema; // the committed JSON Schemas are generated from the types
+mod sessions; // each call of a drawn session is that call alone in the state the session reached
 mod table; // the decision table is complete, unambiguous and agrees with the engine

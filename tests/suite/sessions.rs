@@ -1,0 +1,140 @@
+//! Sessions (spec chapter 12) over drawn session scenarios: each call comes to what it would
+//! alone, holding the state the items before it left (AR-SESSION-2), restated here from the
+//! outcomes and events themselves rather than from the engine's own state.
+
+use autoreview::engine::decide_session;
+use autoreview::generate::direct::Rng;
+use autoreview::generate::sessions::session_scenario;
+use autoreview::outcome::ItemOutcome;
+use autoreview::scenario::session::{EventKind, Item};
+use autoreview::scenario::{ApprovalPolicy, Preset};
+use autoreview::{Profile, decide};
+
+/// Draws per profile.
+const DRAWS: u64 = 3000;
+
+#[test]
+fn each_call_of_a_session_is_that_call_alone_in_the_state_the_session_reached() {
+    for profile in Profile::ALL {
+        for k in 0..DRAWS {
+            let s = session_scenario(&mut Rng::for_case(0x5e55, k));
+            let outcome = decide_session(&s, profile);
+            assert_eq!(outcome.calls.len(), s.calls.len());
+            // The state, folded here from the items and the outcomes already seen.
+            let mut preset = s.preset;
+            let mut override_ = s.policy.override_;
+            let mut installed = true;
+            let mut count = s.session.consecutive_failures;
+            for (i, (item, got)) in s.calls.iter().zip(&outcome.calls).enumerate() {
+                match (item, got) {
+                    (Item::Call(call), ItemOutcome::Call(got)) => {
+                        let mut alone = (**call).clone();
+                        alone.preset = if preset == Preset::Auto && !installed {
+                            // No gate and no Auto preset once the integration is gone.
+                            Preset::DangerFullAccess
+                        } else {
+                            preset
+                        };
+                        alone.policy.override_ = override_;
+                        alone.policy.default = s.policy.default;
+                        alone.session = s.session.clone();
+                        alone.session.consecutive_failures = count;
+                        alone.config = s.config.clone();
+                        let want = decide(&alone, profile);
+                        assert_eq!(**got, want, "draw {k}, item {i}, {profile}");
+                        if let Some(n) = got.review.consecutive_failures {
+                            count = n;
+                        }
+                        if call.abort.is_lifecycle() {
+                            (preset, override_, installed, count) =
+                                disposed(preset, override_, s.session.listed);
+                        }
+                    }
+                    (Item::Event(e), ItemOutcome::Event(got)) => {
+                        assert_eq!(got.event, e.event);
+                        match e.event {
+                            EventKind::Dispose => {
+                                (preset, override_, installed, count) =
+                                    disposed(preset, override_, s.session.listed);
+                                assert_eq!(got.error.is_some(), e.reselect);
+                            }
+                            EventKind::Install => {
+                                installed = true;
+                                count = 0;
+                                assert_eq!(got.error, None);
+                            }
+                            EventKind::SelectAuto if installed => {
+                                preset = Preset::Auto;
+                                override_ = Some(ApprovalPolicy::Ask);
+                                assert_eq!(got.error, None);
+                            }
+                            EventKind::SelectAuto => assert!(got.error.is_some()),
+                        }
+                    }
+                    _ => panic!("draw {k}, item {i}: a call answered by an event or the reverse"),
+                }
+            }
+        }
+    }
+}
+
+/// AR-DISPOSE-1, AR-RES-HINT-4: what disposal leaves of the state.
+fn disposed(
+    preset: Preset,
+    override_: Option<ApprovalPolicy>,
+    listed: bool,
+) -> (Preset, Option<ApprovalPolicy>, bool, u32) {
+    if listed && preset == Preset::Auto {
+        (
+            Preset::DangerFullAccess,
+            Some(ApprovalPolicy::Never),
+            false,
+            0,
+        )
+    } else {
+        (preset, override_, false, 0)
+    }
+}
+
+#[test]
+fn a_resilient_session_counts_failures_and_shows_the_hint_where_the_count_reaches_the_threshold() {
+    let line = r#"{"config":{"failure_hint_after":3},"calls":[
+        {"tool":{"name":"pwsh"},"reviewer":{"text":"<tool_call>"}},
+        {"tool":{"name":"pwsh"},"reviewer":{"text":"<tool_call>"}},
+        {"tool":{"name":"list_agents"},"reviewer":{"text":"<tool_call>"}},
+        {"tool":{"name":"pwsh"},"reviewer":{"text":"{\"risk\":\"low\",\"decision\":\"allow\"}"}},
+        {"tool":{"name":"pwsh"},"reviewer":{"text":"<tool_call>"}}]}"#
+        .replace('\n', "");
+    let s = autoreview::scenario::session::SessionScenario::from_json(&line).unwrap();
+    let o = decide_session(&s, Profile::Resilient);
+    let counts: Vec<Option<u32>> = o
+        .calls
+        .iter()
+        .map(|c| match c {
+            ItemOutcome::Call(c) => c.review.consecutive_failures,
+            ItemOutcome::Event(_) => None,
+        })
+        .collect();
+    // Two requests each (a repair after the unreadable reply), one failure each; the allow resets.
+    assert_eq!(counts, [Some(1), Some(2), Some(3), Some(0), Some(1)]);
+    let hinted: Vec<bool> = o
+        .calls
+        .iter()
+        .map(|c| match c {
+            ItemOutcome::Call(c) => serde_json::to_string(&c.listener)
+                .unwrap()
+                .contains("3 times in a row on route default/default"),
+            ItemOutcome::Event(_) => false,
+        })
+        .collect();
+    assert_eq!(hinted, [false, false, true, false, false]);
+    // The baseline keeps no count and shows no hint.
+    let b = decide_session(&s, Profile::Baseline);
+    for c in &b.calls {
+        let ItemOutcome::Call(c) = c else {
+            unreachable!()
+        };
+        assert_eq!(c.review.consecutive_failures, None);
+        assert!(!serde_json::to_string(c).unwrap().contains("in a row"));
+    }
+}
