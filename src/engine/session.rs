@@ -119,9 +119,12 @@ fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
                 .fill(&[("presets", &Text::implementation_defined(DEFAULT_TABLE))]),
         ),
         EventKind::SelectAuto => {
-            // AR-SCOPE-5: selecting Auto writes the preset and the policy `ask`.
+            // AR-SCOPE-5: selecting Auto writes the preset, and the policy `ask` where the
+            // session's policy is not `ask` already (a knob is written only when it changes).
             state.preset = Preset::Auto;
-            state.policy.override_ = Some(ApprovalPolicy::Ask);
+            if state.policy.effective() != ApprovalPolicy::Ask {
+                state.policy.override_ = Some(ApprovalPolicy::Ask);
+            }
             None
         }
     };

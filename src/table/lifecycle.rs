@@ -60,6 +60,9 @@ pub struct LifecycleWhen {
     /// The session's recorded policy override.
     #[serde(rename = "override", default, skip_serializing_if = "Cond::is_any")]
     pub override_: Cond<OverrideFeature>,
+    /// The session's effective policy (AR-CONV-5).
+    #[serde(default, skip_serializing_if = "Cond::is_any")]
+    pub effective: Cond<ApprovalPolicy>,
     /// Whether disposal finds the session in the session list.
     #[serde(default, skip_serializing_if = "Cond::is_any")]
     pub listed: Cond<bool>,
@@ -121,6 +124,8 @@ pub struct Point {
     pub preset: Preset,
     /// The recorded override.
     pub override_: OverrideFeature,
+    /// The deployment's default policy.
+    pub default: ApprovalPolicy,
     /// Whether the session is listed.
     pub listed: bool,
 }
@@ -145,6 +150,7 @@ impl LifecycleWhen {
             && self.installed.matches(&p.installed)
             && self.preset.matches(&p.preset)
             && self.override_.matches(&p.override_)
+            && self.effective.matches(&p.effective())
             && self.listed.matches(&p.listed)
     }
 }
@@ -191,20 +197,41 @@ pub fn space() -> Vec<Point> {
             }
             for preset in presets {
                 for override_ in overrides {
-                    for listed in [true, false] {
-                        out.push(Point {
-                            event,
-                            installed,
-                            preset,
-                            override_,
-                            listed,
-                        });
+                    for default in [ApprovalPolicy::Ask, ApprovalPolicy::Never] {
+                        for listed in [true, false] {
+                            out.push(Point {
+                                event,
+                                installed,
+                                preset,
+                                override_,
+                                default,
+                                listed,
+                            });
+                        }
                     }
                 }
             }
         }
     }
     out
+}
+
+impl Point {
+    /// The effective policy: the override if recorded, else the default (AR-CONV-5).
+    pub fn effective(&self) -> ApprovalPolicy {
+        self.policy().effective()
+    }
+
+    fn policy(&self) -> Policy {
+        Policy {
+            override_: match self.override_ {
+                OverrideFeature::None => None,
+                OverrideFeature::Ask => Some(ApprovalPolicy::Ask),
+                OverrideFeature::Never => Some(ApprovalPolicy::Never),
+            },
+            default: self.default,
+        }
+    }
 }
 
 /// A count the check starts from, so that a reset is visible.
@@ -214,14 +241,7 @@ const COUNT_BEFORE: u32 = 4;
 pub fn check(row: &LifecycleRow, p: &Point) -> Result<(), String> {
     let mut state = State {
         preset: p.preset,
-        policy: Policy {
-            override_: match p.override_ {
-                OverrideFeature::None => None,
-                OverrideFeature::Ask => Some(ApprovalPolicy::Ask),
-                OverrideFeature::Never => Some(ApprovalPolicy::Never),
-            },
-            default: ApprovalPolicy::Ask,
-        },
+        policy: p.policy(),
         installed: p.installed,
         consecutive_failures: COUNT_BEFORE,
     };

@@ -65,7 +65,9 @@ fn each_call_of_a_session_is_that_call_alone_in_the_state_the_session_reached() 
                             }
                             EventKind::SelectAuto if installed => {
                                 preset = Preset::Auto;
-                                override_ = Some(ApprovalPolicy::Ask);
+                                if override_.unwrap_or(s.policy.default) != ApprovalPolicy::Ask {
+                                    override_ = Some(ApprovalPolicy::Ask);
+                                }
                                 assert_eq!(got.error, None);
                             }
                             EventKind::SelectAuto => assert!(got.error.is_some()),

@@ -248,9 +248,9 @@ fn every_lifecycle_point_matches_exactly_one_row_and_the_engine_agrees() {
     let mut problems = Vec::new();
     let mut used = std::collections::BTreeSet::new();
     let space = lifecycle::space();
-    // 4 events (a dispose with and without re-selection) meet 24 session states, each in one
+    // 4 events (a dispose with and without re-selection) meet 48 session states, each in one
     // of the two installation states its event allows, except select-auto, which meets both.
-    assert_eq!(space.len(), 5 * 24);
+    assert_eq!(space.len(), 5 * 48);
     for p in &space {
         match table.matching(p).as_slice() {
             [row] => {
