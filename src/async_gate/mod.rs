@@ -31,8 +31,9 @@ use crate::scenario::{
 /// A boxed future, as the traits below return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// What the gate keeps per session: its preset, policy, route and failure count. The preset and
-/// the policy change when disposal moves the session out of Auto (AR-DISPOSE-1).
+/// What the tool runtime knows of a session: its preset, policy, route and header. The preset and
+/// the policy change when disposal moves the session out of Auto (AR-DISPOSE-1). The failure count
+/// is the gate's, not the session's (AR-RES-HINT-4): see [`AutoReview::seed_failures`].
 #[derive(Debug)]
 pub struct Session {
     /// The current permission preset.
@@ -41,8 +42,6 @@ pub struct Session {
     pub policy: Mutex<Policy>,
     /// The route of the latest request header.
     pub route: Route,
-    /// Reviewer failures in a row (AR-RES-HINT-1).
-    pub consecutive_failures: Mutex<u32>,
     /// Whether disposal moved this session out of Auto (AR-RES-DISPOSE-1).
     pub moved: AtomicBool,
     /// The session's id (AR-RES-REQUEST-1).
@@ -53,12 +52,11 @@ pub struct Session {
 
 impl Session {
     /// A session in `preset` under `policy` whose latest request header names `route`.
-    pub fn new(preset: Preset, policy: Policy, route: Route, consecutive_failures: u32) -> Self {
+    pub fn new(preset: Preset, policy: Policy, route: Route) -> Self {
         Session {
             preset: Mutex::new(preset),
             policy: Mutex::new(policy),
             route,
-            consecutive_failures: Mutex::new(consecutive_failures),
             moved: AtomicBool::new(false),
             id: crate::scenario::DEFAULT_SESSION_ID.to_owned(),
             working_directory: true,
@@ -271,6 +269,9 @@ pub struct AutoReview<C> {
     lifecycle: AbortController,
     closing: AtomicBool,
     on_review: Box<dyn Fn(ReviewReport) + Send + Sync>,
+    /// Reviewer failures in a row, by session id (AR-RES-HINT-1). They belong to this installed
+    /// integration: a gate installed again starts every session at 0 (AR-RES-HINT-4).
+    failures: Mutex<std::collections::HashMap<String, u32>>,
 }
 
 impl<C: ReviewerClient> AutoReview<C> {
@@ -290,7 +291,17 @@ impl<C: ReviewerClient> AutoReview<C> {
             lifecycle,
             closing: AtomicBool::new(false),
             on_review: Box::new(on_review),
+            failures: Mutex::default(),
         }
+    }
+
+    /// Sets the failures in a row this gate counts for a session before its next call, as when
+    /// a harness restores the gate's own state.
+    pub fn seed_failures(&self, session_id: &str, n: u32) {
+        self.failures
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(session_id.to_owned(), n);
     }
 
     /// The integration's lifecycle controller (aborted when it is disposed).
@@ -497,10 +508,8 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
             let signal = Signal::any(&exec.caller, &lifecycle);
             let (settlement, routes, signal_ended) = self.review(exec, session, &signal).await;
             let consecutive = {
-                let mut count = session
-                    .consecutive_failures
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner());
+                let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+                let count = failures.entry(session.id.clone()).or_default();
                 let after = review::count_after(self.profile, *count, &settlement, signal_ended);
                 if let Some(n) = after {
                     *count = n;

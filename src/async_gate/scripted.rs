@@ -203,6 +203,8 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
             *reported.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
         },
     ));
+    // The failures in a row the gate counted for this session before this call.
+    gate.seed_failures(&s.session.id, s.session.consecutive_failures);
     let runtime = ToolRuntime {
         listeners: vec![
             gate.clone(),
@@ -220,12 +222,7 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
         body: Arc::new(RecordedBody(log.clone())),
     };
     let session = s.agent.then(|| {
-        let mut session = Session::new(
-            s.preset,
-            s.policy,
-            s.session.route.clone(),
-            s.session.consecutive_failures,
-        );
+        let mut session = Session::new(s.preset, s.policy, s.session.route.clone());
         session.id = s.session.id.clone();
         session.working_directory = s.session.working_directory;
         Arc::new(session)

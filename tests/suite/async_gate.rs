@@ -45,3 +45,97 @@ proptest! {
         }
     }
 }
+
+/// A reviewer whose every request throws.
+struct Throwing;
+
+impl autoreview::async_gate::ReviewerClient for Throwing {
+    fn request(
+        &self,
+        _request: autoreview::async_gate::ReviewRequest,
+    ) -> autoreview::async_gate::BoxFuture<'_, autoreview::async_gate::ReviewerResponse> {
+        Box::pin(async { autoreview::async_gate::ReviewerResponse::Threw("quota".into()) })
+    }
+}
+
+/// Whoever answers approvals: always rejects.
+struct Rejecting;
+
+impl autoreview::async_gate::Answerer for Rejecting {
+    fn turn_open(&self) -> bool {
+        true
+    }
+    fn answer(
+        &self,
+        _request: &autoreview::async_gate::ApprovalRequest,
+    ) -> autoreview::async_gate::BoxFuture<'_, autoreview::scenario::ApprovalAnswer> {
+        Box::pin(async { autoreview::scenario::ApprovalAnswer::Rejected })
+    }
+}
+
+struct NoBody;
+
+impl autoreview::async_gate::Body for NoBody {
+    fn run<'a>(
+        &'a self,
+        _exec: &'a autoreview::async_gate::Exec,
+    ) -> autoreview::async_gate::BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
+}
+
+#[test]
+fn the_gate_counts_failures_per_session_and_a_gate_installed_again_starts_at_zero() {
+    use autoreview::async_gate::{
+        AbortController, AutoReview, Exec, ReferenceApproval, Session, ToolRuntime,
+    };
+    use autoreview::scenario::{Config, Policy, Preset, Route, SchemaView};
+    use std::sync::{Arc, Mutex};
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let counts = Arc::new(Mutex::new(Vec::new()));
+        let install = || {
+            let seen = counts.clone();
+            Arc::new(AutoReview::new(
+                Profile::Resilient,
+                Config::default(),
+                Throwing,
+                AbortController::new(),
+                move |r| seen.lock().unwrap().push(r.record.consecutive_failures),
+            ))
+        };
+        let mut one = Session::new(Preset::Auto, Policy::default(), Route::default());
+        one.id = "a".into();
+        let mut two = Session::new(Preset::Auto, Policy::default(), Route::default());
+        two.id = "b".into();
+        let (one, two) = (Arc::new(one), Arc::new(two));
+        let call = |session: &Arc<Session>| Exec {
+            name: "pwsh".into(),
+            call: Default::default(),
+            session: Some(session.clone()),
+            schema: SchemaView::PRESENT,
+            log: Default::default(),
+            caller: AbortController::new().signal(),
+        };
+        let runtime = |gate: Arc<AutoReview<Throwing>>| ToolRuntime {
+            listeners: vec![gate],
+            approval: Arc::new(ReferenceApproval::new(Rejecting)),
+            body: Arc::new(NoBody),
+        };
+        let first = runtime(install());
+        for s in [&one, &one, &two, &one] {
+            first.execute(&call(s)).await;
+        }
+        // The same gate, installed again: a new integration counts from 0 (AR-RES-HINT-4).
+        let again = runtime(install());
+        again.execute(&call(&one)).await;
+        assert_eq!(
+            *counts.lock().unwrap(),
+            [Some(1), Some(2), Some(1), Some(3), Some(1)]
+        );
+    });
+}
