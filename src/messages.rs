@@ -178,9 +178,9 @@ templates! {
     ERR_LOG_PTC_DISAGREES = "MSG-ERR-LOG-PTC-DISAGREES", "auto-review: the pending PTC call disagrees with its logged action";
     /// Selecting Auto while the integration is closing (AR-DISPOSE-5).
     ERR_CLOSING = "MSG-ERR-CLOSING", "auto-review: integration is closing";
-    /// Selecting Auto once the integration is gone (AR-DISPOSE-4); the list of known presets after
-    /// the colon is the deployment's.
-    ERR_NO_AUTO = "MSG-ERR-NO-AUTO", "permission: unknown preset \"auto\" (known: <presets>)";
+    /// Selecting Auto once the integration is gone (AR-DISPOSE-4); the wording is the
+    /// deployment's.
+    ERR_NO_AUTO = "MSG-ERR-NO-AUTO", "<message>";
     /// A tool-call block in a tolerant read (AR-TOL-2).
     ERR_TOOL_CALL = "MSG-ERR-TOOL-CALL", "auto-review: reviewer emitted a tool call instead of a decision";
     /// Reviewer text over the tolerant reader's bound (AR-TOL-3).
@@ -232,6 +232,10 @@ pub mod reference {
     /// The failure message of a review that the lifecycle's signal ended (AR-CANCEL-6).
     pub const LIFECYCLE_ENDED_REVIEW: &str =
         "auto-review: reviewer ended with aborted ABORTED: the integration was disposed";
+    /// What the shipped `/permission` command answers when Auto is selected once its integration
+    /// is gone (AR-DISPOSE-4), with the default preset table.
+    pub const NO_AUTO: &str =
+        "unknown preset \"auto\" (available: workspace-write, danger-full-access)";
     /// The message of an approval request that threw (AR-APPROVAL-4).
     pub const APPROVAL_OUTSIDE_TURN: &str = "approval.request() outside an open turn: the approval/asked + approval/decided audit pair must be turn-enclosed (a bare event between turns is crash-tail garbage on reload). Ask from inside the turn that needs the decision.";
 }

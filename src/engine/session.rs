@@ -10,9 +10,6 @@ use crate::profile::Profile;
 use crate::scenario::session::{Event, EventKind, Item, SessionScenario};
 use crate::scenario::{ApprovalPolicy, Policy, Preset, Scenario};
 
-/// The presets a deployment with the default table knows once Auto is gone (AR-DISPOSE-4).
-const DEFAULT_TABLE: &str = "workspace-write, danger-full-access";
-
 /// What a session carries from one item to the next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
@@ -115,8 +112,10 @@ fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
         }
         EventKind::SelectAuto if !state.installed => Some(
             // AR-DISPOSE-4: the preset is gone with its integration.
-            messages::ERR_NO_AUTO
-                .fill(&[("presets", &Text::implementation_defined(DEFAULT_TABLE))]),
+            messages::ERR_NO_AUTO.fill(&[(
+                "message",
+                &Text::implementation_defined(messages::reference::NO_AUTO),
+            )]),
         ),
         EventKind::SelectAuto => {
             // AR-SCOPE-5: selecting Auto writes the preset, and the policy `ask` where the
