@@ -155,8 +155,8 @@ impl GateWorld {
     fn session_state(&self, member: &str) {
         assert!(
             self.items.is_empty(),
-            "`{member}` belongs to the session and is given before its first call or event; \
-             after that the session holds what its calls and events left"
+            "this step describes the session (`{member}`), which is given before its first call \
+             or event; after that the session holds what its calls and events left"
         );
     }
 
