@@ -3,190 +3,433 @@ Feature: The field report's incidents, as shipped and as the resilient profile b
   shipped gate refused every one of those calls before its body ran, without asking anybody, and
   with messages that told nobody what to do; a session on a route whose model did not answer in bare
   JSON could not run a single tool, not even ones called without arguments. Each incident is
-  replayed here call by call twice: as the shipped gate (the baseline) behaved, and as the resilient
-  profile behaves on the very same call.
+  replayed here twice: as the shipped gate (the baseline) behaved, and as the resilient profile
+  behaves on the very same calls. The worst two sessions are replayed whole, call after call, so
+  that each call meets what the calls before it left: how many reviews in a row had failed.
 
   # ---------------------------------------------------------------------------------------------
-  # 2026-10-21: five calls in four minutes on one route, each reviewed by a model that answered in
-  # prose or in tool-call markup instead of a decision
+  # 2026-10-21: five calls in four minutes in one session on one route, each reviewed by a model
+  # that answered in prose or in tool-call markup instead of a decision
 
-  @baseline @BL-1 @AR-PARSE-4 @AR-DECIDE-1
-  Scenario Outline: 2026-10-21, as shipped: a reviewer answering in prose or tool-call markup refuses every call without a question
+  @baseline @F-INC-32 @INC-1021-1B @INC-1021-2B @INC-1021-3B @INC-1021-4B @INC-1021-5B @AR-PARSE-4 @AR-DECIDE-1 @AR-SESSION-1 @AR-SESSION-3
+  Scenario: 2026-10-21, as shipped: five calls in four minutes are refused one after another, none with a question, the fifth as the first
+    The report quotes the first ten characters of each reply; the rest of each reply is rebuilt.
+    Had anybody asked, the user would have let every call run but the third.
+
     Given a session in Auto with approval policy "ask"
     And the session's requests go to "qodercn/qfmodel"
-    And the session has had <failures before> in a row
-    And the reviewer replies with text '<reply>'
-    And the user would answer "<user would answer>"
-    When the agent calls "<tool>"
+    # 15:25:36
+    And the reviewer replies with text "根据之前的侦察，我已经确认了项目目录结构，接下来运行命令。"
+    And the user would answer "allowed-once"
+    When the agent calls "mcp__windows__PowerShell"
     Then the tool body does not run
-    And the model sees text starting with 'Error: Auto review of tool "<tool>" failed; its body was not executed: '
+    And the model sees text starting with 'Error: Auto review of tool "mcp__windows__PowerShell" failed; its body was not executed: '
     And the refusal carries no info
     And the approval service is not consulted
-    And the reviewer is asked once
+    And the requests go to "qodercn/qfmodel"
     And the review fails with class "protocol"
     And the events are review
     And the session keeps no count of reviewer failures
+    And no hint is shown
+    # 15:28:04
+    Given the reviewer replies with text '<tool_call>{"name": "mcp__windows__PowerShell", "arguments": {"command": "git status"}}</tool_call>'
+    And the user would answer "allowed-once"
+    When the agent calls "mcp__windows__PowerShell"
+    Then the tool body does not run
+    And the model sees text starting with 'Error: Auto review of tool "mcp__windows__PowerShell" failed; its body was not executed: '
+    And the refusal carries no info
+    And the approval service is not consulted
+    And the requests go to "qodercn/qfmodel"
+    And the review fails with class "protocol"
+    And the events are review
+    And the session keeps no count of reviewer failures
+    And no hint is shown
+    # 15:28:57
+    Given the reviewer replies with text '<tool_call>{"name": "pwsh", "arguments": {"command": "ls"}}</tool_call>'
+    And the user would answer "rejected"
+    When the agent calls "pwsh"
+    Then the tool body does not run
+    And the model sees text starting with 'Error: Auto review of tool "pwsh" failed; its body was not executed: '
+    And the refusal carries no info
+    And the approval service is not consulted
+    And the requests go to "qodercn/qfmodel"
+    And the review fails with class "protocol"
+    And the events are review
+    And the session keeps no count of reviewer failures
+    And no hint is shown
+    # 15:29:16, called without arguments
+    Given the reviewer replies with text '<tool_call>{"name": "working_directory", "arguments": {}}</tool_call>'
+    And the user would answer "allowed-once"
+    When the agent calls "working_directory"
+    Then the tool body does not run
+    And the model sees text starting with 'Error: Auto review of tool "working_directory" failed; its body was not executed: '
+    And the refusal carries no info
+    And the approval service is not consulted
+    And the requests go to "qodercn/qfmodel"
+    And the review fails with class "protocol"
+    And the events are review
+    And the session keeps no count of reviewer failures
+    And no hint is shown
+    # 15:29:29, called without arguments
+    Given the reviewer replies with text '<tool_call> {"name": "list_agents", "arguments": {}} </tool_call>'
+    And the user would answer "allowed-once"
+    When the agent calls "list_agents"
+    Then the tool body does not run
+    And the model sees text starting with 'Error: Auto review of tool "list_agents" failed; its body was not executed: '
+    And the refusal carries no info
+    And the approval service is not consulted
+    And the requests go to "qodercn/qfmodel"
+    And the review fails with class "protocol"
+    And the events are review
+    And the session keeps no count of reviewer failures
+    And no hint is shown
 
-    @INC-1021-1B
-    Examples: 15:25:36, the reviewer answers in Chinese prose
-      | id      | failures before     | tool                     | reply                                                      | user would answer |
-      | F-INC-1 | 0 reviewer failures | mcp__windows__PowerShell | 根据之前的侦察，我已经确认了项目目录结构，接下来运行命令。 | allowed-once      |
+  @resilient @F-INC-33 @INC-1021-1R @INC-1021-2R @INC-1021-3R @INC-1021-4R @INC-1021-5R @AR-TOL-5 @AR-RES-RETRY-1 @AR-RES-FAIL-2 @AR-RES-HINT-1 @AR-RES-HINT-2 @AR-SESSION-1 @AR-SESSION-3
+  Scenario: 2026-10-21, resilient: each call is put to the user after one repair request, and from the third failure in a row the question names the route and the way out
+    The same five calls and replies. What the user answers is not in the report, since nobody was
+    asked: here the user lets every call run but the third, the first whose question carries the
+    hint.
 
-    @INC-1021-2B
-    Examples: 15:28:04, the reviewer answers with a tool call of its own
-      | id      | failures before    | tool                     | reply                                                                                               | user would answer |
-      | F-INC-2 | 1 reviewer failure | mcp__windows__PowerShell | <tool_call>{"name": "mcp__windows__PowerShell", "arguments": {"command": "git status"}}</tool_call> | allowed-once      |
-
-    @INC-1021-3B
-    Examples: 15:28:57
-      | id      | failures before     | tool | reply                                                                   | user would answer |
-      | F-INC-3 | 2 reviewer failures | pwsh | <tool_call>{"name": "pwsh", "arguments": {"command": "ls"}}</tool_call> | rejected          |
-
-    @INC-1021-4B
-    Examples: 15:29:16, a call without arguments
-      | id      | failures before     | tool              | reply                                                                 | user would answer |
-      | F-INC-4 | 3 reviewer failures | working_directory | <tool_call>{"name": "working_directory", "arguments": {}}</tool_call> | allowed-once      |
-
-    @INC-1021-5B
-    Examples: 15:29:29, a call without arguments
-      | id      | failures before     | tool        | reply                                                             | user would answer |
-      | F-INC-5 | 4 reviewer failures | list_agents | <tool_call> {"name": "list_agents", "arguments": {}} </tool_call> | allowed-once      |
-
-  @resilient @RS-F1 @AR-TOL-5 @AR-RES-RETRY-1 @AR-RES-FAIL-2 @AR-RES-HINT-1 @AR-RES-HINT-2
-  Scenario Outline: 2026-10-21, resilient: after one repair request the user is asked, with a readable error and, from the third failure, the way out
     Given a session in Auto with approval policy "ask"
     And the session's requests go to "qodercn/qfmodel"
-    And the session has had <failures before> in a row
-    And the reviewer replies with text '<reply>'
-    And the user would answer "<user would answer>"
-    When the agent calls "<tool>"
+    # 15:25:36
+    And the reviewer replies with text "根据之前的侦察，我已经确认了项目目录结构，接下来运行命令。"
+    And the user would answer "allowed-once"
+    When the agent calls "mcp__windows__PowerShell"
     Then the reviewer is asked twice
     And the requests go to "qodercn/qfmodel, qodercn/qfmodel"
     And the review fails with class "protocol"
     And the review failure reads "auto-review: reviewer output holds no decision object"
-    And the gate asks with 'Auto review of tool "<tool>" failed: auto-review: reviewer output holds no decision object<hint>'
+    And the gate asks with 'Auto review of tool "mcp__windows__PowerShell" failed: auto-review: reviewer output holds no decision object'
     And the gate shows the user:
-      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object<hint> |
-      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object<hint zh>        |
-    And the user is asked and answers "<user would answer>"
-    And <then>
-    And the events are <events>
-    And the session then counts <failures after> in a row
-
-    @INC-1021-1R
-    Examples: 15:25:36, the reviewer answers in Chinese prose
-      | id      | failures before     | tool                     | reply                                                      | user would answer | then               | events                                     | failures after     | hint | hint zh |
-      | F-INC-6 | 0 reviewer failures | mcp__windows__PowerShell | 根据之前的侦察，我已经确认了项目目录结构，接下来运行命令。 | allowed-once      | the tool body runs | review, review, downstream, approval, body | 1 reviewer failure |      |         |
-
-    @INC-1021-2R
-    Examples: 15:28:04, the reviewer answers with a tool call of its own
-      | id      | failures before    | tool                     | reply                                                                                               | user would answer | then               | events                                     | failures after      | hint | hint zh |
-      | F-INC-7 | 1 reviewer failure | mcp__windows__PowerShell | <tool_call>{"name": "mcp__windows__PowerShell", "arguments": {"command": "git status"}}</tool_call> | allowed-once      | the tool body runs | review, review, downstream, approval, body | 2 reviewer failures |      |         |
-
-    @INC-1021-3R
-    Examples: 15:28:57, the third failure in a row: the user now also reads how to get out, and declines
-      | id      | failures before     | tool | reply                                                                   | user would answer | then                                                  | events                               | failures after      | hint                                                                                                                                                                           | hint zh                                                                                                                              |
-      | F-INC-8 | 2 reviewer failures | pwsh | <tool_call>{"name": "pwsh", "arguments": {"command": "ls"}}</tool_call> | rejected          | the model sees 'Error: the user rejected tool "pwsh"' | review, review, downstream, approval | 3 reviewer failures | \nAuto review has failed 3 times in a row on route qodercn/qfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. | \nAuto review 已在路由 qodercn/qfmodel 上连续失败 3 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。 |
-
-    @INC-1021-4R
-    Examples: 15:29:16, a call without arguments
-      | id      | failures before     | tool              | reply                                                                 | user would answer | then               | events                                     | failures after      | hint                                                                                                                                                                           | hint zh                                                                                                                              |
-      | F-INC-9 | 3 reviewer failures | working_directory | <tool_call>{"name": "working_directory", "arguments": {}}</tool_call> | allowed-once      | the tool body runs | review, review, downstream, approval, body | 4 reviewer failures | \nAuto review has failed 4 times in a row on route qodercn/qfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. | \nAuto review 已在路由 qodercn/qfmodel 上连续失败 4 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。 |
-
-    @INC-1021-5R
-    Examples: 15:29:29, a call without arguments
-      | id       | failures before     | tool        | reply                                                             | user would answer | then               | events                                     | failures after      | hint                                                                                                                                                                           | hint zh                                                                                                                              |
-      | F-INC-10 | 4 reviewer failures | list_agents | <tool_call> {"name": "list_agents", "arguments": {}} </tool_call> | allowed-once      | the tool body runs | review, review, downstream, approval, body | 5 reviewer failures | \nAuto review has failed 5 times in a row on route qodercn/qfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. | \nAuto review 已在路由 qodercn/qfmodel 上连续失败 5 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。 |
+      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object |
+      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object            |
+    And no hint is shown
+    And the user is asked and answers "allowed-once"
+    And the events are review, review, downstream, approval, body
+    And the tool body runs
+    And the session then counts 1 reviewer failure in a row
+    # 15:28:04
+    Given the reviewer replies with text '<tool_call>{"name": "mcp__windows__PowerShell", "arguments": {"command": "git status"}}</tool_call>'
+    And the user would answer "allowed-once"
+    When the agent calls "mcp__windows__PowerShell"
+    Then the reviewer is asked twice
+    And the requests go to "qodercn/qfmodel, qodercn/qfmodel"
+    And the review fails with class "protocol"
+    And the review failure reads "auto-review: reviewer output holds no decision object"
+    And the gate asks with 'Auto review of tool "mcp__windows__PowerShell" failed: auto-review: reviewer output holds no decision object'
+    And the gate shows the user:
+      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object |
+      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object            |
+    And no hint is shown
+    And the user is asked and answers "allowed-once"
+    And the events are review, review, downstream, approval, body
+    And the tool body runs
+    And the session then counts 2 reviewer failures in a row
+    # 15:28:57
+    Given the reviewer replies with text '<tool_call>{"name": "pwsh", "arguments": {"command": "ls"}}</tool_call>'
+    And the user would answer "rejected"
+    When the agent calls "pwsh"
+    Then the reviewer is asked twice
+    And the requests go to "qodercn/qfmodel, qodercn/qfmodel"
+    And the review fails with class "protocol"
+    And the review failure reads "auto-review: reviewer output holds no decision object"
+    And the gate asks with:
+      """Auto review of tool "pwsh" failed: auto-review: reviewer output holds no decision object
+Auto review has failed 3 times in a row on route qodercn/qfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write.
+      """
+    And the gate shows the user:
+      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object\nAuto review has failed 3 times in a row on route qodercn/qfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. |
+      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object\nAuto review 已在路由 qodercn/qfmodel 上连续失败 3 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。            |
+    And the hint names 3 failures in a row on route "qodercn/qfmodel"
+    And the user is asked and answers "rejected"
+    And the events are review, review, downstream, approval
+    And the model sees 'Error: the user rejected tool "pwsh"'
+    And the session then counts 3 reviewer failures in a row
+    # 15:29:16, called without arguments
+    Given the reviewer replies with text '<tool_call>{"name": "working_directory", "arguments": {}}</tool_call>'
+    And the user would answer "allowed-once"
+    When the agent calls "working_directory"
+    Then the reviewer is asked twice
+    And the requests go to "qodercn/qfmodel, qodercn/qfmodel"
+    And the review fails with class "protocol"
+    And the review failure reads "auto-review: reviewer output holds no decision object"
+    And the gate asks with:
+      """Auto review of tool "working_directory" failed: auto-review: reviewer output holds no decision object
+Auto review has failed 4 times in a row on route qodercn/qfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write.
+      """
+    And the gate shows the user:
+      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object\nAuto review has failed 4 times in a row on route qodercn/qfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. |
+      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object\nAuto review 已在路由 qodercn/qfmodel 上连续失败 4 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。            |
+    And the hint names 4 failures in a row on route "qodercn/qfmodel"
+    And the user is asked and answers "allowed-once"
+    And the events are review, review, downstream, approval, body
+    And the tool body runs
+    And the session then counts 4 reviewer failures in a row
+    # 15:29:29, called without arguments
+    Given the reviewer replies with text '<tool_call> {"name": "list_agents", "arguments": {}} </tool_call>'
+    And the user would answer "allowed-once"
+    When the agent calls "list_agents"
+    Then the reviewer is asked twice
+    And the requests go to "qodercn/qfmodel, qodercn/qfmodel"
+    And the review fails with class "protocol"
+    And the review failure reads "auto-review: reviewer output holds no decision object"
+    And the gate asks with:
+      """Auto review of tool "list_agents" failed: auto-review: reviewer output holds no decision object
+Auto review has failed 5 times in a row on route qodercn/qfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write.
+      """
+    And the gate shows the user:
+      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object\nAuto review has failed 5 times in a row on route qodercn/qfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. |
+      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object\nAuto review 已在路由 qodercn/qfmodel 上连续失败 5 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。            |
+    And the hint names 5 failures in a row on route "qodercn/qfmodel"
+    And the user is asked and answers "allowed-once"
+    And the events are review, review, downstream, approval, body
+    And the tool body runs
+    And the session then counts 5 reviewer failures in a row
 
   # ---------------------------------------------------------------------------------------------
-  # 2026-10-25: right after the user switched the session to Auto, five calls in 24 seconds, each
-  # reviewed by a model whose chat template leaked its internal tool-call sentinel (a "DSML" tag
-  # framed by doubled fullwidth bars) into the text; the user escaped by leaving Auto
+  # 2026-10-25: the user switched the session to Auto, and the five calls of the next 24 seconds
+  # were each reviewed by a model whose chat template leaked its internal tool-call sentinel (a
+  # "DSML" tag framed by doubled fullwidth bars) into the text; the user escaped by leaving Auto
 
-  @baseline @BL-1 @AR-PARSE-4 @AR-DECIDE-1
-  Scenario Outline: 2026-10-25, as shipped: five calls in 24 seconds are all refused, and the session is locked out
-    Given a session in Auto with approval policy "ask"
+  @baseline @F-INC-34 @INC-1025-1B @INC-1025-2B @INC-1025-3B @INC-1025-4B @INC-1025-5B @AR-SCOPE-5 @AR-PARSE-4 @AR-DECIDE-1 @AR-SESSION-1 @AR-SESSION-2
+  Scenario: 2026-10-25, as shipped: the user selects Auto, and the five calls of the next 24 seconds are all refused
+    The report does not say which mode the session was in before 07:11:51 (any mode but Auto
+    leads to the same), and names only the first two calls; the other three stand for the rest.
+    At 07:12:15 the user escaped with "/permission danger-full-access". Switching to a mode other
+    than Auto is not one of the lifecycle events a session scenario can hold (disposal,
+    installation, selecting Auto), so the replay ends with the fifth refusal; a call in another
+    mode is not reviewed at all (01-scope-and-admission).
+
+    Given a session with the permission preset "workspace-write"
     And the session's requests go to "qodercn/dfmodel"
-    And the session has had <failures before> in a row
-    And the reviewer replies with text '<reply>'
+    # 07:11:51: "/permission auto", the risk dialog confirmed
+    When the user selects Auto
+    Then selecting Auto succeeds
+    # 07:11:57
+    Given the reviewer replies with text:
+      """
+      <｜｜DSML｜｜function_calls>
+      <｜｜DSML｜｜invoke name="pwsh">
+      <｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter>
+      """
     And the user would answer "allowed-once"
-    When the agent calls "<tool>"
+    When the agent calls "pwsh"
     Then the tool body does not run
-    And the model sees text starting with 'Error: Auto review of tool "<tool>" failed; its body was not executed: '
+    And the model sees text starting with 'Error: Auto review of tool "pwsh" failed; its body was not executed: '
     And the refusal carries no info
     And the approval service is not consulted
+    And the requests go to "qodercn/dfmodel"
     And the review fails with class "protocol"
     And the events are review
-
-    @INC-1025-1B
-    Examples: call 1 of 5
-      | id       | failures before     | tool | reply                                                                                                                                                     |
-      | F-INC-11 | 0 reviewer failures | pwsh | <｜｜DSML｜｜function_calls>\n<｜｜DSML｜｜invoke name="pwsh">\n<｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter> |
-
-    @INC-1025-2B
-    Examples: call 2 of 5, a call without arguments
-      | id       | failures before    | tool        | reply                                                                                                                                                     |
-      | F-INC-12 | 1 reviewer failure | list_agents | <｜｜DSML｜｜function_calls>\n<｜｜DSML｜｜invoke name="pwsh">\n<｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter> |
-
-    @INC-1025-3B
-    Examples: call 3 of 5, a call without arguments
-      | id       | failures before     | tool              | reply                                                                                                                                                     |
-      | F-INC-13 | 2 reviewer failures | working_directory | <｜｜DSML｜｜function_calls>\n<｜｜DSML｜｜invoke name="pwsh">\n<｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter> |
-
-    @INC-1025-4B
-    Examples: call 4 of 5
-      | id       | failures before     | tool | reply                                                                                                                                                     |
-      | F-INC-14 | 3 reviewer failures | pwsh | <｜｜DSML｜｜function_calls>\n<｜｜DSML｜｜invoke name="pwsh">\n<｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter> |
-
-    @INC-1025-5B
-    Examples: call 5 of 5, a call without arguments
-      | id       | failures before     | tool        | reply                                                                                                                                                     |
-      | F-INC-15 | 4 reviewer failures | list_agents | <｜｜DSML｜｜function_calls>\n<｜｜DSML｜｜invoke name="pwsh">\n<｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter> |
-
-  @resilient @RS-F1 @AR-TOL-5 @AR-RES-RETRY-1 @AR-RES-FAIL-2 @AR-RES-HINT-1 @AR-RES-HINT-2
-  Scenario Outline: 2026-10-25, resilient: the leaked sentinel is no decision, so the user is asked and can let each call run
-    Given a session in Auto with approval policy "ask"
-    And the session's requests go to "qodercn/dfmodel"
-    And the session has had <failures before> in a row
-    And the reviewer replies with text '<reply>'
+    And the session keeps no count of reviewer failures
+    And no hint is shown
+    # 07:11:59, called without arguments
+    Given the reviewer replies with text:
+      """
+      <｜｜DSML｜｜function_calls>
+      <｜｜DSML｜｜invoke name="pwsh">
+      <｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter>
+      """
     And the user would answer "allowed-once"
-    When the agent calls "<tool>"
+    When the agent calls "list_agents"
+    Then the tool body does not run
+    And the model sees text starting with 'Error: Auto review of tool "list_agents" failed; its body was not executed: '
+    And the refusal carries no info
+    And the approval service is not consulted
+    And the requests go to "qodercn/dfmodel"
+    And the review fails with class "protocol"
+    And the events are review
+    And the session keeps no count of reviewer failures
+    And no hint is shown
+    # call 3 of 5, called without arguments
+    Given the reviewer replies with text:
+      """
+      <｜｜DSML｜｜function_calls>
+      <｜｜DSML｜｜invoke name="pwsh">
+      <｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter>
+      """
+    And the user would answer "allowed-once"
+    When the agent calls "working_directory"
+    Then the tool body does not run
+    And the model sees text starting with 'Error: Auto review of tool "working_directory" failed; its body was not executed: '
+    And the refusal carries no info
+    And the approval service is not consulted
+    And the requests go to "qodercn/dfmodel"
+    And the review fails with class "protocol"
+    And the events are review
+    And the session keeps no count of reviewer failures
+    And no hint is shown
+    # call 4 of 5
+    Given the reviewer replies with text:
+      """
+      <｜｜DSML｜｜function_calls>
+      <｜｜DSML｜｜invoke name="pwsh">
+      <｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter>
+      """
+    And the user would answer "allowed-once"
+    When the agent calls "pwsh"
+    Then the tool body does not run
+    And the model sees text starting with 'Error: Auto review of tool "pwsh" failed; its body was not executed: '
+    And the refusal carries no info
+    And the approval service is not consulted
+    And the requests go to "qodercn/dfmodel"
+    And the review fails with class "protocol"
+    And the events are review
+    And the session keeps no count of reviewer failures
+    And no hint is shown
+    # call 5 of 5, called without arguments; 07:12:15 is 24 seconds after Auto was selected
+    Given the reviewer replies with text:
+      """
+      <｜｜DSML｜｜function_calls>
+      <｜｜DSML｜｜invoke name="pwsh">
+      <｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter>
+      """
+    And the user would answer "allowed-once"
+    When the agent calls "list_agents"
+    Then the tool body does not run
+    And the model sees text starting with 'Error: Auto review of tool "list_agents" failed; its body was not executed: '
+    And the refusal carries no info
+    And the approval service is not consulted
+    And the requests go to "qodercn/dfmodel"
+    And the review fails with class "protocol"
+    And the events are review
+    And the session keeps no count of reviewer failures
+    And no hint is shown
+
+  @resilient @F-INC-35 @INC-1025-1R @INC-1025-2R @INC-1025-3R @INC-1025-4R @INC-1025-5R @AR-SCOPE-5 @AR-TOL-5 @AR-RES-RETRY-1 @AR-RES-FAIL-2 @AR-RES-HINT-1 @AR-RES-HINT-2 @AR-SESSION-1 @AR-SESSION-3
+  Scenario: 2026-10-25, resilient: the leaked sentinel is no decision, so the user is asked about each call, and from the third the question says how to get out
+    The same session: the user selects Auto, and five calls follow, each answered with the leaked
+    sentinel. Here the user lets each call run. From the third call the question names the route
+    and suggests configuring a reviewer model or switching the permission mode, the way the user
+    took at 07:12:15. Switching to another mode is not one of the lifecycle events a session
+    scenario can hold (disposal, installation, selecting Auto), so the replay ends with the fifth
+    call.
+
+    Given a session with the permission preset "workspace-write"
+    And the session's requests go to "qodercn/dfmodel"
+    # 07:11:51: "/permission auto", the risk dialog confirmed
+    When the user selects Auto
+    Then selecting Auto succeeds
+    # 07:11:57
+    Given the reviewer replies with text:
+      """
+      <｜｜DSML｜｜function_calls>
+      <｜｜DSML｜｜invoke name="pwsh">
+      <｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter>
+      """
+    And the user would answer "allowed-once"
+    When the agent calls "pwsh"
     Then the reviewer is asked twice
     And the requests go to "qodercn/dfmodel, qodercn/dfmodel"
     And the review fails with class "protocol"
     And the review failure reads "auto-review: reviewer output holds no decision object"
-    And the gate asks with 'Auto review of tool "<tool>" failed: auto-review: reviewer output holds no decision object<hint>'
+    And the gate asks with 'Auto review of tool "pwsh" failed: auto-review: reviewer output holds no decision object'
     And the gate shows the user:
-      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object<hint> |
-      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object<hint zh>        |
+      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object |
+      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object            |
+    And no hint is shown
     And the user is asked and answers "allowed-once"
+    And the events are review, review, downstream, approval, body
     And the tool body runs
-    And the session then counts <failures after> in a row
-
-    @INC-1025-1R
-    Examples: call 1
-      | id       | failures before     | tool | reply                                                                                                                                                     | failures after     | hint | hint zh |
-      | F-INC-16 | 0 reviewer failures | pwsh | <｜｜DSML｜｜function_calls>\n<｜｜DSML｜｜invoke name="pwsh">\n<｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter> | 1 reviewer failure |      |         |
-
-    @INC-1025-2R
-    Examples: call 2, a call without arguments
-      | id       | failures before    | tool        | reply                                                                                                                                                     | failures after      | hint | hint zh |
-      | F-INC-17 | 1 reviewer failure | list_agents | <｜｜DSML｜｜function_calls>\n<｜｜DSML｜｜invoke name="pwsh">\n<｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter> | 2 reviewer failures |      |         |
-
-    @INC-1025-3R
-    Examples: call 3: from the third failure in a row the question also says how to get out
-      | id       | failures before     | tool              | reply                                                                                                                                                     | failures after      | hint                                                                                                                                                                           | hint zh                                                                                                                              |
-      | F-INC-18 | 2 reviewer failures | working_directory | <｜｜DSML｜｜function_calls>\n<｜｜DSML｜｜invoke name="pwsh">\n<｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter> | 3 reviewer failures | \nAuto review has failed 3 times in a row on route qodercn/dfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. | \nAuto review 已在路由 qodercn/dfmodel 上连续失败 3 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。 |
-
-    @INC-1025-4R
-    Examples: call 4
-      | id       | failures before     | tool | reply                                                                                                                                                     | failures after      | hint                                                                                                                                                                           | hint zh                                                                                                                              |
-      | F-INC-19 | 3 reviewer failures | pwsh | <｜｜DSML｜｜function_calls>\n<｜｜DSML｜｜invoke name="pwsh">\n<｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter> | 4 reviewer failures | \nAuto review has failed 4 times in a row on route qodercn/dfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. | \nAuto review 已在路由 qodercn/dfmodel 上连续失败 4 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。 |
-
-    @INC-1025-5R
-    Examples: call 5, a call without arguments
-      | id       | failures before     | tool        | reply                                                                                                                                                     | failures after      | hint                                                                                                                                                                           | hint zh                                                                                                                              |
-      | F-INC-20 | 4 reviewer failures | list_agents | <｜｜DSML｜｜function_calls>\n<｜｜DSML｜｜invoke name="pwsh">\n<｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter> | 5 reviewer failures | \nAuto review has failed 5 times in a row on route qodercn/dfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. | \nAuto review 已在路由 qodercn/dfmodel 上连续失败 5 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。 |
+    And the session then counts 1 reviewer failure in a row
+    # 07:11:59, called without arguments
+    Given the reviewer replies with text:
+      """
+      <｜｜DSML｜｜function_calls>
+      <｜｜DSML｜｜invoke name="pwsh">
+      <｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter>
+      """
+    And the user would answer "allowed-once"
+    When the agent calls "list_agents"
+    Then the reviewer is asked twice
+    And the requests go to "qodercn/dfmodel, qodercn/dfmodel"
+    And the review fails with class "protocol"
+    And the review failure reads "auto-review: reviewer output holds no decision object"
+    And the gate asks with 'Auto review of tool "list_agents" failed: auto-review: reviewer output holds no decision object'
+    And the gate shows the user:
+      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object |
+      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object            |
+    And no hint is shown
+    And the user is asked and answers "allowed-once"
+    And the events are review, review, downstream, approval, body
+    And the tool body runs
+    And the session then counts 2 reviewer failures in a row
+    # call 3 of 5, called without arguments
+    Given the reviewer replies with text:
+      """
+      <｜｜DSML｜｜function_calls>
+      <｜｜DSML｜｜invoke name="pwsh">
+      <｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter>
+      """
+    And the user would answer "allowed-once"
+    When the agent calls "working_directory"
+    Then the reviewer is asked twice
+    And the requests go to "qodercn/dfmodel, qodercn/dfmodel"
+    And the review fails with class "protocol"
+    And the review failure reads "auto-review: reviewer output holds no decision object"
+    And the gate asks with:
+      """Auto review of tool "working_directory" failed: auto-review: reviewer output holds no decision object
+Auto review has failed 3 times in a row on route qodercn/dfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write.
+      """
+    And the gate shows the user:
+      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object\nAuto review has failed 3 times in a row on route qodercn/dfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. |
+      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object\nAuto review 已在路由 qodercn/dfmodel 上连续失败 3 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。            |
+    And the hint names 3 failures in a row on route "qodercn/dfmodel"
+    And the user is asked and answers "allowed-once"
+    And the events are review, review, downstream, approval, body
+    And the tool body runs
+    And the session then counts 3 reviewer failures in a row
+    # call 4 of 5
+    Given the reviewer replies with text:
+      """
+      <｜｜DSML｜｜function_calls>
+      <｜｜DSML｜｜invoke name="pwsh">
+      <｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter>
+      """
+    And the user would answer "allowed-once"
+    When the agent calls "pwsh"
+    Then the reviewer is asked twice
+    And the requests go to "qodercn/dfmodel, qodercn/dfmodel"
+    And the review fails with class "protocol"
+    And the review failure reads "auto-review: reviewer output holds no decision object"
+    And the gate asks with:
+      """Auto review of tool "pwsh" failed: auto-review: reviewer output holds no decision object
+Auto review has failed 4 times in a row on route qodercn/dfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write.
+      """
+    And the gate shows the user:
+      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object\nAuto review has failed 4 times in a row on route qodercn/dfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. |
+      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object\nAuto review 已在路由 qodercn/dfmodel 上连续失败 4 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。            |
+    And the hint names 4 failures in a row on route "qodercn/dfmodel"
+    And the user is asked and answers "allowed-once"
+    And the events are review, review, downstream, approval, body
+    And the tool body runs
+    And the session then counts 4 reviewer failures in a row
+    # call 5 of 5, called without arguments; 07:12:15 is 24 seconds after Auto was selected
+    Given the reviewer replies with text:
+      """
+      <｜｜DSML｜｜function_calls>
+      <｜｜DSML｜｜invoke name="pwsh">
+      <｜｜DSML｜｜parameter name="command" string="true">Get-ChildItem</｜｜DSML｜｜parameter>
+      """
+    And the user would answer "allowed-once"
+    When the agent calls "list_agents"
+    Then the reviewer is asked twice
+    And the requests go to "qodercn/dfmodel, qodercn/dfmodel"
+    And the review fails with class "protocol"
+    And the review failure reads "auto-review: reviewer output holds no decision object"
+    And the gate asks with:
+      """Auto review of tool "list_agents" failed: auto-review: reviewer output holds no decision object
+Auto review has failed 5 times in a row on route qodercn/dfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write.
+      """
+    And the gate shows the user:
+      | en | Auto review could not complete for this call: auto-review: reviewer output holds no decision object\nAuto review has failed 5 times in a row on route qodercn/dfmodel; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write. |
+      | zh | Auto review 未能完成对此调用的审查：auto-review: reviewer output holds no decision object\nAuto review 已在路由 qodercn/dfmodel 上连续失败 5 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。            |
+    And the hint names 5 failures in a row on route "qodercn/dfmodel"
+    And the user is asked and answers "allowed-once"
+    And the events are review, review, downstream, approval, body
+    And the tool body runs
+    And the session then counts 5 reviewer failures in a row
 
   # ---------------------------------------------------------------------------------------------
   # 2026-10-20: the tool set changed between requests (an MCP server reconnected), so the latest

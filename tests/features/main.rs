@@ -5,13 +5,15 @@
 //!
 //! Environment: `AUTOREVIEW_FEATURES_JUNIT=FILE` also writes a JUnit XML report;
 //! `AUTOREVIEW_FEATURES_ADAPTER="node adapters/node/skeleton.js"` decides through that adapter
-//! over the protocol instead of the reference engine.
+//! over the protocol instead of the reference engine; scenarios that need more than protocol 1
+//! (sessions, the session log, the requests) are then left out, each named on stderr.
 
 mod shim;
 mod steps;
 mod world;
 
-use cucumber::{World as _, WriterExt as _, writer};
+use cucumber::tag::Ext as _;
+use cucumber::{World as _, WriterExt as _, gherkin, writer};
 
 use world::GateWorld;
 
@@ -26,6 +28,8 @@ async fn main() {
     });
     match std::env::var_os("AUTOREVIEW_FEATURES_JUNIT") {
         Some(path) => {
+            let mut opts = parse(args);
+            let filter = applicable(&mut opts);
             let file = std::fs::File::create(&path).unwrap_or_else(|e| {
                 panic!("AUTOREVIEW_FEATURES_JUNIT={}: {e}", path.to_string_lossy())
             });
@@ -37,16 +41,57 @@ async fn main() {
                         .normalized(),
                 )
                 .fail_on_skipped()
-                .with_cli(parse(args))
-                .run_and_exit(features)
+                .with_cli(opts)
+                .filter_run_and_exit(features, filter)
                 .await;
         }
         None => {
+            let mut opts = parse(args);
+            let filter = applicable(&mut opts);
             cucumber
                 .fail_on_skipped()
-                .with_cli(parse(args))
-                .run_and_exit(features)
+                .with_cli(opts)
+                .filter_run_and_exit(features, filter)
                 .await;
+        }
+    }
+}
+
+/// The scenario filter: with an adapter, only the scenarios a protocol-1 adapter can run. A
+/// custom filter replaces cucumber's name and tag filters, so those are taken from the command
+/// line and applied here too, as cucumber would (a name pattern first, else the tags).
+fn applicable<P: clap::Args, R: clap::Args, W: clap::Args>(
+    opts: &mut cucumber::cli::Opts<P, R, W, cucumber::cli::Empty>,
+) -> impl Fn(&gherkin::Feature, Option<&gherkin::Rule>, &gherkin::Scenario) -> bool + 'static {
+    let adapter = std::env::var_os(world::ADAPTER_VAR).is_some();
+    let (names, tags) = if adapter {
+        (opts.re_filter.take(), opts.tags_filter.take())
+    } else {
+        (None, None)
+    };
+    move |f: &gherkin::Feature, r: Option<&gherkin::Rule>, s: &gherkin::Scenario| {
+        let chosen = match (&names, &tags) {
+            (Some(re), _) => re.is_match(&s.name),
+            (None, Some(tags)) => tags.eval(
+                f.tags
+                    .iter()
+                    .chain(r.iter().flat_map(|r| &r.tags))
+                    .chain(&s.tags),
+            ),
+            (None, None) => true,
+        };
+        if !chosen || !adapter {
+            return chosen;
+        }
+        match world::beyond_protocol_1(f, r, s) {
+            None => true,
+            Some(needs) => {
+                eprintln!(
+                    "not run through the adapter (it needs {needs}, beyond protocol 1): {}: {}",
+                    f.name, s.name
+                );
+                false
+            }
         }
     }
 }

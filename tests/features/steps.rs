@@ -6,7 +6,7 @@ use cucumber::gherkin::Step;
 use cucumber::{given, then, when};
 use serde_json::{Value, json};
 
-use crate::world::GateWorld;
+use crate::world::{Decided, GateWorld, expect_prefix_of, expect_text_of};
 
 /// A step's doc string, required.
 fn doc(step: &Step) -> String {
@@ -126,6 +126,88 @@ fn session_not_listed(w: &mut GateWorld) {
 #[given(regex = r"^the session has had (\d+) reviewer failures? in a row$")]
 fn session_failures(w: &mut GateWorld, n: u32) {
     w.set_in("session", "consecutive_failures", json!(n));
+}
+
+#[given(expr = "the session's id is {string}")]
+fn session_id(w: &mut GateWorld, id: String) {
+    w.set_in("session", "id", json!(unescape(&id)));
+}
+
+#[given(expr = "the session's header names no working directory")]
+fn session_without_working_directory(w: &mut GateWorld) {
+    w.set_in("session", "working_directory", json!(false));
+}
+
+/// The session-log facts of AR-REVIEW-11, as the spec's table words them ("the log …"), with
+/// the contract's `log` value.
+const LOG_FACTS: [(&str, &str); 15] = [
+    ("is consistent", "consistent"),
+    (
+        "holds a PTC start logged while no step was open",
+        "ptc-start-without-step",
+    ),
+    (
+        "holds two PTC starts with one identity in one step",
+        "ptc-identity-ambiguous",
+    ),
+    ("has no open step", "no-open-step"),
+    (
+        "does not hold the pending root call exactly once in the open step",
+        "root-not-logged-once",
+    ),
+    (
+        "does not hold the pending PTC call's start in the open step",
+        "ptc-start-missing",
+    ),
+    (
+        "shows the pending root call twice in what the agent sees",
+        "root-twice-in-surface",
+    ),
+    (
+        "logs a visible call's identity twice",
+        "native-identity-ambiguous",
+    ),
+    (
+        "never logged a visible call before the pending root",
+        "visible-call-unlogged",
+    ),
+    (
+        "holds PTC dispatches of a visible call that never started",
+        "unstarted-call-dispatched",
+    ),
+    (
+        "started a call after an unstarted one in the same message",
+        "not-a-started-prefix",
+    ),
+    (
+        "names a visible call with another name or other arguments",
+        "visible-call-disagrees",
+    ),
+    (
+        "holds the pending root call, but the agent does not see it",
+        "root-not-in-surface",
+    ),
+    (
+        "logged the pending native call with another name or other arguments",
+        "native-call-disagrees",
+    ),
+    (
+        "logged the pending PTC call under another parent or root, name or arguments",
+        "ptc-call-disagrees",
+    ),
+];
+
+#[given(regex = r"^the session log (.+)$")]
+fn session_log(w: &mut GateWorld, fact: String) {
+    let value = LOG_FACTS
+        .iter()
+        .find(|(words, _)| *words == fact)
+        .map(|(_, value)| *value)
+        .unwrap_or_else(|| {
+            let known: Vec<&str> = LOG_FACTS.iter().map(|(words, _)| *words).collect();
+            panic!("the session log {fact:?}: say one of {known:#?}")
+        });
+    w.set("log", json!(value));
 }
 
 #[given(expr = "the gate is configured with:")]
@@ -375,6 +457,80 @@ fn agent_calls_inside_program(w: &mut GateWorld, tool: String) {
 #[when(expr = "the agent runs a program with {string}")]
 fn agent_runs_program(w: &mut GateWorld, tool: String) {
     w.call(&unescape(&tool), "run-code");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The integration's lifecycle between calls (a session, AR-SESSION-1)
+
+#[when(expr = "the integration is disposed of")]
+fn dispose(w: &mut GateWorld) {
+    w.lifecycle("dispose", false);
+}
+
+#[when(expr = "the integration is disposed of, and Auto is selected again while it closes")]
+fn dispose_with_reselection(w: &mut GateWorld) {
+    w.lifecycle("dispose", true);
+}
+
+#[when(expr = "the integration is installed again")]
+fn install(w: &mut GateWorld) {
+    w.lifecycle("install", false);
+}
+
+#[when(expr = "the user selects Auto")]
+fn select_auto(w: &mut GateWorld) {
+    w.lifecycle("select-auto", false);
+}
+
+#[then(expr = "it reports no error")]
+fn event_no_error(w: &mut GateWorld) {
+    let (event, d) = w.event();
+    assert_eq!(
+        d.outcome.pointer("/error"),
+        Some(&Value::Null),
+        "the {event} event's error"
+    );
+}
+
+#[then(expr = "selecting Auto succeeds")]
+fn selecting_auto_succeeds(w: &mut GateWorld) {
+    let (event, d) = w.event();
+    assert_eq!(event, "select-auto", "this step checks a selection of Auto");
+    assert_eq!(
+        d.outcome.pointer("/error"),
+        Some(&Value::Null),
+        "selecting Auto"
+    );
+}
+
+/// The event that selected Auto: `select-auto`, or a disposal during which Auto was selected.
+fn selection(w: &GateWorld) -> &Decided {
+    let (event, d) = w.event();
+    assert!(
+        event == "select-auto" || event == "dispose",
+        "this step checks a selection of Auto, not the {event} event"
+    );
+    d
+}
+
+#[then(expr = "selecting Auto fails with {string}")]
+fn selecting_auto_fails(w: &mut GateWorld, error: String) {
+    expect_text_of(
+        selection(w),
+        "/error",
+        "selecting Auto fails with",
+        &unescape(&error),
+    );
+}
+
+#[then(expr = "selecting Auto fails with text starting with {string}")]
+fn selecting_auto_fails_prefix(w: &mut GateWorld, prefix: String) {
+    expect_prefix_of(
+        selection(w),
+        "/error",
+        "selecting Auto fails with text",
+        &unescape(&prefix),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -780,4 +936,106 @@ fn session_keeps_no_count(w: &mut GateWorld) {
         Value::Null,
         "the failure count"
     );
+}
+
+#[then(expr = "the reviewer requests are:")]
+fn requests_are(w: &mut GateWorld, step: &Step) {
+    let table = step.table.as_ref().unwrap_or_else(|| {
+        panic!("this step needs a table: | route | temperature | tools | session id | repair |")
+    });
+    let Some((header, rows)) = table.rows.split_first() else {
+        panic!("the table needs its header row");
+    };
+    assert_eq!(
+        header,
+        &["route", "temperature", "tools", "session id", "repair"],
+        "the table's header row"
+    );
+    let expected: Vec<Value> = rows
+        .iter()
+        .map(|row| match row.as_slice() {
+            [route, temperature, tools, session_id, repair] => {
+                let number = |cell: &str| -> Value {
+                    serde_json::from_str(cell)
+                        .unwrap_or_else(|_| panic!("{cell:?} is not a number"))
+                };
+                json!({
+                    "route": route,
+                    "temperature": number(temperature),
+                    "tools": number(tools),
+                    "session_id": if session_id == "null" { Value::Null } else { json!(session_id) },
+                    "repair": match repair.as_str() {
+                        "true" => true,
+                        "false" => false,
+                        other => panic!("repair is true or false, not {other:?}"),
+                    },
+                })
+            }
+            _ => panic!("each request row has five cells, not {row:?}"),
+        })
+        .collect();
+    assert_eq!(
+        w.at("/review/requests"),
+        Value::Array(expected),
+        "the reviewer requests as sent"
+    );
+}
+
+/// The hint's line in English and Chinese (`MSG-HINT`, `MSG-HINT-ZH`).
+fn hint(count: u32, route: &str) -> (String, String) {
+    (
+        format!(
+            "Auto review has failed {count} times in a row on route {route}; configure a \
+             reviewer model (reviewer_route) or switch the permission mode, for example to \
+             workspace-write."
+        ),
+        format!(
+            "Auto review 已在路由 {route} 上连续失败 {count} 次；请配置审查模型（reviewer_route）\
+             或切换权限模式，例如切换到 workspace-write。"
+        ),
+    )
+}
+
+#[then(regex = r#"^the hint names (\d+) failures? in a row on route "([^"]*)"$"#)]
+fn hint_shown(w: &mut GateWorld, count: u32, route: String) {
+    let (en, zh) = hint(count, &route);
+    let ends_with = |pointer: &str, line: &str| {
+        let text = w.at(pointer);
+        let text = text.as_str().unwrap_or_else(|| {
+            panic!("the hint goes at the end of a text ({pointer}), but there is {text}")
+        });
+        assert!(
+            text.ends_with(&format!("\n{line}")),
+            "{pointer} should end with the hint on a line of its own, {line:?}, but is {text:?}"
+        );
+    };
+    ends_with("/listener/reason", &en);
+    match w.at("/listener/kind").as_str() {
+        Some("ask") => {
+            ends_with("/listener/display_reason/en", &en);
+            ends_with("/listener/display_reason/zh", &zh);
+        }
+        Some("deny") => ends_with("/result/text", &en),
+        other => panic!("a hint goes with a denial or a question, not {other:?}"),
+    }
+}
+
+#[then(expr = "no hint is shown")]
+fn no_hint(w: &mut GateWorld) {
+    for pointer in [
+        "/result/text",
+        "/listener/reason",
+        "/listener/display_reason/en",
+        "/listener/display_reason/zh",
+        "/approval/reason",
+        "/approval/display_reason/en",
+        "/approval/display_reason/zh",
+    ] {
+        if let Some(text) = w.at(pointer).as_str() {
+            assert!(
+                !text.contains("Auto review has failed") && !text.contains("上连续失败"),
+                "{pointer} should carry no hint, but is {text:?}"
+            );
+        }
+    }
 }

@@ -1,12 +1,16 @@
 //! The world of one feature scenario: the scenario of the JSON contract its `Given` steps build,
-//! the profile and table rows its tags name, and the outcome its `When` step obtains.
+//! the profile and table rows its tags name, and the outcome its `When` step obtains. A scenario
+//! with several `When` steps is a session (`spec/auto-review.md`, chapter 12): each call or
+//! lifecycle event is an item of one session scenario, and its `Then` steps check that item.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{LazyLock, Mutex};
 
+use autoreview::outcome::ItemOutcome;
 use autoreview::runner::subprocess::{Limits, Subprocess};
 use autoreview::runner::{Ask, Implementation};
 use autoreview::scenario::Scenario;
+use autoreview::scenario::session::SessionScenario;
 use autoreview::table::{Table, features};
 use autoreview::{Profile, engine};
 use cucumber::gherkin;
@@ -24,21 +28,30 @@ pub struct GateWorld {
     tag_problems: Vec<String>,
     /// The decision-table rows the scenario says it exemplifies (tags, or a `row` column).
     rows: BTreeSet<String>,
-    /// The scenario being built, as JSON (`spec/scenario.md`).
-    scenario: Map<String, Value>,
-    /// The reviewer's attempts, in order.
+    /// The session's own members (`session`, `config`, `preset`, `policy`), as JSON.
+    session: Map<String, Value>,
+    /// The next call's members, as JSON (`spec/scenario.md`).
+    call: Map<String, Value>,
+    /// The next call's reviewer attempts, in order.
     reviewer: Vec<Value>,
-    /// The outcome, once the call was made.
+    /// The calls and events made so far, as the items of a session scenario.
+    items: Vec<Value>,
+    /// What the last call or event came to.
     decided: Option<Decided>,
 }
 
-/// An outcome, with what the reference engine says about which texts are normative only by
-/// prefix.
+/// What the last item came to, with what the reference engine says about which texts are
+/// normative only by prefix.
 #[derive(Debug)]
 pub struct Decided {
     pub outcome: Value,
     pub prefix_only: BTreeMap<String, usize>,
+    /// The lifecycle event (`dispose`, `install`, `select-auto`), when the item was one.
+    pub event: Option<String>,
 }
+
+/// The members of a scenario that belong to the session rather than to one of its calls.
+const SESSION_MEMBERS: [&str; 4] = ["session", "config", "preset", "policy"];
 
 /// Both profiles' decision tables, loaded once.
 static TABLES: LazyLock<BTreeMap<Profile, Table>> = LazyLock::new(|| {
@@ -114,20 +127,37 @@ impl GateWorld {
         }
     }
 
-    /// Sets one member of the scenario.
+    /// Sets one member of the scenario: of the session (given before its first item) or of the
+    /// next call.
     pub fn set(&mut self, member: &str, value: Value) {
-        self.scenario.insert(member.to_owned(), value);
+        if SESSION_MEMBERS.contains(&member) {
+            self.session_state(member);
+            self.session.insert(member.to_owned(), value);
+        } else {
+            self.call.insert(member.to_owned(), value);
+        }
     }
 
-    /// Sets one member of an object member of the scenario (`session`, `config`).
+    /// Sets one member of an object member of the session (`session`, `config`).
     pub fn set_in(&mut self, member: &str, key: &str, value: Value) {
+        self.session_state(member);
         let entry = self
-            .scenario
+            .session
             .entry(member.to_owned())
             .or_insert_with(|| json!({}));
         if let Value::Object(m) = entry {
             m.insert(key.to_owned(), value);
         }
+    }
+
+    /// Refuses to change the session once it has begun: from then on its state is what its calls
+    /// and events leave (AR-SESSION-2), never supplied again.
+    fn session_state(&self, member: &str) {
+        assert!(
+            self.items.is_empty(),
+            "this step describes the session (`{member}`), which is given before its first call \
+             or event; after that the session holds what its calls and events left"
+        );
     }
 
     /// Adds the reviewer's next attempt.
@@ -145,23 +175,41 @@ impl GateWorld {
         }
     }
 
-    /// Makes the call: checks the tags and the claimed table row, then has the scenario decided.
-    pub fn call(&mut self, tool: &str, call: &str) {
+    /// The profile the tags name, once they were found sound.
+    fn checked_profile(&self) -> Profile {
         assert!(
             self.tag_problems.is_empty(),
             "{}",
             self.tag_problems.join("; ")
         );
-        let profile = self.profile.unwrap_or(Profile::Baseline);
-        self.set("tool", json!({"name": tool, "call": call}));
+        self.profile.unwrap_or(Profile::Baseline)
+    }
+
+    /// Makes a call. The first item of a scenario is decided as a single-call scenario, which
+    /// checks the claimed table row; a later one as the next item of the session.
+    pub fn call(&mut self, tool: &str, call: &str) {
+        let profile = self.checked_profile();
+        let mut item = std::mem::take(&mut self.call);
+        item.insert("tool".into(), json!({"name": tool, "call": call}));
         let stated_reviewer = !self.reviewer.is_empty();
-        let reviewer = match self.reviewer.as_slice() {
+        let reviewer = match std::mem::take(&mut self.reviewer).as_slice() {
             [] => json!({"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}),
             [one] => one.clone(),
             many => Value::Array(many.to_vec()),
         };
-        self.set("reviewer", reviewer);
-        let json = Value::Object(self.scenario.clone());
+        item.insert("reviewer".into(), reviewer);
+        self.items.push(Value::Object(item.clone()));
+        if self.items.len() > 1 {
+            self.decide_session(profile);
+            assert!(
+                stated_reviewer || self.at("/review/attempts") == json!(0),
+                "this call is reviewed: say what the reviewer does"
+            );
+            return;
+        }
+        let mut json = self.session.clone();
+        json.extend(item);
+        let json = Value::Object(json);
         let scenario = Scenario::from_value(&json)
             .unwrap_or_else(|e| panic!("the steps build an invalid scenario: {e}\n{json:#}"));
         let f = features::of(&scenario, profile);
@@ -189,14 +237,90 @@ impl GateWorld {
         self.decided = Some(Decided {
             outcome: serde_json::to_value(&outcome).unwrap_or(Value::Null),
             prefix_only: reference.prefix_only,
+            event: None,
         });
     }
 
-    /// The outcome; a `Then` step before the `When` step is a mistake in the feature.
+    /// A lifecycle event between calls (`dispose`, `install`, `select-auto`), decided as the next
+    /// item of the session.
+    pub fn lifecycle(&mut self, event: &str, reselect: bool) {
+        let profile = self.checked_profile();
+        assert!(
+            self.call.is_empty() && self.reviewer.is_empty(),
+            "the steps before this event describe a call: make that call first, or describe the \
+             call after the event"
+        );
+        let mut item = json!({"event": event});
+        if reselect {
+            item["reselect"] = json!(true);
+        }
+        self.items.push(item);
+        self.decide_session(profile);
+    }
+
+    /// Decides the session so far with the reference engine and keeps what its last item came to
+    /// (the items before it come to the same outcomes each time: AR-SESSION-1).
+    fn decide_session(&mut self, profile: Profile) {
+        assert!(
+            self.rows.is_empty(),
+            "a table row describes one call: a session of several calls and events claims none \
+             (its steps check each item)"
+        );
+        assert!(
+            std::env::var_os(ADAPTER_VAR).is_none(),
+            "a session of several calls and events needs an implementation that observes \
+             sessions, which the adapter protocol this runner speaks (1) cannot ask for"
+        );
+        let mut json = self.session.clone();
+        json.insert("calls".into(), Value::Array(self.items.clone()));
+        let json = Value::Object(json);
+        let session = SessionScenario::from_value(&json).unwrap_or_else(|e| {
+            panic!("the steps build an invalid session scenario: {e}\n{json:#}")
+        });
+        let outcome = engine::decide_session(&session, profile);
+        self.decided = Some(match outcome.calls.last() {
+            Some(ItemOutcome::Call(o)) => Decided {
+                outcome: serde_json::to_value(o).unwrap_or(Value::Null),
+                prefix_only: o.prefix_only.clone(),
+                event: None,
+            },
+            Some(ItemOutcome::Event(e)) => Decided {
+                outcome: serde_json::to_value(e).unwrap_or(Value::Null),
+                prefix_only: e.prefix_only.clone(),
+                event: Some(
+                    serde_json::to_value(e.event)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default(),
+                ),
+            },
+            None => panic!("a session of {} items came to no outcome", self.items.len()),
+        });
+    }
+
+    /// What the last call came to; a `Then` step before the `When` step, or a call's `Then` step
+    /// after an event, is a mistake in the feature.
     pub fn outcome(&self) -> &Decided {
-        self.decided.as_ref().unwrap_or_else(|| {
+        let decided = self.decided.as_ref().unwrap_or_else(|| {
             panic!("no call was made yet: a `When the agent calls …` step must come first")
-        })
+        });
+        if let Some(event) = &decided.event {
+            panic!(
+                "the last step was the lifecycle event `{event}`, which makes no call: check it with \
+                 an event's step (`selecting Auto …`, `it reports no error`)"
+            );
+        }
+        decided
+    }
+
+    /// What the last lifecycle event came to, and which event it was.
+    pub fn event(&self) -> (&str, &Decided) {
+        match &self.decided {
+            Some(d @ Decided { event: Some(e), .. }) => (e.as_str(), d),
+            _ => panic!(
+                "this step checks a lifecycle event: a `When` step making one must come first"
+            ),
+        }
     }
 
     /// The outcome's member at a JSON pointer (`null` when absent).
@@ -208,35 +332,54 @@ impl GateWorld {
             .unwrap_or(Value::Null)
     }
 
-    /// Checks a text exactly. `phrase` is the step's wording (`the model sees`); a text that is
-    /// normative only by prefix is refused with the wording to use instead.
+    /// Checks a text of the last call exactly; see [`expect_text_of`].
     pub fn expect_text(&self, pointer: &str, phrase: &str, expected: &str) {
-        if let Some(n) = self.outcome().prefix_only.get(pointer) {
-            let prefix: String = expected.chars().take(*n).collect();
-            let quoted = if prefix.contains('"') {
-                format!("'{prefix}'")
-            } else {
-                format!("\"{prefix}\"")
-            };
-            panic!(
-                "this text is normative only in its first {n} characters (its tail is \
-                 implementation-defined, AR-CONV-3): write `{phrase} text starting with {quoted}`"
-            );
-        }
-        assert_eq!(self.at(pointer), json!(expected), "{phrase} ({pointer})");
+        expect_text_of(self.outcome(), pointer, phrase, expected);
     }
 
-    /// Checks that a text starts with `prefix`.
+    /// Checks that a text of the last call starts with `prefix`.
     pub fn expect_prefix(&self, pointer: &str, what: &str, prefix: &str) {
-        let actual = self.at(pointer);
-        let text = actual
-            .as_str()
-            .unwrap_or_else(|| panic!("{what} ({pointer}): expected a text, found {actual}"));
-        assert!(
-            text.starts_with(prefix),
-            "{what} ({pointer}) should start with {prefix:?}, but is {text:?}"
+        expect_prefix_of(self.outcome(), pointer, what, prefix);
+    }
+}
+
+/// Checks a text exactly. `phrase` is the step's wording (`the model sees`); a text that is
+/// normative only by prefix is refused with the wording to use instead.
+pub fn expect_text_of(decided: &Decided, pointer: &str, phrase: &str, expected: &str) {
+    if let Some(n) = decided.prefix_only.get(pointer) {
+        let prefix: String = expected.chars().take(*n).collect();
+        let quoted = if prefix.contains('"') {
+            format!("'{prefix}'")
+        } else {
+            format!("\"{prefix}\"")
+        };
+        panic!(
+            "this text is normative only in its first {n} characters (its tail is \
+             implementation-defined, AR-CONV-3): write `{phrase} text starting with {quoted}`"
         );
     }
+    let actual = decided
+        .outcome
+        .pointer(pointer)
+        .cloned()
+        .unwrap_or(Value::Null);
+    assert_eq!(actual, json!(expected), "{phrase} ({pointer})");
+}
+
+/// Checks that a text starts with `prefix`.
+pub fn expect_prefix_of(decided: &Decided, pointer: &str, what: &str, prefix: &str) {
+    let actual = decided
+        .outcome
+        .pointer(pointer)
+        .cloned()
+        .unwrap_or(Value::Null);
+    let text = actual
+        .as_str()
+        .unwrap_or_else(|| panic!("{what} ({pointer}): expected a text, found {actual}"));
+    assert!(
+        text.starts_with(prefix),
+        "{what} ({pointer}) should start with {prefix:?}, but is {text:?}"
+    );
 }
 
 /// Decides through the adapter for `profile`, starting it on first use.
@@ -255,4 +398,59 @@ fn through_adapter(command: &str, scenario: &Scenario, profile: Profile) -> auto
     adapter
         .decide(ask, &mut || {})
         .unwrap_or_else(|e| panic!("the adapter gave no outcome ({:?}): {}", e.kind, e.message))
+}
+
+/// Steps that each make one item of a session: a scenario with more than one, or with an event,
+/// is a session scenario.
+const ITEM_STEPS: [&str; 5] = [
+    "the agent calls ",
+    "the agent runs a program with ",
+    "the integration is disposed of",
+    "the integration is installed again",
+    "the user selects Auto",
+];
+
+/// Steps that set up or check what a protocol-1 adapter can neither be asked nor report, with
+/// what they need (`Observes` in `spec/protocol.md`).
+const BEYOND_PROTOCOL_1: [(&str, &str); 4] = [
+    ("the session log ", "the session log"),
+    (
+        "the session's header names no working directory",
+        "the session log",
+    ),
+    ("the session's id is ", "requests"),
+    ("the reviewer requests are", "requests"),
+];
+
+/// What a scenario needs that the adapter protocol this runner speaks (1) cannot give: sessions,
+/// the session log or the requests; `None` when a protocol-1 adapter can run it.
+pub fn beyond_protocol_1(
+    feature: &gherkin::Feature,
+    rule: Option<&gherkin::Rule>,
+    scenario: &gherkin::Scenario,
+) -> Option<&'static str> {
+    let steps: Vec<&str> = feature
+        .background
+        .iter()
+        .chain(rule.and_then(|r| r.background.as_ref()))
+        .flat_map(|b| &b.steps)
+        .chain(&scenario.steps)
+        .map(|s| s.value.as_str())
+        .collect();
+    let items = steps
+        .iter()
+        .filter(|s| ITEM_STEPS.iter().any(|p| s.starts_with(p)))
+        .count();
+    let event = steps
+        .iter()
+        .any(|s| ITEM_STEPS[2..].iter().any(|p| s.starts_with(p)));
+    if items > 1 || event {
+        return Some("sessions");
+    }
+    steps.iter().find_map(|s| {
+        BEYOND_PROTOCOL_1
+            .iter()
+            .find(|(p, _)| s.starts_with(p))
+            .map(|(_, needs)| *needs)
+    })
 }

@@ -263,21 +263,15 @@ fn every_scenario_runs_under_one_profile_and_names_only_ids_that_exist() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Clauses no single call can show, and why; the coverage test accepts no scenario for them (and
+/// Clauses no scenario can show, and why; the coverage test accepts no scenario for them (and
 /// refuses a scenario that claims one).
-const NO_SCENARIO: &[(&str, &str)] = &[
-    (
-        "AR-CONV-1",
-        "it is about the spec's own wording and clause IDs, which the ID lints enforce",
-    ),
-    (
-        "AR-APPROVAL-6",
-        "no remembered grant shows only across two calls; a scenario is one call",
-    ),
-];
+const NO_SCENARIO: &[(&str, &str)] = &[(
+    "AR-CONV-1",
+    "it is about the spec's own wording and clause IDs, which the ID lints enforce",
+)];
 
-/// Clauses whose cases and scenarios need session scenarios in the runner and the steps; they
-/// leave this list as those land.
+/// Clauses whose fixed cases need session scenarios in the runner (`cases.rs` reads this list);
+/// they leave it as those cases land.
 pub const ARRIVING: [&str; 13] = [
     "AR-DISPOSE-4",
     "AR-DISPOSE-5",
@@ -293,6 +287,10 @@ pub const ARRIVING: [&str; 13] = [
     "AR-SESSION-2",
     "AR-SESSION-3",
 ];
+
+/// Clauses no scenario exercises yet, though one can; they leave this list as their scenarios
+/// land.
+const SCENARIOS_ARRIVING: [&str; 0] = [];
 
 #[test]
 fn every_row_clause_and_incident_is_exercised() {
@@ -313,7 +311,7 @@ fn every_row_clause_and_incident_is_exercised() {
     for clause in spec::clause_ids() {
         if !tagged.contains(&clause)
             && !NO_SCENARIO.iter().any(|(c, _)| *c == clause)
-            && !ARRIVING.contains(&clause.as_str())
+            && !SCENARIOS_ARRIVING.contains(&clause.as_str())
         {
             problems.push(format!("clause {clause}"));
         }
