@@ -254,7 +254,7 @@ Auto review has failed 3 times in a row on route qodercn/qfmodel; configure a re
     And the approval service answers "rejected" without asking the user
     And the model sees 'Error: the user rejected tool "pwsh"'
     When the user selects Auto
-    Then selecting Auto fails with text starting with 'permission: unknown preset "auto" (known: '
+    Then selecting Auto fails with an error worded by the deployment
     When the agent calls "pwsh"
     Then the reviewer is not asked
     And the tool body runs
@@ -334,7 +334,7 @@ Auto review has failed 3 times in a row on route qodercn/qfmodel; configure a re
     And the user is asked and answers "allowed-once"
     And the tool body runs
     When the user selects Auto
-    Then selecting Auto fails with text starting with 'permission: unknown preset "auto" (known: '
+    Then selecting Auto fails with an error worded by the deployment
     When the integration is installed again
     Then it reports no error
     Given the reviewer denies with risk "high"
@@ -366,7 +366,7 @@ Auto review has failed 3 times in a row on route qodercn/qfmodel; configure a re
     Then the reviewer is not asked
     And the tool body runs
     When the user selects Auto
-    Then selecting Auto fails with text starting with 'permission: unknown preset "auto" (known: '
+    Then selecting Auto fails with an error worded by the deployment
     When the integration is installed again
     And the user selects Auto
     Then selecting Auto succeeds

@@ -523,6 +523,17 @@ fn selecting_auto_fails(w: &mut GateWorld, error: String) {
     );
 }
 
+#[then(expr = "selecting Auto fails with an error worded by the deployment")]
+fn selecting_auto_fails_somehow(w: &mut GateWorld) {
+    // MSG-ERR-NO-AUTO is implementation-defined: any text, but an error (AR-DISPOSE-4).
+    let d = selection(w);
+    assert!(
+        d.outcome.pointer("/error").is_some_and(Value::is_string),
+        "selecting Auto should fail with an error, but the outcome is {}",
+        d.outcome
+    );
+}
+
 #[then(expr = "selecting Auto fails with text starting with {string}")]
 fn selecting_auto_fails_prefix(w: &mut GateWorld, prefix: String) {
     expect_prefix_of(
