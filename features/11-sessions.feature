@@ -140,13 +140,13 @@ Auto review has failed 3 times in a row on route qodercn/qfmodel; configure a re
 
   # --- One call after another -------------------------------------------------------------------
 
-  @baseline @F-SESS-7 @AR-SESSION-1 @AR-CANCEL-6
-  Scenario: A call left pending does not hold up the session: the next call is decided after it
+  @baseline @F-SESS-25 @AR-SESSION-1 @AR-CANCEL-6
+  Scenario: A review that never answers holds up the session until the caller cancels the call; the next call is decided after it
     Given a session in Auto
     And the reviewer never answers
+    And the caller cancels while the review is in flight
     When the agent calls "pwsh"
-    Then the call never completes
-    And the tool body does not run
+    Then the tool body does not run
     Given the reviewer allows with risk "low"
     When the agent calls "list_agents"
     Then the reviewer is asked once

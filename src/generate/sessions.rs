@@ -29,6 +29,10 @@ pub fn session_scenario(r: &mut Rng) -> SessionScenario {
                 if !installed && call.abort.is_lifecycle() {
                     call.abort = AbortPoint::None;
                 }
+                // RZ-7: a call that may never settle ends its session.
+                if i + 1 < n && call.may_stay_pending() {
+                    call.abort = AbortPoint::CallerDuringReview;
+                }
                 if call.abort.is_lifecycle() {
                     installed = false;
                 }

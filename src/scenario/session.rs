@@ -188,7 +188,8 @@ impl SessionScenario {
     }
 
     /// The session itself, unless the real runtime cannot produce it: a disposal or a lifecycle
-    /// abort while the integration is not installed (RZ-5), an install while it is (RZ-6).
+    /// abort while the integration is not installed (RZ-5), an install while it is (RZ-6), an
+    /// item after a call that may never settle (RZ-7).
     pub fn realizable(self) -> Result<SessionScenario, ScenarioError> {
         let mut installed = true;
         for (i, item) in self.calls.iter().enumerate() {
@@ -225,6 +226,13 @@ impl SessionScenario {
                         ));
                     }
                     installed = false;
+                }
+                Item::Call(c) if i + 1 < self.calls.len() && c.may_stay_pending() => {
+                    return Err(refuse(
+                        "RZ-7",
+                        "a call whose review may never settle, with no signal to end it, blocks its session: nothing after it can happen, so it must be the last item",
+                        ".reviewer",
+                    ));
                 }
                 Item::Call(_) => {}
             }
@@ -285,6 +293,19 @@ impl Item {
             });
         }
         Scenario::from_value(v).map(|s| Item::Call(Box::new(s)))
+    }
+}
+
+impl Scenario {
+    /// Whether the call may stay pending (AR-CANCEL-6): its first reviewer request never
+    /// settles and no signal ends it. (The resilient deadline ends it, but which profile decides
+    /// is not part of the scenario.)
+    pub fn may_stay_pending(&self) -> bool {
+        matches!(self.reviewer.attempt(0), super::Attempt::Hang { .. })
+            && matches!(
+                self.abort,
+                AbortPoint::None | AbortPoint::LifecycleDuringDownstream
+            )
     }
 }
 

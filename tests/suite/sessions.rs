@@ -140,3 +140,55 @@ fn a_resilient_session_counts_failures_and_shows_the_hint_where_the_count_reache
         assert!(!serde_json::to_string(c).unwrap().contains("in a row"));
     }
 }
+
+#[test]
+fn sessions_no_runtime_produces_are_refused_with_the_rule_and_the_item() {
+    use autoreview::scenario::session::SessionScenario;
+    let refused = |line: &str| SessionScenario::from_json(line).unwrap_err().to_string();
+    let call = r#"{"tool":{"name":"pwsh"},"reviewer":{"text":"{}"}}"#;
+    let hang = r#"{"tool":{"name":"pwsh"},"reviewer":{"hang":true}}"#;
+    let cases = [
+        (
+            r#"{"calls":[{"event":"dispose"},{"event":"dispose"}]}"#.to_owned(),
+            "calls[1].event: unrealizable (RZ-5)",
+        ),
+        (
+            r#"{"calls":[{"event":"dispose"},{"tool":{"name":"x"},"reviewer":{"text":"{}"},"abort":"lifecycle-after-review"}]}"#.to_owned(),
+            "calls[1].abort: unrealizable (RZ-5)",
+        ),
+        (
+            format!(r#"{{"calls":[{call},{{"event":"install"}}]}}"#),
+            "calls[1].event: unrealizable (RZ-6)",
+        ),
+        (
+            format!(r#"{{"calls":[{hang},{call}]}}"#),
+            "calls[0].reviewer: unrealizable (RZ-7)",
+        ),
+        (
+            format!(
+                r#"{{"calls":[{{"tool":{{"name":"x"}},"policy":"never","reviewer":{{"text":"{{}}"}}}}]}}"#
+            ),
+            "calls[0].policy: `policy` belongs to the session",
+        ),
+        (
+            r#"{"calls":[]}"#.to_owned(),
+            "calls: a session holds at least one",
+        ),
+        (
+            r#"{"calls":[{"event":"select-auto","reselect":true}]}"#.to_owned(),
+            "calls[0].reselect: only a dispose event",
+        ),
+    ];
+    for (line, want) in cases {
+        let got = refused(&line);
+        assert!(
+            got.starts_with(want),
+            "{line}\n  gave {got}\n  wanted {want}"
+        );
+    }
+    // The last item may stay pending, and a caller's signal lets the session go on.
+    assert!(SessionScenario::from_json(&format!(r#"{{"calls":[{call},{hang}]}}"#)).is_ok());
+    let ended =
+        r#"{"tool":{"name":"pwsh"},"reviewer":{"hang":true},"abort":"caller-during-review"}"#;
+    assert!(SessionScenario::from_json(&format!(r#"{{"calls":[{ended},{call}]}}"#)).is_ok());
+}
