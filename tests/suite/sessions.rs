@@ -165,9 +165,7 @@ fn sessions_no_runtime_produces_are_refused_with_the_rule_and_the_item() {
             "calls[0].reviewer: unrealizable (RZ-7)",
         ),
         (
-            format!(
-                r#"{{"calls":[{{"tool":{{"name":"x"}},"policy":"never","reviewer":{{"text":"{{}}"}}}}]}}"#
-            ),
+            r#"{"calls":[{"tool":{"name":"x"},"policy":"never","reviewer":{"text":"{}"}}]}"#.to_owned(),
             "calls[0].policy: `policy` belongs to the session",
         ),
         (
