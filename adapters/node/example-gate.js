@@ -5,10 +5,17 @@
  * (chapters 10 and 11: a tolerant reader, bounded repairs and retries under one deadline, readable
  * failure messages, failures asked about, a recovery hint). `env.profile` selects one.
  *
- * It is written against the `env` of harness.js; a real gate gets the same things from its host
- * (tool registry, LLM client, approval service, its own disposer, ...). Shape:
- * `gate(exec, next, env) => Promise<decision>`, a `tools/pre-execute` listener placed first in the
- * chain. The tool runtime (materialization, approval) lives in harness.js.
+ * It is an integration, as a host installs one: `install(host, restored)` registers the Auto
+ * preset and returns `{ listener, dispose, consecutiveFailures }`. The listener
+ * `(exec, next, env) => Promise<decision>` is placed first in the `tools/pre-execute` chain; the
+ * disposer stops admitting, moves the listed Auto sessions to Full access, aborts the lifecycle,
+ * waits for the admitted calls and unregisters Auto (AR-DISPOSE-1, AR-DISPOSE-4). What it keeps —
+ * whether it admits calls, which sessions its disposal moved, each session's failures in a row —
+ * lives in the installation, so a session's calls carry it from one to the next and disposal drops
+ * it with the integration (AR-SESSION-2, AR-RES-HINT-4). It is written against the `host` and `env`
+ * of harness.js; a real gate gets the same things from its host (tool registry, LLM client,
+ * approval service, presets, session store, ...). The tool runtime (materialization, approval)
+ * lives in harness.js.
  */
 
 // ---- Texts (spec chapter 9 and AR-RES-MSG-1) -------------------------------------------------
@@ -50,6 +57,7 @@ const MSG = {
   schemaNative: 'auto-review: the pending native tool schema is missing or ambiguous',
   schemaPtc: 'auto-review: the pending PTC binding schema is missing or inconsistent',
   noRoute: 'auto-review: no complete request-header route is available',
+  noCwd: 'auto-review: the session has no working directory',
   // AR-PARSE-4: implementation-defined in its entirety.
   invalidJson: (detail) => `auto-review: reviewer output is not valid JSON (${detail})`,
   toolCall: 'auto-review: reviewer emitted a tool call instead of a decision',
@@ -60,6 +68,10 @@ const MSG = {
   conflict: 'auto-review: reviewer output holds an allow beside other braces',
   allowProse: 'auto-review: reviewer output holds an allow beside prose',
   deadline: (ms) => `auto-review: the review did not finish within ${ms} ms`,
+
+  // The integration's lifecycle (AR-MSG-5; the abort reason is not observable).
+  closing: 'auto-review: integration is closing',
+  disposed: 'auto-review integration disposed',
 };
 
 const INFO_DENIED = { name: 'AutoReviewDeniedError', code: 'AUTO_REVIEW_DENIED' };
@@ -348,15 +360,31 @@ function readTolerant(chunks) {
 
 // ---- The review (chapter 3; AR-RES-SCHEMA/ROUTE/RETRY/NORM/HINT) -----------------------------
 
-function reviewRequest(exec, route, signal, repair = false) {
+/**
+ * One reviewer request (AR-REVIEW-3, AR-REVIEW-12): temperature 0, no tools, the review policy
+ * (with the repair instruction appended for a repair, AR-RES-RETRY-2), and the session's id when
+ * the request is attributed to it (AR-RES-REQUEST-1).
+ */
+function reviewRequest(exec, route, signal, { cwd, action, sessionId, repair = false }) {
+  const text = ['ENVIRONMENT', JSON.stringify({ cwd }), 'PENDING_ACTION', JSON.stringify({ ...action, mode: exec.kind })].join('\n\n');
   return {
     provider: route.provider,
     model: route.model,
     system: repair ? `${REVIEW_POLICY}\n\n${MSG.repairInstruction}` : REVIEW_POLICY,
-    messages: [{ role: 'user', content: [{ type: 'text', text: `PENDING_ACTION\n${JSON.stringify({ name: exec.name })}` }] }],
+    messages: [{ role: 'user', content: [{ type: 'text', text }] }],
     temperature: 0,
+    ...(sessionId === undefined ? {} : { sessionId }),
     signal,
   };
+}
+
+/** AR-REVIEW-11: the pending call as the session log holds it, or a `session` failure saying why not. */
+function pendingAction(exec, session) {
+  try {
+    return session.log.pendingAction(exec);
+  } catch (error) {
+    throw new ReviewFailure('session', textOf(error));
+  }
 }
 
 const schemaFailure = (exec) => new ReviewFailure('schema', exec.kind === 'ptc-inner' ? MSG.schemaPtc : MSG.schemaNative);
@@ -364,14 +392,19 @@ const schemaFailure = (exec) => new ReviewFailure('schema', exec.kind === 'ptc-i
 /** Baseline: one review, at most one request. Resolves to { decision } or { failure }; never throws. */
 async function reviewOnce(exec, session, env, signal) {
   try {
-    // AR-REVIEW-3/9: the session's own route, complete, checked before the schema as shipped.
+    // AR-REVIEW-3/9: the session's own route, complete, checked first as shipped.
     const route = session.route;
     if (!route.provider || !route.model) throw new ReviewFailure('route', MSG.noRoute);
+    // AR-REVIEW-10: the request header's working directory, then the call in the log (AR-REVIEW-11).
+    const cwd = session.workingDirectory;
+    if (cwd === undefined) throw new ReviewFailure('session', MSG.noCwd);
+    const action = pendingAction(exec, session);
     // AR-REVIEW-2: the schema from the request header (ptc-inner: the binding), exactly one.
     if (env.tools.headerSchemas(exec).length !== 1) throw schemaFailure(exec);
     let chunks;
     try {
-      chunks = await env.llm.request(reviewRequest(exec, route, signal));
+      // The baseline's requests carry no session id (AR-REVIEW-12).
+      chunks = await env.llm.request(reviewRequest(exec, route, signal, { cwd, action }));
     } catch (thrown) {
       // AR-REVIEW-5 item 3 / AR-REVIEW-7: a thrown value is `internal`, converted by String(value).
       throw new ReviewFailure('internal', String(thrown));
@@ -389,7 +422,7 @@ async function reviewOnce(exec, session, env, signal) {
  * transport failures (AR-RES-RETRY-1..5). Resolves to a decision or throws a ReviewFailure, marked
  * `bySignal` when the caller's or the lifecycle's signal ended the request (AR-CANCEL-6).
  */
-async function askReviewer(exec, route, env, signal) {
+async function askReviewer(exec, route, env, signal, request) {
   const { config, clock } = env;
   let repairs = config.repair_attempts;
   let retries = config.transport_retries;
@@ -413,10 +446,10 @@ async function askReviewer(exec, route, env, signal) {
     for (;;) {
       let failure;
       try {
-        const request = env.llm.request(reviewRequest(exec, route, requestSignal, repair)).catch((thrown) => {
+        const sent = env.llm.request(reviewRequest(exec, route, requestSignal, { ...request, repair })).catch((thrown) => {
           throw new ReviewFailure('internal', textOf(thrown)); // a thrown value is always `internal`
         });
-        const chunks = await Promise.race([request, expiry]);
+        const chunks = await Promise.race([sent, expiry]);
         if (expired) throw new ReviewFailure('timeout', MSG.deadline(config.review_timeout_ms));
         return readTolerant(chunks);
       } catch (error) {
@@ -430,7 +463,10 @@ async function askReviewer(exec, route, env, signal) {
         repairs--;
         repair = true;
       } else if (failure.class === 'transport' && retries > 0) {
+        // A transport retry asks the review again without the repair instruction, even after a
+        // repair: only a request that follows a protocol failure is a repair (AR-REVIEW-12).
         retries--;
+        repair = false;
       } else {
         throw failure;
       }
@@ -442,25 +478,30 @@ async function askReviewer(exec, route, env, signal) {
 
 /**
  * Resilient: one review. Resolves to { decision } or { failure, hint }; never throws. Keeps the
- * session's count of failures in a row (AR-RES-HINT-1) and words the hint when due (AR-RES-HINT-2).
+ * session's count of failures in a row in `failures` (AR-RES-HINT-1) and words the hint when due
+ * (AR-RES-HINT-2).
  */
-async function reviewResilient(exec, session, env, signal) {
+async function reviewResilient(exec, session, env, signal, failures) {
   const route = env.config.reviewer_route ?? session.route; // AR-RES-ROUTE-1
   try {
     if (!route.provider || !route.model) throw new ReviewFailure('route', MSG.noRoute); // AR-REVIEW-9
+    // AR-RES-CWD-1: a header without a directory says nothing about the call; use the deployment's.
+    const cwd = env.workingDirectory.ensure(session);
+    const action = pendingAction(exec, session); // AR-REVIEW-11
     // AR-RES-SCHEMA-1: the live registry first, then the request header (or the PTC binding).
     const one = (schemas) => schemas.length === 1;
     if (!one(env.tools.registrySchemas(exec)) && !one(env.tools.headerSchemas(exec))) throw schemaFailure(exec);
-    const decision = await askReviewer(exec, route, env, signal);
-    env.sessions.setConsecutiveFailures(session, 0);
+    // AR-RES-REQUEST-1: every request names the session it reviews for.
+    const decision = await askReviewer(exec, route, env, signal, { cwd, action, sessionId: session.id });
+    failures.set(session.id, 0);
     return { decision };
   } catch (error) {
     const raw = error instanceof ReviewFailure ? error : new ReviewFailure('internal', textOf(error));
     const failure = new ReviewFailure(raw.class, normalizeMessage(raw.message), raw.implementationDefined);
     env.observe.reviewFailure(failure);
     if (raw.bySignal) return { failure, hint: null }; // not the reviewer's failure (AR-RES-HINT-1)
-    const count = env.sessions.consecutiveFailures(session) + 1;
-    env.sessions.setConsecutiveFailures(session, count);
+    const count = (failures.get(session.id) ?? 0) + 1;
+    failures.set(session.id, count);
     if (count < env.config.failure_hint_after) return { failure, hint: null };
     // Every request of a review uses one route: the last request's, or the one a request would use.
     const routeName = `${route.provider}/${route.model}`;
@@ -508,8 +549,29 @@ function ask(question, hint = null) {
   };
 }
 
+/**
+ * AR-ADMIT-1..3: run an admitted call's review and decision, tracked until its decision is
+ * returned so that disposal waits for it. The call is tracked before anything is awaited.
+ */
+async function admitted(state, work) {
+  let release;
+  const done = new Promise((resolve) => {
+    release = resolve;
+  });
+  state.admitted.add(done);
+  try {
+    return await work();
+  } finally {
+    state.admitted.delete(done);
+    release();
+  }
+}
+
+/** Whether this installation refuses admission: it is closing, or its lifecycle ended (AR-ADMIT-1). */
+const closing = (state) => !state.accepting || state.lifecycle.signal.aborted;
+
 /** The baseline listener: the shipped gate (chapters 1-9). */
-async function baselineGate(exec, next, env) {
+async function baselineGate(exec, next, env, state) {
   const agent = exec.agent;
   // AR-SCOPE-1..3: pass-through calls; the outer transport is the tool run_code with no parent.
   if (agent === undefined) return next();
@@ -517,87 +579,127 @@ async function baselineGate(exec, next, env) {
   // The preset is read before admission, as shipped: a session disposal moved out of Auto passes
   // through (AR-DISPOSE-2).
   if (env.permissionPresets.current(agent.session) !== 'auto') return next();
+  if (closing(state)) return cancel(); // AR-ADMIT-2
 
-  // AR-ADMIT-1/2: refused admission.
-  if (env.lifecycle.closing || env.lifecycle.signal.aborted) return cancel();
+  return admitted(state, async () => {
+    const signal = AbortSignal.any([exec.signal, state.lifecycle.signal]);
+    const outcome = await reviewOnce(exec, agent.session, env, signal);
 
-  const signal = AbortSignal.any([exec.signal, env.lifecycle.signal]);
-  const outcome = await reviewOnce(exec, agent.session, env, signal);
+    // AR-CANCEL-3: a lifecycle abort during the review cancels, whatever the review said.
+    if (state.lifecycle.signal.aborted) return cancel();
 
-  // AR-CANCEL-3: a lifecycle abort during the review cancels, whatever the review said.
-  if (env.lifecycle.signal.aborted) return cancel();
+    // AR-DECIDE-1: a failure denies at once, without downstream, whatever the policy.
+    if (outcome.failure) return { kind: 'deny', reason: MSG.failed(exec.name, outcome.failure.message) };
 
-  // AR-DECIDE-1: a failure denies at once, without downstream, whatever the policy.
-  if (outcome.failure) return { kind: 'deny', reason: MSG.failed(exec.name, outcome.failure.message) };
+    const { decision, reason } = outcome.decision;
+    // AR-DECIDE-2: a denial under the recorded override `never` is final.
+    if (decision === 'deny' && env.approval.overrideOf(agent.session) === 'never') return finalDenial(exec.name, reason);
 
-  const { decision, reason } = outcome.decision;
-  // AR-DECIDE-2: a denial under the recorded override `never` is final.
-  if (decision === 'deny' && env.approval.overrideOf(agent.session) === 'never') return finalDenial(exec.name, reason);
+    // AR-DECIDE-3: consult downstream exactly once.
+    const downstream = await next();
+    if (state.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
 
-  // AR-DECIDE-3: consult downstream exactly once.
-  const downstream = await next();
-  if (env.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
-
-  // AR-DECIDE-4 / first case of AR-DECIDE-5: downstream's decision unchanged.
-  if (decision === 'allow' || downstream.kind !== 'allow') return downstream;
-  return ask(deniedQuestion(exec.name, reason)); // AR-DECIDE-5
+    // AR-DECIDE-4 / first case of AR-DECIDE-5: downstream's decision unchanged.
+    if (decision === 'allow' || downstream.kind !== 'allow') return downstream;
+    return ask(deniedQuestion(exec.name, reason)); // AR-DECIDE-5
+  });
 }
 
 /** The resilient listener (chapters 10 and 11). */
-async function resilientGate(exec, next, env) {
+async function resilientGate(exec, next, env, state) {
   const agent = exec.agent;
   if (agent === undefined) return next();
   if (exec.parent === undefined && exec.name === 'run_code') return next();
   const session = agent.session;
-  // AR-RES-DISPOSE-1: a session our disposer moved out of Auto is not passed on unreviewed while
+  // AR-RES-DISPOSE-1: a session our disposal moved out of Auto is not passed on unreviewed while
   // we close; the call is refused admission (AR-ADMIT-2) before the preset is read.
-  if (env.lifecycle.closing && env.lifecycle.migrated(session)) return cancel();
+  if (closing(state) && state.movedByDisposal.has(session.id)) return cancel();
   if (env.permissionPresets.current(session) !== 'auto') return next();
-  if (env.lifecycle.closing || env.lifecycle.signal.aborted) return cancel();
+  if (closing(state)) return cancel();
 
-  const signal = AbortSignal.any([exec.signal, env.lifecycle.signal]);
-  const review = await reviewResilient(exec, session, env, signal);
-  if (env.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-3
+  return admitted(state, async () => {
+    const signal = AbortSignal.any([exec.signal, state.lifecycle.signal]);
+    const review = await reviewResilient(exec, session, env, signal, state.failures);
+    if (state.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-3
 
-  // AR-RES-DECIDE-1, AR-RES-FAIL-1: the effective policy decides.
-  const never = env.approval.effectivePolicy(session) === 'never';
-  let question = null; // what the gate would ask the human, when the reviewer did not allow
-  if (review.failure) {
-    if (never || env.config.on_failure === 'deny') {
-      // AR-RES-FAIL-3: deny before downstream, naming the failure class.
-      const reason = MSG.failed(exec.name, review.failure.message);
-      return {
-        kind: 'deny',
-        reason: review.hint ? `${reason}\n${review.hint.en}` : reason,
-        info: { ...INFO_FAILED, failure: review.failure.class },
-      };
+    // AR-RES-DECIDE-1, AR-RES-FAIL-1: the effective policy decides.
+    const never = env.approval.effectivePolicy(session) === 'never';
+    let question = null; // what the gate would ask the human, when the reviewer did not allow
+    if (review.failure) {
+      if (never || env.config.on_failure === 'deny') {
+        // AR-RES-FAIL-3: deny before downstream, naming the failure class.
+        const reason = MSG.failed(exec.name, review.failure.message);
+        return {
+          kind: 'deny',
+          reason: review.hint ? `${reason}\n${review.hint.en}` : reason,
+          info: { ...INFO_FAILED, failure: review.failure.class },
+        };
+      }
+      question = failedQuestion(exec.name, review.failure); // AR-RES-FAIL-2
+    } else if (review.decision.decision === 'deny') {
+      if (never) return finalDenial(exec.name, review.decision.reason);
+      question = deniedQuestion(exec.name, review.decision.reason);
     }
-    question = failedQuestion(exec.name, review.failure); // AR-RES-FAIL-2
-  } else if (review.decision.decision === 'deny') {
-    if (never) return finalDenial(exec.name, review.decision.reason);
-    question = deniedQuestion(exec.name, review.decision.reason);
-  }
 
-  const downstream = await next();
-  if (env.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
-  if (question === null || downstream.kind === 'deny' || downstream.kind === 'cancel') return downstream;
-  if (downstream.kind === 'ask') return ask(combinedQuestion(question, downstream.reason), review.hint); // AR-RES-ASK-1
-  return ask(question, review.hint);
+    const downstream = await next();
+    if (state.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
+    if (question === null || downstream.kind === 'deny' || downstream.kind === 'cancel') return downstream;
+    if (downstream.kind === 'ask') return ask(combinedQuestion(question, downstream.reason), review.hint); // AR-RES-ASK-1
+    return ask(question, review.hint);
+  });
 }
 
-/** The gate: the listener of the run's profile. */
-function gate(exec, next, env) {
-  return env.profile === 'resilient' ? resilientGate(exec, next, env) : baselineGate(exec, next, env);
+// ---- The integration (AR-DISPOSE-1..5, AR-INSTALL-1) -----------------------------------------
+
+/**
+ * Install the gate: register the Auto preset and return the integration. `restored` carries the
+ * failures in a row each session had before (the host's record; empty for a fresh installation,
+ * which counts from 0, AR-RES-HINT-4). `host.profile` selects the listener.
+ */
+function install(host, restored = {}) {
+  const state = {
+    accepting: true,
+    lifecycle: new AbortController(),
+    admitted: new Set(), // the admitted calls not yet decided (AR-ADMIT-3)
+    movedByDisposal: new Set(), // ids of the sessions disposal moved out of Auto
+    failures: new Map(restored.consecutiveFailures ?? []), // session id -> failures in a row
+  };
+  // AR-DISPOSE-5: once disposal began, selecting Auto is refused, so nothing that observes the
+  // migration can put a session back under a gate that is going away.
+  const unregisterAuto = host.permissionPresets.registerAuto(() => {
+    if (!state.accepting) throw new Error(MSG.closing);
+  });
+  const listener = host.profile === 'resilient' ? resilientGate : baselineGate;
+  return {
+    listener: (exec, next, env) => listener(exec, next, env, state),
+
+    /** AR-DISPOSE-1: stop admitting, move live Auto sessions, abort, wait; then Auto is gone. */
+    async dispose() {
+      state.accepting = false;
+      for (const session of host.sessions.list()) {
+        if (host.permissionPresets.current(session) !== 'auto') continue;
+        state.movedByDisposal.add(session.id);
+        host.permissionPresets.set(session, 'danger-full-access'); // which writes the policy `never`
+      }
+      state.lifecycle.abort(new Error(MSG.disposed));
+      await Promise.allSettled([...state.admitted]);
+      unregisterAuto(); // AR-DISPOSE-4
+    },
+
+    /** The session's failures in a row (AR-RES-HINT-1); the baseline counts none. */
+    consecutiveFailures: (session) => state.failures.get(session.id) ?? 0,
+  };
 }
 
 module.exports = {
-  gate,
+  install,
   readStrict,
   readTolerant,
   normalizeMessage,
   textOf,
   classifyErrorFinish,
   profiles: ['baseline', 'resilient'],
+  observes: ['sessions', 'requests', 'session-log'],
 };
 
 // Run directly, this module would exit at once, and a check would only see an adapter that ended

@@ -6,56 +6,94 @@
  *
  *  - the adapter protocol loop of spec/protocol.md (`serve`): hello / decide / stop as JSON lines on
  *    stdin/stdout, one line per reply, logs on stderr only; a decide that throws becomes an `error`
- *    reply and the run goes on;
- *  - a scenario reader (`normalizeScenario`) that applies the defaults of spec/scenario.md and
- *    refuses unknown members and out-of-range values, naming the member;
- *  - a scripted world built from one scenario (`createWorld`): a fake reviewer client, a downstream
- *    listener chain ending in allow, an approval service (spec chapter 6), the caller's and the
- *    lifecycle's abort controllers firing at the scenario's abort point (chapter 7), the tool's body,
- *    a virtual clock, and a recorder of the trace;
- *  - a tool runtime (`runToolCall`) that runs the gate as the first `tools/pre-execute` listener,
- *    asks the approval service for `ask` and materializes the decision (chapter 8);
- *  - `runScenario`, which drives all of that on the virtual clock and assembles the outcome object
- *    exactly as spec/scenario.md defines it.
+ *    reply and the run goes on. It speaks protocols 1 and 2: to a runner that says 2 it answers 2
+ *    and names what the gate can observe (`observes`), to one that says 1 it answers 1;
+ *  - a scenario reader (`normalizeInput`) that applies the defaults of spec/scenario.md to a
+ *    single-call or a session scenario and refuses unknown members, out-of-range values and what
+ *    no runtime produces (RZ-1..6), naming the member;
+ *  - a scripted world built from one scenario line: one session (its preset, approval policy,
+ *    request header and session log), a permission-presets service with which the gate registers
+ *    the Auto preset, a fake reviewer client that records what each request carries, downstream
+ *    listeners ending in allow, an approval service (spec chapter 6), the caller's abort signal
+ *    and the integration's disposal at the scenario's abort points (chapter 7), the tool's body, a
+ *    virtual clock, and a recorder of each call;
+ *  - a tool runtime (`runToolCall`) that runs the gate's listener as the first `tools/pre-execute`
+ *    listener (or no listener once the integration is gone), asks the approval service for `ask`
+ *    and materializes the decision (chapter 8);
+ *  - `runInput`, which drives all of that on the virtual clock, call by call and event by event,
+ *    and assembles the outcome exactly as spec/scenario.md defines it.
  *
- * A gate is `(exec, next, env) => Promise<decision>`, in the style of a `tools/pre-execute`
- * listener:
+ * A gate is an *integration*, installed once per session and disposed of as the host does it:
+ *
+ *   install(host, restored) => { listener, dispose, consecutiveFailures? }
+ *
+ *     host      the services the integration keeps for its lifetime (see below);
+ *     restored  { consecutiveFailures: Map<session id, number> }: the failures in a row a session
+ *               had before this run (the scenario's session.consecutive_failures), for the first
+ *               installation; empty for an installation after a disposal (AR-RES-HINT-4).
+ *     listener(exec, next, env) => Promise<decision>   the `tools/pre-execute` listener
+ *     dispose() => Promise<void>   disposal (AR-DISPOSE-1): called at a lifecycle abort point of a
+ *               call or at a `dispose` event; the harness does not wait for it to settle before the
+ *               call goes on, and drops the integration once the call or event is over.
+ *     consecutiveFailures(session) => number   the session's failures in a row, as the integration
+ *               counts them (AR-RES-HINT-1); the outcome's review.consecutive_failures. Without it
+ *               the outcome reports the count the installation started from.
+ *
+ * A gate may also be a bare listener `(exec, next, env) => Promise<decision>` (the protocol-1 form,
+ * `serve({ gate })`): the harness then installs it inside an integration that does what the
+ * shipped one does around its listener — registers Auto, refuses admission while closing,
+ * migrates listed Auto sessions on disposal — and offers it env.lifecycle and
+ * env.sessions.consecutiveFailures / setConsecutiveFailures (see `shellAround`).
  *
  *   exec  = { name, callId, kind: 'native'|'ptc-inner'|'run-code', parent, agent, signal, arguments }
  *           `agent` is undefined for a call without an agent, else { id, session };
  *           `parent` is set for a ptc-inner call (the program's run_code call), undefined otherwise;
  *           `signal` is the caller's AbortSignal.
+ *   session = exec.agent.session, the same object for every call of a session:
+ *           { id, route: { provider, model }, workingDirectory, log }
+ *           `workingDirectory` is the request header's directory, undefined when the header names
+ *           none (scenario session.working_directory false; AR-REVIEW-10);
+ *           `log.pendingAction(exec)` finds the pending call in the session log and returns its
+ *           logged action { name, arguments }, or throws an Error whose message says which fact the
+ *           log breaks (scenario `log`; AR-REVIEW-11).
  *   next  = () => Promise<decision>      the rest of the pre-execute chain (downstream).
- *   env   = the world the gate lives in:
- *     env.profile                         'baseline' | 'resilient' (the run's profile)
- *     env.config                          the resilient configuration, defaults applied (AR-RES-CONFIG-1)
- *     env.lifecycle.signal / .closing     the gate integration's lifecycle (admission, AR-ADMIT-1)
- *     env.lifecycle.migrated(session)     whether disposal moved this session out of Auto (it was
- *                                         listed and in Auto when the integration was disposed)
- *     env.permissionPresets.current(session)          'auto' | 'danger-full-access' | ...
- *     env.approval.overrideOf(session)                'ask' | 'never' | undefined
- *     env.approval.effectivePolicy(session)           'ask' | 'never'
+ *   host  = the services an integration keeps:
+ *     host.profile                        'baseline' | 'resilient' (the run's profile)
+ *     host.config                         the resilient configuration, defaults applied (AR-RES-CONFIG-1)
+ *     host.permissionPresets.current(session)   'auto' | 'danger-full-access' | ... ('custom' for a
+ *                                         session recorded in Auto while no integration registers it)
+ *     host.permissionPresets.set(session, name)  selects a preset and writes its approval policy
+ *                                         (auto: ask, danger-full-access: never, ...); selecting auto
+ *                                         first calls the registered admission hook, which may throw
+ *     host.permissionPresets.registerAuto(admit) => unregister   makes `auto` selectable
+ *     host.approval.overrideOf(session)   'ask' | 'never' | undefined
+ *     host.approval.effectivePolicy(session)     'ask' | 'never'
+ *     host.sessions.list()                the live sessions disposal walks (scenario session.listed)
+ *     host.workingDirectory.ensure(session)      the header's directory, else the deployment's
+ *     host.clock.now() / setTimeout(fn, ms) / clearTimeout(id) / sleep(ms)
+ *                                         the virtual clock; use it for deadlines, never real timers
+ *     host.log(...args)                   writes to stderr
+ *   env   = host, plus what belongs to this one call:
  *     env.tools.headerSchemas(exec)       schemas with exec.name in the latest request header (for a
  *                                         ptc-inner call: the schemas bound when the program started)
  *     env.tools.registrySchemas(exec)     schemas with exec.name in the live tool registry
  *     env.llm.request(options)            one reviewer request; options = { provider, model, system,
- *                                         messages, temperature, signal }; resolves to an array of
- *                                         chunks (see below) or rejects with the scripted thrown value
- *     env.sessions.consecutiveFailures(session) / setConsecutiveFailures(session, n)
- *                                         the session's reviewer failures in a row (AR-RES-HINT-1)
+ *                                         messages, temperature, tools?, sessionId?, signal }; resolves
+ *                                         to an array of chunks (see below) or rejects with the
+ *                                         scripted thrown value
  *     env.observe.reviewFailure({ class, message, implementationDefined })
  *                                         instrumentation: call it once when the review settles as a
  *                                         failure, BEFORE acting on it (see "abort points" below)
- *     env.clock.now() / setTimeout(fn, ms) / clearTimeout(id) / sleep(ms)
- *                                         the virtual clock; use it for deadlines, never real timers
- *     env.log(...args)                    writes to stderr
  *
  *   decision = { kind: 'allow' }
  *            | { kind: 'deny', reason, info? }
  *            | { kind: 'cancel' }
  *            | { kind: 'ask', reason?, displayReason?: { en, zh } }   (display_reason is accepted too)
  *
- * Reviewer chunks (what env.llm.request resolves to), in stream order:
+ * Reviewer requests (review.requests, AR-REVIEW-12): the client records each request's route
+ * (`provider/model`), `temperature` (null when not sent), how many `tools` it declares, its
+ * `sessionId` (null when not sent), and whether `system` ends with the repair instruction
+ * (MSG-REPAIR-INSTRUCTION). Reviewer chunks (what env.llm.request resolves to), in stream order:
  *   { type: 'block', block: { type: 'reasoning' | 'text' | 'tool-call', text } }
  *   { type: 'finish', reason: { kind: 'stop' | 'max-tokens' | ... } }
  *   { type: 'finish', reason: { kind: 'error' | 'aborted', failure: { code, message } } }
@@ -66,19 +104,25 @@
  *
  * Abort points (scenario.md, spec chapter 7):
  *   caller-before-dispatch      the caller's signal is aborted before the stage; no listener runs.
- *   lifecycle-before-review     the lifecycle is aborted and closing before the call starts.
+ *   lifecycle-before-review     the integration's dispose() is called before the call starts.
  *   caller-during-review        the caller aborts when the gate starts its first reviewer request;
- *   lifecycle-after-review      the lifecycle aborts at the same moment. When the review makes no
- *                               request (its route or schema did not resolve), both fire when the
- *                               gate reports the failure through env.observe.reviewFailure. For a
- *                               pass-through call, caller-during-review fires when downstream is
- *                               consulted.
- *   lifecycle-during-downstream the lifecycle aborts when the gate calls next().
- * Whenever the lifecycle aborts, the integration is being disposed as shipped: `closing` turns true,
- * then a session that is listed (scenario session.listed) and in Auto is moved to the preset
- * `danger-full-access` with the approval override `never` (env.lifecycle.migrated(session) then
- * says so), then the lifecycle signal aborts. The presets and the approval service read the
- * session's state at the moment they are asked.
+ *   lifecycle-after-review      dispose() is called at the same moment. When the review makes no
+ *                               request (its route, session or schema did not resolve), both fire
+ *                               when the gate reports the failure through env.observe.reviewFailure.
+ *                               For a pass-through call, caller-during-review fires when downstream
+ *                               is consulted.
+ *   lifecycle-during-downstream dispose() is called when the gate calls next().
+ * A call with a lifecycle abort point leaves the integration disposed of for the items after it,
+ * whether or not the point was reached (AR-SESSION-2): the harness then calls dispose() after it.
+ *
+ * Sessions (protocol 2, `observes: ['sessions']`): the items of a session scenario run one after
+ * the other in one world, so whatever the gate keeps carries from call to call. Events:
+ *   dispose       dispose() (with `reselect`: right after dispose() is called, before it settles,
+ *                 the user selects Auto again, as an observer of the migration would; AR-DISPOSE-5);
+ *                 the integration is gone afterwards, and calls pass through to downstream;
+ *   install       install(host, { consecutiveFailures: new Map() }) again (AR-INSTALL-1);
+ *   select-auto   host.permissionPresets.set(session, 'auto').
+ * An event reports the error a selection of Auto met, or null.
  *
  * Time: everything runs on a virtual clock. After each step the harness lets pending promise jobs
  * run; when the call has not completed and no virtual timer is pending, nothing can ever happen
@@ -87,12 +131,15 @@
 
 const readline = require('node:readline');
 
-const PROTOCOL = 1;
+/** The newest protocol this harness speaks; it answers a protocol-1 runner with protocol 1. */
+const PROTOCOL = 2;
 const PROFILES = ['baseline', 'resilient'];
+/** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
+const OBSERVABLES = ['sessions', 'requests', 'session-log'];
 
 // ---------------------------------------------------------------------------------------------
-// Texts the tool runtime and the approval service render (spec chapter 9). The gate's own texts
-// belong to the gate, not here.
+// Texts the tool runtime, the approval service, the presets service and the session log render
+// (spec chapter 9). The gate's own texts belong to the gate, not here.
 // ---------------------------------------------------------------------------------------------
 
 const RUNTIME_TEXT = {
@@ -110,7 +157,52 @@ const APPROVAL_THREW_MESSAGE =
   'turn-enclosed (a bare event between turns is crash-tail garbage on reload). Ask from inside the ' +
   'turn that needs the decision.';
 const CALLER_ABORT_MESSAGE = 'the caller cancelled the call';
+// What the shell around a bare listener (`shellAround`) says, as the shipped integration does.
 const LIFECYCLE_ABORT_MESSAGE = 'auto-review integration disposed';
+const INTEGRATION_CLOSING = 'auto-review: integration is closing';
+
+/**
+ * The deployment's presets besides Auto, and the approval policy selecting each one writes. The
+ * list of known presets in MSG-ERR-NO-AUTO is the deployment's (AR-DISPOSE-4, prefix only).
+ */
+const PRESET_TABLE = Object.freeze({ 'read-only': 'ask', 'workspace-write': 'ask', 'danger-full-access': 'never' });
+const AUTO = 'auto';
+const NO_AUTO_PREFIX = 'permission: unknown preset "auto" (known: ';
+const PRESET_TEXT = {
+  unknown: (name) => `permission: unknown preset "${name}" (known: ${Object.keys(PRESET_TABLE).join(', ')})`,
+  autoRegistered: 'permission: preset "auto" is already registered',
+};
+
+/** MSG-REPAIR-INSTRUCTION: a request whose system text ends with it is a repair (AR-RES-RETRY-2). */
+const REPAIR_INSTRUCTION =
+  'Your previous reply could not be read as a decision. Review the same pending action again and reply ' +
+  'with only the JSON object: exactly one of the six shapes in REVIEW_POLICY, with no Markdown, prose or tool call.';
+
+/** The working directories the world knows: the request header's, and the deployment's (AR-RES-CWD-1). */
+const HEADER_DIRECTORY = '/home/user/project';
+const DEPLOYMENT_DIRECTORY = '/srv/agent';
+
+/**
+ * The session-log facts (scenario `log`, AR-REVIEW-11) and what finding the pending call in such a
+ * log says, in the order the shipped gate checks them.
+ */
+const SESSION_LOG_TEXT = Object.freeze({
+  'ptc-start-without-step': 'auto-review: a PTC call has no owning step in the session log',
+  'ptc-identity-ambiguous': 'auto-review: a PTC call identity is ambiguous in the session log',
+  'no-open-step': 'auto-review: the pending call has no open step in the session log',
+  'root-not-logged-once': 'auto-review: the pending root call is missing or ambiguous in the session log',
+  'ptc-start-missing': 'auto-review: the pending PTC call is missing or ambiguous in the session log',
+  'root-twice-in-surface': 'auto-review: the pending root call is ambiguous in the current surface',
+  'native-identity-ambiguous': 'auto-review: a native call identity is ambiguous in the session log',
+  'visible-call-unlogged': 'auto-review: a visible call before the pending root is missing from the session log',
+  'unstarted-call-dispatched': 'auto-review: an unstarted visible call has logged PTC dispatches',
+  'not-a-started-prefix': 'auto-review: visible native call logs do not form a started prefix',
+  'visible-call-disagrees': 'auto-review: a visible tool call disagrees with its logged action',
+  'root-not-in-surface': 'auto-review: the pending root call is missing from the current surface',
+  'native-call-disagrees': 'auto-review: the pending native call disagrees with its logged action',
+  'ptc-call-disagrees': 'auto-review: the pending PTC call disagrees with its logged action',
+});
+const LOG_FACTS = ['consistent', ...Object.keys(SESSION_LOG_TEXT)];
 
 // ---------------------------------------------------------------------------------------------
 // Scenario reading (spec/scenario.md). Unknown members are errors; so are values out of range.
@@ -260,11 +352,11 @@ function normalizeConfig(c) {
 }
 
 /**
- * Refuse calls the real runtime cannot produce (scenario.md, rules RZ-1..3): the transport is the
- * tool `run_code` with no parent program, no other tool can be named `run_code`, and a program
- * binds one schema per tool or none.
+ * Refuse calls the real runtime cannot produce (scenario.md, rules RZ-1..4): the transport is the
+ * tool `run_code` with no parent program, no other tool can be named `run_code`, a program binds
+ * one schema per tool or none, and a log fact concerns only the call kinds that can meet it.
  */
-function refuseUnrealizable(tool, schema) {
+function refuseUnrealizable(tool, schema, log) {
   if (tool.call === 'run-code' && tool.name !== 'run_code') {
     fail('tool.name', 'unrealizable (RZ-1): a run-code call is the transport tool itself, so it must be named "run_code"');
   }
@@ -274,27 +366,19 @@ function refuseUnrealizable(tool, schema) {
   if (tool.call === 'ptc-inner' && schema.header === 'ambiguous') {
     fail('schema.header', 'unrealizable (RZ-3): a ptc-inner call\'s bound schema is one schema or none, never "ambiguous"');
   }
+  const ptcOnly = ['ptc-start-missing', 'ptc-call-disagrees'].includes(log);
+  if ((ptcOnly && tool.call === 'native') || (log === 'native-call-disagrees' && tool.call === 'ptc-inner')) {
+    fail('log', 'unrealizable (RZ-4): only a ptc-inner call can have ptc-start-missing or ptc-call-disagrees, and only a native call native-call-disagrees');
+  }
 }
 
-/** Apply scenario.md's defaults and validate. Throws a ScenarioError naming the member. */
-function normalizeScenario(raw) {
-  if (!isObject(raw)) fail('scenario', 'must be a JSON object');
-  onlyKeys(raw, '', ['id', 'tool', 'agent', 'preset', 'policy', 'schema', 'reviewer', 'downstream', 'approval', 'abort', 'session', 'config']);
+/** The members that belong to the session rather than to one call. */
+const SESSION_MEMBERS = ['session', 'config', 'preset', 'policy'];
+const CALL_MEMBERS = ['id', 'tool', 'agent', 'schema', 'log', 'reviewer', 'downstream', 'approval', 'abort'];
+const LIFECYCLE_ABORTS = ['lifecycle-before-review', 'lifecycle-after-review', 'lifecycle-during-downstream'];
 
-  const id = has(raw, 'id') && raw.id !== null ? str(raw.id, 'id') : null;
-
-  if (!isObject(raw.tool)) fail('tool', 'required: {"name": string, "call"?: ...}');
-  onlyKeys(raw.tool, 'tool', ['name', 'call']);
-  const tool = {
-    name: str(raw.tool.name, 'tool.name'),
-    call: has(raw.tool, 'call') ? oneOf(raw.tool.call, 'tool.call', ['native', 'ptc-inner', 'run-code']) : 'native',
-  };
-
-  let agent = true;
-  if (has(raw, 'agent')) {
-    if (typeof raw.agent !== 'boolean') fail('agent', 'must be a boolean');
-    agent = raw.agent;
-  }
+/** The session's members (`session`, `config`, `preset`, `policy`) with their defaults. */
+function normalizeHead(raw) {
   const preset = has(raw, 'preset')
     ? oneOf(raw.preset, 'preset', ['auto', 'danger-full-access', 'workspace-write', 'read-only'])
     : 'auto';
@@ -312,6 +396,49 @@ function normalizeScenario(raw) {
     } else fail('policy', 'must be "ask", "never" or {"override", "default"}');
   }
 
+  // The session's route may be incomplete (an empty provider or model): the review then fails.
+  const session = {
+    id: 'session-1',
+    route: { provider: 'default', model: 'default' },
+    consecutive_failures: 0,
+    listed: true,
+    working_directory: true,
+  };
+  if (has(raw, 'session')) {
+    const s = raw.session;
+    if (!isObject(s)) fail('session', 'must be an object');
+    onlyKeys(s, 'session', ['id', 'route', 'consecutive_failures', 'listed', 'working_directory']);
+    if (has(s, 'id')) session.id = str(s.id, 'session.id');
+    if (has(s, 'route')) session.route = route(s.route, 'session.route');
+    if (has(s, 'consecutive_failures')) {
+      session.consecutive_failures = intIn(s.consecutive_failures, 'session.consecutive_failures', 0, 0xffffffff);
+    }
+    for (const flag of ['listed', 'working_directory']) {
+      if (!has(s, flag)) continue;
+      if (typeof s[flag] !== 'boolean') fail(`session.${flag}`, 'must be a boolean');
+      session[flag] = s[flag];
+    }
+  }
+  return { preset, policy, session, config: normalizeConfig(raw.config) };
+}
+
+/** One call's own members, with their defaults. */
+function normalizeCall(raw) {
+  const id = has(raw, 'id') && raw.id !== null ? str(raw.id, 'id') : null;
+
+  if (!isObject(raw.tool)) fail('tool', 'required: {"name": string, "call"?: ...}');
+  onlyKeys(raw.tool, 'tool', ['name', 'call']);
+  const tool = {
+    name: str(raw.tool.name, 'tool.name'),
+    call: has(raw.tool, 'call') ? oneOf(raw.tool.call, 'tool.call', ['native', 'ptc-inner', 'run-code']) : 'native',
+  };
+
+  let agent = true;
+  if (has(raw, 'agent')) {
+    if (typeof raw.agent !== 'boolean') fail('agent', 'must be a boolean');
+    agent = raw.agent;
+  }
+
   let schema = { header: 'present', registry: 'present' };
   if (has(raw, 'schema')) {
     const s = raw.schema;
@@ -327,6 +454,8 @@ function normalizeScenario(raw) {
     } else fail('schema', 'must be a string or {"header", "registry"}');
   }
 
+  const log = has(raw, 'log') ? oneOf(raw.log, 'log', LOG_FACTS) : 'consistent';
+
   if (!has(raw, 'reviewer')) fail('reviewer', 'required');
   const script = Array.isArray(raw.reviewer) ? raw.reviewer : [raw.reviewer];
   if (script.length === 0) fail('reviewer', 'must script at least one attempt');
@@ -337,40 +466,109 @@ function normalizeScenario(raw) {
     ? oneOf(raw.approval, 'approval', ['allowed-once', 'rejected', 'cancelled', 'unavailable', 'throws'])
     : 'unavailable';
   const abort = has(raw, 'abort')
-    ? oneOf(raw.abort, 'abort', [
-        'none',
-        'lifecycle-before-review',
-        'lifecycle-after-review',
-        'lifecycle-during-downstream',
-        'caller-before-dispatch',
-        'caller-during-review',
-      ])
+    ? oneOf(raw.abort, 'abort', ['none', ...LIFECYCLE_ABORTS, 'caller-before-dispatch', 'caller-during-review'])
     : 'none';
+  refuseUnrealizable(tool, schema, log);
+  return { id, tool, agent, schema, log, reviewer, downstream, approval, abort };
+}
 
-  // The session's route may be incomplete (an empty provider or model): the review then fails.
-  const session = { route: { provider: 'default', model: 'default' }, consecutive_failures: 0, listed: true };
-  if (has(raw, 'session')) {
-    if (!isObject(raw.session)) fail('session', 'must be an object');
-    onlyKeys(raw.session, 'session', ['route', 'consecutive_failures', 'listed']);
-    if (has(raw.session, 'route')) session.route = route(raw.session.route, 'session.route');
-    if (has(raw.session, 'consecutive_failures')) {
-      session.consecutive_failures = intIn(raw.session.consecutive_failures, 'session.consecutive_failures', 0);
-    }
-    if (has(raw.session, 'listed')) {
-      if (typeof raw.session.listed !== 'boolean') fail('session.listed', 'must be a boolean');
-      session.listed = raw.session.listed;
-    }
+/**
+ * A single-call scenario, defaults applied: the call's members and the session's
+ * (`{ id, tool, ..., abort, preset, policy, session, config }`). Throws a ScenarioError naming the
+ * member.
+ */
+function normalizeScenario(raw) {
+  if (!isObject(raw)) fail('scenario', 'must be a JSON object');
+  onlyKeys(raw, '', [...CALL_MEMBERS, ...SESSION_MEMBERS]);
+  const call = normalizeCall(raw);
+  return { ...call, ...normalizeHead(raw) };
+}
+
+/** A lifecycle event of a session: `{ event, reselect }`. */
+function normalizeEvent(raw, path) {
+  onlyKeys(raw, path, ['event', 'reselect']);
+  const event = oneOf(raw.event, `${path}.event`, ['dispose', 'install', 'select-auto']);
+  let reselect = false;
+  if (has(raw, 'reselect')) {
+    if (typeof raw.reselect !== 'boolean') fail(`${path}.reselect`, 'must be a boolean');
+    reselect = raw.reselect;
   }
-  refuseUnrealizable(tool, schema);
+  if (reselect && event !== 'dispose') {
+    fail(`${path}.reselect`, 'only a dispose event can re-select Auto while the integration closes');
+  }
+  return { event, reselect };
+}
 
-  const config = normalizeConfig(raw.config);
-  return { id, tool, agent, preset, policy, schema, reviewer, downstream, approval, abort, session, config };
+/** Prefix a ScenarioError thrown by `fn` with the item's path. */
+function within(path, fn) {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new ScenarioError(`${path}.${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * A session scenario (scenario.md, "Sessions"), defaults applied:
+ * `{ id, preset, policy, session, config, items: [{ call } | { event }] }`. Refuses what no
+ * runtime produces: a disposal, or a lifecycle abort point, while no integration is installed
+ * (RZ-5), and an installation while one is (RZ-6).
+ */
+function normalizeSessionScenario(raw) {
+  if (!isObject(raw)) fail('scenario', 'must be a JSON object');
+  onlyKeys(raw, '', ['id', 'calls', ...SESSION_MEMBERS]);
+  const id = has(raw, 'id') && raw.id !== null ? str(raw.id, 'id') : null;
+  if (!Array.isArray(raw.calls)) fail('calls', 'give an array of calls and events');
+  if (raw.calls.length === 0) fail('calls', 'a session holds at least one call or event');
+  const head = normalizeHead(raw);
+  let installed = true;
+  const items = raw.calls.map((item, i) => {
+    const path = `calls[${i}]`;
+    if (!isObject(item)) fail(path, 'an item is a call object or an event object ({"event": "dispose"})');
+    if (has(item, 'event')) {
+      const event = normalizeEvent(item, path);
+      if (event.event === 'dispose' && !installed) {
+        fail(`${path}.event`, 'unrealizable (RZ-5): the integration was already disposed of; install it again first');
+      }
+      if (event.event === 'install' && installed) {
+        fail(`${path}.event`, `unrealizable (RZ-6): the integration is installed; a second installation is refused (\`${PRESET_TEXT.autoRegistered}\`)`);
+      }
+      if (event.event !== 'select-auto') installed = event.event === 'install';
+      return { event };
+    }
+    const own = SESSION_MEMBERS.find((k) => has(item, k));
+    if (own !== undefined) {
+      fail(`${path}.${own}`, `\`${own}\` belongs to the session: give it once at the top of the session scenario`);
+    }
+    const call = within(path, () => {
+      onlyKeys(item, '', CALL_MEMBERS);
+      return normalizeCall(item);
+    });
+    if (LIFECYCLE_ABORTS.includes(call.abort)) {
+      if (!installed) fail(`${path}.abort`, 'unrealizable (RZ-5): no integration is installed, so none can be disposed of during this call');
+      installed = false;
+    }
+    return { call };
+  });
+  return { id, ...head, items };
+}
+
+/**
+ * Any scenario line: a session scenario (an object with `calls`) or a single-call scenario, which
+ * is a session of one call. Returns `{ session: bool, scenario }` with `scenario` in the session
+ * form of `normalizeSessionScenario`.
+ */
+function normalizeInput(raw) {
+  if (isObject(raw) && has(raw, 'calls')) return { session: true, scenario: normalizeSessionScenario(raw) };
+  const one = normalizeScenario(raw);
+  const { preset, policy, session, config, ...call } = one;
+  return { session: false, scenario: { id: one.id, preset, policy, session, config, items: [{ call }] } };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Virtual clock
 // ---------------------------------------------------------------------------------------------
-
 class VirtualClock {
   constructor() {
     this._now = 0;
@@ -410,7 +608,7 @@ class VirtualClock {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The scripted world around one call
+// The scripted world: one session, the host's services, the integration and each call
 // ---------------------------------------------------------------------------------------------
 
 const clone = (v) => (v === undefined ? undefined : structuredClone(v));
@@ -451,220 +649,405 @@ function chunksOf(attempt) {
   }
 }
 
+
+/** What one reviewer request carried, as the outcome records it (AR-REVIEW-12). */
+function requestRecord(options) {
+  let tools = 0;
+  if (Array.isArray(options.tools)) tools = options.tools.length;
+  else if (isObject(options.tools)) tools = Object.keys(options.tools).length;
+  return {
+    route: `${options.provider}/${options.model}`,
+    temperature: typeof options.temperature === 'number' ? options.temperature : null,
+    tools,
+    session_id: typeof options.sessionId === 'string' ? options.sessionId : null,
+    repair: typeof options.system === 'string' && options.system.trimEnd().endsWith(REPAIR_INSTRUCTION),
+  };
+}
+
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+const describe = (error) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
 /**
- * Build the world of one scenario. Returns { scenario, profile, exec, next, env, clock, rec, ... }.
- * `rec` is the recorder the outcome is assembled from.
+ * The world of one scenario line (`sc` in the form of `normalizeSessionScenario`): one session,
+ * the host's services, and the integration `install` makes. Returns `{ runCall, runEvent }`, which
+ * run the session's items one after the other.
  */
-function createWorld(rawScenario, profile, options = {}) {
-  const sc = normalizeScenario(rawScenario);
+function openSession(sc, profile, install, options = {}) {
   const log = options.log || ((...args) => console.error(...args));
+  const observes = options.observes || OBSERVABLES;
   const clock = new VirtualClock();
 
-  const rec = {
-    trace: [],
-    attempts: 0,
-    routes: [],
-    requests: [], // the options of each reviewer request (without the signal), for debugging
-    signalEnded: new Set(), // indexes of requests a caller/lifecycle signal ended
-    failure: null, // { class, message, implementationDefined } as the gate reported it
-    gateReturned: false,
-    listener: null,
-    approval: null,
-    approvalThrew: false,
-    result: null,
-  };
+  // The session's permission state. It is read whenever asked: selecting a preset and disposal
+  // write it.
+  const knobs = { preset: sc.preset, override: sc.policy.override };
+  let admitAuto = null; // the admission hook of the registered Auto preset; null while none is
 
-  // The session's permission state. The preset and the approval override are read when asked:
-  // disposal changes them.
-  let preset = sc.preset;
-  let override = sc.policy.override;
-  let migrated = false;
-
-  // Signals.
-  const caller = new AbortController();
-  const lifecycle = new AbortController();
-  let closing = false;
-  const abortCaller = () => {
-    if (!caller.signal.aborted) caller.abort(new Error(CALLER_ABORT_MESSAGE));
-  };
-  /**
-   * The integration is disposed, as shipped: it stops admitting, moves every listed session that
-   * is in Auto to `danger-full-access` (which writes the approval override `never`), then aborts
-   * its lifecycle.
-   */
-  const abortLifecycle = () => {
-    if (closing) return;
-    closing = true;
-    if (sc.session.listed && preset === 'auto') {
-      preset = 'danger-full-access';
-      override = 'never';
-      migrated = true;
-    }
-    lifecycle.abort(new Error(LIFECYCLE_ABORT_MESSAGE));
-  };
-  if (sc.abort === 'caller-before-dispatch') abortCaller();
-  if (sc.abort === 'lifecycle-before-review') abortLifecycle();
-
-  let reviewAbortFired = false;
-  /** caller-during-review / lifecycle-after-review: fire once, while the review is in flight. */
-  const fireDuringReview = () => {
-    if (reviewAbortFired) return;
-    reviewAbortFired = true;
-    if (sc.abort === 'caller-during-review') abortCaller();
-    if (sc.abort === 'lifecycle-after-review') abortLifecycle();
-  };
-
-  // The session and the call.
-  const session = { id: 'session-1', route: { ...sc.session.route } };
-  let consecutiveFailures = sc.session.consecutive_failures;
-  const exec = {
-    name: sc.tool.name,
-    callId: 'call-1',
-    kind: sc.tool.call,
-    parent: sc.tool.call === 'ptc-inner' ? { name: 'run_code', callId: 'call-0' } : undefined,
-    agent: sc.agent ? { id: 'agent-1', session } : undefined,
-    signal: caller.signal,
-    arguments: {},
-  };
-
-  // The reviewer client.
-  const llm = {
-    request(opts = {}) {
-      const index = rec.attempts++;
-      rec.trace.push('review');
-      rec.routes.push(`${opts.provider}/${opts.model}`);
-      const { signal, ...rest } = opts;
-      rec.requests.push(rest);
-      const attempt = sc.reviewer[Math.min(index, sc.reviewer.length - 1)];
-      const promise = new Promise((resolve, reject) => {
-        if (attempt.shape === 'hang') {
-          // Never settles on its own; only its signal ends it.
-          if (!signal) return;
-          const end = () => {
-            if (caller.signal.aborted || lifecycle.signal.aborted) rec.signalEnded.add(index);
-            resolve([
-              { type: 'finish', reason: { kind: 'aborted', failure: { code: 'ABORTED', message: abortMessage(signal.reason) } } },
-            ]);
-          };
-          if (signal.aborted) end();
-          else signal.addEventListener('abort', end, { once: true });
-          return;
-        }
-        // Every other attempt settles with what the script says after delay_ms, whatever the
-        // signal does meanwhile (AR-CANCEL-5: the review still settles with what the reviewer produced).
-        clock.setTimeout(() => {
-          if (attempt.shape === 'throw') reject(clone(attempt.value));
-          else resolve(chunksOf(attempt));
-        }, attempt.delay_ms, 0);
-      });
-      fireDuringReview();
-      return promise;
+  const logFacts = new Map(); // call id -> what the session log says about that call
+  const session = {
+    id: sc.session.id,
+    route: { ...sc.session.route },
+    workingDirectory: sc.session.working_directory ? HEADER_DIRECTORY : undefined,
+    log: {
+      /** Find the pending call in the session log (AR-REVIEW-11): its logged action, or why not. */
+      pendingAction(exec) {
+        const fact = logFacts.get(exec.callId) ?? 'consistent';
+        if (fact !== 'consistent') throw new Error(SESSION_LOG_TEXT[fact]);
+        return { name: exec.name, arguments: clone(exec.arguments) };
+      },
     },
   };
 
-  // The approval service (spec chapter 6).
-  const overrideOf = () => (override === null ? undefined : override);
-  const effectivePolicy = () => override ?? sc.policy.default ?? 'ask';
-  const approval = {
-    overrideOf: (_session) => overrideOf(),
-    effectivePolicy: (_session) => effectivePolicy(),
-    /** AR-APPROVAL-2/4. Resolves to 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable'. */
-    async request(req = {}) {
-      rec.trace.push('approval');
-      const record = {
-        reason: typeof req.reason === 'string' ? req.reason : null,
-        display_reason: displayReasonOf(req.displayReason ?? req.display_reason),
-        answer: null,
-        prompted: false,
+  /** The permission-presets service: the deployment's table, plus Auto while an integration registers it. */
+  const permissionPresets = {
+    current: (_session) => (knobs.preset === AUTO && admitAuto === null ? 'custom' : knobs.preset),
+    set(_session, name) {
+      if (name === AUTO) {
+        if (admitAuto === null) throw new Error(PRESET_TEXT.unknown(name)); // AR-DISPOSE-4
+        admitAuto(session); // AR-DISPOSE-5: the integration may refuse
+        knobs.override = 'ask'; // AR-SCOPE-5: selecting Auto writes `ask`
+      } else {
+        if (!has(PRESET_TABLE, name)) throw new Error(PRESET_TEXT.unknown(name));
+        knobs.override = PRESET_TABLE[name];
+      }
+      knobs.preset = name;
+    },
+    registerAuto(admit) {
+      if (admitAuto !== null) throw new Error(PRESET_TEXT.autoRegistered);
+      const hook = typeof admit === 'function' ? admit : () => {};
+      admitAuto = hook;
+      return () => {
+        if (admitAuto === hook) admitAuto = null;
       };
-      rec.approval = record;
-      if (sc.approval === 'throws') {
-        // Thrown before the service checks the signal or the policy (AR-APPROVAL-4).
-        record.answer = 'throws';
-        rec.approvalThrew = true;
-        throw new Error(APPROVAL_THREW_MESSAGE);
-      }
-      if (req.signal && req.signal.aborted) record.answer = 'cancelled';
-      else if (effectivePolicy() === 'never') record.answer = 'rejected';
-      else {
-        record.prompted = true;
-        record.answer = sc.approval;
-      }
-      await null;
-      return record.answer;
     },
   };
+  const overrideOf = (_session) => knobs.override ?? undefined;
+  const effectivePolicy = (_session) => knobs.override ?? sc.policy.default;
 
-  // The rest of the pre-execute chain, ending in allow.
-  const next = () => {
-    rec.trace.push('downstream');
-    if (sc.abort === 'lifecycle-during-downstream') abortLifecycle();
-    // A pass-through call: the caller aborts while the pre-execute stage runs.
-    if (sc.abort === 'caller-during-review') fireDuringReview();
-    const decision = clone(sc.downstream);
-    return Promise.resolve().then(() => decision);
-  };
-
-  const env = {
+  const host = Object.freeze({
     profile,
     config: Object.freeze({ ...sc.config }),
-    clock: {
+    clock: Object.freeze({
       now: () => clock.now(),
       setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
       clearTimeout: (id) => clock.clearTimeout(id),
       sleep: (ms) => new Promise((resolve) => clock.setTimeout(resolve, ms)),
-    },
-    lifecycle: {
+    }),
+    permissionPresets: Object.freeze(permissionPresets),
+    approval: Object.freeze({ overrideOf, effectivePolicy }),
+    sessions: Object.freeze({
+      list: () => (sc.session.listed ? [session] : []),
+      route: (s) => ({ ...(s || session).route }),
+    }),
+    workingDirectory: Object.freeze({ ensure: (s) => (s || session).workingDirectory ?? DEPLOYMENT_DIRECTORY }),
+    log,
+  });
+
+  // The integration: installed, being disposed of, or gone (null).
+  let installed = null; // { integration, restored }
+  let disposal = null; // the settling of a disposal under way
+  const installNow = (restored) => {
+    const integration = install(host, restored);
+    if (!isObject(integration) || typeof integration.listener !== 'function' || typeof integration.dispose !== 'function') {
+      throw new Error('install(host, restored) must return { listener, dispose }');
+    }
+    installed = { integration, restored };
+    disposal = null;
+  };
+  /** Start disposing of the installed integration, once; its effects happen while dispose() runs. */
+  const beginDisposal = () => {
+    if (installed === null || disposal !== null) return;
+    try {
+      disposal = Promise.resolve(installed.integration.dispose());
+    } catch (error) {
+      disposal = Promise.reject(error);
+    }
+    disposal.catch(() => {}); // reported by finishDisposal
+  };
+  /** Let the disposal settle; the integration is gone afterwards. */
+  const finishDisposal = async () => {
+    beginDisposal();
+    if (disposal === null) return;
+    const state = await drive(disposal, clock);
+    if (state.failed) throw new Error(`dispose() failed: ${describe(state.error)}`);
+    if (!state.done) log('[adapter] dispose() never settled; the integration is dropped anyway');
+    installed = null;
+    disposal = null;
+  };
+  /** The failures in a row the integration counts for the session (AR-RES-HINT-1); 0 with none installed. */
+  const countOf = (used) => {
+    if (used === null) return 0;
+    if (typeof used.integration.consecutiveFailures !== 'function') return used.restored.consecutiveFailures.get(session.id) ?? 0;
+    const n = used.integration.consecutiveFailures(session);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`consecutiveFailures(session) returned ${JSON.stringify(n)}, not a count`);
+    return n;
+  };
+
+  installNow({ consecutiveFailures: new Map([[session.id, sc.session.consecutive_failures]]) });
+
+  let calls = 0;
+
+  /** The world of one call: its recorder, signals, services and the rest of the chain. */
+  function callWorld(call) {
+    const n = ++calls;
+    const rec = {
+      trace: [],
+      attempts: 0,
+      routes: [],
+      requests: [], // what each reviewer request carried (AR-REVIEW-12)
+      signalEnded: new Set(), // indexes of requests a caller abort or the disposal ended
+      failure: null, // { class, message, implementationDefined } as the gate reported it
+      gateReturned: false,
+      listener: null,
+      approval: null,
+      approvalThrew: false,
+      result: null,
+    };
+
+    const caller = new AbortController();
+    const abortCaller = () => {
+      if (!caller.signal.aborted) caller.abort(new Error(CALLER_ABORT_MESSAGE));
+    };
+    let disposedDuringCall = false;
+    const dispose = () => {
+      disposedDuringCall = true;
+      beginDisposal();
+    };
+    if (call.abort === 'caller-before-dispatch') abortCaller();
+    if (call.abort === 'lifecycle-before-review') dispose();
+
+    let reviewAbortFired = false;
+    /** caller-during-review / lifecycle-after-review: fire once, while the review is in flight. */
+    const fireDuringReview = () => {
+      if (reviewAbortFired) return;
+      reviewAbortFired = true;
+      if (call.abort === 'caller-during-review') abortCaller();
+      if (call.abort === 'lifecycle-after-review') dispose();
+    };
+
+    const exec = {
+      name: call.tool.name,
+      callId: `call-${n}`,
+      kind: call.tool.call,
+      parent: call.tool.call === 'ptc-inner' ? { name: 'run_code', callId: `program-${n}` } : undefined,
+      agent: call.agent ? { id: 'agent-1', session } : undefined,
+      signal: caller.signal,
+      arguments: {},
+    };
+    logFacts.set(exec.callId, call.log);
+
+    // The reviewer client.
+    const llm = {
+      request(opts = {}) {
+        const index = rec.attempts++;
+        rec.trace.push('review');
+        rec.routes.push(`${opts.provider}/${opts.model}`);
+        rec.requests.push(requestRecord(opts));
+        const signal = opts.signal;
+        const attempt = call.reviewer[Math.min(index, call.reviewer.length - 1)];
+        const promise = new Promise((resolve, reject) => {
+          if (attempt.shape === 'hang') {
+            // Never settles on its own; only its signal ends it.
+            if (!signal) return;
+            const end = () => {
+              if (caller.signal.aborted || disposedDuringCall) rec.signalEnded.add(index);
+              resolve([
+                { type: 'finish', reason: { kind: 'aborted', failure: { code: 'ABORTED', message: abortMessage(signal.reason) } } },
+              ]);
+            };
+            if (signal.aborted) end();
+            else signal.addEventListener('abort', end, { once: true });
+            return;
+          }
+          // Every other attempt settles with what the script says after delay_ms, whatever the
+          // signal does meanwhile (AR-CANCEL-5: the review still settles with what the reviewer produced).
+          clock.setTimeout(() => {
+            if (attempt.shape === 'throw') reject(clone(attempt.value));
+            else resolve(chunksOf(attempt));
+          }, attempt.delay_ms, 0);
+        });
+        fireDuringReview();
+        return promise;
+      },
+    };
+
+    // The approval service (spec chapter 6), asked by the tool runtime.
+    const approval = {
+      overrideOf,
+      effectivePolicy,
+      /** AR-APPROVAL-2/4. Resolves to 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable'. */
+      async request(req = {}) {
+        rec.trace.push('approval');
+        const record = {
+          reason: typeof req.reason === 'string' ? req.reason : null,
+          display_reason: displayReasonOf(req.displayReason ?? req.display_reason),
+          answer: null,
+          prompted: false,
+        };
+        rec.approval = record;
+        if (call.approval === 'throws') {
+          // Thrown before the service checks the signal or the policy (AR-APPROVAL-4).
+          record.answer = 'throws';
+          rec.approvalThrew = true;
+          throw new Error(APPROVAL_THREW_MESSAGE);
+        }
+        if (req.signal && req.signal.aborted) record.answer = 'cancelled';
+        else if (effectivePolicy() === 'never') record.answer = 'rejected';
+        else {
+          record.prompted = true;
+          record.answer = call.approval;
+        }
+        await null;
+        return record.answer;
+      },
+    };
+
+    // The rest of the pre-execute chain, ending in allow.
+    const next = () => {
+      rec.trace.push('downstream');
+      if (call.abort === 'lifecycle-during-downstream') dispose();
+      // A pass-through call: the caller aborts while the pre-execute stage runs.
+      if (call.abort === 'caller-during-review') fireDuringReview();
+      const decision = clone(call.downstream);
+      return Promise.resolve().then(() => decision);
+    };
+
+    const env = {
+      ...host,
+      approval,
+      tools: {
+        headerSchemas: (e) => fakeSchemas((e || exec).name, call.schema.header),
+        registrySchemas: (e) => fakeSchemas((e || exec).name, call.schema.registry),
+      },
+      llm,
+      observe: {
+        reviewFailure(failure) {
+          rec.failure = {
+            class: String(failure.class),
+            message: String(failure.message),
+            implementationDefined: Boolean(failure.implementationDefined),
+          };
+          // A review that fails without any request (its route, session or schema did not
+          // resolve) ends here: the during-review abort points fire now, before the gate acts on
+          // the failure.
+          if (rec.attempts === 0) fireDuringReview();
+        },
+      },
+    };
+
+    const body = () => {
+      rec.trace.push('body');
+    };
+
+    return { call, profile, exec, next, env, rec, body };
+  }
+
+  /** Run one call: the listener of the integration installed now, or none once it is gone. */
+  async function runCall(call) {
+    const used = installed;
+    const world = callWorld(call);
+    const listener = used === null ? null : (exec, next, env) => used.integration.listener(exec, next, env);
+    const state = await drive(runToolCall(world, listener), clock);
+    if (state.failed) throw state.error;
+    const outcome = assembleOutcome(world, {
+      consecutiveFailures: profile === 'resilient' ? countOf(used) : null,
+      requests: observes.includes('requests'),
+    });
+    // AR-SESSION-2: a call with a lifecycle abort point leaves the integration disposed of.
+    if (LIFECYCLE_ABORTS.includes(call.abort)) await finishDisposal();
+    return outcome;
+  }
+
+  /** Run one lifecycle event; report the error a selection of Auto met, or null. */
+  async function runEvent({ event, reselect }) {
+    let error = null;
+    const selectAuto = () => {
+      try {
+        permissionPresets.set(session, AUTO);
+      } catch (thrown) {
+        error = messageOf(thrown);
+      }
+    };
+    switch (event) {
+      case 'dispose':
+        beginDisposal();
+        if (reselect) selectAuto(); // an observer of the migration, while the integration closes
+        await finishDisposal();
+        break;
+      case 'install':
+        installNow({ consecutiveFailures: new Map() }); // AR-INSTALL-1, AR-RES-HINT-4
+        break;
+      case 'select-auto':
+        selectAuto();
+        break;
+      default:
+        throw new Error(`unknown event ${JSON.stringify(event)}`);
+    }
+    const outcome = { event, error };
+    // The presets Auto is not among are the deployment's (AR-DISPOSE-4, AR-CONV-3).
+    if (error !== null && error.startsWith(NO_AUTO_PREFIX)) outcome.prefix_only = { '/error': scalarLength(NO_AUTO_PREFIX) };
+    return outcome;
+  }
+
+  return { runCall, runEvent };
+}
+
+/**
+ * The integration the harness installs around a bare listener `gate(exec, next, env)`, doing
+ * what the shipped integration does around its own: Auto registered with an admission hook that
+ * refuses while closing, listed Auto sessions moved to `danger-full-access` on disposal, the
+ * lifecycle aborted, admitted calls awaited (AR-DISPOSE-1). The listener sees env.lifecycle
+ * ({ signal, closing, migrated(session) }) and env.sessions.consecutiveFailures(session) /
+ * setConsecutiveFailures(session, n), a count this installation keeps.
+ */
+function shellAround(gate) {
+  return function install(host, restored) {
+    const failures = new Map(restored.consecutiveFailures);
+    const lifecycle = new AbortController();
+    const migrated = new Set();
+    const active = new Set();
+    let closing = false;
+    const unregisterAuto = host.permissionPresets.registerAuto(() => {
+      if (closing) throw new Error(INTEGRATION_CLOSING);
+    });
+    const lifecycleView = Object.freeze({
       signal: lifecycle.signal,
       get closing() {
         return closing;
       },
-      migrated: (_session) => migrated,
-    },
-    permissionPresets: { current: (_session) => preset },
-    approval,
-    tools: {
-      headerSchemas: (e) => fakeSchemas((e || exec).name, sc.schema.header),
-      registrySchemas: (e) => fakeSchemas((e || exec).name, sc.schema.registry),
-    },
-    llm,
-    sessions: {
-      route: (s) => ({ ...(s || session).route }),
-      consecutiveFailures: (_session) => consecutiveFailures,
-      setConsecutiveFailures: (_session, n) => {
-        consecutiveFailures = n;
+      migrated: (s) => migrated.has(s?.id),
+    });
+    const sessions = {
+      ...host.sessions,
+      consecutiveFailures: (s) => failures.get(s?.id) ?? 0,
+      setConsecutiveFailures: (s, n) => {
+        failures.set(s?.id, n);
       },
-    },
-    observe: {
-      reviewFailure(failure) {
-        rec.failure = {
-          class: String(failure.class),
-          message: String(failure.message),
-          implementationDefined: Boolean(failure.implementationDefined),
-        };
-        // A review that fails without any request (its schema did not resolve) ends here: the
-        // during-review abort points fire now, before the gate acts on the failure.
-        if (rec.attempts === 0) fireDuringReview();
+    };
+    return {
+      listener(exec, next, env) {
+        const decision = Promise.resolve(gate(exec, next, { ...env, lifecycle: lifecycleView, sessions }));
+        const settled = decision.then(
+          () => {},
+          () => {},
+        );
+        active.add(settled);
+        settled.then(() => active.delete(settled));
+        return decision;
       },
-    },
-    log,
-  };
-
-  const body = () => {
-    rec.trace.push('body');
-  };
-
-  return {
-    scenario: sc,
-    profile,
-    exec,
-    next,
-    env,
-    clock,
-    rec,
-    body,
-    session,
-    getConsecutiveFailures: () => consecutiveFailures,
+      async dispose() {
+        closing = true;
+        for (const s of host.sessions.list()) {
+          if (host.permissionPresets.current(s) === AUTO) {
+            host.permissionPresets.set(s, 'danger-full-access');
+            migrated.add(s.id);
+          }
+        }
+        lifecycle.abort(new Error(LIFECYCLE_ABORT_MESSAGE));
+        await Promise.allSettled([...active]);
+        unregisterAuto();
+      },
+      consecutiveFailures: (s) => failures.get(s.id) ?? 0,
+    };
   };
 }
 
@@ -710,8 +1093,12 @@ function listenerRecord(d) {
 // The tool runtime (spec chapters 5-8)
 // ---------------------------------------------------------------------------------------------
 
-/** Run one call through the pre-execute stage (the gate first) and materialize its decision. */
-async function runToolCall(world, gate) {
+/**
+ * Run one call through the pre-execute stage and materialize its decision. `listener` is the
+ * first listener (the gate's), or null once the integration is gone: the rest of the chain then
+ * decides alone (AR-DISPOSE-4).
+ */
+async function runToolCall(world, listener) {
   const { exec, env, rec, next, body } = world;
   const refuse = (text, info) => {
     rec.result = { executed: false, text, info: info ? clone(info) : null };
@@ -728,9 +1115,9 @@ async function runToolCall(world, gate) {
 
   let decision;
   try {
-    decision = await gate(exec, next, env);
+    decision = await (listener === null ? next() : listener(exec, next, env));
   } catch (error) {
-    throw new Error(`the gate threw: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    throw new Error(`the gate threw: ${describe(error)}`);
   }
   rec.listener = listenerRecord(decision);
   rec.gateReturned = true;
@@ -815,23 +1202,30 @@ function scalarLength(s) {
   return n;
 }
 
-function assembleOutcome(world) {
-  const { scenario: sc, rec, profile } = world;
+
+/**
+ * The outcome of one call (spec/scenario.md). `consecutiveFailures` is the count to report (null
+ * in the baseline); `requests` whether to report each reviewer request (the run observes them).
+ */
+function assembleOutcome(world, { consecutiveFailures = null, requests = true } = {}) {
+  const { call: sc, rec } = world;
   const settled = rec.result !== null;
   const listener = rec.gateReturned ? rec.listener : null;
   const result = settled ? rec.result : { executed: false, text: null, info: null };
+  const review = {
+    attempts: rec.attempts,
+    failure: rec.failure ? { class: rec.failure.class, message: rec.failure.message } : null,
+    routes: rec.routes.slice(),
+  };
+  if (requests) review.requests = rec.requests.slice();
+  review.consecutive_failures = consecutiveFailures;
   const outcome = {
     id: sc.id,
     settled,
     listener,
     approval: rec.approval,
     result,
-    review: {
-      attempts: rec.attempts,
-      failure: rec.failure ? { class: rec.failure.class, message: rec.failure.message } : null,
-      routes: rec.routes.slice(),
-      consecutive_failures: profile === 'resilient' ? world.getConsecutiveFailures() : null,
-    },
+    review,
     trace: rec.trace.slice(),
   };
 
@@ -860,20 +1254,43 @@ function assembleOutcome(world) {
   if (Object.keys(prefixOnly).length > 0) {
     outcome.prefix_only = Object.fromEntries(Object.keys(prefixOnly).sort().map((k) => [k, prefixOnly[k]]));
   }
-  return outcome;
+  // A copy: a call left pending may still move later (a disposal ends its request), after its
+  // outcome was taken.
+  return clone(outcome);
+}
+
+/** The installer for `serve`'s or `runInput`'s options: `install`, or a bare `gate` in a shell. */
+function installerOf({ install, gate } = {}) {
+  if (typeof install === 'function') return install;
+  if (typeof gate === 'function') return shellAround(gate);
+  throw new TypeError('give install(host, restored) => { listener, dispose }, or a listener gate(exec, next, env)');
 }
 
 /**
- * Decide one scenario with `gate` under `profile`. Resolves to the outcome of scenario.md;
- * rejects when the scenario is invalid or the gate throws or returns something that is not a
- * decision.
+ * Decide one scenario line — a single call or a session — with the integration `install` makes,
+ * under `options.profile`. Resolves to the outcome of scenario.md (a session's:
+ * `{ id, calls: [...] }`); rejects when the scenario is invalid, or the gate throws or returns
+ * something that is not a decision. `options.observes` (default: all) says what the run observes:
+ * a session scenario needs `sessions`, and `review.requests` is reported only with `requests`.
  */
-async function runScenario(rawScenario, gate, options = {}) {
+async function runInput(raw, install, options = {}) {
   const profile = options.profile || 'baseline';
-  const world = createWorld(rawScenario, profile, options);
-  const state = await drive(runToolCall(world, gate), world.clock);
-  if (state.failed) throw state.error;
-  return assembleOutcome(world);
+  const observes = options.observes || OBSERVABLES;
+  const { session: isSession, scenario } = normalizeInput(raw);
+  if (isSession && !observes.includes('sessions')) {
+    throw new Error('a session scenario, but this run does not observe sessions (protocol 1, or `sessions` is not in serve({ observes }))');
+  }
+  const world = openSession(scenario, profile, install, { ...options, profile, observes });
+  const outcomes = [];
+  for (const item of scenario.items) {
+    outcomes.push(item.call ? await world.runCall(item.call) : await world.runEvent(item.event));
+  }
+  return isSession ? { id: scenario.id, calls: outcomes } : outcomes[0];
+}
+
+/** `runInput` for a bare listener gate (the protocol-1 form). */
+function runScenario(raw, gate, options = {}) {
+  return runInput(raw, shellAround(gate), options);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -881,19 +1298,28 @@ async function runScenario(rawScenario, gate, options = {}) {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Serve `gate` over the adapter protocol on stdin/stdout.
+ * Serve a gate over the adapter protocol on stdin/stdout.
  *
  *   serve({
  *     implementation: { name, version, language, homepage? },
  *     profiles: ['baseline'],            // the profiles the gate can be checked against
- *     gate,                              // (exec, next, env) => Promise<decision>
+ *     observes: ['sessions', 'requests', 'session-log'],   // what the gate can observe (protocol 2)
+ *     install,                           // (host, restored) => { listener, dispose, consecutiveFailures? }
+ *     // or, the protocol-1 form: gate,   // (exec, next, env) => Promise<decision>
  *   })
  *
- * `node adapter.js --decide <profile>` instead reads scenarios (one JSON object per line) on stdin
- * and prints one outcome per line, like `autoreview decide`, for debugging a single scenario.
+ * `observes` lists what the gate can express, and only that: a case that needs something left out
+ * is not applicable to it (never sent, never a pass). A runner speaking protocol 1 is answered
+ * with protocol 1 and observes nothing beyond it.
+ *
+ * `node adapter.js --decide <profile>` instead reads scenario lines on stdin and prints one
+ * outcome per line, like `autoreview decide`, for debugging (with everything the gate observes).
  */
-function serve({ implementation, profiles = ['baseline'], gate, log: userLog } = {}) {
-  if (typeof gate !== 'function') throw new TypeError('serve: gate must be a function (exec, next, env) => Promise<decision>');
+function serve({ implementation, profiles = ['baseline'], observes = [], install, gate, log: userLog } = {}) {
+  const installer = installerOf({ install, gate });
+  const unknown = observes.filter((o) => !OBSERVABLES.includes(o));
+  if (unknown.length > 0) throw new TypeError(`serve: observes names ${unknown.join(', ')}; known: ${OBSERVABLES.join(', ')}`);
+  const declared = OBSERVABLES.filter((o) => observes.includes(o));
   const log = userLog || ((...args) => process.stderr.write(`${args.map(String).join(' ')}\n`));
   process.on('unhandledRejection', (error) => log(`[adapter] unhandled rejection: ${error && error.stack ? error.stack : String(error)}`));
 
@@ -909,6 +1335,7 @@ function serve({ implementation, profiles = ['baseline'], gate, log: userLog } =
   const decideFlag = process.argv.indexOf('--decide');
   const directProfile = decideFlag >= 0 ? process.argv[decideFlag + 1] || 'baseline' : null;
   let profile = directProfile;
+  let observed = directProfile !== null ? declared : []; // what this run observes
 
   const handle = async (line) => {
     if (line.trim() === '') return;
@@ -921,22 +1348,28 @@ function serve({ implementation, profiles = ['baseline'], gate, log: userLog } =
     }
     if (directProfile !== null) {
       try {
-        write(await runScenario(message, gate, { profile: directProfile, log }));
+        write(await runInput(message, installer, { profile: directProfile, observes: observed, log }));
       } catch (error) {
         write({ error: error && error.message ? error.message : String(error) });
       }
       return;
     }
     switch (message && message.type) {
-      case 'hello':
-        if (message.protocol !== PROTOCOL) log(`[adapter] the runner speaks protocol ${message.protocol}; this adapter speaks ${PROTOCOL}`);
+      case 'hello': {
+        // Protocol 2 to a runner that speaks it (or a newer one), protocol 1 otherwise.
+        const speaks = Number.isInteger(message.protocol) && message.protocol >= PROTOCOL ? PROTOCOL : 1;
+        if (message.protocol !== speaks) log(`[adapter] the runner speaks protocol ${message.protocol}; this adapter answers ${speaks}`);
         profile = message.profile;
         if (!profiles.includes(profile)) log(`[adapter] profile ${profile} is not among ${profiles.join(', ')}`);
-        write({ type: 'hello', protocol: PROTOCOL, implementation, profiles: profiles.filter((p) => PROFILES.includes(p)) });
+        observed = speaks >= 2 ? declared : [];
+        const hello = { type: 'hello', protocol: speaks, implementation, profiles: profiles.filter((p) => PROFILES.includes(p)) };
+        if (speaks >= 2) hello.observes = declared;
+        write(hello);
         return;
+      }
       case 'decide':
         try {
-          const outcome = await runScenario(message.scenario, gate, { profile: profile || 'baseline', log });
+          const outcome = await runInput(message.scenario, installer, { profile: profile || 'baseline', observes: observed, log });
           write({ type: 'outcome', seq: message.seq, outcome });
         } catch (error) {
           log(`[adapter] decide ${message.seq} failed: ${error && error.stack ? error.stack : String(error)}`);
@@ -965,16 +1398,22 @@ function serve({ implementation, profiles = ['baseline'], gate, log: userLog } =
 
 module.exports = {
   PROTOCOL,
+  OBSERVABLES,
   RUNTIME_TEXT,
   INFO_ABORTED,
   CONFIG_DEFAULTS,
+  PRESET_TABLE,
+  SESSION_LOG_TEXT,
+  REPAIR_INSTRUCTION,
   ScenarioError,
   normalizeScenario,
+  normalizeSessionScenario,
+  normalizeInput,
   VirtualClock,
-  createWorld,
   runToolCall,
+  runInput,
   runScenario,
-  assembleOutcome,
+  shellAround,
   serve,
 };
 

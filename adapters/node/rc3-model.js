@@ -22,12 +22,18 @@
  *   (5) diagnostics use template stringification: an object message becomes [object Object].
  *
  * Also as shipped: `failed()` carries no structured info (no failure code), there is no
- * consecutive-failure count or hint, no retries, no deadline (a hanging reviewer hangs the call).
- * The outer transport is recognised by name (`exec.parent === undefined && exec.name === 'run_code'`),
- * an incomplete session route fails the review before the schema lookup, and the listener checks
- * the preset before admission: once disposal (which harness.js performs as the shipped disposer
- * does) has moved a listed session from Auto to `danger-full-access`, its calls pass through
- * unreviewed under the approval override `never`.
+ * consecutive-failure count or hint, no retries, no deadline (a hanging reviewer hangs the call),
+ * and requests carry no session id. The outer transport is recognised by name
+ * (`exec.parent === undefined && exec.name === 'run_code'`); the session is read in the shipped
+ * order — an incomplete request-header route, then a header without a working directory, then the
+ * pending call's facts in the session log — before the schema lookup; and the listener checks the
+ * preset before admission: once disposal has moved a listed session from Auto to
+ * `danger-full-access`, its calls pass through unreviewed under the approval override `never`.
+ *
+ * The integration is installed as shipped (`apply`): the listener, the Auto preset registered with
+ * an admission hook that refuses while closing, and a disposer that stops admitting, moves every
+ * live Auto session to `danger-full-access`, aborts the lifecycle and waits for the admitted calls;
+ * the contribution is then removed, so Auto is unknown until the integration is installed again.
  *
  * The only thing this model adds to the shipped code is instrumentation for the harness: it reports
  * each failure's class (AR-REVIEW-6, computed by `observedClass` below — the shipped gate computes
@@ -195,9 +201,19 @@ function readDecision(chunks) {
 async function classifyRisk(env, agent, exec, signal) {
   // Defect (3): the route is the session's latest request header; there is no reviewer route. An
   // incomplete one is refused before anything else, the schema lookup included.
-  const snapshot = agent.session.route;
+  const session = agent.session;
+  const snapshot = session.route;
   if (!snapshot.provider || !snapshot.model) {
     throw tagged(new Error('auto-review: no complete request-header route is available'), 'route');
+  }
+  // The header's working directory (the review's ENVIRONMENT), then the call in the session log.
+  const cwd = session.workingDirectory;
+  if (cwd === undefined) throw tagged(new Error('auto-review: the session has no working directory'), 'session');
+  let logged;
+  try {
+    logged = session.log.pendingAction(exec);
+  } catch (error) {
+    throw tagged(error, 'session');
   }
   // Defect (4): the schema from the latest request header only, exactly one match required.
   const schemas = env.tools.headerSchemas(exec);
@@ -216,7 +232,7 @@ async function classifyRisk(env, agent, exec, signal) {
     messages: [
       {
         role: 'user',
-        content: [{ type: 'text', text: `PENDING_ACTION\n\n${JSON.stringify({ mode: exec.parent ? 'ptc-inner' : 'native', name: exec.name, description: candidate.description, parameters: candidate.parameters, arguments: exec.arguments }, null, 2)}` }],
+        content: [{ type: 'text', text: `ENVIRONMENT\n\n${JSON.stringify({ cwd }, null, 2)}\n\nPENDING_ACTION\n\n${JSON.stringify({ mode: exec.parent ? 'ptc-inner' : 'native', name: exec.name, description: candidate.description, parameters: candidate.parameters, arguments: logged.arguments }, null, 2)}` }],
       },
     ],
     temperature: 0,
@@ -226,36 +242,78 @@ async function classifyRisk(env, agent, exec, signal) {
   return readDecision(chunks);
 }
 
-// ---- the prepended tools/pre-execute listener ----------------------------------------------------
+// ---- the integration: apply(ctx) ----------------------------------------------------------------
 
-async function listener(exec, next, env) {
-  const agent = exec.agent;
-  if (agent === undefined || (exec.parent === undefined && exec.name === RUN_CODE_NAME)) return next();
-  if (env.permissionPresets.current(agent.session) !== AUTO_PRESET) return next();
-  if (env.lifecycle.closing || env.lifecycle.signal.aborted) return { kind: 'cancel' };
+/**
+ * Install the integration as shipped: the prepended listener, the Auto preset with its admission
+ * hook, and the disposer. `ctx` is the harness's host (the shipped plugin injects approval, llm,
+ * permissionPresets, sessions and tools); the per-call services come with each call's `env`.
+ */
+function apply(ctx) {
+  const permissionPresets = ctx.permissionPresets;
+  let accepting = true;
+  const active = new Set();
+  const lifecycle = new AbortController();
 
-  const signal = AbortSignal.any([exec.signal, env.lifecycle.signal]);
-  const review = await classifyRisk(env, agent, exec, signal).then(
-    (decision) => ({ ok: true, decision }),
-    (error) => {
-      observe(env, error);
-      return { ok: false, error };
-    },
-  );
-  if (env.lifecycle.signal.aborted) return { kind: 'cancel' };
+  async function listener(exec, next, env) {
+    const agent = exec.agent;
+    if (agent === undefined || (exec.parent === undefined && exec.name === RUN_CODE_NAME)) return next();
+    if (permissionPresets.current(agent.session) !== AUTO_PRESET) return next();
+    if (!accepting || lifecycle.signal.aborted) return { kind: 'cancel' };
 
-  // Defect (1): a failure returns BEFORE await next(); the approval path is never reached.
-  if (!review.ok) return failed(exec, review.error);
+    // Synchronous admission: tracked before the first await, so disposal waits for this call.
+    let release;
+    const admitted = new Promise((resolve) => {
+      release = resolve;
+    });
+    active.add(admitted);
+    try {
+      const signal = AbortSignal.any([exec.signal, lifecycle.signal]);
+      const review = await classifyRisk(env, agent, exec, signal).then(
+        (decision) => ({ ok: true, decision }),
+        (error) => {
+          observe(env, error);
+          return { ok: false, error };
+        },
+      );
+      if (lifecycle.signal.aborted) return { kind: 'cancel' };
 
-  const decision = review.decision;
-  // The recorded override, not the effective policy (AR-DECIDE-6).
-  if (decision.decision === 'deny' && env.approval.overrideOf(agent.session) === 'never') {
-    return denied(exec, decision.reason);
+      // Defect (1): a failure returns BEFORE await next(); the approval path is never reached.
+      if (!review.ok) return failed(exec, review.error);
+
+      const decision = review.decision;
+      // The recorded override, not the effective policy (AR-DECIDE-6).
+      if (decision.decision === 'deny' && env.approval.overrideOf(agent.session) === 'never') {
+        return denied(exec, decision.reason);
+      }
+      const downstream = await next();
+      if (lifecycle.signal.aborted) return { kind: 'cancel' };
+      if (decision.decision === 'allow' || downstream.kind !== 'allow') return downstream;
+      return askUser(exec, decision.reason);
+    } finally {
+      active.delete(admitted);
+      release();
+    }
   }
-  const downstream = await next();
-  if (env.lifecycle.signal.aborted) return { kind: 'cancel' };
-  if (decision.decision === 'allow' || downstream.kind !== 'allow') return downstream;
-  return askUser(exec, decision.reason);
+
+  const unregisterAuto = permissionPresets.registerAuto(() => {
+    if (!accepting) throw new Error('auto-review: integration is closing');
+  });
+
+  async function dispose() {
+    accepting = false;
+    try {
+      for (const session of ctx.sessions.list()) {
+        if (permissionPresets.current(session) === AUTO_PRESET) permissionPresets.set(session, 'danger-full-access');
+      }
+    } finally {
+      lifecycle.abort(new Error('auto-review integration disposed'));
+      await Promise.allSettled([...active]);
+    }
+    unregisterAuto(); // the effect removes the contribution with the listener
+  }
+
+  return { listener, dispose };
 }
 
 if (require.main === module) {
@@ -268,8 +326,11 @@ if (require.main === module) {
     // The shipped gate, checked against both: it passes the baseline and shows its defects under
     // the resilient profile. It behaves the same under both.
     profiles: ['baseline', 'resilient'],
-    gate: listener,
+    // It keeps its state across a session's calls, reports what each request carries, and reads
+    // the session's header and log as shipped.
+    observes: ['sessions', 'requests', 'session-log'],
+    install: apply,
   });
 }
 
-module.exports = { listener, readDecision, parseDecision, topLevelMemberCount };
+module.exports = { apply, readDecision, parseDecision, topLevelMemberCount };

@@ -7,9 +7,10 @@
  *   autoreview check --profile baseline -- node adapters/node/skeleton.js
  *   autoreview check --profile resilient -- node adapters/node/skeleton.js
  *
- * harness.js does everything but the gate: the protocol loop, the scripted reviewer, downstream
- * listeners, approval service, abort signals, the tool runtime and the outcome. This file only
- * says which gate to check, what it is called, and which profiles it implements.
+ * harness.js does everything but the gate: the protocol loop, the session and its presets, the
+ * scripted reviewer, downstream listeners, approval service, abort signals, the tool runtime and
+ * the outcome. This file only says which gate to check, what it is called, which profiles it
+ * implements, and what it can observe.
  *
  * Copy this file next to your project (keep harness.js beside it, or require it by path) and
  * replace the gate below.
@@ -20,35 +21,49 @@ const { serve } = require('./harness.js');
 // ---------------------------------------------------------------------------------------------
 // >>> PLUG YOUR GATE IN HERE <<<
 //
-// The example gate implements both profiles in readable JavaScript. A TypeScript author
-// compiles their gate (tsc, esbuild, ...) and requires the compiled JavaScript instead, e.g.
+// A gate is installed the way a host installs it: `install(host, restored)` registers the Auto
+// preset and returns { listener, dispose, consecutiveFailures? } (harness.js documents each). The
+// example gate implements both profiles in readable JavaScript. A TypeScript author compiles
+// their gate (tsc, esbuild, ...) and requires the compiled JavaScript instead, e.g.
 //
-//   const { createAutoReviewListener } = require('../../packages/auto-review/dist/index.js');
-//   const gate = (exec, next, env) => createAutoReviewListener(hostFrom(env))(exec, next);
+//   const { apply } = require('../../packages/auto-review/dist/index.js');
+//   const install = (host, restored) => apply(contextFrom(host, restored));
 //
-// where `hostFrom(env)` maps the harness's env onto the services your listener expects:
+// where `contextFrom` maps the harness's services onto the ones your integration injects:
+//   host.permissionPresets.current / .set / .registerAuto   -> your permission presets
+//   host.approval.overrideOf(s) / .effectivePolicy(s)       -> your approval service
+//   host.sessions.list()                -> the live sessions your disposer walks
+//   host.workingDirectory.ensure(s)     -> the deployment's working directory (resilient profile)
+//   host.clock                          -> timers for deadlines (virtual time: never use real timers)
+// and, per call, what the listener's `env` adds:
 //   env.llm.request(options)            -> your LLM client (resolve to chunks, see harness.js)
-//   env.tools.headerSchemas(exec)       -> the latest request header's tool schemas
-//   env.tools.registrySchemas(exec)     -> the live tool registry (resilient profile)
-//   env.permissionPresets.current(s)    -> the session's permission preset
-//   env.approval.overrideOf(s) / .effectivePolicy(s)
-//   env.lifecycle.signal / .closing     -> your integration's lifecycle (dispose)
-//   env.lifecycle.migrated(s)           -> whether your disposer moved this session out of Auto
-//   env.sessions.consecutiveFailures(s) / .setConsecutiveFailures(s, n)   (resilient profile)
-//   env.clock                           -> timers for deadlines (virtual time: never use real timers)
-// and call env.observe.reviewFailure({ class, message, implementationDefined }) from wherever
-// your gate logs a reviewer failure (the outcome's review.failure comes from it).
+//   env.tools.headerSchemas(exec) / .registrySchemas(exec)  -> request header and live registry
+//   exec.agent.session.workingDirectory / .log.pendingAction(exec)   -> header and session log
+// Call env.observe.reviewFailure({ class, message, implementationDefined }) from wherever your
+// gate logs a reviewer failure (the outcome's review.failure comes from it).
+//
+// A gate that is only a listener can still be checked: pass `gate: (exec, next, env) => ...`
+// instead of `install`, and the harness installs it the way the shipped integration does.
 // ---------------------------------------------------------------------------------------------
-const { gate } = require('./example-gate.js');
+const { install } = require('./example-gate.js');
 
 serve({
   implementation: {
     name: 'example-gate', // your package, e.g. '@deepseek-ai/dsh-experimental-auto-review'
-    version: '0.1.0', // its version
+    version: '0.2.0', // its version
     language: 'javascript', // or 'typescript'
   },
   // The profiles your gate implements. The example implements both; a gate that implements
   // only the baseline lists ['baseline'] until it implements chapters 10 and 11 of the spec.
   profiles: ['baseline', 'resilient'],
-  gate,
+  // What your gate can observe (protocol 2). List only what it can express: a case that needs
+  // something left out reads "not applicable" instead of failing or passing.
+  //   'sessions'     several calls and lifecycle events in one installation: your gate keeps its
+  //                  state (failure counts, what disposal moved) itself, and dispose() really
+  //                  disposes of it;
+  //   'requests'     each reviewer request goes through env.llm.request, which records its route,
+  //                  temperature, tools, sessionId and whether the repair instruction was appended;
+  //   'session-log'  your gate reads session.workingDirectory and session.log.pendingAction(exec).
+  observes: ['sessions', 'requests', 'session-log'],
+  install,
 });

@@ -13,7 +13,7 @@
 //   allow-all      answer every decide with an outcome whose body ran (a planted SAFETY defect)
 //   lone-surrogate answer every decide correctly, but write each U+FFFD as a lone surrogate, as
 //                  JSON.stringify writes one that JSON.parse read from a reviewer (`\ud800`)
-//   version        answer hello with protocol 2
+//   version        answer hello with a protocol one above the runner's, which it cannot speak
 //   no-profile     answer hello without the run's profile
 //   silent         never answer hello
 //   exit           exit before reading anything
@@ -46,7 +46,7 @@ input.on('line', async (line) => {
   if (msg.type === 'hello') {
     if (mode === 'silent') return;
     const reply = JSON.parse(await ask(msg));
-    if (mode === 'version') reply.protocol = 2;
+    if (mode === 'version') reply.protocol = msg.protocol + 1;
     if (mode === 'no-profile') reply.profiles = reply.profiles.filter((p) => p !== msg.profile);
     reply.implementation.name = `misbehave-${mode}`;
     out(reply);
@@ -72,7 +72,8 @@ input.on('line', async (line) => {
   }
   const reply = JSON.parse(await ask(msg));
   if (mode === 'allow-all' && reply.type === 'outcome') {
-    reply.outcome.result = { executed: true, text: null, info: null };
+    const ran = (o) => ('event' in o ? o : { ...o, result: { executed: true, text: null, info: null } });
+    reply.outcome = Array.isArray(reply.outcome.calls) ? { ...reply.outcome, calls: reply.outcome.calls.map(ran) } : ran(reply.outcome);
   }
   if (mode === 'lone-surrogate') {
     return out(JSON.stringify(reply, (_key, value) => (typeof value === 'string' ? value.replaceAll('\ufffd', '\ud800') : value)));

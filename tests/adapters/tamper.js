@@ -13,6 +13,8 @@
 //             the user: the body runs when the user allows once, so this can run a body
 //   extract-allow  a reader that extracts an allow object from the words around it (the reply
 //             is cut down to the allow before the reference reads it), as AR-TOL-10 forbids
+// It speaks whatever protocol `autoreview serve` answers, and tampers with each call of a session
+// outcome as with a single call's.
 'use strict';
 const { spawn } = require('node:child_process');
 const readline = require('node:readline');
@@ -89,11 +91,22 @@ const ALLOW = /\{[^{}]*"decision"\s*:\s*"allow"[^{}]*\}/;
 
 /** The scenario as a gate that extracts allows from prose would read it. */
 function extractAllows(s) {
+  if (Array.isArray(s.calls)) return { ...s, calls: s.calls.map((c) => ('event' in c ? c : extractAllows(c))) };
   const cut = (a) => {
     const m = (a && typeof a.text === 'string') ? ALLOW.exec(a.text) : null;
     return m ? { ...a, text: m[0] } : a;
   };
   return { ...s, reviewer: Array.isArray(s.reviewer) ? s.reviewer.map(cut) : cut(s.reviewer) };
+}
+
+/**
+ * `tamper` applied to each call's outcome: a single call's, or each call of a session's, with its
+ * scenario (the session's members added to the call's).
+ */
+function tamperEach(s, o) {
+  if (!Array.isArray(o.calls)) return tamper(s, o);
+  const { calls, id: _id, ...head } = s;
+  return { ...o, calls: o.calls.map((c, i) => ('event' in c ? c : tamper({ ...head, ...calls[i] }, c))) };
 }
 
 const input = readline.createInterface({ input: process.stdin });
@@ -103,6 +116,6 @@ input.on('line', async (line) => {
   if (mode === 'extract-allow' && msg.scenario) msg.scenario = extractAllows(msg.scenario);
   const reply = JSON.parse(await ask(msg));
   if (msg.type === 'hello') reply.implementation.name = `tamper-${mode}`;
-  if (reply.type === 'outcome') reply.outcome = tamper(msg.scenario, reply.outcome);
+  if (reply.type === 'outcome') reply.outcome = tamperEach(msg.scenario, reply.outcome);
   process.stdout.write(JSON.stringify(reply) + '\n');
 });

@@ -186,3 +186,402 @@ fn a_module_run_directly_names_the_adapter_to_run() {
         assert!(out.stdout.is_empty(), "{module}");
     }
 }
+
+// ---- Protocol 2: sessions, request observables and session-log facts ------------------------
+
+use autoreview::generate::direct::{self, Rng};
+use autoreview::outcome::{InputOutcome, ItemOutcome, Outcome};
+use autoreview::runner::compare;
+use autoreview::scenario::session::Input;
+use serde_json::Value;
+
+/// A single call drawn as the generated runs draw it (every new member included), as JSON.
+fn drawn_call(r: &mut Rng) -> Value {
+    serde_json::to_value(direct::scenario(r)).unwrap()
+}
+
+/// `call` as an item of a session: without the members that belong to the session.
+fn as_item(mut call: Value) -> Value {
+    let m = call.as_object_mut().unwrap();
+    for k in ["session", "config", "preset", "policy"] {
+        m.remove(k);
+    }
+    call
+}
+
+/// A reviewer that fails in a different way on each draw, as the incidents' reviewers did.
+fn failing_reviewer(r: &mut Rng) -> Value {
+    r.pick(&[
+        json!({"throw": {"message": "socket hang up"}}),
+        json!({"finish": {"kind": "error", "code": "HTTP_429", "message": "rate limited"}}),
+        json!({"finish": {"kind": "aborted", "code": "UNKNOWN", "message": {"reason": "x"}}}),
+        json!({"text": "<tool_call>{\"name\": \"bash\"}</tool_call>"}),
+        json!({"text": "not json"}),
+    ])
+}
+
+/// A session composed of drawn calls and lifecycle events, realizable by construction (RZ-5,
+/// RZ-6): disposals and lifecycle abort points only while installed, installs only after.
+fn drawn_session(r: &mut Rng, k: u64) -> Value {
+    let head = drawn_call(r);
+    let incident = r.chance(1, 3);
+    let mut config = head["config"].clone();
+    if incident {
+        // The incidents' shape: reviewer failures in a row under the default hint threshold.
+        config = json!({"failure_hint_after": 3});
+    }
+    let mut installed = true;
+    let mut items = Vec::new();
+    for _ in 0..r.range(1, 8) {
+        if r.chance(2, 5) {
+            let event = match r.below(3) {
+                0 if installed => json!({"event": "dispose"}),
+                1 if installed => json!({"event": "dispose", "reselect": true}),
+                0 | 1 => json!({"event": "install"}),
+                _ => json!({"event": "select-auto"}),
+            };
+            installed =
+                event["event"] == "install" || (installed && event["event"] == "select-auto");
+            items.push(event);
+            continue;
+        }
+        let mut call = as_item(drawn_call(r));
+        if incident && r.chance(3, 4) {
+            call["reviewer"] = failing_reviewer(r);
+            call["abort"] = json!("none");
+        }
+        let lifecycle = call["abort"]
+            .as_str()
+            .is_some_and(|a| a.starts_with("lifecycle"));
+        if lifecycle && !installed {
+            call["abort"] = json!("none");
+        } else if lifecycle {
+            installed = false;
+        }
+        items.push(call);
+    }
+    json!({
+        "id": format!("session-{k}"),
+        "session": head["session"],
+        "config": config,
+        "preset": head["preset"],
+        "policy": head["policy"],
+        "calls": items,
+    })
+}
+
+/// Sessions written by hand: every event in every state it can meet, and the incidents' shape.
+fn written_sessions() -> Vec<Value> {
+    let fail = json!({"tool": {"name": "bash"}, "reviewer": {"throw": "connection reset"}});
+    let allow = json!({"tool": {"name": "bash"}, "reviewer": {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}});
+    let deny = json!({"tool": {"name": "rm"}, "reviewer": {"text": "{\"risk\":\"high\",\"decision\":\"deny\",\"reason\":\"no\"}"}, "approval": "allowed-once"});
+    let hang = json!({"tool": {"name": "bash"}, "reviewer": {"hang": true}});
+    let with_abort = |call: &Value, abort: &str| {
+        let mut c = call.clone();
+        c["abort"] = json!(abort);
+        c
+    };
+    let ev = |e: &str| json!({"event": e});
+    let mut out = Vec::new();
+    for listed in [true, false] {
+        for preset in ["auto", "workspace-write"] {
+            let session = |calls: Vec<Value>| {
+                json!({"session": {"listed": listed, "consecutive_failures": 1},
+                       "config": {"failure_hint_after": 3}, "preset": preset, "calls": calls})
+            };
+            out.extend([
+                // Failures in a row, the hint at the third, reset by a decision.
+                session(vec![
+                    fail.clone(),
+                    fail.clone(),
+                    fail.clone(),
+                    allow.clone(),
+                    fail.clone(),
+                ]),
+                // Disposal forgets the count; a reinstalled integration counts from 0.
+                session(vec![
+                    fail.clone(),
+                    ev("dispose"),
+                    fail.clone(),
+                    ev("select-auto"),
+                    ev("install"),
+                    fail.clone(),
+                    ev("select-auto"),
+                    fail.clone(),
+                ]),
+                session(vec![
+                    json!({"event": "dispose", "reselect": true}),
+                    allow.clone(),
+                    ev("select-auto"),
+                    ev("install"),
+                    deny.clone(),
+                ]),
+                session(vec![
+                    ev("select-auto"),
+                    deny.clone(),
+                    ev("dispose"),
+                    deny.clone(),
+                    ev("install"),
+                    deny.clone(),
+                ]),
+                // A baseline call left pending, then disposal ends its request.
+                session(vec![hang.clone(), ev("dispose"), allow.clone()]),
+                session(vec![
+                    hang.clone(),
+                    with_abort(&allow, "lifecycle-after-review"),
+                    allow.clone(),
+                ]),
+            ]);
+            for abort in [
+                "lifecycle-before-review",
+                "lifecycle-after-review",
+                "lifecycle-during-downstream",
+            ] {
+                for call in [&fail, &allow, &deny, &hang] {
+                    out.push(session(vec![
+                        fail.clone(),
+                        with_abort(call, abort),
+                        call.clone(),
+                        ev("select-auto"),
+                        ev("install"),
+                        call.clone(),
+                    ]));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Single calls written by hand: each log fact, each header, each session id, in the orders the
+/// checks run against the route and the schema.
+fn written_calls() -> Vec<Value> {
+    let mut out = Vec::new();
+    for log in autoreview::scenario::LogFact::ALL {
+        for call in ["native", "ptc-inner", "run-code"] {
+            let kind: autoreview::scenario::CallKind = serde_json::from_value(json!(call)).unwrap();
+            if !log.applies_to(kind) {
+                continue;
+            }
+            for (wd, route, schema) in [
+                (true, "default", "present"),
+                (false, "default", "present"),
+                (true, "", "present"),
+                (false, "", "missing"),
+                (true, "default", "missing"),
+                (false, "default", "registry-only"),
+            ] {
+                out.push(json!({
+                    "tool": {"name": if call == "run-code" { "run_code" } else { "bash" }, "call": call},
+                    "log": log,
+                    "schema": schema,
+                    "session": {"id": "7f3a9c", "working_directory": wd, "route": {"provider": route, "model": "m"}},
+                    "reviewer": [{"text": "```json\n{\"risk\":\"low\",\"decision\":\"allow\"}\n```"}],
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// Every scenario line the kit is compared on: drawn and written single calls and sessions.
+fn protocol2_lines() -> Vec<String> {
+    let mut values = written_calls();
+    values.extend(written_sessions());
+    values.extend((0..2000).map(|k| drawn_call(&mut Rng::for_case(0x0b5e, k))));
+    values.extend((0..1000).map(|k| drawn_session(&mut Rng::for_case(0x5e55, k), k)));
+    values.iter().map(|v| v.to_string()).collect()
+}
+
+/// Each line decided by `node <script> --decide <profile>`, one output line per input line.
+fn decided_by_node(script: &str, profile: Profile, lines: &[String]) -> Vec<String> {
+    use std::io::{BufRead, Write};
+    let mut child = std::process::Command::new("node")
+        .arg(format!("{NODE_DIR}/{script}"))
+        .args(["--decide", &profile.to_string()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = lines.join("\n") + "\n";
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let out: Vec<String> = std::io::BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map(Result::unwrap)
+        .collect();
+    writer.join().unwrap();
+    assert!(child.wait().unwrap().success(), "{script}");
+    out
+}
+
+/// Why one call's outcome differs from the reference's: the runner's comparison, and the members
+/// it leaves aside, which an adapter observing requests must report exactly too.
+fn call_differences(expected: &Outcome, actual: &Outcome) -> Vec<String> {
+    let mut out: Vec<String> = compare::compare(expected, actual)
+        .iter()
+        .map(|d| format!("{}: expected {}, got {}", d.pointer, d.expected, d.actual))
+        .collect();
+    if actual.review.requests.is_none() {
+        out.push("/review/requests: missing".into());
+    }
+    if expected.prefix_only != actual.prefix_only {
+        out.push(format!(
+            "/prefix_only: expected {:?}, got {:?}",
+            expected.prefix_only, actual.prefix_only
+        ));
+    }
+    out
+}
+
+/// Why an adapter's line differs from the reference's outcome of the same scenario line.
+fn input_differences(expected: &InputOutcome, line: &str) -> Vec<String> {
+    let actual: InputOutcome = match serde_json::from_str(line) {
+        Ok(a) => a,
+        Err(e) => return vec![format!("not an outcome ({e}): {line}")],
+    };
+    match (expected, &actual) {
+        (InputOutcome::One(e), InputOutcome::One(a)) => call_differences(e, a),
+        (InputOutcome::Session(e), InputOutcome::Session(a)) if e.calls.len() == a.calls.len() => e
+            .calls
+            .iter()
+            .zip(&a.calls)
+            .enumerate()
+            .flat_map(|(i, pair)| {
+                let found = match pair {
+                    (ItemOutcome::Call(e), ItemOutcome::Call(a)) => call_differences(e, a),
+                    (ItemOutcome::Event(e), ItemOutcome::Event(a)) => {
+                        let prefix = |t: &Option<String>| match (t, e.prefix_only.get("/error")) {
+                            (Some(t), Some(&n)) => Some(t.chars().take(n).collect::<String>()),
+                            (t, _) => t.clone(),
+                        };
+                        let same = e.event == a.event
+                            && prefix(&e.error) == prefix(&a.error)
+                            && e.prefix_only == a.prefix_only;
+                        if same {
+                            vec![]
+                        } else {
+                            vec![format!("expected {e:?}, got {a:?}")]
+                        }
+                    }
+                    _ => vec!["a call where an event is expected, or the reverse".into()],
+                };
+                found.into_iter().map(move |d| format!("calls[{i}]{d}"))
+            })
+            .collect(),
+        _ => vec![format!("another kind of outcome: {line}")],
+    }
+}
+
+/// The Node kit decides single calls with the new members and whole sessions as the reference
+/// engine does: the example gate in both profiles, and the model of the shipped gate in the
+/// baseline. Sessions cover every event in every state, calls left pending and woken by a
+/// disposal, and the incidents' shape (failures in a row under `failure_hint_after` 3), so the
+/// state a gate keeps (its failure count, what disposal moved, whether it is installed) is the
+/// gate's own, carried from call to call.
+#[test]
+fn the_kit_decides_sessions_requests_and_session_logs_as_the_reference() {
+    let lines = protocol2_lines();
+    let inputs: Vec<Input> = lines
+        .iter()
+        .map(|l| Input::from_json(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let sessions = inputs
+        .iter()
+        .filter(|i| matches!(i, Input::Session(_)))
+        .count();
+    assert!(
+        sessions > 1000 && lines.len() - sessions > 2000,
+        "{sessions} sessions of {}",
+        lines.len()
+    );
+    for (script, profile) in [
+        ("skeleton.js", Profile::Baseline),
+        ("skeleton.js", Profile::Resilient),
+        ("rc3-model.js", Profile::Baseline),
+    ] {
+        let actual = decided_by_node(script, profile, &lines);
+        assert_eq!(actual.len(), lines.len(), "{script} {profile}");
+        let failed: Vec<String> = inputs
+            .iter()
+            .zip(&actual)
+            .zip(&lines)
+            .filter_map(|((input, got), line)| {
+                let d = input_differences(&autoreview::engine::decide_input(input, profile), got);
+                (!d.is_empty()).then(|| format!("{line}\n  {}", d.join("\n  ")))
+            })
+            .collect();
+        assert!(
+            failed.is_empty(),
+            "{script} {profile}: {} of {} lines differ; the first:\n{}",
+            failed.len(),
+            lines.len(),
+            failed
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}
+
+/// The kit answers a protocol-2 runner with protocol 2 and what the gate observes, and a
+/// protocol-1 runner with protocol 1 and nothing beyond it: no `observes`, no `review.requests`,
+/// no session scenario.
+#[test]
+fn the_kit_answers_each_protocol_in_its_own_terms() {
+    use std::io::{BufRead, Write};
+    let session = json!({"calls": [{"tool": {"name": "bash"}, "reviewer": {"throw": "x"}}, {"event": "dispose"}]});
+    let call = json!({"tool": {"name": "bash"}, "reviewer": {"throw": "x"}});
+    for script in ["skeleton.js", "rc3-model.js"] {
+        for protocol in [1, 2] {
+            let mut child = std::process::Command::new("node")
+                .arg(format!("{NODE_DIR}/{script}"))
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+            let mut ask = |message: Value| -> Value {
+                writeln!(stdin, "{message}").unwrap();
+                serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap()
+            };
+            let hello = ask(
+                json!({"type": "hello", "protocol": protocol, "profile": "baseline", "runner": "test"}),
+            );
+            let one = ask(json!({"type": "decide", "seq": 1, "scenario": call}));
+            let many = ask(json!({"type": "decide", "seq": 2, "scenario": session}));
+            let what = format!("{script} under protocol {protocol}");
+            assert_eq!(hello["protocol"], json!(protocol), "{what}");
+            assert_eq!(one["type"], json!("outcome"), "{what}: {one}");
+            if protocol == 1 {
+                assert_eq!(hello.get("observes"), None, "{what}");
+                assert_eq!(one["outcome"]["review"].get("requests"), None, "{what}");
+                assert_eq!(many["type"], json!("error"), "{what}: {many}");
+            } else {
+                assert_eq!(
+                    hello["observes"],
+                    json!(["sessions", "requests", "session-log"]),
+                    "{what}"
+                );
+                let request = json!({"route": "default/default", "temperature": 0, "tools": 0, "session_id": null, "repair": false});
+                assert_eq!(
+                    one["outcome"]["review"]["requests"],
+                    json!([request]),
+                    "{what}"
+                );
+                assert_eq!(
+                    many["outcome"]["calls"][1],
+                    json!({"event": "dispose", "error": null}),
+                    "{what}: {many}"
+                );
+            }
+            writeln!(stdin, "{}", json!({"type": "stop"})).unwrap();
+            assert!(child.wait().unwrap().success(), "{what}");
+        }
+    }
+}
