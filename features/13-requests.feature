@@ -116,6 +116,22 @@ Feature: The reviewer requests, as sent
       | strict/json-reviewer | 0           | 0     | s-20261025 | true   |
     And the review fails with class "protocol"
 
+  @resilient @F-REQ-10 @RS-7 @AR-RES-REQUEST-1 @AR-REVIEW-12 @AR-RES-RETRY-2
+  Scenario: In the resilient profile, a transport retry of a repair request repeats it unchanged: it is a repair too
+    Given a session in Auto
+    And the session's id is "s-20261021"
+    And the session's requests go to "qodercn/qfmodel"
+    And the reviewer replies with text "<tool_call>list_agents</tool_call>"
+    And then the reviewer's request fails with "TRANSPORT": "Connection error"
+    And then the reviewer allows with risk "low"
+    When the agent calls "pwsh"
+    Then the reviewer requests are:
+      | route           | temperature | tools | session id | repair |
+      | qodercn/qfmodel | 0           | 0     | s-20261021 | false  |
+      | qodercn/qfmodel | 0           | 0     | s-20261021 | true   |
+      | qodercn/qfmodel | 0           | 0     | s-20261021 | true   |
+    And the tool body runs
+
   @resilient @F-REQ-9 @AR-RES-REQUEST-1 @AR-REVIEW-12 @AR-SESSION-2
   Scenario: In the resilient profile, every call of a session sends its requests with the same session id
     Given a session in Auto

@@ -463,10 +463,9 @@ async function askReviewer(exec, route, env, signal, request) {
         repairs--;
         repair = true;
       } else if (failure.class === 'transport' && retries > 0) {
-        // A transport retry asks the review again without the repair instruction, even after a
-        // repair: only a request that follows a protocol failure is a repair (AR-REVIEW-12).
+        // A transport retry repeats the request unchanged: a retried repair is still a repair
+        // (AR-RES-RETRY-2).
         retries--;
-        repair = false;
       } else {
         throw failure;
       }

@@ -162,8 +162,9 @@ const LIFECYCLE_ABORT_MESSAGE = 'auto-review integration disposed';
 const INTEGRATION_CLOSING = 'auto-review: integration is closing';
 
 /**
- * The deployment's presets besides Auto, and the approval policy selecting each one writes. The
- * list of known presets in MSG-ERR-NO-AUTO is the deployment's (AR-DISPOSE-4, prefix only).
+ * The deployment's presets besides Auto, and the approval policy selecting each one writes.
+ * MSG-ERR-NO-AUTO is worded by the deployment (AR-DISPOSE-4): this world's presets service throws
+ * as the shipped service's `set` does.
  */
 const PRESET_TABLE = Object.freeze({ 'read-only': 'ask', 'workspace-write': 'ask', 'danger-full-access': 'never' });
 const AUTO = 'auto';
@@ -984,7 +985,7 @@ function openSession(sc, profile, install, options = {}) {
     }
     const outcome = { event, error };
     // The presets Auto is not among are the deployment's (AR-DISPOSE-4, AR-CONV-3).
-    if (error !== null && error.startsWith(NO_AUTO_PREFIX)) outcome.prefix_only = { '/error': scalarLength(NO_AUTO_PREFIX) };
+    if (error !== null && error.startsWith(NO_AUTO_PREFIX)) outcome.prefix_only = { '/error': 0 };
     return outcome;
   }
 

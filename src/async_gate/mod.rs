@@ -123,6 +123,9 @@ pub struct ReviewRequest {
     pub signal: Signal,
     /// The session id the request carries: the resilient gate's attribution (AR-RES-REQUEST-1).
     pub session_id: Option<String>,
+    /// Whether `MSG-REPAIR-INSTRUCTION` is appended: a repair, or a retry of one, which repeats
+    /// it unchanged (AR-RES-RETRY-2).
+    pub repair: bool,
 }
 
 /// The reviewer model behind its transport.
@@ -363,16 +366,19 @@ impl<C: ReviewerClient> AutoReview<C> {
         let mut purpose = Attempting::Review;
         let mut routes = Vec::new();
         let session_id = (self.profile == Profile::Resilient).then(|| session.id.clone());
+        let mut repair = false;
         loop {
+            repair |= purpose == Attempting::Repair;
             routes.push(review::Sent {
                 route: route.clone(),
-                repair: purpose == Attempting::Repair,
+                repair,
             });
             let pending = self.client.request(ReviewRequest {
                 route: route.clone(),
                 purpose,
                 signal: signal.clone(),
                 session_id: session_id.clone(),
+                repair,
             });
             let response = match self.profile {
                 Profile::Baseline => pending.await,

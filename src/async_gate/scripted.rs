@@ -60,7 +60,7 @@ impl ReviewerClient for ScriptedReviewer {
                 log.requests.push(RequestRecord::sent(
                     &request.route,
                     request.session_id.as_deref(),
-                    request.purpose == crate::engine::review::Attempting::Repair,
+                    request.repair,
                 ));
             }
             let n = self.requests.fetch_add(1, Ordering::SeqCst);

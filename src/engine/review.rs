@@ -383,7 +383,9 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool) {
         };
         match &settled {
             Settlement::Failed(_) if again.is_some() => {
-                repair = again == Some(Attempting::Repair);
+                // A retry repeats the request unchanged, so a retried repair is still one
+                // (AR-RES-RETRY-2).
+                repair |= again == Some(Attempting::Repair);
             }
             // AR-CANCEL-6: an `aborted` failure that settles after a signal aborted the review is
             // the gate's own doing, however the provider worded it.

@@ -324,10 +324,15 @@ fn written_sessions() -> Vec<Value> {
                     ev("install"),
                     deny.clone(),
                 ]),
-                // A baseline call left pending, then disposal ends its request.
-                session(vec![hang.clone(), ev("dispose"), allow.clone()]),
+                // A call left pending ends its session (RZ-7); one the caller ends does not.
                 session(vec![
+                    allow.clone(),
+                    ev("dispose"),
+                    ev("install"),
                     hang.clone(),
+                ]),
+                session(vec![
+                    with_abort(&hang, "caller-during-review"),
                     with_abort(&allow, "lifecycle-after-review"),
                     allow.clone(),
                 ]),
@@ -390,7 +395,12 @@ fn protocol2_lines() -> Vec<String> {
     values.extend(written_sessions());
     values.extend((0..2000).map(|k| drawn_call(&mut Rng::for_case(0x0b5e, k))));
     values.extend((0..1000).map(|k| drawn_session(&mut Rng::for_case(0x5e55, k), k)));
-    values.iter().map(|v| v.to_string()).collect()
+    // A session that goes on after a call left pending is not realizable (RZ-7).
+    values
+        .iter()
+        .filter(|v| Input::from_value(v).is_ok())
+        .map(|v| v.to_string())
+        .collect()
 }
 
 /// Each line decided by `node <script> --decide <profile>`, one output line per input line.
