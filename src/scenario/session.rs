@@ -32,8 +32,9 @@ pub struct SessionScenario {
     pub calls: Vec<Item>,
 }
 
-/// One item of a session: a call or a lifecycle event.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+/// One item of a session: a call or a lifecycle event. A call is written without the members
+/// that belong to the session, so that a session scenario reads back as it was written.
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(untagged)]
 pub enum Item {
     /// A call: the members of a single-call scenario except `session`, `config`, `preset` and
@@ -71,7 +72,8 @@ pub enum EventKind {
 const SESSION_MEMBERS: [&str; 4] = ["session", "config", "preset", "policy"];
 
 /// What a scenario line holds: one call, or a session of calls.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum Input {
     /// A single-call scenario (a session of one call).
     One(Box<Scenario>),
@@ -238,6 +240,23 @@ struct Head {
     preset: Preset,
     #[serde(default)]
     policy: Policy,
+}
+
+impl Serialize for Item {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Item::Event(e) => e.serialize(s),
+            Item::Call(c) => {
+                let mut v = serde_json::to_value(c).map_err(serde::ser::Error::custom)?;
+                if let Value::Object(m) = &mut v {
+                    for member in SESSION_MEMBERS {
+                        m.remove(member);
+                    }
+                }
+                v.serialize(s)
+            }
+        }
+    }
 }
 
 impl Item {
