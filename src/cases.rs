@@ -1,13 +1,16 @@
 //! Fixed conformance cases: the decision table's rows (each with its example scenario) and the
 //! hand-written case files under `spec/cases/`, each carrying an expectation that was written from
-//! the spec, not taken from the engine.
+//! the spec, not taken from the engine. A case file's scenario may be a session scenario; its
+//! expectation then holds one partial outcome per item (`{"calls": [...]}`).
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::outcome::Outcome;
 use crate::profile::Profile;
+use crate::protocol::Observes;
 use crate::scenario::Scenario;
+use crate::scenario::session::Input;
 use crate::table::{self, Table};
 
 /// One fixed case.
@@ -21,13 +24,45 @@ pub struct Case {
     pub title: String,
     /// The clauses it exercises.
     pub clauses: Vec<String>,
-    /// The scenario.
-    pub scenario: Scenario,
+    /// The scenario: one call, or a session of calls and events.
+    pub scenario: Input,
     /// What the outcome must be.
     pub expect: Expectation,
     /// Whether the behaviour is implementation-defined (an `i_` corpus entry): another
     /// implementation is then held only to the safety rules.
     pub implementation_defined: bool,
+}
+
+impl Case {
+    /// What deciding the case takes beyond protocol 1 ([`Observes::needed_by`]), and `requests`
+    /// when its expectation names `review.requests` (AR-REVIEW-12). An exact expectation (a
+    /// decision-table row) holds requests as every outcome does, but pins nothing about them
+    /// that the reference comparison does not already check where they are observed.
+    pub fn needs(&self) -> Observes {
+        let mut needs = Observes::needed_by(&self.scenario);
+        if let Expectation::Partial(want) = &self.expect {
+            needs.requests |= names_requests(want);
+        }
+        needs
+    }
+
+    /// The single call, when the case is not a session.
+    pub fn call(&self) -> Option<&Scenario> {
+        match &self.scenario {
+            Input::One(s) => Some(s),
+            Input::Session(_) => None,
+        }
+    }
+}
+
+/// Whether a partial expectation pins `review.requests` of some call.
+fn names_requests(want: &Value) -> bool {
+    let in_call = |v: &Value| v.get("review").is_some_and(|r| r.get("requests").is_some());
+    in_call(want)
+        || want
+            .get("calls")
+            .and_then(Value::as_array)
+            .is_some_and(|calls| calls.iter().any(in_call))
 }
 
 /// What a case's outcome must be.
@@ -108,7 +143,7 @@ pub fn table_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
                 area: "decision-table".to_owned(),
                 title: r.title.clone(),
                 clauses: r.clauses.clone(),
-                scenario,
+                scenario: Input::One(Box::new(scenario)),
                 expect: Expectation::Exact(Box::new(want)),
                 implementation_defined: false,
             })
@@ -132,9 +167,16 @@ pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>,
         if !entry.profiles.contains(&profile) {
             continue;
         }
-        let mut scenario = Scenario::from_value(&entry.scenario)
+        let mut scenario = Input::from_value(&entry.scenario)
             .map_err(|e| err(format!("case {}: scenario: {e}", entry.id)))?;
-        scenario.id = Some(entry.id.clone());
+        match &mut scenario {
+            Input::One(s) => s.id = Some(entry.id.clone()),
+            Input::Session(s) => {
+                s.id = Some(entry.id.clone());
+                session_expectation(&entry.expect, s.calls.len())
+                    .map_err(|e| err(format!("case {}: expect: {e}", entry.id)))?;
+            }
+        }
         out.push(Case {
             id: entry.id,
             area: parsed.area.clone(),
@@ -148,6 +190,26 @@ pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>,
     Ok(out)
 }
 
+/// Checks a session case's expectation: `{"calls": [...]}` with one partial outcome per item, so
+/// that a missing or extra item in the outcome is caught by the array's length.
+fn session_expectation(expect: &Value, items: usize) -> Result<(), String> {
+    let calls = match expect {
+        Value::Object(m) if m.len() == 1 => m.get("calls").and_then(Value::as_array),
+        _ => None,
+    };
+    match calls {
+        None => Err(
+            "a session case expects {\"calls\": [one partial outcome per call or event]}"
+                .to_owned(),
+        ),
+        Some(c) if c.len() != items => Err(format!(
+            "the session has {items} items and the expectation {} entries: give one per item",
+            c.len()
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
 /// The two cases `autoreview smoke` runs: a plain allow that must run the body, and a denial
 /// under `never` that must be final.
 pub fn smoke_cases() -> Vec<Case> {
@@ -156,7 +218,9 @@ pub fn smoke_cases() -> Vec<Case> {
         area: "smoke".into(),
         title: title.into(),
         clauses: vec!["AR-DECIDE-4".into()],
-        scenario: Scenario::from_value(&json).unwrap_or_else(|e| panic!("smoke case {id}: {e}")),
+        scenario: Input::One(Box::new(
+            Scenario::from_value(&json).unwrap_or_else(|e| panic!("smoke case {id}: {e}")),
+        )),
         expect: Expectation::Partial(serde_json::Value::Null),
         implementation_defined: false,
     };
@@ -226,7 +290,7 @@ pub fn corpus_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
             area: "reviewer-output".to_owned(),
             title: format!("{}: {}", entry.name, entry.note),
             clauses: entry.clauses.clone(),
-            scenario,
+            scenario: Input::One(Box::new(scenario)),
             expect: Expectation::Partial(expect),
             implementation_defined: entry.expect == Expect::NeverAllow,
         });

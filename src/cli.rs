@@ -53,8 +53,8 @@ pub enum Command {
         format: TableFormat,
     },
     /// Run every fixed case against an implementation and report, ending in the verdict the exit
-    /// code gives: `PASS — N passed, N failed` (then expected failures and unexpected passes, if
-    /// any) or `FAIL — …`.
+    /// code gives: `PASS — N passed, N failed` (then cases not applicable to the implementation,
+    /// expected failures and unexpected passes, if any) or `FAIL — …`.
     ///
     /// Without a command, the in-process reference engine is checked against each case's own
     /// expectation. With `-- <command> [args...]`, the command is started as an adapter speaking
@@ -64,8 +64,8 @@ pub enum Command {
     /// Exit codes: 0 every case passed, or failed only as --expect lists; 1 an implementation
     /// failure; 2 the adapter cannot be started or speaks another protocol; 3 a usage or
     /// configuration error (bad option, unreadable --expect, unwritable output path), reported
-    /// before any case runs; 4 the selection runs no case (a selector that names no case, or
-    /// nothing left to run).
+    /// before any case runs; 4 the selection runs no case (a selector that names no case, nothing
+    /// left to run, or only cases not applicable to the implementation).
     #[command(after_help = "\
 Examples:
   autoreview check --profile baseline
@@ -318,8 +318,9 @@ pub mod exit {
     /// A usage, configuration or input error: a bad option, an unreadable or invalid input file, an
     /// unwritable output path. Reported before any case runs.
     pub const USAGE: u8 = 3;
-    /// The selection runs no case: a `--only`/`--skip` selector names no case, or the selection
-    /// (`--only`, `--skip`, `--no-fixed`, `--generated`, `--shard`) leaves nothing to run.
+    /// The selection runs no case: a `--only`/`--skip` selector names no case, the selection
+    /// (`--only`, `--skip`, `--no-fixed`, `--generated`, `--shard`) leaves nothing to run, or
+    /// every selected case is not applicable to the implementation.
     pub const NOTHING_RUN: u8 = 4;
 }
 
@@ -574,6 +575,12 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         std::env::var_os("NO_COLOR").as_deref(),
     );
     print_all(&runner::report::text(&report, run.strict, color))?;
+    if report.ran() == 0 {
+        eprintln!(
+            "autoreview check: the run has no case: every selected case needs what the implementation does not observe (not applicable)"
+        );
+        return Ok(ExitCode::from(exit::NOTHING_RUN));
+    }
     Ok(if report.succeeded(run.strict) {
         ExitCode::from(exit::PASSED)
     } else {
@@ -659,16 +666,23 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
     println!("handshake: ok — {}", imp.describe());
     let mut ok = true;
     for case in crate::cases::smoke_cases() {
-        let verdict = match imp.decide(
-            crate::runner::Ask {
-                scenario: &case.scenario,
-                profile,
-                next: None,
-            },
-            &mut || {},
-        ) {
+        let Some(scenario) = case.call() else {
+            continue;
+        };
+        let ask = crate::runner::Ask {
+            scenario,
+            profile,
+            next: None,
+        };
+        let verdict = match imp.decide(ask, &mut || {}) {
             Err(e) => format!("{}: {}", e.kind.as_str(), e.message),
-            Ok(outcome) => match runner::judge(&case, &outcome, profile, Oracle::Reference) {
+            Ok(outcome) => match runner::judge(
+                &case,
+                &crate::outcome::InputOutcome::One(Box::new(outcome)),
+                profile,
+                Oracle::Reference,
+                imp.observes(),
+            ) {
                 runner::Verdict::Pass => "ok".into(),
                 v => format!("differs: {}", serde_json::to_string(&v).unwrap_or_default()),
             },

@@ -361,8 +361,9 @@ pub struct SessionOutcome {
     pub calls: Vec<ItemOutcome>,
 }
 
-/// What one item of a session came to.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// What one item of a session came to. Read as an event's outcome when it has an `event` member,
+/// as a call's otherwise, so that a wrong member is named rather than "no variant matched".
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ItemOutcome {
     /// A call's outcome, as for a single-call scenario.
@@ -385,12 +386,37 @@ pub struct EventOutcome {
     pub prefix_only: BTreeMap<String, usize>,
 }
 
-/// The outcome of whatever a scenario line held: one call or a session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// The outcome of whatever a scenario line held: one call or a session. Read as a session's
+/// outcome when it has a `calls` member, as a call's otherwise (as a scenario line is read).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum InputOutcome {
     /// A single call's outcome.
     One(Box<Outcome>),
     /// A session's outcome.
     Session(SessionOutcome),
+}
+
+impl<'de> Deserialize<'de> for ItemOutcome {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ItemOutcome, D::Error> {
+        let v = Value::deserialize(d)?;
+        if v.get("event").is_some() {
+            EventOutcome::deserialize(v).map(ItemOutcome::Event)
+        } else {
+            Outcome::deserialize(v).map(|o| ItemOutcome::Call(Box::new(o)))
+        }
+        .map_err(serde::de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for InputOutcome {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<InputOutcome, D::Error> {
+        let v = Value::deserialize(d)?;
+        if v.get("calls").is_some() {
+            SessionOutcome::deserialize(v).map(InputOutcome::Session)
+        } else {
+            Outcome::deserialize(v).map(|o| InputOutcome::One(Box::new(o)))
+        }
+        .map_err(serde::de::Error::custom)
+    }
 }

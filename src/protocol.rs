@@ -5,14 +5,58 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::outcome::Outcome;
+use crate::outcome::InputOutcome;
 use crate::profile::Profile;
+use crate::scenario::session::{Input, Item};
 
 /// The protocol version this runner speaks.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+
+/// The protocol versions the runner accepts in an adapter's `hello`: protocol 1 adapters keep
+/// working, observing nothing beyond it.
+pub const ACCEPTED: [u32; 2] = [1, 2];
+
+/// One thing an adapter can observe and set up beyond protocol 1, as its `hello` names it
+/// (`spec/protocol.md`, "Protocol 2 and observables").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Observable {
+    /// Session scenarios (AR-SESSION-1).
+    Sessions,
+    /// Each reviewer request, as `review.requests` (AR-REVIEW-12).
+    Requests,
+    /// The session-log facts and the header's working directory (AR-REVIEW-10, AR-REVIEW-11).
+    SessionLog,
+}
+
+impl Observable {
+    /// Every observable, in the order reports name them.
+    pub const ALL: [Observable; 3] = [
+        Observable::Sessions,
+        Observable::Requests,
+        Observable::SessionLog,
+    ];
+
+    /// The name a `hello` gives it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Observable::Sessions => "sessions",
+            Observable::Requests => "requests",
+            Observable::SessionLog => "session-log",
+        }
+    }
+}
+
+impl std::fmt::Display for Observable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// What an implementation can observe and set up beyond protocol 1 (`spec/protocol.md`,
-/// "Observables"). A case that needs more is *not applicable* to it, never a pass.
+/// "Protocol 2 and observables"). A case that needs more is *not applicable* to it, never a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Observes {
     /// Session scenarios: several calls and lifecycle events in one session (AR-SESSION-1).
@@ -38,6 +82,93 @@ impl Observes {
         requests: false,
         session_log: false,
     };
+
+    /// What an adapter's `hello` says it observes: `observes` only with protocol 2 (absent:
+    /// nothing), and only names this runner knows. The error says what to change.
+    pub fn from_hello(protocol: u32, observes: Option<&[String]>) -> Result<Observes, String> {
+        let Some(names) = observes else {
+            return Ok(Observes::NONE);
+        };
+        if protocol < 2 {
+            return Err(format!(
+                "its hello lists `observes` with protocol {protocol}; `observes` belongs to protocol 2: answer `\"protocol\": 2`, or leave `observes` out"
+            ));
+        }
+        let mut out = Observes::NONE;
+        for name in names {
+            match Observable::ALL.iter().find(|o| o.as_str() == name) {
+                Some(o) => out.set(*o),
+                None => {
+                    return Err(format!(
+                        "its hello observes {name:?}, which this runner does not know: the observables are {}",
+                        Observable::ALL.map(|o| format!("\"{o}\"")).join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether it observes `o`.
+    pub fn has(&self, o: Observable) -> bool {
+        match o {
+            Observable::Sessions => self.sessions,
+            Observable::Requests => self.requests,
+            Observable::SessionLog => self.session_log,
+        }
+    }
+
+    /// Marks `o` as observed.
+    pub fn set(&mut self, o: Observable) {
+        match o {
+            Observable::Sessions => self.sessions = true,
+            Observable::Requests => self.requests = true,
+            Observable::SessionLog => self.session_log = true,
+        }
+    }
+
+    /// The observables it has, in [`Observable::ALL`] order.
+    pub fn list(&self) -> Vec<Observable> {
+        Observable::ALL
+            .into_iter()
+            .filter(|o| self.has(*o))
+            .collect()
+    }
+
+    /// What `needs` asks for that this lacks; empty when a case needing `needs` applies.
+    pub fn missing(&self, needs: Observes) -> Vec<Observable> {
+        Observable::ALL
+            .into_iter()
+            .filter(|o| needs.has(*o) && !self.has(*o))
+            .collect()
+    }
+
+    /// What deciding `input` takes beyond protocol 1: a session (`sessions`), a log fact or a
+    /// header without a working directory (`session-log`), a session id other than the default,
+    /// which only requests show (`requests`).
+    pub fn needed_by(input: &Input) -> Observes {
+        fn session(s: &crate::scenario::Session, needs: &mut Observes) {
+            needs.session_log |= !s.working_directory;
+            needs.requests |= s.id != crate::scenario::DEFAULT_SESSION_ID;
+        }
+        let mut needs = Observes::NONE;
+        match input {
+            Input::One(s) => {
+                session(&s.session, &mut needs);
+                needs.session_log |= !s.log.is_consistent();
+            }
+            Input::Session(s) => {
+                needs.sessions = true;
+                session(&s.session, &mut needs);
+                for item in &s.calls {
+                    if let Item::Call(c) = item {
+                        needs.session_log |= !c.log.is_consistent();
+                    }
+                }
+            }
+        }
+        needs
+    }
 
     /// The scenario without the members this implementation cannot set up: a consistent log,
     /// a header with a working directory, and the default session id (which only requests
@@ -111,13 +242,18 @@ pub enum Reply {
         implementation: ImplementationInfo,
         /// The profiles it can be checked against.
         profiles: Vec<Profile>,
+        /// Protocol 2: what it observes beyond protocol 1; absent, nothing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Option<Vec<Observable>>")]
+        observes: Option<Vec<String>>,
     },
     /// The outcome of one scenario.
     Outcome {
         /// The request's `seq`.
         seq: u64,
-        /// The outcome, as in `spec/scenario.md`.
-        outcome: Box<Outcome>,
+        /// The outcome, as in `spec/scenario.md`: a call's, or for a session scenario the
+        /// session's (`{"id", "calls": [...]}`).
+        outcome: InputOutcome,
     },
     /// The adapter could not decide one scenario (it caught an error); the case fails.
     Error {
@@ -139,7 +275,7 @@ impl Reply {
             #[serde(rename = "type")]
             _kind: OutcomeTag,
             seq: u64,
-            outcome: Box<Outcome>,
+            outcome: Box<crate::outcome::Outcome>,
         }
         #[derive(Deserialize)]
         #[serde(rename_all = "kebab-case")]
@@ -150,7 +286,7 @@ impl Reply {
         match serde_json::from_str::<OutcomeReply>(&line) {
             Ok(r) => Ok(Reply::Outcome {
                 seq: r.seq,
-                outcome: r.outcome,
+                outcome: InputOutcome::One(r.outcome),
             }),
             Err(_) => serde_json::from_str(&line),
         }
@@ -238,9 +374,10 @@ pub fn schema_text() -> String {
     s
 }
 
-/// Serves the reference engine over the protocol: reads requests from `input`, writes replies to
-/// `output` until `stop` or the end of input. A line that is not a request gets an `error` reply
-/// when it carries a `seq`, and is otherwise reported on `log`.
+/// Serves the reference engine over the protocol (version [`VERSION`], observing sessions,
+/// requests and session-log facts): reads requests from `input`, writes replies to `output` until
+/// `stop` or the end of input. A session scenario gets the session's outcome. A line that is not
+/// a request gets an `error` reply when it carries a `seq`, and is otherwise reported on `log`.
 pub fn serve(
     mut input: impl std::io::BufRead,
     mut output: impl std::io::Write,
@@ -282,7 +419,7 @@ pub fn serve(
         {
             let reply = Reply::Outcome {
                 seq,
-                outcome: Box::new(crate::engine::decide(&scenario, p)),
+                outcome: InputOutcome::One(Box::new(crate::engine::decide(&scenario, p))),
             };
             serde_json::to_writer(&mut output, &reply)?;
             output.write_all(b"\n")?;
@@ -312,13 +449,19 @@ pub fn serve(
                         homepage: None,
                     },
                     profiles: profiles.to_vec(),
+                    observes: Some(
+                        Observable::ALL
+                            .iter()
+                            .map(|o| o.as_str().to_owned())
+                            .collect(),
+                    ),
                 }
             }
             Ok(Request::Decide { seq, scenario }) => {
                 // The line's text still shows members named twice, which the parsed value lost.
                 let read = crate::scenario::exact::check(&line)
                     .map_err(crate::scenario::ScenarioError::from)
-                    .and_then(|()| crate::scenario::Scenario::from_value(&scenario));
+                    .and_then(|()| Input::from_value(&scenario));
                 match (profile, read) {
                     (None, _) => Reply::Error {
                         seq,
@@ -330,7 +473,7 @@ pub fn serve(
                     },
                     (Some(p), Ok(s)) => Reply::Outcome {
                         seq,
-                        outcome: Box::new(crate::engine::decide(&s, p)),
+                        outcome: crate::engine::decide_input(&s, p),
                     },
                 }
             }

@@ -1,13 +1,15 @@
 //! Compares an implementation's outcome with the expected one, field by field by the spec's rules
 //! (exact, or only up to the normative prefix where the reference marks a text's tail as
-//! implementation-defined), and classifies each difference by how much it matters.
+//! implementation-defined), and classifies each difference by how much it matters. A session's
+//! outcome is compared item by item, each call as a single call's outcome.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::outcome::{Decision, Event, Outcome, ReviewRecord};
+use crate::outcome::{Decision, Event, EventOutcome, InputOutcome, ItemOutcome, Outcome};
+use crate::protocol::Observes;
 
 /// True when two outcomes are equal in every compared field (all but `id` and `prefix_only`),
 /// so that no rule can find a difference. The pattern names every field: a new one cannot be
@@ -27,19 +29,37 @@ fn agree(expected: &Outcome, actual: &Outcome) -> bool {
         && *listener == actual.listener
         && *approval == actual.approval
         && *result == actual.result
-        && observed(review, &actual.review) == actual.review
+        && *review == actual.review
         && *trace == actual.trace
 }
 
-/// The expected review as far as the implementation observes it: an outcome without `requests`
-/// comes from an implementation that does not observe requests (protocol 1), and is compared
-/// without them. The runner checks that one that does observe them reports them.
-fn observed(expected: &ReviewRecord, actual: &ReviewRecord) -> ReviewRecord {
-    let mut e = expected.clone();
-    if actual.requests.is_none() {
-        e.requests = None;
+/// An outcome as far as an implementation observing `observes` can show it: without
+/// `review.requests` in every call when it does not observe requests (AR-REVIEW-12). Applied to
+/// the expected outcome and to the implementation's, so requests are compared exactly when it
+/// observes them; one that does is held to them, and a missing `requests` is then a difference,
+/// never skipped.
+pub fn observed(mut expected: InputOutcome, observes: Observes) -> InputOutcome {
+    if !observes.requests {
+        match &mut expected {
+            InputOutcome::One(o) => o.review.requests = None,
+            InputOutcome::Session(s) => {
+                for item in &mut s.calls {
+                    if let ItemOutcome::Call(o) = item {
+                        o.review.requests = None;
+                    }
+                }
+            }
+        }
     }
-    e
+    expected
+}
+
+/// [`observed`] for a single call's outcome.
+pub fn observed_one(mut expected: Outcome, observes: Observes) -> Outcome {
+    if !observes.requests {
+        expected.review.requests = None;
+    }
+    expected
 }
 
 /// How much a difference matters, worst first.
@@ -161,6 +181,32 @@ pub fn severity_of(pointer: &str) -> Severity {
     }
 }
 
+/// The pointer inside item `k` of a session's outcome: `(k, "/listener/kind")` for
+/// `/calls/3/listener/kind`; `None` for a pointer outside the items.
+fn within_item(pointer: &str) -> Option<(usize, &str)> {
+    let rest = pointer.strip_prefix("/calls/")?;
+    let (k, inner) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    Some((k.parse().ok()?, inner))
+}
+
+/// The severity of a difference at `pointer` in a single call's or a session's outcome, where
+/// `expected` and `actual` are the values found there. Inside a session item it is the severity of
+/// the pointer inside the item; a missing, extra or other kind of item, and an event that went
+/// otherwise (an error where none was due, or none where one was), are decisions; an event's error
+/// worded otherwise is a text.
+pub fn severity_at(pointer: &str, expected: &Value, actual: &Value) -> Severity {
+    if pointer == "/calls" {
+        return Severity::Decision;
+    }
+    match within_item(pointer) {
+        None => severity_of(pointer),
+        Some((_, "" | "/event")) => Severity::Decision,
+        Some((_, "/error")) if actual.is_string() && !expected.is_null() => Severity::Text,
+        Some((_, "/error")) => Severity::Decision,
+        Some((_, inner)) => severity_of(inner),
+    }
+}
+
 fn allowed(o: &Outcome) -> bool {
     matches!(o.listener, Some(Decision::Allow))
 }
@@ -216,11 +262,6 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
             m.remove("prefix_only");
         }
     }
-    if actual.review.requests.is_none()
-        && let Some(Value::Object(review)) = e.get_mut("review")
-    {
-        review.remove("requests");
-    }
     walk(&e, &a, &mut String::new(), expected, &mut out);
     // A field already reported as a safety difference is not reported again.
     let safety: Vec<String> = out
@@ -235,6 +276,127 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
             .then_with(|| x.pointer.cmp(&y.pointer))
     });
     out
+}
+
+/// The differences between two outcomes of one scenario line, worst first: single calls as
+/// [`compare`] compares them; sessions item by item ([`compare_session`]).
+pub fn compare_input(expected: &InputOutcome, actual: &InputOutcome) -> Vec<Difference> {
+    let kind = |o: &InputOutcome| match o {
+        InputOutcome::One(_) => "a single call's outcome",
+        InputOutcome::Session(_) => "a session's outcome (`calls`)",
+    };
+    match (expected, actual) {
+        (InputOutcome::One(e), InputOutcome::One(a)) => compare(e, a),
+        (InputOutcome::Session(e), InputOutcome::Session(a)) => compare_session(e, a),
+        _ => vec![Difference {
+            severity: Severity::Decision,
+            pointer: "/".into(),
+            expected: kind(expected).into(),
+            actual: kind(actual).into(),
+            rule: Some("the outcome of another kind of scenario".into()),
+        }],
+    }
+}
+
+/// The differences between two session outcomes, item by item, worst first and in item order
+/// within a severity (AR-SESSION-1). A call's differences are [`compare`]'s, under
+/// `/calls/<k>` and with the severity of the pointer inside the call; a missing or extra item, or
+/// a call where an event was due, is a DECISION difference at `/calls/<k>`.
+pub fn compare_session(
+    expected: &crate::outcome::SessionOutcome,
+    actual: &crate::outcome::SessionOutcome,
+) -> Vec<Difference> {
+    let mut out = Vec::new();
+    for k in 0..expected.calls.len().max(actual.calls.len()) {
+        let at = format!("/calls/{k}");
+        match (expected.calls.get(k), actual.calls.get(k)) {
+            (Some(ItemOutcome::Call(e)), Some(ItemOutcome::Call(a))) => {
+                out.extend(compare(e, a).into_iter().map(|mut d| {
+                    d.pointer = if d.pointer == "/" {
+                        at.clone()
+                    } else {
+                        format!("{at}{}", d.pointer)
+                    };
+                    d
+                }));
+            }
+            (Some(ItemOutcome::Event(e)), Some(ItemOutcome::Event(a))) => {
+                compare_event(e, a, &at, &mut out);
+            }
+            (e, a) => {
+                let value = |i: Option<&ItemOutcome>| {
+                    i.map_or(Value::Null, |i| {
+                        serde_json::to_value(i).unwrap_or(Value::Null)
+                    })
+                };
+                out.push(Difference {
+                    severity: Severity::Decision,
+                    pointer: at,
+                    expected: value(e),
+                    actual: value(a),
+                    rule: Some(
+                        match (e, a) {
+                            (_, None) => "the session has fewer items than it was given",
+                            (None, _) => "an item the session was not given",
+                            _ => "a call where an event was given, or an event where a call was",
+                        }
+                        .into(),
+                    ),
+                });
+            }
+        }
+    }
+    // Stable: within a severity, items stay in order.
+    out.sort_by_key(|d| d.severity);
+    out
+}
+
+/// The differences between two events' outcomes at `at`: another event, or an error where none
+/// was due (or none where one was), is a DECISION; an error worded otherwise is a TEXT, compared
+/// only up to its normative prefix where the expected outcome marks one (`/error`, AR-MSG-5).
+fn compare_event(e: &EventOutcome, a: &EventOutcome, at: &str, out: &mut Vec<Difference>) {
+    fn json<T: Serialize>(v: &T) -> Value {
+        serde_json::to_value(v).unwrap_or(Value::Null)
+    }
+    if e.event != a.event {
+        out.push(Difference {
+            severity: Severity::Decision,
+            pointer: format!("{at}/event"),
+            expected: json(&e.event),
+            actual: json(&a.event),
+            rule: None,
+        });
+    }
+    let pointer = format!("{at}/error");
+    match (&e.error, &a.error) {
+        (None, None) => {}
+        (Some(want), Some(got)) => {
+            let (want, rule) = match e.prefix_only.get("/error") {
+                Some(n) => (want.chars().take(*n).collect(), Some(prefix_rule(*n))),
+                None => (want.clone(), None),
+            };
+            let differs = match rule {
+                Some(_) => !got.starts_with(&want),
+                None => *got != want,
+            };
+            if differs {
+                out.push(Difference {
+                    severity: Severity::Text,
+                    pointer,
+                    expected: want.into(),
+                    actual: got.clone().into(),
+                    rule,
+                });
+            }
+        }
+        (want, got) => out.push(Difference {
+            severity: Severity::Decision,
+            pointer,
+            expected: json(want),
+            actual: json(got),
+            rule: None,
+        }),
+    }
 }
 
 /// Appends `/` and the member name `name` to the JSON pointer `at`, escaped as RFC 6901 requires
@@ -321,5 +483,148 @@ mod tests {
         assert_eq!(severity_of("/review/attempts"), Severity::Order);
         assert_eq!(severity_of("/review/failure/class"), Severity::Info);
         assert_eq!(severity_of("/settled"), Severity::Decision);
+    }
+
+    fn session(json: &str) -> crate::scenario::session::Input {
+        crate::scenario::session::Input::from_json(json).unwrap()
+    }
+
+    fn decided(json: &str) -> crate::outcome::SessionOutcome {
+        match crate::engine::decide_input(&session(json), crate::profile::Profile::Resilient) {
+            InputOutcome::Session(s) => s,
+            InputOutcome::One(_) => panic!("a session decides to a session's outcome"),
+        }
+    }
+
+    const SESSION: &str = r#"{"calls": [
+        {"tool": {"name": "a"}, "reviewer": {"throw": "x"}},
+        {"event": "dispose"},
+        {"event": "select-auto"}
+    ]}"#;
+
+    /// A session's outcome is compared item by item: each call's differences under its pointer and
+    /// with the severity of the pointer inside the call; a missing or extra item, another kind of
+    /// item, another event or an error where none was due are decisions; an error worded
+    /// otherwise is a text, compared only up to its normative prefix.
+    #[test]
+    fn sessions_are_compared_item_by_item() {
+        let want = decided(SESSION);
+        assert!(compare_session(&want, &want).is_empty());
+
+        let mut got = want.clone();
+        if let ItemOutcome::Call(c) = &mut got.calls[0] {
+            c.review.consecutive_failures = Some(7);
+            c.result.executed = true;
+        }
+        let d = compare_session(&want, &got);
+        let found: Vec<(Severity, &str)> =
+            d.iter().map(|d| (d.severity, d.pointer.as_str())).collect();
+        assert_eq!(
+            found,
+            [
+                (Severity::Safety, "/calls/0/result/executed"),
+                (Severity::Info, "/calls/0/review/consecutive_failures"),
+            ]
+        );
+
+        let mut got = want.clone();
+        got.calls.pop();
+        let d = compare_session(&want, &got);
+        assert_eq!((d.len(), d[0].severity), (1, Severity::Decision));
+        assert_eq!(d[0].pointer, "/calls/2");
+        assert!(d[0].actual.is_null());
+        let mut extra = want.clone();
+        extra.calls.push(want.calls[1].clone());
+        let d = compare_session(&want, &extra);
+        assert_eq!(
+            (d.len(), d[0].severity, d[0].pointer.as_str()),
+            (1, Severity::Decision, "/calls/3")
+        );
+        let mut swapped = want.clone();
+        swapped.calls.swap(0, 1);
+        let d = compare_session(&want, &swapped);
+        assert!(
+            d.iter().all(|d| d.severity == Severity::Decision) && d.len() == 2,
+            "{d:#?}"
+        );
+
+        // The refusal's known presets are the deployment's: only the prefix is compared.
+        let ItemOutcome::Event(refused) = &want.calls[2] else {
+            panic!("an event");
+        };
+        assert!(refused.error.is_some() && !refused.prefix_only.is_empty());
+        let with_error = |error: Option<&str>| {
+            let mut got = want.clone();
+            if let ItemOutcome::Event(e) = &mut got.calls[2] {
+                e.error = error.map(str::to_owned);
+                e.prefix_only.clear();
+            }
+            compare_session(&want, &got)
+        };
+        assert!(
+            with_error(Some(
+                r#"permission: unknown preset "auto" (known: plan, yolo)"#
+            ))
+            .is_empty()
+        );
+        // MSG-ERR-NO-AUTO is worded by the deployment: any text is accepted, but not none.
+        assert!(with_error(Some("permission: no such preset")).is_empty());
+        let d = with_error(None);
+        assert_eq!(
+            (d[0].severity, d[0].pointer.as_str()),
+            (Severity::Decision, "/calls/2/error")
+        );
+        // A session's outcome in place of a call's.
+        let one = InputOutcome::One(Box::new(crate::engine::decide(
+            &crate::scenario::Scenario::from_json(
+                r#"{"tool": {"name": "a"}, "reviewer": {"text": ""}}"#,
+            )
+            .unwrap(),
+            crate::profile::Profile::Baseline,
+        )));
+        let d = compare_input(&one, &InputOutcome::Session(want.clone()));
+        assert_eq!(
+            (d[0].severity, d[0].pointer.as_str()),
+            (Severity::Decision, "/")
+        );
+    }
+
+    /// The requests are compared when the implementation observes them, a missing list
+    /// included; otherwise the expected outcome leaves them out, in every call of a session.
+    #[test]
+    fn requests_are_compared_by_capability() {
+        let want = InputOutcome::Session(decided(SESSION));
+        let mut got = want.clone();
+        if let InputOutcome::Session(s) = &mut got {
+            for item in &mut s.calls {
+                if let ItemOutcome::Call(c) = item {
+                    c.review.requests = None;
+                }
+            }
+        }
+        let d = compare_input(&want, &got);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert_eq!(d[0].pointer, "/calls/0/review/requests");
+        assert!(d[0].actual.is_null() && d[0].expected.is_array());
+        let lacking = observed(want.clone(), Observes::NONE);
+        assert!(compare_input(&lacking, &got).is_empty());
+        assert_eq!(observed(want.clone(), Observes::ALL), want);
+    }
+
+    #[test]
+    fn severities_inside_a_session_are_the_items() {
+        let s = |p: &str| severity_at(p, &Value::Null, &Value::Null);
+        assert_eq!(s("/calls/2/listener/kind"), Severity::Decision);
+        assert_eq!(s("/calls/12/listener/reason"), Severity::Text);
+        assert_eq!(s("/calls/0/trace"), Severity::Order);
+        assert_eq!(s("/calls/0"), Severity::Decision);
+        assert_eq!(s("/calls"), Severity::Decision);
+        assert_eq!(s("/calls/1/event"), Severity::Decision);
+        assert_eq!(s("/calls/1/error"), Severity::Decision);
+        assert_eq!(
+            severity_at("/calls/1/error", &"closing".into(), &"closed".into()),
+            Severity::Text
+        );
+        assert_eq!(s("/result/text"), Severity::Text);
     }
 }

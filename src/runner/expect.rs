@@ -84,12 +84,16 @@ impl Expected {
     }
 
     /// The current failures of a run, as a new expectation file; entries already listed keep
-    /// their reason.
+    /// their reason. A not-applicable case is not a failure, but one already listed stays listed:
+    /// whether it fails is not known.
     pub fn from_report(report: &super::Report, previous: &Expected) -> Expected {
         let failures = report
             .results
             .iter()
-            .filter(|r| !r.verdict.passed())
+            .filter(|r| match r.verdict {
+                super::Verdict::NotApplicable { .. } => previous.reason(&r.id).is_some(),
+                ref v => !v.passed(),
+            })
             .map(|r| {
                 let reason = previous
                     .reason(&r.id)
@@ -109,7 +113,9 @@ impl Expected {
                         super::Verdict::Broken { error } => {
                             format!("{}; recorded by --write-expect", error.kind.as_str())
                         }
-                        super::Verdict::Pass => String::new(),
+                        super::Verdict::Pass | super::Verdict::NotApplicable { .. } => {
+                            String::new()
+                        }
                     });
                 (r.id.clone(), reason)
             })

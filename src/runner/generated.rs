@@ -272,7 +272,7 @@ pub struct GeneratedRun {
 /// breakage. Shrinking keeps a candidate only while it shows the same kind.
 fn signature(v: &Verdict) -> Option<String> {
     match v {
-        Verdict::Pass => None,
+        Verdict::Pass | Verdict::NotApplicable { .. } => None,
         Verdict::Broken { error } => Some(format!("{:?}", error.kind)),
         Verdict::Fail { differences } => {
             let worst = differences.iter().map(|d| d.severity).min()?;
@@ -292,30 +292,37 @@ fn signature(v: &Verdict) -> Option<String> {
 /// The worst severity, with breakage counted as worst of all.
 fn rank(v: &Verdict) -> Option<u8> {
     match v {
-        Verdict::Pass => None,
+        Verdict::Pass | Verdict::NotApplicable { .. } => None,
         Verdict::Broken { .. } => Some(0),
         Verdict::Fail { .. } => v.worst().map(|s| 1 + s as u8),
     }
 }
 
-/// Asks the implementation and the reference about one scenario and judges the answer.
+/// Asks the implementation and the reference about one scenario and judges the answer. The
+/// reference's outcome is returned as far as the implementation observes it.
 pub fn judge_one(
     imp: &mut dyn Implementation,
     scenario: &Scenario,
     profile: Profile,
 ) -> (Verdict, Outcome) {
+    let observes = imp.observes();
     let (verdict, reference) = judge_with(imp, scenario, profile, None);
-    let reference = reference.unwrap_or_else(|| crate::engine::decide(scenario, profile));
+    let reference = reference.unwrap_or_else(|| {
+        compare::observed_one(crate::engine::decide(scenario, profile), observes)
+    });
     (verdict, reference)
 }
 
-/// [`judge_one`] with the reference's outcome already known (it was computed ahead).
+/// [`judge_one`] with the reference's outcome, as far as the implementation observes it, already
+/// known (it was computed ahead).
 fn judge_with(
     imp: &mut dyn Implementation,
     scenario: &Scenario,
     profile: Profile,
     known: Option<&Outcome>,
 ) -> (Verdict, Option<Outcome>) {
+    let observes = imp.observes();
+    let reference = || compare::observed_one(crate::engine::decide(scenario, profile), observes);
     let mut computed = None;
     let ask = Ask {
         scenario,
@@ -324,11 +331,11 @@ fn judge_with(
     };
     let answer = ask_safely(imp, ask, &mut || {
         if known.is_none() && computed.is_none() {
-            computed = Some(crate::engine::decide(scenario, profile));
+            computed = Some(reference());
         }
     });
     if known.is_none() && computed.is_none() {
-        computed = Some(crate::engine::decide(scenario, profile));
+        computed = Some(reference());
     }
     let Some(reference) = known.or(computed.as_ref()) else {
         unreachable!("the reference outcome is known or was just computed")
@@ -336,6 +343,7 @@ fn judge_with(
     let verdict = match answer {
         Err(error) => Verdict::Broken { error },
         Ok(outcome) => {
+            let outcome = compare::observed_one(outcome, observes);
             let differences = compare::compare(reference, &outcome);
             if differences.is_empty() {
                 Verdict::Pass
@@ -601,6 +609,7 @@ pub fn run(
                         // One review serves the reference decision and the features.
                         let (reference, review) =
                             crate::engine::decide_keeping_review(&scenario, profile);
+                        let reference = compare::observed_one(reference, observes);
                         let features = features::of_reviewed(&scenario, profile, review.as_ref());
                         let row = table
                             .and_then(|t| t.rows.iter().position(|r| r.when.matches(&features)));
@@ -739,7 +748,7 @@ pub fn render(c: &Counterexample, profile: Profile, command: &[String]) -> Strin
         Verdict::Broken { error } => {
             out.push_str(&format!("  {:?}: {}\n", error.kind, error.message));
         }
-        Verdict::Pass => {}
+        Verdict::Pass | Verdict::NotApplicable { .. } => {}
     }
     out.push_str(&format!(
         "  reference: echo {} | autoreview decide --profile {profile}\n",
@@ -788,7 +797,7 @@ pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String
                     .map(|d| format!("{} at {}", d.severity, d.pointer))
                     .unwrap_or_default(),
                 Verdict::Broken { error } => format!("{:?}", error.kind),
-                Verdict::Pass => String::new(),
+                Verdict::Pass | Verdict::NotApplicable { .. } => String::new(),
             };
             serde_json::json!({
                 "id": frozen_id(c),

@@ -1,7 +1,9 @@
 //! The conformance runner: runs fixed cases against an implementation and judges each outcome.
 //! Implementations are seen only through [`Implementation`] — the in-process reference engine, or
 //! a subprocess speaking the adapter protocol — and every case is isolated, so one panic, crash or
-//! hang is that case's verdict, never the end of the run.
+//! hang is that case's verdict, never the end of the run. A case that needs what the
+//! implementation does not observe (a session, a log fact, the requests) is not sent to it: it is
+//! *not applicable*, counted apart from passes and failures.
 
 pub mod compare;
 pub mod expect;
@@ -18,9 +20,11 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::cases::{Case, Expectation, matches_partial};
-use crate::outcome::Outcome;
+use crate::outcome::{InputOutcome, Outcome, SessionOutcome};
 use crate::profile::Profile;
+use crate::protocol::{Observable, Observes};
 use crate::scenario::Scenario;
+use crate::scenario::session::{Input, SessionScenario};
 pub use compare::{Difference, Severity};
 
 /// An implementation under test.
@@ -37,6 +41,22 @@ pub trait Implementation {
         while_waiting: &mut dyn FnMut(),
     ) -> Result<Outcome, ImplError>;
 
+    /// Decides one session scenario (AR-SESSION-1), with `while_waiting` as for
+    /// [`Implementation::decide`]. The runner asks it only of an implementation that observes
+    /// sessions; by default it is refused.
+    fn decide_session(
+        &mut self,
+        session: &SessionScenario,
+        profile: Profile,
+        while_waiting: &mut dyn FnMut(),
+    ) -> Result<SessionOutcome, ImplError> {
+        let _ = (session, profile, while_waiting);
+        Err(ImplError::new(
+            Broken::NotRun,
+            "this implementation does not decide session scenarios",
+        ))
+    }
+
     /// Called when a run's cases are done. An implementation that can still misbehave after
     /// its last answer (a subprocess writing lines nobody asked for) reports it here, and the
     /// run counts it as a failed case of its own.
@@ -49,9 +69,10 @@ pub trait Implementation {
         None
     }
 
-    /// What the implementation observes beyond protocol 1; one in process observes everything.
-    fn observes(&self) -> crate::protocol::Observes {
-        crate::protocol::Observes::ALL
+    /// What the implementation observes beyond protocol 1; by default everything, as the
+    /// reference engine does.
+    fn observes(&self) -> Observes {
+        Observes::ALL
     }
 }
 
@@ -73,6 +94,24 @@ pub(crate) fn tail_result(
         expected_failure,
         duration: Duration::ZERO,
     })
+}
+
+/// The result of a case the implementation cannot be asked: it lacks `missing`.
+fn not_applicable(
+    case: &Case,
+    missing: Vec<Observable>,
+    expected: &expect::Expected,
+) -> CaseResult {
+    CaseResult {
+        id: case.id.clone(),
+        area: case.area.clone(),
+        title: case.title.clone(),
+        clauses: case.clauses.clone(),
+        verdict: Verdict::NotApplicable { missing },
+        status: Status::NotApplicable,
+        expected_failure: expected.reason(&case.id).map(str::to_owned),
+        duration: Duration::ZERO,
+    }
 }
 
 /// One case as the runner hands it to an implementation.
@@ -161,6 +200,15 @@ impl Implementation for Reference {
     ) -> Result<Outcome, ImplError> {
         Ok(crate::engine::decide(ask.scenario, ask.profile))
     }
+
+    fn decide_session(
+        &mut self,
+        session: &SessionScenario,
+        profile: Profile,
+        _while_waiting: &mut dyn FnMut(),
+    ) -> Result<SessionOutcome, ImplError> {
+        Ok(crate::engine::decide_session(session, profile))
+    }
 }
 
 /// The async reference gate (`crate::async_gate`), in process, on a paused clock. Checked against
@@ -199,6 +247,15 @@ impl Implementation for AsyncGate {
             .runtime
             .block_on(crate::async_gate::scripted::run(scenario, ask.profile)))
     }
+
+    /// One call at a time, with its requests, session id, working directory and log fact; no
+    /// session scenarios.
+    fn observes(&self) -> Observes {
+        Observes {
+            sessions: false,
+            ..Observes::ALL
+        }
+    }
 }
 
 /// What an outcome is judged against.
@@ -229,6 +286,11 @@ pub enum Verdict {
         /// Why.
         error: ImplError,
     },
+    /// Not asked: the case needs what the implementation does not observe.
+    NotApplicable {
+        /// What it lacks.
+        missing: Vec<Observable>,
+    },
 }
 
 impl Verdict {
@@ -258,6 +320,9 @@ pub enum Status {
     ExpectedFail,
     /// Passed although the expectation file lists it as failing.
     UnexpectedPass,
+    /// Not run: the case needs what the implementation does not observe. Neither a pass nor a
+    /// failure, whatever the expectation file lists.
+    NotApplicable,
 }
 
 impl Status {
@@ -281,6 +346,19 @@ pub(crate) fn ask_safely(
 ) -> Result<Outcome, ImplError> {
     catch_unwind(AssertUnwindSafe(|| imp.decide(ask, while_waiting)))
         .unwrap_or_else(|p| Err(ImplError::new(Broken::Panic, panic_message(&p))))
+}
+
+/// [`ask_safely`] for a session scenario.
+pub(crate) fn ask_session_safely(
+    imp: &mut dyn Implementation,
+    session: &SessionScenario,
+    profile: Profile,
+    while_waiting: &mut dyn FnMut(),
+) -> Result<SessionOutcome, ImplError> {
+    catch_unwind(AssertUnwindSafe(|| {
+        imp.decide_session(session, profile, while_waiting)
+    }))
+    .unwrap_or_else(|p| Err(ImplError::new(Broken::Panic, panic_message(&p))))
 }
 
 /// One case's result.
@@ -321,6 +399,8 @@ pub struct Report {
     pub implementation: String,
     /// The adapter protocol version spoken; `None` for an implementation in process.
     pub protocol: Option<u32>,
+    /// What the implementation observes beyond protocol 1.
+    pub observes: Vec<Observable>,
     /// When the run started.
     #[serde(serialize_with = "report::serialize_timestamp")]
     pub started: SystemTime,
@@ -361,15 +441,27 @@ impl Report {
         counted + self.results.iter().filter(|r| r.status == status).count()
     }
 
-    /// How many cases ran.
+    /// How many cases the run holds, not-applicable ones included.
     pub fn cases(&self) -> usize {
         self.results.len() + self.generated_passed
     }
 
-    /// Whether the run succeeds: no unexpected failure, and in strict mode no unexpected pass and
-    /// no stale expectation.
+    /// Cases not sent to the implementation because it does not observe what they need.
+    pub fn not_applicable(&self) -> usize {
+        self.count(Status::NotApplicable)
+    }
+
+    /// How many cases ran: all but the not-applicable ones.
+    pub fn ran(&self) -> usize {
+        self.cases() - self.not_applicable()
+    }
+
+    /// Whether the run succeeds: some case ran, no unexpected failure, and in strict mode no
+    /// unexpected pass and no stale expectation. A run in which every case was not applicable
+    /// ran nothing, and does not succeed.
     pub fn succeeded(&self, strict: bool) -> bool {
-        self.count(Status::Fail) == 0
+        self.ran() > 0
+            && self.count(Status::Fail) == 0
             && (!strict
                 || (self.count(Status::UnexpectedPass) == 0 && self.stale_expectations.is_empty()))
     }
@@ -401,29 +493,53 @@ pub fn run(
 ) -> Report {
     let started = SystemTime::now();
     let clock = Instant::now();
+    let observes = imp.observes();
+    let missing: Vec<Vec<Observable>> = cases.iter().map(|c| observes.missing(c.needs())).collect();
+    // The single calls the implementation is asked, so that it can prepare the next one.
+    let asked_alone = |j: usize| match &cases[j].scenario {
+        Input::One(s) if missing[j].is_empty() => Some(&**s),
+        _ => None,
+    };
     let mut results = Vec::with_capacity(cases.len());
     for (i, case) in cases.iter().enumerate() {
+        if !missing[i].is_empty() {
+            results.push(not_applicable(case, missing[i].clone(), expected));
+            progress(i + 1, cases.len());
+            continue;
+        }
         let case_clock = Instant::now();
         // The reference decides while the implementation works on the same case. A panic in the
         // reference is the engine's bug, not the implementation's, so it is caught on its own.
-        let mut reference: Option<Result<Outcome, String>> = None;
+        let mut reference: Option<Result<InputOutcome, String>> = None;
         let mut prepare = || {
             if oracle == Oracle::Reference && reference.is_none() {
                 reference = Some(
                     catch_unwind(AssertUnwindSafe(|| {
-                        crate::engine::decide(&case.scenario, profile)
+                        compare::observed(
+                            crate::engine::decide_input(&case.scenario, profile),
+                            observes,
+                        )
                     }))
                     .map_err(|p| panic_message(&p)),
                 );
             }
         };
-        let ask = Ask {
-            scenario: &case.scenario,
-            profile,
-            next: cases.get(i + 1).map(|c| &c.scenario),
+        let answer = match &case.scenario {
+            Input::One(scenario) => {
+                let ask = Ask {
+                    scenario,
+                    profile,
+                    next: (i + 1..cases.len()).find_map(asked_alone),
+                };
+                ask_safely(imp, ask, &mut prepare).map(|o| InputOutcome::One(Box::new(o)))
+            }
+            Input::Session(session) => {
+                ask_session_safely(imp, session, profile, &mut prepare).map(InputOutcome::Session)
+            }
         };
-        let answer = ask_safely(imp, ask, &mut prepare);
         prepare();
+        // Requests it does not observe are no part of its answer, should it report them anyway.
+        let answer = answer.map(|o| compare::observed(o, observes));
         let verdict = match (answer, reference) {
             (Err(error), _) => Verdict::Broken { error },
             (Ok(_), Some(Err(panic))) => Verdict::Broken {
@@ -435,7 +551,7 @@ pub fn run(
                 ),
             },
             (Ok(outcome), Some(Ok(r))) => judge_against(case, &r, &outcome),
-            (Ok(outcome), None) => judge(case, &outcome, profile, oracle),
+            (Ok(outcome), None) => judge(case, &outcome, profile, oracle, observes),
         };
         let duration = case_clock.elapsed();
         let expected_failure = expected.reason(&case.id).map(str::to_owned);
@@ -458,6 +574,7 @@ pub fn run(
         profile,
         implementation: imp.describe(),
         protocol: imp.protocol(),
+        observes: observes.list(),
         started,
         duration: clock.elapsed(),
         seed: None,
@@ -468,21 +585,32 @@ pub fn run(
     }
 }
 
-/// Judges one outcome.
-pub fn judge(case: &Case, outcome: &Outcome, profile: Profile, oracle: Oracle) -> Verdict {
+/// Judges one outcome of an implementation that observes `observes`: against the reference, the
+/// requests are compared only when it observes them.
+pub fn judge(
+    case: &Case,
+    outcome: &InputOutcome,
+    profile: Profile,
+    oracle: Oracle,
+    observes: Observes,
+) -> Verdict {
     match oracle {
         Oracle::CaseExpectation => verdict_of(by_expectation(&case.expect, outcome)),
         Oracle::Reference => judge_against(
             case,
-            &crate::engine::decide(&case.scenario, profile),
-            outcome,
+            &compare::observed(
+                crate::engine::decide_input(&case.scenario, profile),
+                observes,
+            ),
+            &compare::observed(outcome.clone(), observes),
         ),
     }
 }
 
-/// Judges one outcome against the reference's outcome for the same case.
-pub fn judge_against(case: &Case, reference: &Outcome, outcome: &Outcome) -> Verdict {
-    let mut differences = compare::compare(reference, outcome);
+/// Judges one outcome against the reference's outcome for the same case, as far as the
+/// implementation observes it ([`compare::observed`]).
+pub fn judge_against(case: &Case, reference: &InputOutcome, outcome: &InputOutcome) -> Verdict {
+    let mut differences = compare::compare_input(reference, outcome);
     if case.implementation_defined {
         // Only the safety rules bind an implementation-defined case.
         differences.retain(|d| d.severity == Severity::Safety);
@@ -499,9 +627,12 @@ fn verdict_of(differences: Vec<Difference>) -> Verdict {
 }
 
 /// The differences from a case's own expectation.
-fn by_expectation(expect: &Expectation, outcome: &Outcome) -> Vec<Difference> {
-    match expect {
-        Expectation::Exact(want) => {
+fn by_expectation(expect: &Expectation, outcome: &InputOutcome) -> Vec<Difference> {
+    match (expect, outcome) {
+        (Expectation::Exact(want), InputOutcome::Session(_)) => {
+            compare::compare_input(&InputOutcome::One(want.clone()), outcome)
+        }
+        (Expectation::Exact(want), InputOutcome::One(outcome)) => {
             // Every text in full: the reference's own tails are what this expectation pins.
             let mut full = (**want).clone();
             full.prefix_only.clear();
@@ -527,17 +658,21 @@ fn by_expectation(expect: &Expectation, outcome: &Outcome) -> Vec<Difference> {
             }
             exact
         }
-        Expectation::Partial(want) => {
+        (Expectation::Partial(want), _) => {
             let actual = serde_json::to_value(outcome).unwrap_or(Value::Null);
             match matches_partial(want, &actual) {
                 Ok(()) => Vec::new(),
-                Err(at) => vec![Difference {
-                    severity: compare::severity_of(&at),
-                    expected: pointer(want, &at).cloned().unwrap_or(Value::Null),
-                    actual: actual.pointer(&at).cloned().unwrap_or(Value::Null),
-                    pointer: at,
-                    rule: Some("the case's expectation".into()),
-                }],
+                Err(at) => {
+                    let expected = pointer(want, &at).cloned().unwrap_or(Value::Null);
+                    let actual = actual.pointer(&at).cloned().unwrap_or(Value::Null);
+                    vec![Difference {
+                        severity: compare::severity_at(&at, &expected, &actual),
+                        expected,
+                        actual,
+                        pointer: at,
+                        rule: Some("the case's expectation".into()),
+                    }]
+                }
             }
         }
     }

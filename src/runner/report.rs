@@ -1,6 +1,7 @@
 //! Renders a run: a terminal summary (failures worst first, a per-area and per-severity table, and
 //! last the verdict the exit code gives, `PASS — N passed, N failed, …`), a versioned JSON report,
-//! JUnit XML and a Markdown summary for CI step pages.
+//! JUnit XML and a Markdown summary for CI step pages. Each counts not-applicable cases apart from
+//! passes and failures.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -9,10 +10,23 @@ use std::time::SystemTime;
 use serde::Serialize;
 
 use super::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
+use crate::protocol::Observable;
 
 /// The JSON report's format version. 2: `results` lists the generated cases that did not pass,
-/// and `generated_passed` counts the others.
-pub const REPORT_VERSION: u32 = 2;
+/// and `generated_passed` counts the others. 3: a result's `verdict` and `status` may be
+/// `not-applicable`, with the observables the implementation lacks (`missing`); each tally counts
+/// `not_applicable`; the run's facts add `observes`; `succeeded` is false when nothing ran.
+pub const REPORT_VERSION: u32 = 3;
+
+/// What a not-applicable case needs: `needs sessions`, `needs sessions and requests`.
+pub fn needs_text(missing: &[Observable]) -> String {
+    let names: Vec<&str> = missing.iter().map(|o| o.as_str()).collect();
+    match names.as_slice() {
+        [] => "needs nothing it lacks".to_owned(),
+        [one] => format!("needs {one}"),
+        [rest @ .., last] => format!("needs {} and {last}", rest.join(", ")),
+    }
+}
 
 /// The order failures are listed in: safety first, then cases that got no outcome, then the
 /// other severities.
@@ -43,6 +57,7 @@ impl CaseResult {
                 .map(|s| s.to_string())
                 .unwrap_or_default(),
             Verdict::Broken { error } => error.kind.as_str().to_uppercase(),
+            Verdict::NotApplicable { .. } => "NOT APPLICABLE".into(),
         }
     }
 
@@ -57,6 +72,9 @@ impl CaseResult {
         let mut out = Vec::new();
         match &self.verdict {
             Verdict::Pass => {}
+            Verdict::NotApplicable { missing } => {
+                out.push(format!("not applicable: {}", needs_text(missing)));
+            }
             Verdict::Fail { differences } => {
                 for d in differences.iter().take(max) {
                     out.push(match terminal {
@@ -115,6 +133,8 @@ pub struct Tally {
     pub expected_failures: usize,
     /// Passed although expected to fail.
     pub unexpected_passes: usize,
+    /// Not run: the implementation does not observe what they need.
+    pub not_applicable: usize,
     /// Failures by worst severity.
     pub by_severity: BTreeMap<Severity, usize>,
     /// Cases without an outcome, by kind.
@@ -123,18 +143,19 @@ pub struct Tally {
 
 impl Tally {
     /// The headings of [`Tally::columns`], as the terminal and Markdown tables show them.
-    const COLUMNS: [&'static str; 11] = [
-        "cases", "pass", "fail", "SAFETY", "DECISION", "ORDER", "TEXT", "INFO", "broken", "xfail",
-        "xpass",
+    const COLUMNS: [&'static str; 12] = [
+        "cases", "pass", "fail", "n/a", "SAFETY", "DECISION", "ORDER", "TEXT", "INFO", "broken",
+        "xfail", "xpass",
     ];
 
     /// The counts a summary table shows for this tally, in [`Tally::COLUMNS`] order.
-    fn columns(&self) -> [usize; 11] {
+    fn columns(&self) -> [usize; 12] {
         let sev = |s: Severity| self.by_severity.get(&s).copied().unwrap_or(0);
         [
             self.cases,
             self.passed,
             self.failed,
+            self.not_applicable,
             sev(Severity::Safety),
             sev(Severity::Decision),
             sev(Severity::Order),
@@ -153,6 +174,7 @@ impl Tally {
             Status::Fail => self.failed += 1,
             Status::ExpectedFail => self.expected_failures += 1,
             Status::UnexpectedPass => self.unexpected_passes += 1,
+            Status::NotApplicable => self.not_applicable += 1,
         }
         if let Some(s) = r.worst_severity() {
             *self.by_severity.entry(s).or_default() += 1;
@@ -242,11 +264,11 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
     let (areas, total) = tallies(report);
     let width = areas.iter().map(|(a, _)| a.len()).max().unwrap_or(5).max(5);
     // Right-aligned columns; a wider gap before the counts, the severities and `broken`.
-    let line = |name: &str, cells: [String; 11]| {
+    let line = |name: &str, cells: [String; 12]| {
         let mut l = format!("{name:width$}");
-        const WIDTHS: [usize; 11] = [5, 5, 5, 6, 8, 5, 4, 4, 6, 5, 5];
+        const WIDTHS: [usize; 12] = [5, 5, 5, 4, 6, 8, 5, 4, 4, 6, 5, 5];
         for (i, (cell, w)) in cells.iter().zip(WIDTHS).enumerate() {
-            let gap = if i == 0 || i == 3 || i == 8 {
+            let gap = if i == 0 || i == 4 || i == 9 {
                 "  "
             } else {
                 " "
@@ -264,6 +286,9 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
     }
     row("total", &total);
     out.push('\n');
+    if let Some(line) = not_applicable_line(report, &|id| v(id)) {
+        let _ = writeln!(out, "{line}");
+    }
     if !report.stale_expectations.is_empty() {
         let _ = writeln!(
             out,
@@ -280,10 +305,44 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
     out
 }
 
+/// The cases not applicable to the implementation, by what they need, with their IDs (at most
+/// ten per need), each ID shown through `show`; `None` when every case applied.
+fn not_applicable_line(report: &Report, show: &dyn Fn(&str) -> String) -> Option<String> {
+    let mut by_need: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for r in &report.results {
+        if let Verdict::NotApplicable { missing } = &r.verdict {
+            by_need.entry(needs_text(missing)).or_default().push(&r.id);
+        }
+    }
+    if by_need.is_empty() {
+        return None;
+    }
+    let observes = match report.observes.as_slice() {
+        [] => "nothing beyond protocol 1".to_owned(),
+        o => o.iter().map(|o| o.as_str()).collect::<Vec<_>>().join(", "),
+    };
+    let groups: Vec<String> = by_need
+        .iter()
+        .map(|(need, ids)| {
+            let mut shown: Vec<String> = ids.iter().take(10).map(|id| show(id)).collect();
+            if ids.len() > 10 {
+                shown.push(format!("… {} more", ids.len() - 10));
+            }
+            format!("{} {need} ({})", ids.len(), shown.join(", "))
+        })
+        .collect();
+    Some(format!(
+        "not applicable (the implementation observes {observes}): {}",
+        groups.join("; ")
+    ))
+}
+
 /// The run's verdict as the exit code gives it, then the counts behind it:
-/// `PASS — 45 passed, 0 failed, 151 expected failures` or `FAIL — …`. "failed" counts only the
-/// failures that fail the run; expected failures and unexpected passes follow when there are any,
-/// and stale expectations under `strict`, where they fail the run.
+/// `PASS — 45 passed, 0 failed, 12 not applicable, 151 expected failures` or `FAIL — …`, or
+/// `NOTHING RUN — 0 passed, 0 failed, 12 not applicable` when every case was not applicable (exit
+/// code 4). "failed" counts only the failures that fail the run; not-applicable cases, expected
+/// failures and unexpected passes follow when there are any, and stale expectations under
+/// `strict`, where they fail the run.
 pub fn headline(report: &Report, strict: bool) -> String {
     let counted = |n: usize, one: &str, many: &str| {
         (n > 0).then(|| format!("{n} {}", if n == 1 { one } else { many }))
@@ -292,6 +351,11 @@ pub fn headline(report: &Report, strict: bool) -> String {
         format!("{} passed", report.passed()),
         format!("{} failed", report.failed()),
     ];
+    parts.extend(counted(
+        report.not_applicable(),
+        "not applicable",
+        "not applicable",
+    ));
     parts.extend(counted(
         report.count(Status::ExpectedFail),
         "expected failure",
@@ -309,7 +373,9 @@ pub fn headline(report: &Report, strict: bool) -> String {
             "stale expectations",
         ));
     }
-    let verdict = if report.succeeded(strict) {
+    let verdict = if report.ran() == 0 {
+        "NOTHING RUN"
+    } else if report.succeeded(strict) {
         "PASS"
     } else {
         "FAIL"
@@ -329,6 +395,7 @@ pub fn json(report: &Report, strict: bool) -> String {
         "profile": report.profile,
         "implementation": report.implementation,
         "protocol": report.protocol,
+        "observes": report.observes,
         "started": timestamp(report.started),
         "duration_ms": (report.duration.as_micros() as f64) / 1000.0,
         "seed": report.seed,
@@ -411,6 +478,15 @@ fn junit_case(r: &CaseResult, strict: bool) -> quick_junit::TestCase {
     let mut note = None;
     let status = match (r.status, &r.verdict) {
         (Status::Pass, _) => TestCaseStatus::success(),
+        (Status::NotApplicable, verdict) => {
+            let mut s = TestCaseStatus::skipped();
+            let missing = match verdict {
+                Verdict::NotApplicable { missing } => missing.as_slice(),
+                _ => &[],
+            };
+            s.set_message(format!("not applicable: {}", needs_text(missing)));
+            s
+        }
         (Status::ExpectedFail, _) => {
             let mut s = TestCaseStatus::skipped();
             s.set_message(xml_text(&format!(
@@ -610,6 +686,7 @@ fn md_detail(r: &CaseResult) -> String {
                 .unwrap_or_default()
         }
         (Verdict::Broken { error }, _) => md_text(&error.message, 300),
+        (Verdict::NotApplicable { missing }, _) => needs_text(missing),
         (Verdict::Pass, _) => String::new(),
     }
 }
@@ -667,6 +744,10 @@ pub fn markdown(report: &Report, strict: bool) -> String {
     if let Some(v) = report.protocol {
         facts.push(format!("protocol {v}"));
     }
+    if !report.observes.is_empty() {
+        let names: Vec<&str> = report.observes.iter().map(|o| o.as_str()).collect();
+        facts.push(format!("observes {}", names.join(", ")));
+    }
     if let Some(seed) = report.seed {
         facts.push(format!("seed {seed}"));
     }
@@ -685,6 +766,9 @@ pub fn markdown(report: &Report, strict: bool) -> String {
     for (a, t) in rows {
         let cells: Vec<String> = t.columns().iter().map(|n| n.to_string()).collect();
         let _ = writeln!(out, "| {a} | {} |", cells.join(" | "));
+    }
+    if let Some(line) = not_applicable_line(report, &|id| code_span(id)) {
+        let _ = writeln!(out, "\n{line}");
     }
     let mut failing: Vec<&CaseResult> = report
         .results
@@ -778,6 +862,7 @@ mod tests {
             profile: Profile::Baseline,
             implementation: "test".into(),
             protocol: None,
+            observes: Vec::new(),
             started: SystemTime::UNIX_EPOCH,
             duration: Duration::from_millis(10),
             seed: None,
@@ -828,6 +913,91 @@ mod tests {
                 assert!(markdown(r, strict).contains(&format!("**{line}**")));
                 assert_eq!(line.starts_with("PASS"), r.succeeded(strict));
             }
+        }
+    }
+
+    /// A case not applicable to the implementation, lacking `missing`.
+    fn not_applicable(id: &str, missing: &[Observable]) -> CaseResult {
+        let mut r = case(id, Status::NotApplicable);
+        r.verdict = Verdict::NotApplicable {
+            missing: missing.to_vec(),
+        };
+        r.expected_failure = None;
+        r
+    }
+
+    /// Not-applicable cases are counted apart: neither passed nor failed, and a run of nothing
+    /// else ran nothing, which no report calls a pass.
+    #[test]
+    fn not_applicable_cases_are_counted_apart_in_every_report() {
+        use Observable::*;
+        let mixed = report(
+            vec![
+                case("A", Status::Pass),
+                not_applicable("S-1", &[Sessions]),
+                not_applicable("S-2", &[Sessions, Requests]),
+                case("B", Status::ExpectedFail),
+            ],
+            &[],
+        );
+        assert_eq!((mixed.passed(), mixed.failed()), (1, 0));
+        assert_eq!(
+            (mixed.not_applicable(), mixed.ran(), mixed.cases()),
+            (2, 2, 4)
+        );
+        assert!(mixed.succeeded(true));
+        assert_eq!(
+            headline(&mixed, false),
+            "PASS — 1 passed, 0 failed, 2 not applicable, 1 expected failure"
+        );
+        let (_, total) = tallies(&mixed);
+        assert_eq!((total.cases, total.not_applicable, total.passed), (4, 2, 1));
+        let terminal = text(&mixed, false, false);
+        assert!(
+            terminal.contains(
+                "not applicable (the implementation observes nothing beyond protocol 1): \
+                 1 needs sessions (S-1); 1 needs sessions and requests (S-2)"
+            ),
+            "{terminal}"
+        );
+        assert!(
+            !terminal.contains("NOT APPLICABLE S-1"),
+            "not listed as a failure"
+        );
+        let md = markdown(&mixed, false);
+        assert!(md.contains("1 needs sessions (`S-1`)"), "{md}");
+        let xml = junit(&mixed, false).unwrap();
+        let doc = roxmltree::Document::parse(&xml).unwrap();
+        let skipped: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("skipped"))
+            .filter_map(|n| n.attribute("message"))
+            .collect();
+        assert_eq!(
+            skipped,
+            [
+                "not applicable: needs sessions",
+                "not applicable: needs sessions and requests",
+                "expected failure: listed"
+            ]
+        );
+        let v: serde_json::Value = serde_json::from_str(&json(&mixed, false)).unwrap();
+        assert_eq!(v["summary"]["total"]["not_applicable"], 2);
+        assert_eq!(
+            v["results"][2]["missing"],
+            serde_json::json!(["sessions", "requests"])
+        );
+
+        let none_ran = report(vec![not_applicable("S-1", &[SessionLog])], &[]);
+        assert!(!none_ran.succeeded(false));
+        for strict in [false, true] {
+            let line = headline(&none_ran, strict);
+            assert_eq!(line, "NOTHING RUN — 0 passed, 0 failed, 1 not applicable");
+            assert_eq!(
+                text(&none_ran, strict, false).lines().last(),
+                Some(line.as_str())
+            );
+            assert!(markdown(&none_ran, strict).contains(&format!("**{line}**")));
         }
     }
 
@@ -1076,7 +1246,7 @@ mod tests {
                     _ => {}
                 }
             }
-            assert_eq!(rows, [12, 12, 12, 12], "{md}");
+            assert_eq!(rows, [13, 13, 13, 13], "{md}");
         }
     }
 }

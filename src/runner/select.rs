@@ -88,7 +88,10 @@ impl Selector {
                     || glob(pattern, &case.area)
                     || case.clauses.iter().any(|c| glob(pattern, c))
             }
-            Kind::Feature(when) => when.matches(&features::of(&case.scenario, profile)),
+            // The table's features describe one call: a session case has none.
+            Kind::Feature(when) => case
+                .call()
+                .is_some_and(|s| when.matches(&features::of(s, profile))),
         }
     }
 }

@@ -12,10 +12,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::{Ask, Broken, ImplError, Implementation};
-use crate::outcome::Outcome;
+use crate::outcome::{InputOutcome, Outcome, SessionOutcome};
 use crate::profile::Profile;
-use crate::protocol::{self, ImplementationInfo, Reply, Request};
+use crate::protocol::{self, ImplementationInfo, Observes, Reply, Request};
 use crate::scenario::Scenario;
+use crate::scenario::session::SessionScenario;
 use tree::Tree;
 
 mod tree;
@@ -67,14 +68,22 @@ pub enum StartError {
         /// What to look at, on a line of its own, when the failure has a likely cause; or empty.
         hint: String,
     },
-    /// The adapter speaks another protocol version.
+    /// The adapter speaks a protocol version this runner does not.
     #[error(
-        "the adapter speaks protocol {found}; this runner speaks protocol {}",
+        "the adapter speaks protocol {found}; this runner speaks protocol {} and accepts adapters speaking 1 or 2",
         protocol::VERSION
     )]
     Version {
         /// The adapter's version.
         found: u32,
+    },
+    /// The adapter's `hello` lists observables wrongly: an unknown one, or any with protocol 1.
+    #[error("the adapter `{command}` cannot be checked: {message}")]
+    Observes {
+        /// The command line.
+        command: String,
+        /// What is wrong, and what to change.
+        message: String,
     },
     /// The adapter cannot be checked against the run's profile.
     #[error("{}", profile_mismatch(*profile, supported))]
@@ -313,6 +322,13 @@ fn address(scenario: &Scenario) -> usize {
     std::ptr::from_ref(scenario) as usize
 }
 
+/// What an adapter's hello told the runner.
+struct Hello {
+    implementation: ImplementationInfo,
+    protocol: u32,
+    observes: Observes,
+}
+
 /// The subprocess implementation.
 pub struct Subprocess {
     command: Vec<String>,
@@ -322,6 +338,10 @@ pub struct Subprocess {
     limits: Limits,
     running: Option<Running>,
     info: Option<ImplementationInfo>,
+    /// The protocol version the adapter answered hello with.
+    protocol: u32,
+    /// What its hello says it observes.
+    observes: Observes,
     restarts: u32,
     seq: u64,
     gave_up: Option<String>,
@@ -342,13 +362,17 @@ impl Subprocess {
             running: None,
             encoded: None,
             info: None,
+            protocol: protocol::VERSION,
+            observes: Observes::NONE,
             restarts: 0,
             seq: 0,
             gave_up: None,
         };
-        let (running, info) = s.spawn()?;
+        let (running, hello) = s.spawn()?;
         s.running = Some(running);
-        s.info = Some(info);
+        s.info = Some(hello.implementation);
+        s.protocol = hello.protocol;
+        s.observes = hello.observes;
         Ok(s)
     }
 
@@ -361,7 +385,7 @@ impl Subprocess {
         self.command.join(" ")
     }
 
-    fn spawn(&self) -> Result<(Running, ImplementationInfo), StartError> {
+    fn spawn(&self) -> Result<(Running, Hello), StartError> {
         let (program, args) = self
             .command
             .split_first()
@@ -457,11 +481,22 @@ impl Subprocess {
                     protocol: p,
                     implementation,
                     profiles,
+                    observes,
                 }) => {
-                    if p != protocol::VERSION {
+                    if !protocol::ACCEPTED.contains(&p) {
                         running.kill();
                         return Err(StartError::Version { found: p });
                     }
+                    let observes = match Observes::from_hello(p, observes.as_deref()) {
+                        Ok(o) => o,
+                        Err(message) => {
+                            running.kill();
+                            return Err(StartError::Observes {
+                                command: self.command_line(),
+                                message,
+                            });
+                        }
+                    };
                     if !profiles.contains(&self.profile) {
                         running.kill();
                         return Err(StartError::Profile {
@@ -469,7 +504,14 @@ impl Subprocess {
                             supported: profiles,
                         });
                     }
-                    Ok((running, implementation))
+                    Ok((
+                        running,
+                        Hello {
+                            implementation,
+                            protocol: p,
+                            observes,
+                        },
+                    ))
                 }
                 Ok(other) => fail(
                     running,
@@ -525,13 +567,12 @@ impl Subprocess {
 
 impl Implementation for Subprocess {
     fn protocol(&self) -> Option<u32> {
-        // The handshake refuses an adapter that speaks another version.
-        Some(crate::protocol::VERSION)
+        Some(self.protocol)
     }
 
-    fn observes(&self) -> crate::protocol::Observes {
-        // Protocol 1 carries single calls and their protocol-1 observables only.
-        crate::protocol::Observes::NONE
+    /// What the adapter's hello lists; a protocol-1 adapter observes nothing beyond protocol 1.
+    fn observes(&self) -> Observes {
+        self.observes
     }
 
     fn finish(&mut self) -> Option<ImplError> {
@@ -570,6 +611,59 @@ impl Implementation for Subprocess {
         ask: Ask<'_>,
         while_waiting: &mut dyn FnMut(),
     ) -> Result<Outcome, ImplError> {
+        // The scenario's JSON was usually encoded while the previous answer was awaited.
+        let json = match self.encoded.take() {
+            Some(e) if e.scenario == address(ask.scenario) => Ok(e.json),
+            _ => serde_json::to_vec(ask.scenario),
+        };
+        match self.exchange(json, Kind::One, while_waiting, ask.next)? {
+            InputOutcome::One(o) => Ok(*o),
+            InputOutcome::Session(_) => unreachable!("exchange checks the kind of outcome"),
+        }
+    }
+
+    fn decide_session(
+        &mut self,
+        session: &SessionScenario,
+        _profile: Profile,
+        while_waiting: &mut dyn FnMut(),
+    ) -> Result<SessionOutcome, ImplError> {
+        if !self.observes.sessions {
+            return Err(ImplError::new(
+                Broken::NotRun,
+                "the adapter does not observe sessions (its hello does not list them)",
+            ));
+        }
+        match self.exchange(
+            serde_json::to_vec(session),
+            Kind::Session,
+            while_waiting,
+            None,
+        )? {
+            InputOutcome::Session(o) => Ok(o),
+            InputOutcome::One(_) => unreachable!("exchange checks the kind of outcome"),
+        }
+    }
+}
+
+/// The kind of scenario a request carries, and so of outcome its reply must hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    One,
+    Session,
+}
+
+impl Subprocess {
+    /// Sends one `decide` request carrying `json` (a scenario of `kind`) and reads its reply:
+    /// an outcome of that kind, or why there is none. `while_waiting` runs once the request is
+    /// written; `next`, when given, is encoded then for the next request.
+    fn exchange(
+        &mut self,
+        json: Result<Vec<u8>, serde_json::Error>,
+        kind: Kind,
+        while_waiting: &mut dyn FnMut(),
+        next: Option<&Scenario>,
+    ) -> Result<InputOutcome, ImplError> {
         if let Some(why) = &self.gave_up {
             return Err(ImplError::new(Broken::NotRun, why.clone()));
         }
@@ -582,11 +676,6 @@ impl Implementation for Subprocess {
         let deadline = Instant::now() + self.limits.timeout;
         // Anything that arrived since the previous reply was not asked for.
         let unsolicited = unsolicited(&running.lines, "since its previous reply");
-        // The scenario's JSON was usually encoded while the previous answer was awaited.
-        let json = match self.encoded.take() {
-            Some(e) if e.scenario == address(ask.scenario) => Ok(e.json),
-            _ => serde_json::to_vec(ask.scenario),
-        };
         let written = match (unsolicited, json) {
             (Some(problem), _) => Err(problem),
             (None, Err(e)) => Err((Broken::NotRun, format!("cannot encode the scenario: {e}"))),
@@ -596,7 +685,7 @@ impl Implementation for Subprocess {
             }
         };
         while_waiting();
-        if let Some(next) = ask.next {
+        if let Some(next) = next {
             self.encoded = serde_json::to_vec(next).ok().map(|json| Encoded {
                 scenario: address(next),
                 json,
@@ -604,67 +693,83 @@ impl Implementation for Subprocess {
         }
         let outcome = match written {
             Err(e) => Err(e),
-            Ok(()) => match running
-                .lines
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            {
-                Ok(Line::Text(text)) => match Reply::parse(&text) {
-                    Ok(Reply::Outcome { seq: s, outcome }) if s == seq => Ok(*outcome),
-                    Ok(Reply::Error { seq: s, message }) if s == seq => {
-                        Err((Broken::Error, message))
+            Ok(()) => {
+                match running
+                    .lines
+                    .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                {
+                    Ok(Line::Text(text)) => match Reply::parse(&text) {
+                        Ok(Reply::Outcome { seq: s, outcome }) if s == seq => {
+                            match (kind, &outcome) {
+                            (Kind::One, InputOutcome::One(_))
+                            | (Kind::Session, InputOutcome::Session(_)) => Ok(outcome),
+                            (Kind::One, InputOutcome::Session(_)) => Err((
+                                Broken::ProtocolError,
+                                "a session's outcome (with `calls`) for a single-call scenario"
+                                    .into(),
+                            )),
+                            (Kind::Session, InputOutcome::One(_)) => Err((
+                                Broken::ProtocolError,
+                                "a single call's outcome for a session scenario, whose outcome is {\"id\", \"calls\": [one entry per call or event]}".into(),
+                            )),
+                        }
+                        }
+                        Ok(Reply::Error { seq: s, message }) if s == seq => {
+                            Err((Broken::Error, message))
+                        }
+                        Ok(Reply::Outcome { seq: s, .. } | Reply::Error { seq: s, .. }) => Err((
+                            Broken::ProtocolError,
+                            format!("a reply for seq {s} while {seq} was in flight"),
+                        )),
+                        Ok(Reply::Hello { .. }) => Err((
+                            Broken::ProtocolError,
+                            "a hello reply in the middle of the run".into(),
+                        )),
+                        Err(e) => Err((
+                            Broken::ProtocolError,
+                            format!(
+                                "not a valid reply ({}): {}",
+                                protocol::unreadable_line(&text, protocol::Line::Reply)
+                                    .unwrap_or_else(|| e.to_string()),
+                                short(&text)
+                            ),
+                        )),
+                    },
+                    Ok(Line::TooLong(n)) => Err((
+                        Broken::ProtocolError,
+                        format!("a reply longer than {n} bytes (--max-reply-bytes)"),
+                    )),
+                    Ok(Line::NotUtf8) => {
+                        Err((Broken::ProtocolError, "a reply that is not UTF-8".into()))
                     }
-                    Ok(Reply::Outcome { seq: s, .. } | Reply::Error { seq: s, .. }) => Err((
-                        Broken::ProtocolError,
-                        format!("a reply for seq {s} while {seq} was in flight"),
-                    )),
-                    Ok(Reply::Hello { .. }) => Err((
-                        Broken::ProtocolError,
-                        "a hello reply in the middle of the run".into(),
-                    )),
-                    Err(e) => Err((
-                        Broken::ProtocolError,
-                        format!(
-                            "not a valid reply ({}): {}",
-                            protocol::unreadable_line(&text, protocol::Line::Reply)
-                                .unwrap_or_else(|| e.to_string()),
-                            short(&text)
-                        ),
-                    )),
-                },
-                Ok(Line::TooLong(n)) => Err((
-                    Broken::ProtocolError,
-                    format!("a reply longer than {n} bytes (--max-reply-bytes)"),
-                )),
-                Ok(Line::NotUtf8) => {
-                    Err((Broken::ProtocolError, "a reply that is not UTF-8".into()))
+                    Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                        let status = running
+                            .try_wait()
+                            .map(|s| format!(" ({s})"))
+                            .unwrap_or_default();
+                        Err((
+                            Broken::Crash,
+                            format!("the adapter exited or closed its stdout{status}"),
+                        ))
+                    }
+                    Err(RecvTimeoutError::Timeout) => match running.try_wait() {
+                        // It exited, but something it started still holds its stdout open.
+                        Some(status) => Err((
+                            Broken::Crash,
+                            format!(
+                                "the adapter exited ({status}) without a reply, while a process it started kept its stdout open"
+                            ),
+                        )),
+                        None => Err((
+                            Broken::Timeout,
+                            format!(
+                                "no reply within {} ms (--timeout-ms)",
+                                self.limits.timeout.as_millis()
+                            ),
+                        )),
+                    },
                 }
-                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    let status = running
-                        .try_wait()
-                        .map(|s| format!(" ({s})"))
-                        .unwrap_or_default();
-                    Err((
-                        Broken::Crash,
-                        format!("the adapter exited or closed its stdout{status}"),
-                    ))
-                }
-                Err(RecvTimeoutError::Timeout) => match running.try_wait() {
-                    // It exited, but something it started still holds its stdout open.
-                    Some(status) => Err((
-                        Broken::Crash,
-                        format!(
-                            "the adapter exited ({status}) without a reply, while a process it started kept its stdout open"
-                        ),
-                    )),
-                    None => Err((
-                        Broken::Timeout,
-                        format!(
-                            "no reply within {} ms (--timeout-ms)",
-                            self.limits.timeout.as_millis()
-                        ),
-                    )),
-                },
-            },
+            }
         };
         match outcome {
             Ok(o) => Ok(o),

@@ -90,7 +90,8 @@ pub enum EventKind {
 const SESSION_MEMBERS: [&str; 4] = ["session", "config", "preset", "policy"];
 
 /// What a scenario line holds: one call, or a session of calls.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum Input {
     /// A single-call scenario (a session of one call).
     One(Box<Scenario>),

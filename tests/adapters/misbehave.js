@@ -14,6 +14,12 @@
 //   lone-surrogate answer every decide correctly, but write each U+FFFD as a lone surrogate, as
 //                  JSON.stringify writes one that JSON.parse read from a reviewer (`\ud800`)
 //   version        answer hello with a protocol one above the runner's, which it cannot speak
+//   protocol-1     speak protocol 1 as an adapter written before protocol 2 does: a hello with
+//                  protocol 1 and no `observes`, outcomes without `review.requests`
+//   no-requests    claim every observable (as serve does) but leave `review.requests` out of
+//                  every call's outcome
+//   observes-unknown  answer hello observing "sessions" and "telepathy"
+//   observes-v1    answer hello with protocol 1 and an `observes` list
 //   no-profile     answer hello without the run's profile
 //   silent         never answer hello
 //   exit           exit before reading anything
@@ -47,6 +53,9 @@ input.on('line', async (line) => {
     if (mode === 'silent') return;
     const reply = JSON.parse(await ask(msg));
     if (mode === 'version') reply.protocol = msg.protocol + 1;
+    if (mode === 'protocol-1') { reply.protocol = 1; delete reply.observes; }
+    if (mode === 'observes-unknown') reply.observes = ['sessions', 'telepathy'];
+    if (mode === 'observes-v1') reply.protocol = 1;
     if (mode === 'no-profile') reply.profiles = reply.profiles.filter((p) => p !== msg.profile);
     reply.implementation.name = `misbehave-${mode}`;
     out(reply);
@@ -71,6 +80,11 @@ input.on('line', async (line) => {
     }
   }
   const reply = JSON.parse(await ask(msg));
+  if ((mode === 'protocol-1' || mode === 'no-requests') && reply.type === 'outcome') {
+    for (const call of reply.outcome.calls ?? [reply.outcome]) {
+      if (call.review) delete call.review.requests;
+    }
+  }
   if (mode === 'allow-all' && reply.type === 'outcome') {
     const ran = (o) => ('event' in o ? o : { ...o, result: { executed: true, text: null, info: null } });
     reply.outcome = Array.isArray(reply.outcome.calls) ? { ...reply.outcome, calls: reply.outcome.calls.map(ran) } : ran(reply.outcome);

@@ -4,6 +4,8 @@
 use std::collections::BTreeSet;
 
 use autoreview::cases::{self, Expectation, matches_partial};
+use autoreview::outcome::InputOutcome;
+use autoreview::protocol::Observes;
 use autoreview::runner::{self, Reference, Verdict};
 use autoreview::{Profile, spec};
 use serde_json::json;
@@ -101,16 +103,17 @@ fn the_judge_reports_a_wrong_text_with_its_pointer_and_severity() {
         .find(|c| c.id == "BL-15")
         .expect("row BL-15")
         .clone();
-    let mut outcome = autoreview::decide(&case.scenario, Profile::Baseline);
+    let mut outcome = autoreview::decide(case.call().unwrap(), Profile::Baseline);
+    let judge = |case: &cases::Case, outcome: &autoreview::Outcome, oracle| {
+        let outcome = InputOutcome::One(Box::new(outcome.clone()));
+        runner::judge(case, &outcome, Profile::Baseline, oracle, Observes::ALL)
+    };
     for oracle in [Oracle::CaseExpectation, Oracle::Reference] {
-        assert_eq!(
-            runner::judge(&case, &outcome, Profile::Baseline, oracle),
-            Verdict::Pass
-        );
+        assert_eq!(judge(&case, &outcome, oracle), Verdict::Pass);
     }
     outcome.result.text = Some("Error: the user rejected tool \"other\"".into());
     for oracle in [Oracle::CaseExpectation, Oracle::Reference] {
-        match runner::judge(&case, &outcome, Profile::Baseline, oracle) {
+        match judge(&case, &outcome, oracle) {
             Verdict::Fail { differences } => {
                 assert_eq!(differences.len(), 1, "{differences:?}");
                 assert_eq!(differences[0].pointer, "/result/text");
@@ -120,7 +123,7 @@ fn the_judge_reports_a_wrong_text_with_its_pointer_and_severity() {
         }
     }
     outcome.result.executed = true;
-    match runner::judge(&case, &outcome, Profile::Baseline, Oracle::Reference) {
+    match judge(&case, &outcome, Oracle::Reference) {
         Verdict::Fail { differences } => assert_eq!(differences[0].severity, Severity::Safety),
         v => panic!("expected a failure, got {v:?}"),
     }
@@ -129,12 +132,7 @@ fn the_judge_reports_a_wrong_text_with_its_pointer_and_severity() {
         ..case
     };
     assert!(matches!(
-        runner::judge(
-            &partial,
-            &outcome,
-            Profile::Baseline,
-            Oracle::CaseExpectation
-        ),
+        judge(&partial, &outcome, Oracle::CaseExpectation),
         Verdict::Fail { .. }
     ));
 }
@@ -204,4 +202,61 @@ fn case_ids_are_locked_and_a_changed_case_is_caught() {
             .iter()
             .any(|p| p.contains("was retired"))
     );
+}
+
+/// A session case expects one partial outcome per item, `{"calls": [...]}`: another shape or
+/// another number of entries does not load, so an item the outcome lacks cannot go unnoticed.
+#[test]
+fn a_session_case_expects_one_entry_per_item() {
+    let file = |expect: &str| {
+        format!(
+            r#"{{"area": "s", "about": "", "cases": [{{"id": "S-1", "title": "t", "clauses": ["AR-SESSION-1"], "profiles": ["baseline"],
+              "scenario": {{"calls": [{{"tool": {{"name": "a"}}, "reviewer": {{"text": ""}}}}, {{"event": "dispose"}}]}},
+              "expect": {expect}}}]}}"#
+        )
+    };
+    let ok = cases::file_cases(
+        "s.json",
+        &file(r#"{"calls": [{}, {"error": null}]}"#),
+        Profile::Baseline,
+    )
+    .unwrap();
+    assert_eq!(ok.len(), 1);
+    assert!(ok[0].call().is_none());
+    assert!(ok[0].needs().sessions);
+    for (expect, why) in [
+        (
+            r#"{"calls": [{}]}"#,
+            "the session has 2 items and the expectation 1 entries",
+        ),
+        (
+            r#"{"listener": {"kind": "allow"}}"#,
+            "a session case expects {\"calls\": [",
+        ),
+        (
+            r#"{"calls": [{}, {}], "id": "S-1"}"#,
+            "a session case expects {\"calls\": [",
+        ),
+    ] {
+        let err = cases::file_cases("s.json", &file(expect), Profile::Baseline)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("s.json: case S-1: expect: "), "{err}");
+        assert!(err.contains(why), "{expect}: {err}");
+    }
+}
+
+/// A session scenario is written as it is read: its calls without the members that belong to the
+/// session, so that the runner sends an adapter a session it can read back.
+#[test]
+fn a_session_scenario_reads_back_as_written() {
+    use autoreview::scenario::session::Input;
+    for profile in Profile::ALL {
+        for case in cases::all(profile).unwrap() {
+            let text = serde_json::to_string(&case.scenario).unwrap();
+            let back =
+                Input::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}: {text}", case.id));
+            assert_eq!(back, case.scenario, "{}", case.id);
+        }
+    }
 }

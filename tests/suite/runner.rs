@@ -54,6 +54,10 @@ fn check(
 fn the_reference_served_over_the_protocol_passes_every_case() {
     for profile in Profile::ALL {
         let all = cases::all(profile).unwrap();
+        assert!(
+            all.iter().any(|c| c.call().is_none()),
+            "{profile}: the fixed cases hold session cases"
+        );
         let report = check(
             vec![BIN.into(), "serve".into()],
             profile,
@@ -239,7 +243,7 @@ fn handshake_failures_stop_before_any_case() {
     let err = |mode| Subprocess::start(node(mode, 0), Profile::Resilient, quick()).err();
     assert!(matches!(
         err("version"),
-        Some(StartError::Version { found: 2 })
+        Some(StartError::Version { found: 3 })
     ));
     assert!(matches!(
         err("no-profile"),
@@ -360,8 +364,15 @@ fn check_exit_codes_reports_and_gradual_adoption() {
     assert_eq!(code, 1);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(report["report_version"], 2);
-    assert_eq!(report["protocol"], 1, "the adapter's protocol version");
+    assert_eq!(report["report_version"], 3);
+    assert_eq!(
+        report["protocol"], 2,
+        "the adapter's protocol version (serve's, relayed)"
+    );
+    assert_eq!(
+        report["observes"],
+        serde_json::json!(["sessions", "requests", "session-log"])
+    );
     assert!(
         report["results"]
             .as_array()
@@ -467,7 +478,7 @@ fn selectors_name_ids_areas_clauses_and_features() {
     for id in &failures {
         let c = all.iter().find(|c| &c.id == id).unwrap();
         assert_eq!(
-            autoreview::table::features::of(&c.scenario, profile).reviewer,
+            autoreview::table::features::of(c.call().unwrap(), profile).reviewer,
             autoreview::table::ReviewerClass::Failure,
             "{id}"
         );
@@ -898,4 +909,309 @@ fn case_files_name_unreadable_text_and_negative_numbers() {
         err.starts_with(r"x.json: cases[0].scenario.tool.name: \ud800 is a lone surrogate escape"),
         "{err}"
     );
+}
+
+/// Cases that each need one observable beyond protocol 1, written as a case file: a log fact and a
+/// header without a working directory (`session-log`), a session id other than the default and an
+/// expectation that pins the requests (`requests`). Their expectations hold under both profiles'
+/// reference, so any implementation that observes what they need is judged on them.
+fn observable_cases(profile: Profile) -> Vec<cases::Case> {
+    let allow = r#"{"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}"#;
+    let text = format!(
+        r#"{{"area": "observables", "about": "", "cases": [
+  {{"id": "OBS-LOG", "title": "a log fact", "clauses": ["AR-REVIEW-11"], "profiles": ["baseline", "resilient"],
+    "scenario": {{"tool": {{"name": "bash"}}, "log": "no-open-step", "reviewer": {allow}}},
+    "expect": {{"review": {{"failure": {{"class": "session"}}}}}}}},
+  {{"id": "OBS-CWD", "title": "no working directory", "clauses": ["AR-REVIEW-10"], "profiles": ["baseline"],
+    "scenario": {{"tool": {{"name": "bash"}}, "session": {{"working_directory": false}}, "reviewer": {allow}}},
+    "expect": {{"review": {{"failure": {{"class": "session"}}}}}}}},
+  {{"id": "OBS-SID", "title": "a session id", "clauses": ["AR-RES-REQUEST-1"], "profiles": ["baseline", "resilient"],
+    "scenario": {{"tool": {{"name": "bash"}}, "session": {{"id": "s-7"}}, "reviewer": {allow}}},
+    "expect": {{"result": {{"executed": true}}}}}},
+  {{"id": "OBS-REQ", "title": "the requests", "clauses": ["AR-REVIEW-12"], "profiles": ["baseline", "resilient"],
+    "scenario": {{"tool": {{"name": "bash"}}, "reviewer": {allow}}},
+    "expect": {{"review": {{"requests": [{{"route": "default/default", "temperature": 0, "tools": 0, "repair": false}}]}}}}}}
+]}}"#
+    );
+    cases::file_cases("observables.json", &text, profile).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A few table cases, every committed session case, and [`observable_cases`].
+fn mixed_cases(profile: Profile) -> Vec<cases::Case> {
+    let all = cases::all(profile).unwrap();
+    let mut out: Vec<cases::Case> = all.iter().take(5).cloned().collect();
+    out.extend(all.iter().filter(|c| c.call().is_none()).cloned());
+    out.extend(observable_cases(profile));
+    out
+}
+
+/// A protocol-1 adapter (a hello without `observes`, outcomes without requests) keeps passing what
+/// it can be asked; a session case, a log-fact case and a requests case are not applicable to it,
+/// never sent and never a pass, each naming what it lacks.
+#[test]
+fn a_protocol_1_adapter_passes_what_it_can_and_the_rest_is_not_applicable() {
+    use autoreview::protocol::Observable;
+    for profile in Profile::ALL {
+        let cases = mixed_cases(profile);
+        assert!(cases.iter().any(|c| c.id.starts_with("SES-")), "{profile}");
+        let report = check(node("protocol-1", 0), profile, &cases, quick());
+        assert_eq!(report.protocol, Some(1));
+        assert!(report.observes.is_empty());
+        let mut not_applicable = 0;
+        for r in &report.results {
+            let needs = match r.id.as_str() {
+                id if id.starts_with("SES-") => Some(Observable::Sessions),
+                "OBS-LOG" | "OBS-CWD" => Some(Observable::SessionLog),
+                "OBS-SID" | "OBS-REQ" => Some(Observable::Requests),
+                _ => None,
+            };
+            match needs {
+                Some(o) => {
+                    not_applicable += 1;
+                    assert_eq!(r.status, Status::NotApplicable, "{profile} {}", r.id);
+                    assert_eq!(
+                        r.verdict,
+                        Verdict::NotApplicable { missing: vec![o] },
+                        "{profile} {}",
+                        r.id
+                    );
+                    assert!(!r.verdict.passed());
+                }
+                None => assert_eq!(
+                    r.status,
+                    Status::Pass,
+                    "{profile} {}: {:?}",
+                    r.id,
+                    r.verdict
+                ),
+            }
+        }
+        assert_eq!(report.not_applicable(), not_applicable);
+        assert_eq!(report.passed(), 5, "{profile}");
+        assert_eq!(report.ran(), 5);
+        assert!(report.succeeded(true));
+        let line = runner::report::headline(&report, false);
+        assert_eq!(
+            line,
+            format!("PASS — 5 passed, 0 failed, {not_applicable} not applicable")
+        );
+    }
+}
+
+/// `serve` observes everything: the same cases all pass over protocol 2, the session cases'
+/// outcomes compared item by item and the requests compared where a case pins them.
+#[test]
+fn serve_passes_session_log_fact_and_requests_cases() {
+    for profile in Profile::ALL {
+        let cases = mixed_cases(profile);
+        let report = check(vec![BIN.into(), "serve".into()], profile, &cases, quick());
+        assert_eq!(report.protocol, Some(2));
+        for r in &report.results {
+            assert_eq!(
+                r.status,
+                Status::Pass,
+                "{profile} {}: {:?}",
+                r.id,
+                r.verdict
+            );
+        }
+        assert_eq!(report.passed(), cases.len());
+    }
+}
+
+/// An adapter that claims `requests` is held to them: an outcome without `review.requests` is a
+/// difference in every call that has them, a session's calls included; never skipped.
+#[test]
+fn an_adapter_that_claims_requests_and_omits_them_fails() {
+    let cases = mixed_cases(Profile::Resilient);
+    let report = check(node("no-requests", 0), Profile::Resilient, &cases, quick());
+    for r in &report.results {
+        let Verdict::Fail { differences } = &r.verdict else {
+            panic!("{} should fail, is {:?}", r.id, r.verdict);
+        };
+        assert_eq!(r.status, Status::Fail, "{}", r.id);
+        let requests: Vec<&str> = differences
+            .iter()
+            .filter(|d| d.pointer.ends_with("/review/requests"))
+            .map(|d| d.pointer.as_str())
+            .collect();
+        assert!(!requests.is_empty(), "{}: {differences:#?}", r.id);
+        assert!(
+            differences.iter().all(|d| d.actual.is_null()
+                && d.pointer.ends_with("/review/requests")
+                && d.severity == Severity::Info),
+            "{}: {differences:#?}",
+            r.id
+        );
+        if r.id.starts_with("SES-") {
+            assert!(
+                requests.iter().all(|p| p.starts_with("/calls/")),
+                "{requests:?}"
+            );
+        }
+    }
+}
+
+/// A hello's `observes` is checked: an unknown observable, or a list with protocol 1, stops the run
+/// before any case, saying what to change.
+#[test]
+fn a_hello_that_lists_observables_wrongly_is_refused() {
+    let err = Subprocess::start(node("observes-unknown", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails");
+    assert!(matches!(err, StartError::Observes { .. }), "{err:?}");
+    let message = err.to_string();
+    assert!(
+        message.contains(r#"its hello observes "telepathy", which this runner does not know: the observables are "sessions", "requests", "session-log""#),
+        "{message}"
+    );
+    let err = Subprocess::start(node("observes-v1", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails")
+        .to_string();
+    assert!(
+        err.contains("lists `observes` with protocol 1; `observes` belongs to protocol 2"),
+        "{err}"
+    );
+    let (code, _) = cli(&[
+        "check",
+        "--",
+        "node",
+        MISBEHAVE,
+        BIN,
+        "observes-unknown",
+        "0",
+    ]);
+    assert_eq!(code, 2);
+}
+
+/// Every report counts not-applicable cases apart: the headline (which `.ci/run`'s awk still
+/// reads), the terminal table, the JSON report, JUnit (skipped, with what is needed) and Markdown.
+/// A run whose every case is not applicable ran nothing: exit code 4. An expectation file that
+/// lists a not-applicable case is neither stale nor contradicted by it.
+#[test]
+fn reports_count_not_applicable_cases_apart() {
+    let dir = std::env::temp_dir().join(format!("autoreview-na-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let (json, junit, md, expect) = (path("r.json"), path("r.xml"), path("r.md"), path("x.json"));
+    let adapter = ["--", "node", MISBEHAVE, BIN, "protocol-1", "0"];
+    let base = [
+        "check",
+        "--profile",
+        "resilient",
+        "--only",
+        "SES-1",
+        "--only",
+        "RS-7",
+    ];
+    let reports = ["--report-json", &json, "--junit", &junit, "--markdown", &md];
+    let (code, out) = cli(&[&base[..], &reports[..], &adapter[..]].concat());
+    assert_eq!(code, 0, "{out}");
+    let last = out.trim_end().lines().last().unwrap_or_default();
+    assert_eq!(last, "PASS — 1 passed, 0 failed, 1 not applicable", "{out}");
+    assert!(
+        out.contains("not applicable (the implementation observes nothing beyond protocol 1): 1 needs sessions (SES-1)"),
+        "{out}"
+    );
+    assert!(out.contains("cases  pass  fail  n/a"), "{out}");
+
+    // The awk `.ci/run` sums the checks' headlines with.
+    let ci = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.ci/run")).unwrap();
+    let program = ci
+        .lines()
+        .find_map(|l| l.strip_prefix("HEADLINE='")?.strip_suffix('\''))
+        .expect("the HEADLINE awk program in .ci/run");
+    let mut awk = Command::new("awk")
+        .arg(program)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    awk.stdin.take().unwrap().write_all(out.as_bytes()).unwrap();
+    let summed = awk.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&summed.stdout), "1 0\n");
+
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["report_version"], 3);
+    assert_eq!(r["protocol"], 1);
+    assert_eq!(r["observes"], serde_json::json!([]));
+    assert_eq!(r["succeeded"], true);
+    assert_eq!(r["summary"]["total"]["not_applicable"], 1);
+    assert_eq!(r["summary"]["total"]["passed"], 1);
+    let ses = r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "SES-1")
+        .unwrap();
+    assert_eq!(ses["verdict"], "not-applicable");
+    assert_eq!(ses["status"], "not-applicable");
+    assert_eq!(ses["missing"], serde_json::json!(["sessions"]));
+
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let case = doc
+        .descendants()
+        .find(|n| {
+            n.has_tag_name("testcase")
+                && n.attribute("name").is_some_and(|a| a.starts_with("SES-1:"))
+        })
+        .unwrap_or_else(|| panic!("{xml}"));
+    let skipped = case
+        .children()
+        .find(|n| n.has_tag_name("skipped"))
+        .unwrap_or_else(|| panic!("{xml}"));
+    assert_eq!(
+        skipped.attribute("message"),
+        Some("not applicable: needs sessions")
+    );
+    let summary = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        summary.contains("**PASS — 1 passed, 0 failed, 1 not applicable**"),
+        "{summary}"
+    );
+    assert!(summary.contains("| n/a |"), "{summary}");
+
+    // Listed as an expected failure, a not-applicable case is not stale, not an unexpected pass,
+    // and stays listed when the failures are written again.
+    std::fs::write(
+        &expect,
+        r#"{"version": 1, "failures": {"SES-1": "sessions arrive in release 3"}}"#,
+    )
+    .unwrap();
+    let written = path("w.json");
+    let (code, out) = cli(&[
+        &base[..],
+        &["--expect", &expect, "--strict", "--write-expect", &written],
+        &adapter[..],
+    ]
+    .concat());
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        !out.contains("stale") && !out.contains("UNEXPECTED PASS"),
+        "{out}"
+    );
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
+    assert_eq!(
+        kept["failures"],
+        serde_json::json!({"SES-1": "sessions arrive in release 3"})
+    );
+
+    // Nothing but not-applicable cases: nothing ran.
+    let (code, out) = cli(&[
+        &["check", "--profile", "resilient", "--only", "sessions"][..],
+        &adapter[..],
+    ]
+    .concat());
+    assert_eq!(code, 4, "{out}");
+    let last = out.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("NOTHING RUN — 0 passed, 0 failed, ") && last.ends_with(" not applicable"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
