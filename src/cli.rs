@@ -529,6 +529,9 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         for c in &found.counterexamples {
             print!("{}", generated::render(c, profile, &command));
         }
+        for c in &found.session_counterexamples {
+            print!("{}", runner::sessions::render(c, profile));
+        }
         if let Some(dir) = &run.freeze
             && !found.counterexamples.is_empty()
         {

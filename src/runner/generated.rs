@@ -145,8 +145,9 @@ impl Counterexample {
 
 /// A scenario as JSON with members at their default value left out: what matters, alone.
 pub fn sparse(s: &Scenario) -> Value {
+    // The defaults of a call of the same name and kind (a `run-code` call is only realizable so).
     let defaults = Scenario::from_value(&serde_json::json!({
-        "tool": {"name": s.tool.name},
+        "tool": {"name": s.tool.name, "call": s.tool.call},
         "reviewer": {"text": ""},
     }))
     .map(|d| serde_json::to_value(d).unwrap_or(Value::Null))
@@ -164,7 +165,7 @@ pub fn sparse(s: &Scenario) -> Value {
 }
 
 /// Removes members equal to their default, recursing into objects; `keep` names members kept.
-fn prune(m: &mut Map<String, Value>, defaults: &Map<String, Value>, keep: &[&str]) {
+pub(crate) fn prune(m: &mut Map<String, Value>, defaults: &Map<String, Value>, keep: &[&str]) {
     m.retain(|k, v| {
         if keep.contains(&k.as_str()) {
             return true;
@@ -260,6 +261,8 @@ pub struct GeneratedRun {
     pub passed: usize,
     /// The differences, shrunk: one per kind of difference, up to the plan's limit.
     pub counterexamples: Vec<Counterexample>,
+    /// The sessions that showed a difference, shrunk (AR-SESSION-2).
+    pub session_counterexamples: Vec<super::sessions::SessionCounterexample>,
     /// Where the cases fell.
     pub distribution: Distribution,
     /// The plan's seed.
@@ -270,7 +273,7 @@ pub struct GeneratedRun {
 
 /// What kind of difference a verdict shows: the worst severity and where it is, or the kind of
 /// breakage. Shrinking keeps a candidate only while it shows the same kind.
-fn signature(v: &Verdict) -> Option<String> {
+pub(crate) fn signature(v: &Verdict) -> Option<String> {
     match v {
         Verdict::Pass | Verdict::NotApplicable { .. } => None,
         Verdict::Broken { error } => Some(format!("{:?}", error.kind)),
@@ -290,7 +293,7 @@ fn signature(v: &Verdict) -> Option<String> {
 }
 
 /// The worst severity, with breakage counted as worst of all.
-fn rank(v: &Verdict) -> Option<u8> {
+pub(crate) fn rank(v: &Verdict) -> Option<u8> {
     match v {
         Verdict::Pass | Verdict::NotApplicable { .. } => None,
         Verdict::Broken { .. } => Some(0),
@@ -461,6 +464,10 @@ fn toward_safety(
 }
 
 /// The one-step simplifications of `s` that are valid, realizable scenarios, simplest first.
+pub(crate) fn simpler_call(s: &Scenario) -> Vec<Scenario> {
+    simpler(s)
+}
+
 fn simpler(s: &Scenario) -> Vec<Scenario> {
     use crate::scenario::{Attempt, Reviewer};
     let mut out = Vec::new();
@@ -696,12 +703,16 @@ pub fn run(
         drop(returns);
         drop(queues);
     });
+    // Sessions, for an implementation that observes them: some of the same cases draw one too.
+    let sessions = super::sessions::run(imp, profile, plan, expected);
+    results.extend(sessions.results);
     results.extend(super::tail_result(imp, expected));
     GeneratedRun {
         results,
-        cases: total,
-        passed,
+        cases: total + sessions.cases,
+        passed: passed + sessions.passed,
         counterexamples,
+        session_counterexamples: sessions.counterexamples,
         distribution: Distribution::from_tally(
             &tally,
             table

@@ -10,6 +10,7 @@ pub mod expect;
 pub mod generated;
 pub mod report;
 pub mod select;
+pub mod sessions;
 pub mod subprocess;
 pub mod worddiff;
 

@@ -13,6 +13,9 @@
 //             the user: the body runs when the user allows once, so this can run a body
 //   extract-allow  a reader that extracts an allow object from the words around it (the reply
 //             is cut down to the allow before the reference reads it), as AR-TOL-10 forbids
+//   forget-count  a gate that keeps its failure count per call instead of per session: in a
+//             session, each call counts from the count the session started with, so the count
+//             and the hint never build up across calls (AR-SESSION-3)
 // It speaks whatever protocol `autoreview serve` answers, and tampers with each call of a session
 // outcome as with a single call's.
 'use strict';
@@ -105,8 +108,30 @@ function extractAllows(s) {
  */
 function tamperEach(s, o) {
   if (!Array.isArray(o.calls)) return tamper(s, o);
+  if (mode === 'forget-count') return forgetCount(s, o);
   const { calls, id: _id, ...head } = s;
   return { ...o, calls: o.calls.map((c, i) => ('event' in c ? c : tamper({ ...head, ...calls[i] }, c))) };
+}
+
+/** Each call of a session as a gate that counts from the session's starting count every time. */
+function forgetCount(s, o) {
+  const start = (s.session && s.session.consecutive_failures) || 0;
+  const threshold = (s.config && s.config.failure_hint_after) || 3;
+  let before = start;
+  const calls = o.calls.map((c) => {
+    if ('event' in c || c.review.consecutive_failures === null) return c;
+    const after = c.review.consecutive_failures;
+    const counted = after === before + 1;
+    const fresh = counted ? start + 1 : (after === 0 && before !== 0 ? 0 : start);
+    before = after;
+    if (fresh === after) return c;
+    const json = JSON.stringify({ ...c, review: { ...c.review, consecutive_failures: fresh } });
+    const rewritten = fresh >= threshold && counted
+      ? json.replace(/failed \d+ times in a row/g, `failed ${fresh} times in a row`).replace(/连续失败 \d+ 次/g, `连续失败 ${fresh} 次`)
+      : json.replace(/\\nAuto review has failed [^"]*|\\nAuto review 已在路由 [^"]*/g, '');
+    return JSON.parse(rewritten);
+  });
+  return { ...o, calls };
 }
 
 const input = readline.createInterface({ input: process.stdin });

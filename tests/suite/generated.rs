@@ -29,7 +29,20 @@ fn tamper(mode: &str, profile: Profile) -> Subprocess {
     )
 }
 
+/// How many of generated cases `ks` of `seed` also draw a session (for an implementation that
+/// observes sessions).
+fn sessions_among(seed: u64, ks: impl IntoIterator<Item = usize>) -> usize {
+    ks.into_iter()
+        .filter(|&k| autoreview::runner::sessions::draws_session(seed, k))
+        .count()
+}
+
 fn passes_everything(imp: &mut dyn Implementation, profile: Profile, count: usize, seed: u64) {
+    let sessions = if imp.observes().sessions {
+        sessions_among(seed, 0..count)
+    } else {
+        0
+    };
     let run = generated::run(
         imp,
         profile,
@@ -43,8 +56,11 @@ fn passes_everything(imp: &mut dyn Implementation, profile: Profile, count: usiz
         run.results.is_empty(),
         "passing cases are counted, not kept"
     );
-    assert_eq!((run.cases, run.passed), (count, count));
-    assert!(run.counterexamples.is_empty());
+    assert_eq!(
+        (run.cases, run.passed),
+        (count + sessions, count + sessions)
+    );
+    assert!(run.counterexamples.is_empty() && run.session_counterexamples.is_empty());
 }
 
 #[test]
@@ -94,9 +110,14 @@ fn shards_are_disjoint_and_cover_the_run() {
             &Expected::none(),
             &mut |_, _| {},
         );
+        // The shard's single calls, and the sessions some of the same cases draw.
         let mine: BTreeSet<String> = ids(shard)
             .into_iter()
-            .map(|k| generated::case_id(5, k))
+            .flat_map(|k| {
+                let session = autoreview::runner::sessions::draws_session(5, k)
+                    .then(|| autoreview::runner::sessions::case_id(5, k));
+                std::iter::once(generated::case_id(5, k)).chain(session)
+            })
             .collect();
         assert!(!run.results.is_empty());
         assert!(run.results.iter().all(|r| mine.contains(&r.id)));
@@ -433,8 +454,11 @@ fn check_generated_passes_the_reference_and_reports_shards() {
         .and_then(|n| n.parse().ok())
         .unwrap();
     let fixed = autoreview::cases::all(Profile::Resilient).unwrap().len();
-    // Case numbers 0..n with number % 3 == 1 (shard 2 of 3): (n + 1) / 3 of them.
-    assert_eq!(total, (fixed + 1) / 3 + (500 + 1) / 3, "{out}");
+    // Case numbers 0..n with number % 3 == 1 (shard 2 of 3): (n + 1) / 3 of them, and the
+    // sessions some of the generated ones draw (the reference observes sessions).
+    let sessions = sessions_among(8, (0..500).filter(|k| k % 3 == 1));
+    assert!(sessions > 0);
+    assert_eq!(total, (fixed + 1) / 3 + (500 + 1) / 3 + sessions, "{out}");
 }
 
 /// The generator draws only scenarios the runtime can produce (scenario.md, RZ-1..3), and every
@@ -512,4 +536,55 @@ fn unrealizable_scenarios_are_refused_by_rule() {
     ] {
         Scenario::from_json(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
+}
+
+/// A gate that counts failures per call instead of per session passes every single call; only
+/// generated sessions catch it, and shrinking drops items down to the two calls that show it.
+#[test]
+fn generated_sessions_catch_a_count_that_is_not_carried_and_shrink_by_dropping_items() {
+    use autoreview::scenario::session::Item;
+    let mut imp = tamper("forget-count", Profile::Resilient);
+    let run = generated::run(
+        &mut imp,
+        Profile::Resilient,
+        &Plan::new(400, 11),
+        &Expected::none(),
+        &mut |_, _| {},
+    );
+    let failed: Vec<&str> = run
+        .results
+        .iter()
+        .filter(|r| !r.verdict.passed())
+        .map(|r| r.id.as_str())
+        .collect();
+    assert!(!failed.is_empty(), "no generated session caught it");
+    assert!(
+        failed.iter().all(|id| id.contains("-S")),
+        "a single call failed: {failed:?}"
+    );
+    assert!(run.counterexamples.is_empty());
+    let c = run
+        .session_counterexamples
+        .first()
+        .expect("a shrunk session counterexample");
+    let calls = c
+        .minimal
+        .calls
+        .iter()
+        .filter(|i| matches!(i, Item::Call(_)))
+        .count();
+    assert_eq!(
+        (c.minimal.calls.len(), calls),
+        (2, 2),
+        "{}",
+        c.minimal_json()
+    );
+    // Items were dropped: the session it was drawn as held more.
+    let k: usize = c.id.rsplit("-S").next().unwrap().parse().unwrap();
+    assert!(autoreview::runner::sessions::draw(11, k).calls.len() > 2);
+    let rendered = autoreview::runner::sessions::render(c, Profile::Resilient);
+    assert!(
+        rendered.contains("/calls/1/review/consecutive_failures"),
+        "{rendered}"
+    );
 }
