@@ -83,11 +83,14 @@ fn applicable<P: clap::Args, R: clap::Args, W: clap::Args>(
         if !chosen || !adapter {
             return chosen;
         }
-        match world::beyond_protocol_1(f, r, s) {
+        let observes = std::env::var(world::ADAPTER_VAR)
+            .map(|command| *OBSERVES.get_or_init(|| world::adapter_observes(&command)))
+            .unwrap_or(autoreview::protocol::Observes::ALL);
+        match world::beyond(observes, f, r, s) {
             None => true,
             Some(needs) => {
                 eprintln!(
-                    "not run through the adapter (it needs {needs}, beyond protocol 1): {}: {}",
+                    "not run through the adapter (it needs {needs}, which the adapter does not observe): {}: {}",
                     f.name, s.name
                 );
                 false
@@ -95,6 +98,9 @@ fn applicable<P: clap::Args, R: clap::Args, W: clap::Args>(
         }
     }
 }
+
+/// What the adapter observes, read from its handshake once.
+static OBSERVES: std::sync::OnceLock<autoreview::protocol::Observes> = std::sync::OnceLock::new();
 
 /// cucumber's command line, read from the arguments the shim kept; each writer brings its own
 /// options, so the type is inferred where it is used.

@@ -266,18 +266,17 @@ impl GateWorld {
             "a table row describes one call: a session of several calls and events claims none \
              (its steps check each item)"
         );
-        assert!(
-            std::env::var_os(ADAPTER_VAR).is_none(),
-            "a session of several calls and events needs an implementation that observes \
-             sessions, which the adapter protocol this runner speaks (1) cannot ask for"
-        );
         let mut json = self.session.clone();
         json.insert("calls".into(), Value::Array(self.items.clone()));
         let json = Value::Object(json);
         let session = SessionScenario::from_value(&json).unwrap_or_else(|e| {
             panic!("the steps build an invalid session scenario: {e}\n{json:#}")
         });
-        let outcome = engine::decide_session(&session, profile);
+        let outcome = match std::env::var(ADAPTER_VAR) {
+            // The scenario filter let this one through only if the adapter observes sessions.
+            Ok(command) => session_through_adapter(&command, &session, profile),
+            Err(_) => engine::decide_session(&session, profile),
+        };
         self.decided = Some(match outcome.calls.last() {
             Some(ItemOutcome::Call(o)) => Decided {
                 outcome: serde_json::to_value(o).unwrap_or(Value::Null),
@@ -382,14 +381,43 @@ pub fn expect_prefix_of(decided: &Decided, pointer: &str, what: &str, prefix: &s
     );
 }
 
-/// Decides through the adapter for `profile`, starting it on first use.
-fn through_adapter(command: &str, scenario: &Scenario, profile: Profile) -> autoreview::Outcome {
-    let mut adapters = ADAPTERS.lock().unwrap_or_else(|e| e.into_inner());
-    let adapter = adapters.entry(profile).or_insert_with(|| {
+/// The adapter for `profile`, started on first use.
+fn adapter<'a>(
+    adapters: &'a mut BTreeMap<Profile, Subprocess>,
+    command: &str,
+    profile: Profile,
+) -> &'a mut Subprocess {
+    adapters.entry(profile).or_insert_with(|| {
         let argv: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
         Subprocess::start(argv, profile, Limits::default())
             .unwrap_or_else(|e| panic!("{ADAPTER_VAR}: {e}"))
-    });
+    })
+}
+
+/// What the adapter observes beyond protocol 1, from its handshake (`spec/protocol.md`).
+pub fn adapter_observes(command: &str) -> autoreview::protocol::Observes {
+    use autoreview::runner::Implementation;
+    let mut adapters = ADAPTERS.lock().unwrap_or_else(|e| e.into_inner());
+    adapter(&mut adapters, command, Profile::Baseline).observes()
+}
+
+/// Decides a session through the adapter for `profile`.
+fn session_through_adapter(
+    command: &str,
+    session: &SessionScenario,
+    profile: Profile,
+) -> autoreview::outcome::SessionOutcome {
+    use autoreview::runner::Implementation;
+    let mut adapters = ADAPTERS.lock().unwrap_or_else(|e| e.into_inner());
+    adapter(&mut adapters, command, profile)
+        .decide_session(session, profile, &mut || {})
+        .unwrap_or_else(|e| panic!("the adapter gave no outcome ({:?}): {}", e.kind, e.message))
+}
+
+/// Decides through the adapter for `profile`, starting it on first use.
+fn through_adapter(command: &str, scenario: &Scenario, profile: Profile) -> autoreview::Outcome {
+    let mut adapters = ADAPTERS.lock().unwrap_or_else(|e| e.into_inner());
+    let adapter = adapter(&mut adapters, command, profile);
     let ask = Ask {
         scenario,
         profile,
@@ -422,9 +450,10 @@ const BEYOND_PROTOCOL_1: [(&str, &str); 4] = [
     ("the reviewer requests are", "requests"),
 ];
 
-/// What a scenario needs that the adapter protocol this runner speaks (1) cannot give: sessions,
-/// the session log or the requests; `None` when a protocol-1 adapter can run it.
-pub fn beyond_protocol_1(
+/// What a scenario needs beyond protocol 1 that an implementation observing `observes` lacks:
+/// sessions, the session log or the requests; `None` when it can run the scenario.
+pub fn beyond(
+    observes: autoreview::protocol::Observes,
     feature: &gherkin::Feature,
     rule: Option<&gherkin::Rule>,
     scenario: &gherkin::Scenario,
@@ -444,13 +473,19 @@ pub fn beyond_protocol_1(
     let event = steps
         .iter()
         .any(|s| ITEM_STEPS[2..].iter().any(|p| s.starts_with(p)));
-    if items > 1 || event {
+    if (items > 1 || event) && !observes.sessions {
         return Some("sessions");
     }
     steps.iter().find_map(|s| {
         BEYOND_PROTOCOL_1
             .iter()
-            .find(|(p, _)| s.starts_with(p))
+            .find(|(p, needs)| {
+                s.starts_with(p)
+                    && match *needs {
+                        "requests" => !observes.requests,
+                        _ => !observes.session_log,
+                    }
+            })
             .map(|(_, needs)| *needs)
     })
 }
