@@ -34,6 +34,12 @@ pub struct Cli {
 pub enum Command {
     /// Decide scenarios read as JSON lines on stdin; write one outcome line per scenario.
     ///
+    /// A line is one call (spec/scenario.md), or a whole session when its object has `calls`:
+    /// several calls with lifecycle events between them, answered with {"id", "calls": [...]},
+    /// one outcome per item. For example:
+    ///
+    ///   echo '{"calls":[{"tool":{"name":"pwsh"},"reviewer":{"text":"oops"}},{"event":"dispose"}]}' | autoreview decide
+    ///
     /// Each outcome is written as soon as its line is read, so `decide` can run as a co-process
     /// that answers one line at a time. Blank lines are skipped. A line that is not a valid scenario yields
     /// {"line": N, "error": "..."} on its output line instead of an outcome; the remaining lines
