@@ -192,6 +192,10 @@ pub struct Distribution {
     pub rows: BTreeMap<String, usize>,
     /// Rows in the profile's table.
     pub table_rows: usize,
+    /// Clause → cases that fell under a table row restating it.
+    pub clauses: BTreeMap<String, usize>,
+    /// Every clause the profile's table rows restate, reached or not.
+    pub table_clauses: std::collections::BTreeSet<String>,
 }
 
 impl Distribution {
@@ -200,14 +204,23 @@ impl Distribution {
     fn from_tally(
         tally: &std::collections::HashMap<features::Features, usize>,
         rows: BTreeMap<String, usize>,
-        table_rows: usize,
+        table: Option<&Table>,
     ) -> Distribution {
         let mut d = Distribution {
             total: tally.values().sum(),
-            rows,
-            table_rows,
+            table_rows: table.map_or(0, |t| t.rows.len()),
             ..Distribution::default()
         };
+        // A case exercises the clauses its row restates.
+        for row in table.iter().flat_map(|t| &t.rows) {
+            d.table_clauses.extend(row.clauses.iter().cloned());
+            if let Some(n) = rows.get(&row.id) {
+                for c in &row.clauses {
+                    *d.clauses.entry(c.clone()).or_default() += n;
+                }
+            }
+        }
+        d.rows = rows;
         for (f, n) in tally {
             if let Ok(Value::Object(m)) = serde_json::to_value(f) {
                 for (feature, value) in m {
@@ -234,6 +247,22 @@ impl Distribution {
             self.rows.len(),
             self.table_rows
         );
+        let unreached: Vec<&str> = self
+            .table_clauses
+            .iter()
+            .filter(|c| !self.clauses.contains_key(*c))
+            .map(String::as_str)
+            .collect();
+        out.push_str(&format!(
+            "  clauses     {} of the {} the rows restate{}\n",
+            self.table_clauses.len() - unreached.len(),
+            self.table_clauses.len(),
+            if unreached.is_empty() {
+                String::new()
+            } else {
+                format!("; none for {}", unreached.join(", "))
+            }
+        ));
         let total = self.total.max(1) as f64;
         for (feature, values) in &self.features {
             let mut values: Vec<(&String, &usize)> = values.iter().collect();
@@ -721,7 +750,7 @@ pub fn run(
                 .filter(|(_, n)| **n > 0)
                 .map(|(r, n)| (r.id.clone(), *n))
                 .collect(),
-            table.as_ref().map_or(0, |t| t.rows.len()),
+            table.as_ref(),
         ),
         seed: plan.seed,
         duration: clock.elapsed(),
