@@ -190,3 +190,31 @@ fn sessions_no_runtime_produces_are_refused_with_the_rule_and_the_item() {
         r#"{"tool":{"name":"pwsh"},"reviewer":{"hang":true},"abort":"caller-during-review"}"#;
     assert!(SessionScenario::from_json(&format!(r#"{{"calls":[{ended},{call}]}}"#)).is_ok());
 }
+
+#[test]
+fn what_the_generator_draws_for_an_implementation_is_what_it_observes() {
+    use autoreview::protocol::Observes;
+    use autoreview::scenario::session::Input;
+    for sessions in [false, true] {
+        for requests in [false, true] {
+            for session_log in [false, true] {
+                let observes = Observes {
+                    sessions,
+                    requests,
+                    session_log,
+                };
+                for k in 0..3000 {
+                    let one = observes.restrict(autoreview::generate::direct::scenario(
+                        &mut Rng::for_case(21, k),
+                    ));
+                    let needs = Observes::needed_by(&Input::One(Box::new(one)));
+                    assert_eq!(observes.missing(needs), [], "{observes:?}, draw {k}");
+                    let s = observes.restrict_session(session_scenario(&mut Rng::for_case(22, k)));
+                    let mut needs = Observes::needed_by(&Input::Session(s));
+                    needs.sessions = false; // drawn only for those that observe sessions
+                    assert_eq!(observes.missing(needs), [], "{observes:?}, session {k}");
+                }
+            }
+        }
+    }
+}
