@@ -536,7 +536,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             print!("{}", generated::render(c, profile, &command));
         }
         for c in &found.session_counterexamples {
-            print!("{}", runner::sessions::render(c, profile));
+            print!("{}", runner::sessions::render(c, profile, &command));
         }
         if let Some(dir) = &run.freeze
             && !found.counterexamples.is_empty()

@@ -774,12 +774,31 @@ fn shell_quote(s: &str) -> String {
 /// A counterexample for the terminal: the minimal scenario, each difference, and how to repeat
 /// it with the reference and with the implementation (`command`, empty for an in-process one).
 pub fn render(c: &Counterexample, profile: Profile, command: &[String]) -> String {
-    let json = c.minimal_json().to_string();
-    let mut out = format!(
-        "counterexample from {} (shrunk in {} steps):\n  {json}\n",
-        c.id, c.steps
-    );
-    match &c.verdict {
+    render_found(
+        "counterexample",
+        &c.id,
+        c.steps,
+        &c.minimal_json(),
+        &c.verdict,
+        profile,
+        command,
+    )
+}
+
+/// What [`render`] prints, for any kind of minimal scenario (`label` names the kind): a single
+/// call's or a session's, both of which `decide` and an adapter's `decide` read as they are.
+pub(crate) fn render_found(
+    label: &str,
+    id: &str,
+    steps: u32,
+    minimal: &Value,
+    verdict: &Verdict,
+    profile: Profile,
+    command: &[String],
+) -> String {
+    let json = minimal.to_string();
+    let mut out = format!("{label} from {id} (shrunk in {steps} steps):\n  {json}\n");
+    match verdict {
         Verdict::Fail { differences } => {
             for d in differences {
                 out.push_str(&format!("  {d}\n"));
@@ -796,7 +815,7 @@ pub fn render(c: &Counterexample, profile: Profile, command: &[String]) -> Strin
     ));
     if !command.is_empty() {
         let hello = serde_json::json!({"type": "hello", "protocol": crate::protocol::VERSION, "profile": profile, "runner": "repro"});
-        let decide = serde_json::json!({"type": "decide", "seq": 1, "scenario": c.minimal_json()});
+        let decide = serde_json::json!({"type": "decide", "seq": 1, "scenario": minimal});
         let argv: Vec<String> = command.iter().map(|a| shell_quote(a)).collect();
         out.push_str(&format!(
             "  implementation: printf '%s\\n' {} {} | {}\n",

@@ -205,29 +205,18 @@ pub fn run(
     out
 }
 
-/// A session counterexample for the terminal, with how to repeat it with the reference.
-pub fn render(c: &SessionCounterexample, profile: Profile) -> String {
-    let json = c.minimal_json().to_string();
-    let mut out = format!(
-        "session counterexample from {} (shrunk in {} steps):\n  {json}\n",
-        c.id, c.steps
-    );
-    match &c.verdict {
-        Verdict::Fail { differences } => {
-            for d in differences {
-                out.push_str(&format!("  {d}\n"));
-            }
-        }
-        Verdict::Broken { error } => {
-            out.push_str(&format!("  {:?}: {}\n", error.kind, error.message));
-        }
-        Verdict::Pass | Verdict::NotApplicable { .. } => {}
-    }
-    out.push_str(&format!(
-        "  reference: echo '{}' | autoreview decide --profile {profile}\n",
-        json.replace('\'', r"'\''")
-    ));
-    out
+/// A session counterexample for the terminal, with how to repeat it with the reference and with
+/// the implementation (`command`, empty for an in-process one).
+pub fn render(c: &SessionCounterexample, profile: Profile, command: &[String]) -> String {
+    super::generated::render_found(
+        "session counterexample",
+        &c.id,
+        c.steps,
+        &c.minimal_json(),
+        &c.verdict,
+        profile,
+        command,
+    )
 }
 
 #[cfg(test)]

@@ -37,6 +37,17 @@ pub enum OverrideFeature {
     None,
 }
 
+impl OverrideFeature {
+    /// The feature of a recorded override, or of none.
+    pub fn of(o: Option<ApprovalPolicy>) -> OverrideFeature {
+        match o {
+            Some(ApprovalPolicy::Ask) => OverrideFeature::Ask,
+            Some(ApprovalPolicy::Never) => OverrideFeature::Never,
+            None => OverrideFeature::None,
+        }
+    }
+}
+
 /// How the review settled (AR-REVIEW-4), split where the table needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -168,11 +179,7 @@ pub fn of_reviewed(s: &Scenario, profile: Profile, known: Option<&review::Review
     };
     Features {
         scope,
-        override_: match policy.override_ {
-            Some(ApprovalPolicy::Ask) => OverrideFeature::Ask,
-            Some(ApprovalPolicy::Never) => OverrideFeature::Never,
-            None => OverrideFeature::None,
-        },
+        override_: OverrideFeature::of(policy.override_),
         effective: policy.effective(),
         reviewer,
         on_failure: s.config.on_failure,

@@ -78,6 +78,16 @@ pub enum Keep<T> {
     Set(T),
 }
 
+impl<T> Keep<T> {
+    /// The value afterwards, given the value before.
+    pub fn after(self, before: T) -> T {
+        match self {
+            Keep::Kept(_) => before,
+            Keep::Set(v) => v,
+        }
+    }
+}
+
 /// The word `kept`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -262,34 +272,21 @@ pub fn check(row: &LifecycleRow, p: &Point) -> Result<(), String> {
             row.then.error, reported.error
         ));
     }
-    let want_preset = match row.then.preset {
-        Keep::Kept(_) => p.preset,
-        Keep::Set(v) => v,
-    };
+    let want_preset = row.then.preset.after(p.preset);
     if state.preset != want_preset {
         problems.push(format!(
             "preset: row {want_preset:?}, engine {:?}",
             state.preset
         ));
     }
-    let got_override = match state.policy.override_ {
-        None => OverrideFeature::None,
-        Some(ApprovalPolicy::Ask) => OverrideFeature::Ask,
-        Some(ApprovalPolicy::Never) => OverrideFeature::Never,
-    };
-    let want_override = match row.then.override_ {
-        Keep::Kept(_) => p.override_,
-        Keep::Set(v) => v,
-    };
+    let got_override = OverrideFeature::of(state.policy.override_);
+    let want_override = row.then.override_.after(p.override_);
     if got_override != want_override {
         problems.push(format!(
             "override: row {want_override:?}, engine {got_override:?}"
         ));
     }
-    let want_installed = match row.then.installed {
-        Keep::Kept(_) => p.installed,
-        Keep::Set(v) => v,
-    };
+    let want_installed = row.then.installed.after(p.installed);
     if state.installed != want_installed {
         problems.push(format!(
             "installed: row {want_installed}, engine {}",

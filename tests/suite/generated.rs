@@ -582,7 +582,7 @@ fn generated_sessions_catch_a_count_that_is_not_carried_and_shrink_by_dropping_i
     // Items were dropped: the session it was drawn as held more.
     let k: usize = c.id.rsplit("-S").next().unwrap().parse().unwrap();
     assert!(autoreview::runner::sessions::draw(11, k).calls.len() > 2);
-    let rendered = autoreview::runner::sessions::render(c, Profile::Resilient);
+    let rendered = autoreview::runner::sessions::render(c, Profile::Resilient, &[]);
     assert!(
         rendered.contains("/calls/1/review/consecutive_failures"),
         "{rendered}"
