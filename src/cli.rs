@@ -678,6 +678,19 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
         let Some(scenario) = case.call() else {
             continue;
         };
+        // A call its framework cannot express (a denial without a reason) is not asked.
+        let needs =
+            crate::capability::needed_by_call(scenario, &crate::engine::decide(scenario, profile));
+        let missing = imp.lacks().missing(needs);
+        if !missing.is_empty() {
+            let names: Vec<&str> = missing.iter().map(|c| c.as_str()).collect();
+            println!(
+                "{}: not applicable (needs {})",
+                case.title,
+                names.join(", ")
+            );
+            continue;
+        }
         let ask = crate::runner::Ask {
             scenario,
             profile,

@@ -246,6 +246,10 @@ pub enum Reply {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schemars(with = "Option<Vec<Observable>>")]
         observes: Option<Vec<String>>,
+        /// Protocol 2: what its framework cannot express; absent, nothing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Option<Vec<crate::capability::Capability>>")]
+        lacks: Option<Vec<String>>,
     },
     /// The outcome of one scenario.
     Outcome {
@@ -455,6 +459,7 @@ pub fn serve(
                             .map(|o| o.as_str().to_owned())
                             .collect(),
                     ),
+                    lacks: None,
                 }
             }
             Ok(Request::Decide { seq, scenario }) => {

@@ -6,6 +6,7 @@
 //! Case `k` of seed `s` is drawn from its own random stream, so any case can be drawn again alone
 //! (to shrink it, or to repeat it), and shards of one run are disjoint by construction.
 
+use crate::capability::{Lacks, Need};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc;
 
@@ -288,6 +289,9 @@ pub struct GeneratedRun {
     pub cases: usize,
     /// How many of them passed (and are not in `results`).
     pub passed: usize,
+    /// How many of them were not sent, because they need a capability the implementation lacks
+    /// (and are not in `results`).
+    pub not_applicable: usize,
     /// The differences, shrunk: one per kind of difference, up to the plan's limit.
     pub counterexamples: Vec<Counterexample>,
     /// The sessions that showed a difference, shrunk (AR-SESSION-2).
@@ -356,6 +360,19 @@ fn judge_with(
     let observes = imp.observes();
     let reference = || compare::observed_one(crate::engine::decide(scenario, profile), observes);
     let mut computed = None;
+    // A case that needs a capability the implementation lacks is not sent.
+    let lacks = imp.lacks();
+    if lacks != Lacks::NONE {
+        let r = known.cloned().unwrap_or_else(reference);
+        let missing = lacks.missing(crate::capability::needed_by_call(scenario, &r));
+        if known.is_none() {
+            computed = Some(r);
+        }
+        if !missing.is_empty() {
+            let missing = missing.into_iter().map(Need::Capability).collect();
+            return (Verdict::NotApplicable { missing }, computed);
+        }
+    }
     let ask = Ask {
         scenario,
         profile,
@@ -612,6 +629,7 @@ pub fn run(
     let batch_ks = |b: usize| plan.cases().skip(b * BATCH).take(BATCH);
     let mut results = Vec::new();
     let mut passed = 0usize;
+    let mut not_applicable = 0usize;
     let mut counterexamples = Vec::new();
     let mut tally: std::collections::HashMap<features::Features, usize> = Default::default();
     let mut row_hits = vec![0usize; table.as_ref().map_or(0, |t| t.rows.len())];
@@ -676,6 +694,11 @@ pub fn run(
                 position += 1;
                 let case_clock = std::time::Instant::now();
                 let (verdict, _) = judge_with(imp, &d.scenario, profile, Some(&d.reference));
+                if let Verdict::NotApplicable { .. } = verdict {
+                    not_applicable += 1;
+                    progress(position, total);
+                    continue;
+                }
                 // The case's own time; shrinking it is the run's.
                 let duration = case_clock.elapsed();
                 *tally.entry(d.features).or_default() += 1;
@@ -740,6 +763,7 @@ pub fn run(
         results,
         cases: total + sessions.cases,
         passed: passed + sessions.passed,
+        not_applicable: not_applicable + sessions.not_applicable,
         counterexamples,
         session_counterexamples: sessions.counterexamples,
         distribution: Distribution::from_tally(

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant, SystemTime};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use crate::capability::{Capability, Lacks, Need};
 use crate::cases::{Case, Expectation, matches_partial};
 use crate::outcome::{InputOutcome, Outcome, SessionOutcome};
 use crate::profile::Profile;
@@ -75,6 +76,11 @@ pub trait Implementation {
     fn observes(&self) -> Observes {
         Observes::ALL
     }
+
+    /// What the implementation's framework cannot express; by default nothing.
+    fn lacks(&self) -> Lacks {
+        Lacks::NONE
+    }
 }
 
 /// The result that stands for what an implementation did after its last answer, if anything.
@@ -98,11 +104,7 @@ pub(crate) fn tail_result(
 }
 
 /// The result of a case the implementation cannot be asked: it lacks `missing`.
-fn not_applicable(
-    case: &Case,
-    missing: Vec<Observable>,
-    expected: &expect::Expected,
-) -> CaseResult {
+fn not_applicable(case: &Case, missing: Vec<Need>, expected: &expect::Expected) -> CaseResult {
     CaseResult {
         id: case.id.clone(),
         area: case.area.clone(),
@@ -113,6 +115,27 @@ fn not_applicable(
         expected_failure: expected.reason(&case.id).map(str::to_owned),
         duration: Duration::ZERO,
     }
+}
+
+/// What `case` needs that an implementation observing `observes` and lacking `lacks` does not
+/// have: observables first, then capabilities, which the reference's outcome of the case tells.
+fn missing_for(case: &Case, observes: Observes, lacks: Lacks, profile: Profile) -> Vec<Need> {
+    let mut missing: Vec<Need> = observes
+        .missing(case.needs())
+        .into_iter()
+        .map(Need::Observable)
+        .collect();
+    if lacks != Lacks::NONE {
+        // A panic of the reference here is left for the case's own run to report.
+        let reference = catch_unwind(AssertUnwindSafe(|| {
+            crate::engine::decide_input(&case.scenario, profile)
+        }));
+        if let Ok(reference) = reference {
+            let needs = crate::capability::needed_by(&case.scenario, &reference);
+            missing.extend(lacks.missing(needs).into_iter().map(Need::Capability));
+        }
+    }
+    missing
 }
 
 /// One case as the runner hands it to an implementation.
@@ -287,10 +310,11 @@ pub enum Verdict {
         /// Why.
         error: ImplError,
     },
-    /// Not asked: the case needs what the implementation does not observe.
+    /// Not asked: the case needs what the implementation does not observe, or a capability its
+    /// framework lacks.
     NotApplicable {
         /// What it lacks.
-        missing: Vec<Observable>,
+        missing: Vec<Need>,
     },
 }
 
@@ -402,6 +426,8 @@ pub struct Report {
     pub protocol: Option<u32>,
     /// What the implementation observes beyond protocol 1.
     pub observes: Vec<Observable>,
+    /// What the implementation's framework cannot express.
+    pub lacks: Vec<Capability>,
     /// When the run started.
     #[serde(serialize_with = "report::serialize_timestamp")]
     pub started: SystemTime,
@@ -417,6 +443,9 @@ pub struct Report {
     pub results: Vec<CaseResult>,
     /// Generated cases that passed: counted, not listed, so a run of a million keeps little.
     pub generated_passed: usize,
+    /// Generated cases not sent because they need a capability the implementation lacks: counted,
+    /// not listed.
+    pub generated_not_applicable: usize,
     /// Expected failures listed for cases that were not in the run.
     pub stale_expectations: Vec<String>,
 }
@@ -434,17 +463,17 @@ impl Report {
 
     /// Cases with a status.
     pub fn count(&self, status: Status) -> usize {
-        let counted = if status == Status::Pass {
-            self.generated_passed
-        } else {
-            0
+        let counted = match status {
+            Status::Pass => self.generated_passed,
+            Status::NotApplicable => self.generated_not_applicable,
+            _ => 0,
         };
         counted + self.results.iter().filter(|r| r.status == status).count()
     }
 
     /// How many cases the run holds, not-applicable ones included.
     pub fn cases(&self) -> usize {
-        self.results.len() + self.generated_passed
+        self.results.len() + self.generated_passed + self.generated_not_applicable
     }
 
     /// Cases not sent to the implementation because it does not observe what they need.
@@ -476,6 +505,7 @@ impl Report {
     ) {
         self.results.append(&mut generated.results);
         self.generated_passed += generated.passed;
+        self.generated_not_applicable += generated.not_applicable;
         self.seed = Some(generated.seed);
         self.duration += generated.duration;
         self.stale_expectations = expected.stale(self.results.iter().map(|r| r.id.as_str()));
@@ -495,7 +525,11 @@ pub fn run(
     let started = SystemTime::now();
     let clock = Instant::now();
     let observes = imp.observes();
-    let missing: Vec<Vec<Observable>> = cases.iter().map(|c| observes.missing(c.needs())).collect();
+    let lacks = imp.lacks();
+    let missing: Vec<Vec<Need>> = cases
+        .iter()
+        .map(|c| missing_for(c, observes, lacks, profile))
+        .collect();
     // The single calls the implementation is asked, so that it can prepare the next one.
     let asked_alone = |j: usize| match &cases[j].scenario {
         Input::One(s) if missing[j].is_empty() => Some(&**s),
@@ -576,12 +610,14 @@ pub fn run(
         implementation: imp.describe(),
         protocol: imp.protocol(),
         observes: observes.list(),
+        lacks: lacks.list(),
         started,
         duration: clock.elapsed(),
         seed: None,
         argv: Vec::new(),
         results,
         generated_passed: 0,
+        generated_not_applicable: 0,
         stale_expectations,
     }
 }

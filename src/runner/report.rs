@@ -10,16 +10,18 @@ use std::time::SystemTime;
 use serde::Serialize;
 
 use super::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
-use crate::protocol::Observable;
+use crate::capability::Need;
 
 /// The JSON report's format version. 2: `results` lists the generated cases that did not pass,
 /// and `generated_passed` counts the others. 3: a result's `verdict` and `status` may be
 /// `not-applicable`, with the observables the implementation lacks (`missing`); each tally counts
 /// `not_applicable`; the run's facts add `observes`; `succeeded` is false when nothing ran.
-pub const REPORT_VERSION: u32 = 3;
+/// 4: `missing` may name capabilities the implementation lacks as well as observables; the run's
+/// facts add `lacks`; `generated_not_applicable` counts the generated cases that needed one.
+pub const REPORT_VERSION: u32 = 4;
 
-/// What a not-applicable case needs: `needs sessions`, `needs sessions and requests`.
-pub fn needs_text(missing: &[Observable]) -> String {
+/// What a not-applicable case needs: `needs sessions`, `needs sessions and deny-reason`.
+pub fn needs_text(missing: &[Need]) -> String {
     let names: Vec<&str> = missing.iter().map(|o| o.as_str()).collect();
     match names.as_slice() {
         [] => "needs nothing it lacks".to_owned(),
@@ -214,6 +216,20 @@ pub fn tallies(report: &Report) -> (Vec<(String, Tally)>, Tally) {
             t.passed += report.generated_passed;
         }
     }
+    // So are the generated cases that needed a capability the implementation lacks.
+    if report.generated_not_applicable > 0 {
+        let i = match areas.iter().position(|(a, _)| a == "generated") {
+            Some(i) => i,
+            None => {
+                areas.push(("generated".to_owned(), Tally::default()));
+                areas.len() - 1
+            }
+        };
+        for t in [&mut areas[i].1, &mut total] {
+            t.cases += report.generated_not_applicable;
+            t.not_applicable += report.generated_not_applicable;
+        }
+    }
     (areas, total)
 }
 
@@ -314,14 +330,21 @@ fn not_applicable_line(report: &Report, show: &dyn Fn(&str) -> String) -> Option
             by_need.entry(needs_text(missing)).or_default().push(&r.id);
         }
     }
-    if by_need.is_empty() {
+    if by_need.is_empty() && report.generated_not_applicable == 0 {
         return None;
     }
     let observes = match report.observes.as_slice() {
         [] => "nothing beyond protocol 1".to_owned(),
         o => o.iter().map(|o| o.as_str()).collect::<Vec<_>>().join(", "),
     };
-    let groups: Vec<String> = by_need
+    let lacks = match report.lacks.as_slice() {
+        [] => String::new(),
+        l => format!(
+            " and lacks {}",
+            l.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    let mut groups: Vec<String> = by_need
         .iter()
         .map(|(need, ids)| {
             let mut shown: Vec<String> = ids.iter().take(10).map(|id| show(id)).collect();
@@ -331,8 +354,14 @@ fn not_applicable_line(report: &Report, show: &dyn Fn(&str) -> String) -> Option
             format!("{} {need} ({})", ids.len(), shown.join(", "))
         })
         .collect();
+    if report.generated_not_applicable > 0 {
+        groups.push(format!(
+            "{} generated cases need what it lacks",
+            report.generated_not_applicable
+        ));
+    }
     Some(format!(
-        "not applicable (the implementation observes {observes}): {}",
+        "not applicable (the implementation observes {observes}{lacks}): {}",
         groups.join("; ")
     ))
 }
@@ -396,6 +425,7 @@ pub fn json(report: &Report, strict: bool) -> String {
         "implementation": report.implementation,
         "protocol": report.protocol,
         "observes": report.observes,
+        "lacks": report.lacks,
         "started": timestamp(report.started),
         "duration_ms": (report.duration.as_micros() as f64) / 1000.0,
         "seed": report.seed,
@@ -408,6 +438,7 @@ pub fn json(report: &Report, strict: bool) -> String {
         },
         "stale_expectations": report.stale_expectations,
         "generated_passed": report.generated_passed,
+        "generated_not_applicable": report.generated_not_applicable,
         "results": report.results,
     });
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
@@ -590,6 +621,32 @@ pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::Seria
         case.set_classname("generated");
         suites[i].add_test_case(case);
     }
+    // Generated cases that needed a capability the implementation lacks: one skipped test case.
+    if report.generated_not_applicable > 0 {
+        let i = match areas.iter().position(|a| *a == "generated") {
+            Some(i) => i,
+            None => {
+                let mut suite = TestSuite::new("generated");
+                suite
+                    .set_timestamp(started)
+                    .add_properties(properties.clone());
+                areas.push("generated");
+                suites.push(suite);
+                suites.len() - 1
+            }
+        };
+        let mut status = TestCaseStatus::skipped();
+        status.set_message("not applicable: needs a capability the implementation lacks");
+        let mut case = TestCase::new(
+            format!(
+                "{} generated cases not applicable",
+                report.generated_not_applicable
+            ),
+            status,
+        );
+        case.set_classname("generated");
+        suites[i].add_test_case(case);
+    }
     if strict && !report.stale_expectations.is_empty() {
         let mut suite = TestSuite::new("expectations");
         suite
@@ -748,6 +805,10 @@ pub fn markdown(report: &Report, strict: bool) -> String {
         let names: Vec<&str> = report.observes.iter().map(|o| o.as_str()).collect();
         facts.push(format!("observes {}", names.join(", ")));
     }
+    if !report.lacks.is_empty() {
+        let names: Vec<&str> = report.lacks.iter().map(|c| c.as_str()).collect();
+        facts.push(format!("lacks {}", names.join(", ")));
+    }
     if let Some(seed) = report.seed {
         facts.push(format!("seed {seed}"));
     }
@@ -863,12 +924,14 @@ mod tests {
             implementation: "test".into(),
             protocol: None,
             observes: Vec::new(),
+            lacks: Vec::new(),
             started: SystemTime::UNIX_EPOCH,
             duration: Duration::from_millis(10),
             seed: None,
             argv: Vec::new(),
             results,
             generated_passed: 0,
+            generated_not_applicable: 0,
             stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
         }
     }
@@ -917,7 +980,7 @@ mod tests {
     }
 
     /// A case not applicable to the implementation, lacking `missing`.
-    fn not_applicable(id: &str, missing: &[Observable]) -> CaseResult {
+    fn not_applicable(id: &str, missing: &[Need]) -> CaseResult {
         let mut r = case(id, Status::NotApplicable);
         r.verdict = Verdict::NotApplicable {
             missing: missing.to_vec(),
@@ -930,12 +993,13 @@ mod tests {
     /// else ran nothing, which no report calls a pass.
     #[test]
     fn not_applicable_cases_are_counted_apart_in_every_report() {
-        use Observable::*;
+        use crate::protocol::Observable;
+        let [sessions, requests, session_log] = Observable::ALL.map(Need::Observable);
         let mixed = report(
             vec![
                 case("A", Status::Pass),
-                not_applicable("S-1", &[Sessions]),
-                not_applicable("S-2", &[Sessions, Requests]),
+                not_applicable("S-1", &[sessions]),
+                not_applicable("S-2", &[sessions, requests]),
                 case("B", Status::ExpectedFail),
             ],
             &[],
@@ -988,7 +1052,7 @@ mod tests {
             serde_json::json!(["sessions", "requests"])
         );
 
-        let none_ran = report(vec![not_applicable("S-1", &[SessionLog])], &[]);
+        let none_ran = report(vec![not_applicable("S-1", &[session_log])], &[]);
         assert!(!none_ran.succeeded(false));
         for strict in [false, true] {
             let line = headline(&none_ran, strict);
@@ -999,6 +1063,55 @@ mod tests {
             );
             assert!(markdown(&none_ran, strict).contains(&format!("**{line}**")));
         }
+    }
+
+    /// Cases needing a capability the implementation lacks are not applicable too, whether fixed
+    /// (listed, with the capability named) or generated (counted in every report).
+    #[test]
+    fn capabilities_lacked_are_named_and_generated_cases_counted() {
+        use crate::capability::Capability;
+        let mut r = report(
+            vec![
+                case("A", Status::Pass),
+                not_applicable("RS-1", &[Need::Capability(Capability::DenyReason)]),
+            ],
+            &[],
+        );
+        r.lacks = vec![Capability::DenyReason, Capability::AbortSignal];
+        r.generated_passed = 5;
+        r.generated_not_applicable = 3;
+        assert_eq!((r.passed(), r.not_applicable(), r.cases()), (6, 4, 10));
+        assert_eq!(
+            headline(&r, false),
+            "PASS — 6 passed, 0 failed, 4 not applicable"
+        );
+        let terminal = text(&r, false, false);
+        assert!(
+            terminal.contains(
+                "not applicable (the implementation observes nothing beyond protocol 1 and lacks \
+                 deny-reason, abort-signal): 1 needs deny-reason (RS-1); 3 generated cases need \
+                 what it lacks"
+            ),
+            "{terminal}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&json(&r, false)).unwrap();
+        assert_eq!(v["report_version"], 4);
+        assert_eq!(
+            v["lacks"],
+            serde_json::json!(["deny-reason", "abort-signal"])
+        );
+        assert_eq!(v["generated_not_applicable"], 3);
+        assert_eq!(
+            v["results"][1]["missing"],
+            serde_json::json!(["deny-reason"])
+        );
+        assert_eq!(v["summary"]["total"]["not_applicable"], 4);
+        let xml = junit(&r, false).unwrap();
+        assert!(
+            xml.contains("3 generated cases not applicable"),
+            "one skipped case stands for the generated ones: {xml}"
+        );
+        assert!(markdown(&r, false).contains("lacks deny-reason, abort-signal"));
     }
 
     /// Every character XML 1.0 forbids, and the text that breaks hand-written XML.

@@ -12,7 +12,7 @@ use crate::generate::{SESSION_SHARE, sessions};
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
 use crate::protocol::Observes;
-use crate::scenario::session::{Item, SessionScenario};
+use crate::scenario::session::{Input, Item, SessionScenario};
 
 /// Keeps the session draws apart from the single-call stream of the same case, so that a
 /// single call drawn for case `k` does not depend on whether the implementation observes
@@ -85,6 +85,8 @@ pub struct SessionsRun {
     pub cases: usize,
     /// Of which passed.
     pub passed: usize,
+    /// Of which were not sent: they need a capability the implementation lacks.
+    pub not_applicable: usize,
     /// The differences, shrunk: one per kind, up to the plan's limit.
     pub counterexamples: Vec<SessionCounterexample>,
 }
@@ -100,6 +102,22 @@ pub fn judge(
         InputOutcome::Session(crate::engine::decide_session(s, profile)),
         observes,
     );
+    // A session that needs a capability the implementation lacks is not sent.
+    let lacks = imp.lacks();
+    let missing = match lacks == crate::capability::Lacks::NONE {
+        true => Vec::new(),
+        false => lacks.missing(crate::capability::needed_by(
+            &Input::Session(s.clone()),
+            &reference,
+        )),
+    };
+    if !missing.is_empty() {
+        let missing = missing
+            .into_iter()
+            .map(crate::capability::Need::Capability)
+            .collect();
+        return Verdict::NotApplicable { missing };
+    }
     match super::ask_session_safely(imp, s, profile, &mut || {}) {
         Err(error) => Verdict::Broken { error },
         Ok(outcome) => {
@@ -168,6 +186,10 @@ pub fn run(
         let verdict = judge(imp, &s, profile, observes);
         let duration = clock.elapsed();
         out.cases += 1;
+        if let Verdict::NotApplicable { .. } = verdict {
+            out.not_applicable += 1;
+            continue;
+        }
         let id = case_id(plan.seed, k);
         if let Some(sig) = super::generated::signature(&verdict)
             && out.counterexamples.len() < plan.max_counterexamples

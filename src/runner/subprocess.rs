@@ -3,6 +3,7 @@
 //! or garbage costs one case and a restart, and whatever it writes to stderr is kept with the case
 //! it belongs to.
 
+use crate::capability::Lacks;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -77,7 +78,8 @@ pub enum StartError {
         /// The adapter's version.
         found: u32,
     },
-    /// The adapter's `hello` lists observables wrongly: an unknown one, or any with protocol 1.
+    /// The adapter's `hello` lists observables or capabilities wrongly: an unknown one, or any
+    /// with protocol 1.
     #[error("the adapter `{command}` cannot be checked: {message}")]
     Observes {
         /// The command line.
@@ -327,6 +329,7 @@ struct Hello {
     implementation: ImplementationInfo,
     protocol: u32,
     observes: Observes,
+    lacks: Lacks,
 }
 
 /// The subprocess implementation.
@@ -342,6 +345,8 @@ pub struct Subprocess {
     protocol: u32,
     /// What its hello says it observes.
     observes: Observes,
+    /// What its hello says its framework cannot express.
+    lacks: Lacks,
     restarts: u32,
     seq: u64,
     gave_up: Option<String>,
@@ -364,6 +369,7 @@ impl Subprocess {
             info: None,
             protocol: protocol::VERSION,
             observes: Observes::NONE,
+            lacks: Lacks::NONE,
             restarts: 0,
             seq: 0,
             gave_up: None,
@@ -373,6 +379,7 @@ impl Subprocess {
         s.info = Some(hello.implementation);
         s.protocol = hello.protocol;
         s.observes = hello.observes;
+        s.lacks = hello.lacks;
         Ok(s)
     }
 
@@ -482,12 +489,15 @@ impl Subprocess {
                     implementation,
                     profiles,
                     observes,
+                    lacks,
                 }) => {
                     if !protocol::ACCEPTED.contains(&p) {
                         running.kill();
                         return Err(StartError::Version { found: p });
                     }
-                    let observes = match Observes::from_hello(p, observes.as_deref()) {
+                    let read = Observes::from_hello(p, observes.as_deref())
+                        .and_then(|o| Ok((o, Lacks::from_hello(p, lacks.as_deref())?)));
+                    let (observes, lacks) = match read {
                         Ok(o) => o,
                         Err(message) => {
                             running.kill();
@@ -510,6 +520,7 @@ impl Subprocess {
                             implementation,
                             protocol: p,
                             observes,
+                            lacks,
                         },
                     ))
                 }
@@ -573,6 +584,11 @@ impl Implementation for Subprocess {
     /// What the adapter's hello lists; a protocol-1 adapter observes nothing beyond protocol 1.
     fn observes(&self) -> Observes {
         self.observes
+    }
+
+    /// What the adapter's hello lists under `lacks`.
+    fn lacks(&self) -> Lacks {
+        self.lacks
     }
 
     fn finish(&mut self) -> Option<ImplError> {

@@ -20,6 +20,12 @@
 //                  every call's outcome
 //   observes-unknown  answer hello observing "sessions" and "telepathy"
 //   observes-v1    answer hello with protocol 1 and an `observes` list
+//   lacks          declare that its framework lacks deny-reason, ask-reason and abort-signal, and
+//                  answer as such a framework would: a denial's reason replaced by a generic one,
+//                  an approval request without its reasons, an error reply for a caller's abort
+//                  (so a case sent that needs one of them fails)
+//   lacks-unknown  answer hello lacking "deny-reason" and "telepathy"
+//   lacks-v1       answer hello with protocol 1 and a `lacks` list
 //   no-profile     answer hello without the run's profile
 //   silent         never answer hello
 //   exit           exit before reading anything
@@ -56,6 +62,9 @@ input.on('line', async (line) => {
     if (mode === 'protocol-1') { reply.protocol = 1; delete reply.observes; }
     if (mode === 'observes-unknown') reply.observes = ['sessions', 'telepathy'];
     if (mode === 'observes-v1') reply.protocol = 1;
+    if (mode === 'lacks') reply.lacks = ['deny-reason', 'ask-reason', 'abort-signal'];
+    if (mode === 'lacks-unknown') reply.lacks = ['deny-reason', 'telepathy'];
+    if (mode === 'lacks-v1') { reply.protocol = 1; delete reply.observes; reply.lacks = ['deny-reason']; }
     if (mode === 'no-profile') reply.profiles = reply.profiles.filter((p) => p !== msg.profile);
     reply.implementation.name = `misbehave-${mode}`;
     out(reply);
@@ -79,7 +88,20 @@ input.on('line', async (line) => {
       default: break;
     }
   }
+  if (mode === 'lacks') {
+    const calls = msg.scenario.calls ?? [msg.scenario];
+    if (calls.some((c) => String(c.abort ?? '').startsWith('caller-'))) {
+      return out({ type: 'error', seq: msg.seq, message: 'this framework gives the gate no abort signal' });
+    }
+  }
   const reply = JSON.parse(await ask(msg));
+  if (mode === 'lacks' && reply.type === 'outcome') {
+    for (const call of reply.outcome.calls ?? [reply.outcome]) {
+      const l = call.listener;
+      if (l && l.kind === 'deny') l.reason = 'denied by the gate';
+      if (l && l.kind === 'ask') { delete l.reason; delete l.display_reason; }
+    }
+  }
   if ((mode === 'protocol-1' || mode === 'no-requests') && reply.type === 'outcome') {
     for (const call of reply.outcome.calls ?? [reply.outcome]) {
       if (call.review) delete call.review.requests;

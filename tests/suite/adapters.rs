@@ -4,6 +4,7 @@
 //! a named case with the severity that defect deserves, and on the shipped disposal, which lets a
 //! call that races the integration's shutdown run unreviewed.
 
+use autoreview::capability::Need;
 use std::collections::BTreeMap;
 
 use autoreview::runner::subprocess::{Limits, Subprocess};
@@ -35,7 +36,11 @@ fn failures(report: &runner::Report) -> BTreeMap<&str, &Verdict> {
         if let Verdict::NotApplicable { missing } = &r.verdict {
             assert_eq!(r.status, Status::NotApplicable, "{}", r.id);
             assert!(
-                !missing.is_empty() && missing.iter().all(|o| !report.observes.contains(o)),
+                !missing.is_empty()
+                    && missing.iter().all(|n| match n {
+                        Need::Observable(o) => !report.observes.contains(o),
+                        Need::Capability(c) => report.lacks.contains(c),
+                    }),
                 "{}: {missing:?} with {:?}",
                 r.id,
                 report.observes

@@ -364,7 +364,7 @@ fn check_exit_codes_reports_and_gradual_adoption() {
     assert_eq!(code, 1);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(report["report_version"], 3);
+    assert_eq!(report["report_version"], 4);
     assert_eq!(
         report["protocol"], 2,
         "the adapter's protocol version (serve's, relayed)"
@@ -971,7 +971,9 @@ fn a_protocol_1_adapter_passes_what_it_can_and_the_rest_is_not_applicable() {
                     assert_eq!(r.status, Status::NotApplicable, "{profile} {}", r.id);
                     assert_eq!(
                         r.verdict,
-                        Verdict::NotApplicable { missing: vec![o] },
+                        Verdict::NotApplicable {
+                            missing: vec![autoreview::capability::Need::Observable(o)]
+                        },
                         "{profile} {}",
                         r.id
                     );
@@ -1085,6 +1087,129 @@ fn a_hello_that_lists_observables_wrongly_is_refused() {
     assert_eq!(code, 2);
 }
 
+/// An adapter whose framework lacks reasons and abort signals is asked only what it can express:
+/// every case needing one of them (a denial, an approval request with a reason, a caller's
+/// abort, read off the case and the reference's outcome here) is not applicable and names what it
+/// needs; the adapter answers those wrongly, so any of them sent would fail. Generated cases that
+/// need them are counted, not sent.
+#[test]
+fn an_adapter_lacking_capabilities_is_asked_only_what_it_can_express() {
+    use autoreview::capability::{Capability, Need};
+    use autoreview::outcome::{Decision, InputOutcome, ItemOutcome};
+    for profile in Profile::ALL {
+        let cases = cases::all(profile).unwrap();
+        let report = check(node("lacks", 0), profile, &cases, quick());
+        assert_eq!(
+            report.lacks,
+            [
+                Capability::DenyReason,
+                Capability::AskReason,
+                Capability::AbortSignal
+            ]
+        );
+        let mut seen = std::collections::BTreeSet::new();
+        for (case, r) in cases.iter().zip(&report.results) {
+            assert_eq!(case.id, r.id);
+            let reference = autoreview::engine::decide_input(&case.scenario, profile);
+            let outcomes: Vec<&autoreview::outcome::Outcome> = match &reference {
+                InputOutcome::One(o) => vec![o],
+                InputOutcome::Session(s) => s
+                    .calls
+                    .iter()
+                    .filter_map(|i| match i {
+                        ItemOutcome::Call(o) => Some(&**o),
+                        ItemOutcome::Event(_) => None,
+                    })
+                    .collect(),
+            };
+            let json = serde_json::to_string(&case.scenario).unwrap();
+            let mut want = Vec::new();
+            if outcomes
+                .iter()
+                .any(|o| matches!(o.listener, Some(Decision::Deny { .. })))
+            {
+                want.push(Need::Capability(Capability::DenyReason));
+            }
+            if outcomes.iter().any(|o| {
+                matches!(&o.listener, Some(Decision::Ask { reason, display_reason })
+                    if reason.is_some() || display_reason.is_some())
+            }) {
+                want.push(Need::Capability(Capability::AskReason));
+            }
+            if json.contains(r#""abort":"caller-"#) {
+                want.push(Need::Capability(Capability::AbortSignal));
+            }
+            if want.is_empty() {
+                assert_eq!(
+                    r.status,
+                    Status::Pass,
+                    "{profile} {}: {:?}",
+                    r.id,
+                    r.verdict
+                );
+            } else {
+                assert_eq!(
+                    r.verdict,
+                    Verdict::NotApplicable {
+                        missing: want.clone()
+                    },
+                    "{profile} {}",
+                    r.id
+                );
+                seen.extend(want);
+            }
+        }
+        assert_eq!(
+            seen.len(),
+            3,
+            "{profile}: every capability is needed by some case"
+        );
+        assert!(report.passed() > 0 && report.succeeded(true), "{profile}");
+    }
+    let (code, out) = cli(&[
+        "check",
+        "--no-fixed",
+        "--generated",
+        "400",
+        "--seed",
+        "11",
+        "--",
+        "node",
+        MISBEHAVE,
+        BIN,
+        "lacks",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("PASS — ") && last.ends_with(" not applicable"),
+        "{out}"
+    );
+    assert!(out.contains("generated cases need what it lacks"), "{out}");
+}
+
+/// A hello's `lacks` is checked as `observes` is: an unknown capability, or a list with protocol
+/// 1, stops the run before any case (exit code 2), saying what to change.
+#[test]
+fn a_hello_that_lists_capabilities_wrongly_is_refused() {
+    let err = Subprocess::start(node("lacks-unknown", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails")
+        .to_string();
+    assert!(
+        err.contains(r#"its hello lacks "telepathy", which this runner does not know: the capabilities are "deny-reason", "ask-reason", "abort-signal""#),
+        "{err}"
+    );
+    let err = Subprocess::start(node("lacks-v1", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails")
+        .to_string();
+    assert!(err.contains("lists `lacks` with protocol 1"), "{err}");
+    let (code, _) = cli(&["check", "--", "node", MISBEHAVE, BIN, "lacks-unknown", "0"]);
+    assert_eq!(code, 2);
+}
+
 /// Every report counts not-applicable cases apart: the headline (which `.ci/run`'s awk still
 /// reads), the terminal table, the JSON report, JUnit (skipped, with what is needed) and Markdown.
 /// A run whose every case is not applicable ran nothing: exit code 4. An expectation file that
@@ -1135,9 +1260,10 @@ fn reports_count_not_applicable_cases_apart() {
 
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["report_version"], 3);
+    assert_eq!(r["report_version"], 4);
     assert_eq!(r["protocol"], 1);
     assert_eq!(r["observes"], serde_json::json!([]));
+    assert_eq!(r["lacks"], serde_json::json!([]));
     assert_eq!(r["succeeded"], true);
     assert_eq!(r["summary"]["total"]["not_applicable"], 1);
     assert_eq!(r["summary"]["total"]["passed"], 1);
