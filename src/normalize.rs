@@ -80,9 +80,53 @@ pub fn message(text: &str) -> String {
     out
 }
 
+/// Whether [`message`] cuts `text` (AR-RES-NORM-4): its collapsed and escaped form is longer than
+/// [`MAX_CHARS`] characters.
+pub fn is_cut(text: &str) -> bool {
+    let mut count = 0usize;
+    let mut pending_space = false;
+    for c in text.chars() {
+        if is_space(c) {
+            pending_space = count > 0;
+            continue;
+        }
+        count += usize::from(pending_space);
+        pending_space = false;
+        count += if is_hidden(c) {
+            format!("\\u{{{:04x}}}", c as u32).chars().count()
+        } else {
+            1
+        };
+        if count > MAX_CHARS {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `is_cut` says exactly when `message` cuts: around the bound, with escapes and spaces.
+    #[test]
+    fn is_cut_agrees_with_message() {
+        let texts = [
+            "y".repeat(400),
+            "y".repeat(401),
+            format!("{}\u{7}", "y".repeat(393)),
+            format!("{}\u{7}", "y".repeat(394)),
+            format!("  {}  ", "y ".repeat(200)),
+            format!("{} y", "y".repeat(398)),
+        ];
+        for t in &texts {
+            let m = message(t);
+            let cut = m.chars().count() == MAX_CHARS && m.ends_with('…');
+            assert_eq!(is_cut(t), cut, "{t:?}");
+        }
+        assert!(is_cut(&"y".repeat(401)) && !is_cut(&"y".repeat(400)));
+    }
+
     use serde_json::json;
 
     #[test]

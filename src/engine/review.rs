@@ -469,23 +469,29 @@ pub fn failure_text(e: &ReplyError, profile: Profile) -> Text {
     match profile {
         Profile::Baseline => e.text(),
         Profile::Resilient => {
-            let raw = match e {
-                ReplyError::FinishFailed {
-                    kind,
-                    code,
-                    message,
-                } => Text::exact(messages::ERR_ENDED_DETAIL.render(&[
-                    ("kind", kind.as_str()),
-                    ("code", code),
-                    ("message", &normalize::value_text(message)),
-                ])),
-                other => other.text(),
-            };
+            let raw = unnormalized(e);
             Text {
                 text: normalize::message(&raw.text),
                 prefix: raw.prefix.map(|_| 0),
             }
         }
+    }
+}
+
+/// The resilient profile's failure message of a reply error before it is normalized: a failed
+/// finish's message value made text (AR-RES-NORM-1), any other error's message as it stands.
+pub fn unnormalized(e: &ReplyError) -> Text {
+    match e {
+        ReplyError::FinishFailed {
+            kind,
+            code,
+            message,
+        } => Text::exact(messages::ERR_ENDED_DETAIL.render(&[
+            ("kind", kind.as_str()),
+            ("code", code),
+            ("message", &normalize::value_text(message)),
+        ])),
+        other => other.text(),
     }
 }
 

@@ -240,6 +240,15 @@ pub fn near_bound(r: &mut Rng) -> String {
     text
 }
 
+/// A provider's error page of 340 to 360 characters, so that the failure message the gate builds
+/// around it (`auto-review: reviewer ended with …`) falls on either side of the normalized length
+/// (AR-RES-NORM-4).
+pub fn near_cut(r: &mut Rng) -> String {
+    let head = "HTTP/1.1 502 <html><body>Bad&nbsp;Gateway";
+    let size = r.range(340, 361) as usize;
+    format!("{head}{}", "-".repeat(size - head.len()))
+}
+
 /// One reviewer attempt, as [`super::attempt`] draws it; besides, one attempt in ten thousand is
 /// a text around the tolerant reader's size bound ([`near_bound`]), which only generated runs draw
 /// (the properties test the bound on their own, without megabytes in every shrink). Rarely: each
@@ -274,10 +283,10 @@ pub fn attempt(r: &mut Rng) -> Attempt {
         3 => {
             let kind = r.weighted(&FAILED_KINDS);
             let code = r.pick(&FAILURE_CODES).to_owned();
-            let message = if r.chance(1, 2) {
-                Value::String(r.pick(&FAILURE_MESSAGES).to_owned())
-            } else {
-                json_value(r)
+            let message = match r.branch(&[4, 4, 1]) {
+                0 => Value::String(r.pick(&FAILURE_MESSAGES).to_owned()),
+                1 => json_value(r),
+                _ => Value::String(near_cut(r)),
             };
             Attempt::Finish {
                 finish: FailedFinish {

@@ -4,6 +4,7 @@
 //! [`direct`], which makes the same choices from the same tables without building value trees.
 
 pub mod direct;
+pub mod reach;
 pub mod sessions;
 
 use proptest::prelude::*;
@@ -109,7 +110,7 @@ pub const BARE_OBJECTS: [&str; 4] = [
 
 /// Reviewer text that is not a bare legal object: markup, prose, refusals around quoted allows,
 /// near-misses of the protocol, values that are not objects.
-pub const NOISE: [&str; 19] = [
+pub const NOISE: [&str; 20] = [
     "<tool_call>{\"name\": \"list_agents\", \"arguments\": {}}</tool_call>",
     "<\u{ff5c}\u{ff5c}DSML\u{ff5c}\u{ff5c}function_calls>",
     "根据之前的侦察，我已经确认了目录结构。",
@@ -129,6 +130,7 @@ pub const NOISE: [&str; 19] = [
     r#"{"risk":"medium","decision":"deny","reason":null}"#,
     "null",
     "[]",
+    r#"{"risk":"high","decision":"deny",} {"risk":"low","decision":"allow"}"#,
 ];
 
 /// Codes of failed finishes.
@@ -142,11 +144,12 @@ pub const FAILURE_CODES: [&str; 6] = [
 ];
 
 /// Messages of failed finishes, as providers word them.
-pub const FAILURE_MESSAGES: [&str; 4] = [
+pub const FAILURE_MESSAGES: [&str; 5] = [
     "Connection error",
     "HTTP 402 Payment Required",
     "sse transport error: terminated",
     "request timed out",
+    "upstream:\u{1b}[31m overloaded\u{202e}\tretry later",
 ];
 
 /// How often each kind of call is drawn.

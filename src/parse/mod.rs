@@ -209,6 +209,33 @@ pub enum ReplyError {
 }
 
 impl ReplyError {
+    /// The clause whose rule refused the reply, under the reader of `profile`: the strict
+    /// reader's AR-PARSE rules, or the tolerant reader's AR-TOL rules (which hold a candidate to
+    /// AR-PARSE-6 and AR-PARSE-7 through AR-TOL-8).
+    pub fn clause(&self, profile: crate::profile::Profile) -> &'static str {
+        let tolerant = profile == crate::profile::Profile::Resilient;
+        match self {
+            ReplyError::FinishFailed { .. } | ReplyError::FinishOther { .. } if tolerant => {
+                "AR-TOL-1"
+            }
+            ReplyError::FinishFailed { .. } | ReplyError::FinishOther { .. } => "AR-PARSE-1",
+            ReplyError::AfterFinish => "AR-PARSE-2",
+            ReplyError::Blocks => "AR-PARSE-3",
+            ReplyError::InvalidJson(_) => "AR-PARSE-4",
+            ReplyError::NotObject => "AR-PARSE-5",
+            ReplyError::Repeated | ReplyError::Protocol if tolerant => "AR-TOL-8",
+            ReplyError::Repeated => "AR-PARSE-6",
+            ReplyError::Protocol => "AR-PARSE-7",
+            ReplyError::ToolCall => "AR-TOL-2",
+            ReplyError::TooLarge => "AR-TOL-3",
+            ReplyError::NoDecision => "AR-TOL-5",
+            ReplyError::Ambiguous => "AR-TOL-6",
+            ReplyError::Malformed => "AR-TOL-7",
+            ReplyError::Conflict => "AR-TOL-9",
+            ReplyError::AllowBesideProse => "AR-TOL-10",
+        }
+    }
+
     /// The failure message with its normative extent: a JSON parser's message is
     /// implementation-defined (AR-PARSE-4), every other message is normative in full.
     pub fn text(&self) -> Text {

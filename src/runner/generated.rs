@@ -197,6 +197,11 @@ pub struct Distribution {
     pub clauses: BTreeMap<String, usize>,
     /// Every clause the profile's table rows restate, reached or not.
     pub table_clauses: std::collections::BTreeSet<String>,
+    /// Reader and normalization clause → cases whose replies or messages went through its rule
+    /// ([`crate::generate::reach`]).
+    pub rules: BTreeMap<&'static str, usize>,
+    /// The reader and normalization clauses the profile's runs are expected to reach.
+    pub expected_rules: &'static [&'static str],
 }
 
 impl Distribution {
@@ -206,10 +211,14 @@ impl Distribution {
         tally: &std::collections::HashMap<features::Features, usize>,
         rows: BTreeMap<String, usize>,
         table: Option<&Table>,
+        rules: BTreeMap<&'static str, usize>,
+        profile: Profile,
     ) -> Distribution {
         let mut d = Distribution {
             total: tally.values().sum(),
             table_rows: table.map_or(0, |t| t.rows.len()),
+            rules,
+            expected_rules: crate::generate::reach::expected(profile),
             ..Distribution::default()
         };
         // A case exercises the clauses its row restates.
@@ -263,6 +272,28 @@ impl Distribution {
             } else {
                 format!("; none for {}", unreached.join(", "))
             }
+        ));
+        let missed: Vec<&str> = self
+            .expected_rules
+            .iter()
+            .filter(|c| !self.rules.contains_key(*c))
+            .copied()
+            .collect();
+        let counts: Vec<String> = self
+            .rules
+            .iter()
+            .map(|(c, n)| format!("{} {n}", c.trim_start_matches("AR-")))
+            .collect();
+        out.push_str(&format!(
+            "  rules       {} of the {} reader and normalization rules{}: {}\n",
+            self.expected_rules.len() - missed.len(),
+            self.expected_rules.len(),
+            if missed.is_empty() {
+                String::new()
+            } else {
+                format!(" (none for {})", missed.join(", "))
+            },
+            counts.join("  ")
         ));
         let total = self.total.max(1) as f64;
         for (feature, values) in &self.features {
@@ -611,6 +642,8 @@ struct Drawn {
     reference: Outcome,
     features: features::Features,
     row: Option<usize>,
+    /// The reader and normalization clauses its review reaches.
+    reached: Vec<&'static str>,
 }
 
 /// Runs this shard of a generated plan against `imp`, comparing with the reference engine.
@@ -633,6 +666,7 @@ pub fn run(
     let mut counterexamples = Vec::new();
     let mut tally: std::collections::HashMap<features::Features, usize> = Default::default();
     let mut row_hits = vec![0usize; table.as_ref().map_or(0, |t| t.rows.len())];
+    let mut rule_hits: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut minimals: BTreeSet<String> = BTreeSet::new();
     let producers = std::thread::available_parallelism()
@@ -667,12 +701,15 @@ pub fn run(
                         let features = features::of_reviewed(&scenario, profile, review.as_ref());
                         let row = table
                             .and_then(|t| t.rows.iter().position(|r| r.when.matches(&features)));
+                        let made = reference.review.attempts as usize;
+                        let reached = crate::generate::reach::clauses(&scenario, profile, made);
                         Drawn {
                             k,
                             scenario,
                             reference,
                             features,
                             row,
+                            reached,
                         }
                     }));
                     if tx.send(drawn).is_err() {
@@ -704,6 +741,9 @@ pub fn run(
                 *tally.entry(d.features).or_default() += 1;
                 if let Some(i) = d.row {
                     row_hits[i] += 1;
+                }
+                for c in &d.reached {
+                    *rule_hits.entry(*c).or_default() += 1;
                 }
                 let row = d.row.and_then(|i| table.as_ref().map(|t| &t.rows[i]));
                 let id = case_id(plan.seed, d.k);
@@ -775,6 +815,8 @@ pub fn run(
                 .map(|(r, n)| (r.id.clone(), *n))
                 .collect(),
             table.as_ref(),
+            rule_hits,
+            profile,
         ),
         seed: plan.seed,
         duration: clock.elapsed(),

@@ -590,8 +590,9 @@ fn generated_sessions_catch_a_count_that_is_not_carried_and_shrink_by_dropping_i
 }
 
 /// The generated run CI makes (20 000 cases, `.ci/run`'s seed) falls under every row of each
-/// profile's table, so every clause a row restates is exercised by generated cases; the run
-/// reports the count per clause and names any left out.
+/// profile's table, so every clause a row restates is exercised by generated cases; and its
+/// replies and failure messages go through every refusal rule of the profile's reader and every
+/// normalization rule. The run reports the count per clause and names any left out.
 #[test]
 fn the_ci_run_exercises_every_clause_the_table_rows_restate() {
     for profile in Profile::ALL {
@@ -617,6 +618,17 @@ fn the_ci_run_exercises_every_clause_the_table_rows_restate() {
         assert!(d.render().contains(&format!(
             "clauses     {n} of the {n} the rows restate\n",
             n = d.table_clauses.len()
+        )));
+        let missed: Vec<&&str> = d
+            .expected_rules
+            .iter()
+            .filter(|c| !d.rules.contains_key(*c))
+            .collect();
+        assert!(missed.is_empty(), "{profile}: {missed:?} in {:?}", d.rules);
+        assert!(d.expected_rules.len() >= 7, "{profile}");
+        assert!(d.render().contains(&format!(
+            "rules       {n} of the {n} reader and normalization rules: ",
+            n = d.expected_rules.len()
         )));
     }
 }
