@@ -1,17 +1,22 @@
 //! Which clauses a drawn case reaches beyond its decision-table row: the reader rule that refused
-//! each reviewer reply the review read (chapter 4, AR-PARSE-1..7; chapter 10, AR-TOL-1..10), and
-//! the normalization rules its failure messages went through (AR-RES-NORM-1..4). Generated runs
-//! report these counts per clause, so a rule the generator never exercises shows.
+//! each reviewer reply the review read (chapter 4, AR-PARSE-1..7; chapter 10, AR-TOL-1..10), the
+//! normalization rules its failure messages went through (AR-RES-NORM-1..4), and the review's own
+//! rules its requests and settlement show (chapter 3 and the resilient review: the failure
+//! classes, the session checks, repairs, retries, the shared deadline, the route, the count).
+//! Generated runs report these counts per clause, so a rule the generator never exercises shows.
 
 use serde_json::Value;
 
+use crate::engine::review::{Review, Settlement};
 use crate::normalize;
+use crate::outcome::FailureClass;
 use crate::parse::{self, Reply};
 use crate::profile::Profile;
 use crate::scenario::{Attempt, Scenario};
 
-/// The clauses a generated run of `profile` is expected to reach through [`clauses`]: every
-/// refusal rule of the profile's reader and, in the resilient profile, every normalization rule.
+/// The clauses a generated run of `profile` is expected to reach through [`clauses`] and
+/// [`review_clauses`]: every refusal rule of the profile's reader, the review's rules and, in the
+/// resilient profile, every normalization rule.
 pub fn expected(profile: Profile) -> &'static [&'static str] {
     match profile {
         Profile::Baseline => &[
@@ -22,6 +27,13 @@ pub fn expected(profile: Profile) -> &'static [&'static str] {
             "AR-PARSE-5",
             "AR-PARSE-6",
             "AR-PARSE-7",
+            "AR-REVIEW-2",
+            "AR-REVIEW-6",
+            "AR-REVIEW-7",
+            "AR-REVIEW-9",
+            "AR-REVIEW-10",
+            "AR-REVIEW-11",
+            "AR-REVIEW-12",
         ],
         Profile::Resilient => &[
             "AR-TOL-1",
@@ -37,6 +49,18 @@ pub fn expected(profile: Profile) -> &'static [&'static str] {
             "AR-RES-NORM-2",
             "AR-RES-NORM-3",
             "AR-RES-NORM-4",
+            "AR-REVIEW-2",
+            "AR-REVIEW-6",
+            "AR-REVIEW-7",
+            "AR-REVIEW-9",
+            "AR-REVIEW-11",
+            "AR-RES-CWD-1",
+            "AR-RES-REQUEST-1",
+            "AR-RES-RETRY-1",
+            "AR-RES-RETRY-3",
+            "AR-RES-RETRY-4",
+            "AR-RES-ROUTE-1",
+            "AR-RES-HINT-1",
         ],
     }
 }
@@ -115,6 +139,57 @@ fn normalization(text: &str, value: &Value, add: &mut impl FnMut(&'static str)) 
     }
 }
 
+/// The review's own clauses that `review` of `s` shows under `profile`: a failure class assigned
+/// (AR-REVIEW-6) and one for a thrown request (AR-REVIEW-7); the session checks that refused it
+/// (route AR-REVIEW-9, working directory AR-REVIEW-10, log AR-REVIEW-11, schema AR-REVIEW-2); the
+/// requests recorded (AR-REVIEW-12) with the session's id (AR-RES-REQUEST-1); a repair request
+/// (AR-RES-RETRY-1), a review settled after several requests (AR-RES-RETRY-3), the shared
+/// deadline passing (AR-RES-RETRY-4); a configured route used (AR-RES-ROUTE-1); a failure counted
+/// (AR-RES-HINT-1); a session without a working directory reviewed anyway (AR-RES-CWD-1).
+pub fn review_clauses(s: &Scenario, profile: Profile, review: &Review) -> Vec<&'static str> {
+    let resilient = profile == Profile::Resilient;
+    let made = review.requests.len();
+    let mut out = Vec::new();
+    if let Settlement::Failed(f) = &review.settlement {
+        out.push("AR-REVIEW-6");
+        out.extend(match f.class {
+            FailureClass::Route => Some("AR-REVIEW-9"),
+            FailureClass::Session if !s.session.working_directory && !resilient => {
+                Some("AR-REVIEW-10")
+            }
+            FailureClass::Session => Some("AR-REVIEW-11"),
+            FailureClass::Schema => Some("AR-REVIEW-2"),
+            FailureClass::Timeout if resilient && made > 0 => Some("AR-RES-RETRY-4"),
+            _ => None,
+        });
+    }
+    if (0..made).any(|n| matches!(s.reviewer.attempt(n), Attempt::Throw { .. })) {
+        out.push("AR-REVIEW-7");
+    }
+    if made > 0 {
+        out.push("AR-REVIEW-12");
+    }
+    if resilient && made > 0 {
+        out.push("AR-RES-REQUEST-1");
+        if review.requests.iter().any(|r| r.repair) {
+            out.push("AR-RES-RETRY-1");
+        }
+        if made > 1 {
+            out.push("AR-RES-RETRY-3");
+        }
+        if s.config.reviewer_route.is_some() {
+            out.push("AR-RES-ROUTE-1");
+        }
+        if !s.session.working_directory {
+            out.push("AR-RES-CWD-1");
+        }
+    }
+    if review.consecutive_failures.is_some_and(|n| n > 0) {
+        out.push("AR-RES-HINT-1");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +210,36 @@ mod tests {
         assert_eq!(clauses(&s, Profile::Resilient, 1), ["AR-TOL-6"]);
         assert_eq!(clauses(&s, Profile::Resilient, 2), ["AR-TOL-6", "AR-TOL-5"]);
         assert!(clauses(&s, Profile::Resilient, 0).is_empty());
+    }
+
+    #[test]
+    fn the_review_names_its_own_rules() {
+        let of = |v: Value, profile| {
+            let s = crate::scenario::Scenario::from_value(&v).unwrap();
+            let review = crate::engine::review::review(&s, profile);
+            review_clauses(&s, profile, &review)
+        };
+        let no_cwd = json!({"tool": {"name": "bash"}, "session": {"working_directory": false},
+            "reviewer": {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}});
+        assert_eq!(
+            of(no_cwd.clone(), Profile::Baseline),
+            ["AR-REVIEW-6", "AR-REVIEW-10"]
+        );
+        assert_eq!(
+            of(no_cwd, Profile::Resilient),
+            ["AR-REVIEW-12", "AR-RES-REQUEST-1", "AR-RES-CWD-1"]
+        );
+        let repaired = json!({"tool": {"name": "bash"},
+            "reviewer": [{"text": "Sure."}, {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}]});
+        assert_eq!(
+            of(repaired, Profile::Resilient),
+            [
+                "AR-REVIEW-12",
+                "AR-RES-REQUEST-1",
+                "AR-RES-RETRY-1",
+                "AR-RES-RETRY-3"
+            ]
+        );
     }
 
     #[test]

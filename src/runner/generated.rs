@@ -197,10 +197,11 @@ pub struct Distribution {
     pub clauses: BTreeMap<String, usize>,
     /// Every clause the profile's table rows restate, reached or not.
     pub table_clauses: std::collections::BTreeSet<String>,
-    /// Reader and normalization clause → cases whose replies or messages went through its rule
+    /// Reader, normalization and review clause → cases whose replies, messages or requests went
+    /// through its rule
     /// ([`crate::generate::reach`]).
     pub rules: BTreeMap<&'static str, usize>,
-    /// The reader and normalization clauses the profile's runs are expected to reach.
+    /// The reader, normalization and review clauses the profile's runs are expected to reach.
     pub expected_rules: &'static [&'static str],
 }
 
@@ -285,7 +286,7 @@ impl Distribution {
             .map(|(c, n)| format!("{} {n}", c.trim_start_matches("AR-")))
             .collect();
         out.push_str(&format!(
-            "  rules       {} of the {} reader and normalization rules{}: {}\n",
+            "  rules       {} of the {} reader, normalization and review rules{}: {}\n",
             self.expected_rules.len() - missed.len(),
             self.expected_rules.len(),
             if missed.is_empty() {
@@ -642,7 +643,7 @@ struct Drawn {
     reference: Outcome,
     features: features::Features,
     row: Option<usize>,
-    /// The reader and normalization clauses its review reaches.
+    /// The reader, normalization and review clauses its review reaches.
     reached: Vec<&'static str>,
 }
 
@@ -702,7 +703,12 @@ pub fn run(
                         let row = table
                             .and_then(|t| t.rows.iter().position(|r| r.when.matches(&features)));
                         let made = reference.review.attempts as usize;
-                        let reached = crate::generate::reach::clauses(&scenario, profile, made);
+                        let mut reached = crate::generate::reach::clauses(&scenario, profile, made);
+                        if let Some(review) = &review {
+                            reached.extend(crate::generate::reach::review_clauses(
+                                &scenario, profile, review,
+                            ));
+                        }
                         Drawn {
                             k,
                             scenario,

@@ -627,7 +627,7 @@ fn the_ci_run_exercises_every_clause_the_table_rows_restate() {
         assert!(missed.is_empty(), "{profile}: {missed:?} in {:?}", d.rules);
         assert!(d.expected_rules.len() >= 7, "{profile}");
         assert!(d.render().contains(&format!(
-            "rules       {n} of the {n} reader and normalization rules: ",
+            "rules       {n} of the {n} reader, normalization and review rules: ",
             n = d.expected_rules.len()
         )));
     }
