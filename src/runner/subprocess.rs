@@ -570,10 +570,36 @@ impl Subprocess {
         }
         self.restarts += 1;
         match self.spawn() {
+            // The cases were chosen, and are judged, on what the first hello said: an adapter
+            // that says otherwise after a restart cannot be judged on the same terms.
+            Ok((running, hello))
+                if (hello.protocol, hello.observes, hello.lacks)
+                    != (self.protocol, self.observes, self.lacks) =>
+            {
+                running.kill();
+                self.gave_up = Some(format!(
+                    "the restarted adapter answered hello differently (protocol {}, observes [{}], lacks [{}]; before: protocol {}, observes [{}], lacks [{}]), so no further case is run",
+                    hello.protocol,
+                    names(hello.observes.list()),
+                    names(hello.lacks.list()),
+                    self.protocol,
+                    names(self.observes.list()),
+                    names(self.lacks.list()),
+                ));
+            }
             Ok((running, _)) => self.running = Some(running),
             Err(e) => self.gave_up = Some(format!("restarting the adapter failed: {e}")),
         }
     }
+}
+
+/// Names joined for a message: `sessions, requests`.
+fn names<T: std::fmt::Display>(items: Vec<T>) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Implementation for Subprocess {

@@ -26,6 +26,8 @@
 //                  (so a case sent that needs one of them fails)
 //   lacks-unknown  answer hello lacking "deny-reason" and "telepathy"
 //   lacks-v1       answer hello with protocol 1 and a `lacks` list
+//   shifty PATH    crash on the first decide, leaving a file at PATH; a hello while PATH exists
+//                  observes nothing and lacks deny-reason (an adapter whose hello changes on restart)
 //   no-profile     answer hello without the run's profile
 //   silent         never answer hello
 //   exit           exit before reading anything
@@ -62,6 +64,7 @@ input.on('line', async (line) => {
     if (mode === 'protocol-1') { reply.protocol = 1; delete reply.observes; }
     if (mode === 'observes-unknown') reply.observes = ['sessions', 'telepathy'];
     if (mode === 'observes-v1') reply.protocol = 1;
+    if (mode === 'shifty' && require('node:fs').existsSync(nArg)) { reply.observes = []; reply.lacks = ['deny-reason']; }
     if (mode === 'lacks') reply.lacks = ['deny-reason', 'ask-reason', 'abort-signal'];
     if (mode === 'lacks-unknown') reply.lacks = ['deny-reason', 'telepathy'];
     if (mode === 'lacks-v1') { reply.protocol = 1; delete reply.observes; reply.lacks = ['deny-reason']; }
@@ -72,6 +75,7 @@ input.on('line', async (line) => {
     return;
   }
   decides += 1;
+  if (mode === 'shifty') { require('node:fs').writeFileSync(nArg, 'restarted'); process.exit(3); }
   if (decides === n) {
     switch (mode) {
       case 'crash': process.exit(3);

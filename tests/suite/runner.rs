@@ -1189,6 +1189,48 @@ fn an_adapter_lacking_capabilities_is_asked_only_what_it_can_express() {
     assert!(out.contains("generated cases need what it lacks"), "{out}");
 }
 
+/// An adapter whose hello says something else after a restart (here it observes less and lacks
+/// more) is not judged on other terms than the cases were chosen on: the case that crashed fails,
+/// and every later case is reported as not run, with the two hellos.
+#[test]
+fn an_adapter_whose_hello_changes_on_restart_runs_no_further_case() {
+    let mark = std::env::temp_dir().join(format!("autoreview-shifty-{}", std::process::id()));
+    let _ = std::fs::remove_file(&mark);
+    let command = vec![
+        "node".to_owned(),
+        MISBEHAVE.to_owned(),
+        BIN.to_owned(),
+        "shifty".to_owned(),
+        mark.to_string_lossy().into_owned(),
+    ];
+    let report = check(
+        command,
+        Profile::Resilient,
+        &some_cases(Profile::Resilient, 3),
+        quick(),
+    );
+    let _ = std::fs::remove_file(&mark);
+    let verdicts: Vec<_> = report.results.iter().map(|r| &r.verdict).collect();
+    let Verdict::Broken { error } = verdicts[0] else {
+        panic!("{verdicts:?}")
+    };
+    assert_eq!(error.kind, Broken::Crash, "{error:?}");
+    for v in &verdicts[1..] {
+        let Verdict::Broken { error } = v else {
+            panic!("{verdicts:?}")
+        };
+        assert_eq!(error.kind, Broken::NotRun, "{error:?}");
+        assert!(
+            error.message.contains(
+                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason]; before: protocol 2, observes [sessions, requests, session-log], lacks [])"
+            ),
+            "{}",
+            error.message
+        );
+    }
+    assert_eq!(report.failed(), 3);
+}
+
 /// A hello's `lacks` is checked as `observes` is: an unknown capability, or a list with protocol
 /// 1, stops the run before any case (exit code 2), saying what to change.
 #[test]
