@@ -154,7 +154,7 @@ Examples:
         #[arg(long, value_name = "ID=WHY", requires = "lock")]
         retire: Vec<String>,
     },
-    /// Print the JSON Schema of the scenario or outcome format.
+    /// Print the JSON Schema of a format of the contract.
     Schema {
         /// Which format.
         #[arg(value_enum)]
@@ -176,6 +176,8 @@ pub enum TableFormat {
 pub enum SchemaKind {
     /// The scenario format.
     Scenario,
+    /// The session scenario format.
+    Session,
     /// The outcome format.
     Outcome,
     /// The adapter protocol's messages.
@@ -187,6 +189,7 @@ impl SchemaKind {
     pub fn format(self) -> crate::schema::Format {
         match self {
             SchemaKind::Scenario => crate::schema::Format::Scenario,
+            SchemaKind::Session => crate::schema::Format::Session,
             SchemaKind::Outcome => crate::schema::Format::Outcome,
             SchemaKind::Protocol => crate::schema::Format::Protocol,
         }
