@@ -154,11 +154,15 @@ Examples:
         #[arg(long, value_name = "ID=WHY", requires = "lock")]
         retire: Vec<String>,
     },
-    /// Print the JSON Schema of a format of the contract.
+    /// Print the JSON Schema of a format of the contract, or all of them as TypeScript.
     Schema {
         /// Which format.
-        #[arg(value_enum)]
-        which: SchemaKind,
+        #[arg(value_enum, required_unless_present = "typescript")]
+        which: Option<SchemaKind>,
+        /// Print every format as TypeScript declarations instead (what
+        /// adapters/node/types/contract.d.ts holds).
+        #[arg(long, conflicts_with = "which")]
+        typescript: bool,
     },
 }
 
@@ -395,8 +399,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             accept,
             retire,
         } => cases(lock, &accept, &retire),
-        Command::Schema { which } => {
-            print_all(&crate::schema::text(which.format()))?;
+        Command::Schema { which, typescript } => {
+            let text = match which {
+                Some(which) if !typescript => crate::schema::text(which.format()),
+                _ => crate::typescript::declarations()
+                    .context("translating the schemas to TypeScript")?,
+            };
+            print_all(&text)?;
             Ok(ExitCode::SUCCESS)
         }
     }
