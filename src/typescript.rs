@@ -3,8 +3,9 @@
 //! (committed as `adapters/node/types/contract.d.ts`; `autoreview schema --typescript`).
 //!
 //! The translation covers the JSON Schema the schemas use and refuses anything else, naming it:
-//! a keyword it does not know would otherwise be dropped silently and the types would be looser
-//! than the contract.
+//! a keyword that shapes values (`allOf`, `patternProperties`, ...) would otherwise be dropped
+//! silently and the types would be looser than the contract. Keywords that only bound values
+//! (`minimum`, `uniqueItems`, ...) are left to the descriptions, as a type cannot express them.
 
 use std::collections::HashMap;
 
@@ -16,11 +17,11 @@ use crate::schema::{self, Format};
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum Error {
     /// A schema uses something the translation does not know.
-    #[error("{schema} schema, at {pointer}: {message}")]
+    #[error("{schema} schema, at {}: {message}", if pointer.is_empty() { "the root" } else { pointer })]
     Unsupported {
         /// The schema's name (`scenario`, `outcome`, ...).
         schema: String,
-        /// The JSON pointer of the offending schema.
+        /// The JSON pointer of the offending schema (empty for the root).
         pointer: String,
         /// What is not supported.
         message: String,
@@ -45,9 +46,8 @@ const SOURCES: [(Format, &str); 4] = [
     (Format::Protocol, "protocol"),
 ];
 
-/// The keywords the translation reads; `format`, `minimum`, `maximum`, `minItems` and `default`
-/// only constrain values, which a type does not express (the descriptions say them).
-const KEYWORDS: [&str; 19] = [
+/// The keywords the translation reads.
+const SHAPES: [&str; 13] = [
     "$schema",
     "title",
     "description",
@@ -61,12 +61,26 @@ const KEYWORDS: [&str; 19] = [
     "oneOf",
     "anyOf",
     "const",
+];
+
+/// Keywords that only bound or annotate values, which a TypeScript type does not express: the
+/// translation passes over them (`enum` is read where it is met).
+const BOUNDS: [&str; 15] = [
     "enum",
     "default",
+    "examples",
     "format",
     "minimum",
     "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
     "minItems",
+    "maxItems",
+    "uniqueItems",
 ];
 
 const HEADER: &str = "\
@@ -206,7 +220,8 @@ fn object_of<'v>(
         Value::Bool(true) => return Err(ctx.unsupported(pointer, "`true` as a schema: give `{}`")),
         _ => return Err(ctx.unsupported(pointer, "a schema is an object")),
     };
-    if let Some(k) = map.keys().find(|k| !KEYWORDS.contains(&k.as_str())) {
+    let known = |k: &str| SHAPES.contains(&k) || BOUNDS.contains(&k);
+    if let Some(k) = map.keys().find(|k| !known(k)) {
         return Err(ctx.unsupported(pointer, format!("the keyword `{k}` is not translated")));
     }
     Ok(map)

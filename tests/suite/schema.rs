@@ -116,7 +116,7 @@ fn the_translation_writes_each_construct() {
         "properties": {
             "kind": {"type": "string", "const": "a"},
             "count": {"description": "How many.", "type": ["integer", "null"], "minimum": 0},
-            "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}},
+            "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}, "uniqueItems": true, "maxItems": 3},
             "any": {"description": "Two lines\nof text."},
             "extra": {"type": "object", "additionalProperties": {"type": "boolean"}},
             "odd-name": {"enum": ["x", 1, null]}
@@ -177,9 +177,20 @@ fn the_translation_refuses_what_it_cannot_express() {
     assert_eq!(
         unsupported(serde_json::json!({
             "title": "T", "type": "object",
-            "properties": {"name": {"type": "string", "pattern": "^a"}}
+            "properties": {"name": {"allOf": [{"type": "string"}, {"pattern": "^a"}]}}
         })),
-        "/properties/name: the keyword `pattern` is not translated"
+        "/properties/name: the keyword `allOf` is not translated"
+    );
+    assert_eq!(
+        unsupported(serde_json::json!({
+            "title": "T", "type": "object", "patternProperties": {"^x-": {"type": "string"}}
+        })),
+        ": the keyword `patternProperties` is not translated"
+    );
+    let refused = from_schemas(&[("test", serde_json::json!({"title": "T", "not": {}}))]);
+    assert_eq!(
+        refused.map_err(|e| e.to_string()),
+        Err("test schema, at the root: the keyword `not` is not translated".to_owned())
     );
     assert_eq!(
         unsupported(serde_json::json!({"title": "T", "$ref": "#/$defs/Missing"})),
