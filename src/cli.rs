@@ -154,11 +154,15 @@ Examples:
         #[arg(long, value_name = "ID=WHY", requires = "lock")]
         retire: Vec<String>,
     },
-    /// Print the JSON Schema of the scenario or outcome format.
+    /// Print the JSON Schema of a format of the contract, or all of them as TypeScript.
     Schema {
         /// Which format.
-        #[arg(value_enum)]
-        which: SchemaKind,
+        #[arg(value_enum, required_unless_present = "typescript")]
+        which: Option<SchemaKind>,
+        /// Print every format as TypeScript declarations instead (what
+        /// adapters/node/types/contract.d.ts holds).
+        #[arg(long, conflicts_with = "which")]
+        typescript: bool,
     },
 }
 
@@ -176,6 +180,8 @@ pub enum TableFormat {
 pub enum SchemaKind {
     /// The scenario format.
     Scenario,
+    /// The session scenario format.
+    Session,
     /// The outcome format.
     Outcome,
     /// The adapter protocol's messages.
@@ -187,6 +193,7 @@ impl SchemaKind {
     pub fn format(self) -> crate::schema::Format {
         match self {
             SchemaKind::Scenario => crate::schema::Format::Scenario,
+            SchemaKind::Session => crate::schema::Format::Session,
             SchemaKind::Outcome => crate::schema::Format::Outcome,
             SchemaKind::Protocol => crate::schema::Format::Protocol,
         }
@@ -392,8 +399,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             accept,
             retire,
         } => cases(lock, &accept, &retire),
-        Command::Schema { which } => {
-            print_all(&crate::schema::text(which.format()))?;
+        Command::Schema { which, typescript } => {
+            let text = match which {
+                Some(which) if !typescript => crate::schema::text(which.format()),
+                _ => crate::typescript::declarations()
+                    .context("translating the schemas to TypeScript")?,
+            };
+            print_all(&text)?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -31,3 +31,4 @@ pub mod runner;
 pub mod schema;
 pub mod spec;
 pub mod table;
+pub mod typescript;

@@ -1,14 +1,18 @@
 //! JSON Schemas of the scenario and outcome formats, generated from the Rust types so the contract
-//! and the code cannot drift (committed as `spec/scenario.schema.json`, `spec/outcome.schema.json`).
+//! and the code cannot drift (committed as `spec/scenario.schema.json`, `spec/session.schema.json`,
+//! `spec/outcome.schema.json`, `spec/protocol.schema.json`).
 
 use crate::outcome::Outcome;
 use crate::scenario::Scenario;
+use crate::scenario::session::SessionScenario;
 
 /// The formats with a committed schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// The scenario format (`spec/scenario.schema.json`).
     Scenario,
+    /// The session scenario format (`spec/session.schema.json`).
+    Session,
     /// The outcome format (`spec/outcome.schema.json`).
     Outcome,
     /// The adapter protocol's messages (`spec/protocol.schema.json`).
@@ -19,6 +23,7 @@ pub enum Format {
 pub fn text(which: Format) -> String {
     let schema = match which {
         Format::Scenario => schemars::schema_for!(Scenario),
+        Format::Session => schemars::schema_for!(SessionScenario),
         Format::Outcome => schemars::schema_for!(Outcome),
         Format::Protocol => return crate::protocol::schema_text(),
     };

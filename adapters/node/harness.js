@@ -7,7 +7,8 @@
  *  - the adapter protocol loop of spec/protocol.md (`serve`): hello / decide / stop as JSON lines on
  *    stdin/stdout, one line per reply, logs on stderr only; a decide that throws becomes an `error`
  *    reply and the run goes on. It speaks protocols 1 and 2: to a runner that says 2 it answers 2
- *    and names what the gate can observe (`observes`), to one that says 1 it answers 1;
+ *    and names what the gate can observe (`observes`) and what its framework lacks (`lacks`), to
+ *    one that says 1 it answers 1;
  *  - a scenario reader (`normalizeInput`) that applies the defaults of spec/scenario.md to a
  *    single-call or a session scenario and refuses unknown members, out-of-range values and what
  *    no runtime produces (RZ-1..6), naming the member;
@@ -136,6 +137,12 @@ const PROTOCOL = 2;
 const PROFILES = ['baseline', 'resilient'];
 /** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
 const OBSERVABLES = ['sessions', 'requests', 'session-log'];
+/**
+ * What a framework can declare it lacks under protocol 2: a reason with a denial (`deny-reason`),
+ * a reason with an approval request (`ask-reason`), an abort signal that is not a lifecycle one
+ * (`abort-signal`). A case that needs one of them is not applicable to the gate.
+ */
+const CAPABILITIES = ['deny-reason', 'ask-reason', 'abort-signal'];
 
 // ---------------------------------------------------------------------------------------------
 // Texts the tool runtime, the approval service, the presets service and the session log render
@@ -1305,22 +1312,28 @@ function runScenario(raw, gate, options = {}) {
  *     implementation: { name, version, language, homepage? },
  *     profiles: ['baseline'],            // the profiles the gate can be checked against
  *     observes: ['sessions', 'requests', 'session-log'],   // what the gate can observe (protocol 2)
+ *     lacks: [],                         // what its framework cannot express (protocol 2), e.g. ['deny-reason']
  *     install,                           // (host, restored) => { listener, dispose, consecutiveFailures? }
  *     // or, the protocol-1 form: gate,   // (exec, next, env) => Promise<decision>
  *   })
  *
  * `observes` lists what the gate can express, and only that: a case that needs something left out
- * is not applicable to it (never sent, never a pass). A runner speaking protocol 1 is answered
- * with protocol 1 and observes nothing beyond it.
+ * is not applicable to it (never sent, never a pass). `lacks` (default none: the hello then has no
+ * `lacks` member) names what the gate's framework cannot express, among CAPABILITIES; a case that
+ * needs it is not applicable either. A runner speaking protocol 1 is answered with protocol 1,
+ * observes nothing beyond it and hears of no `lacks`.
  *
  * `node adapter.js --decide <profile>` instead reads scenario lines on stdin and prints one
  * outcome per line, like `autoreview decide`, for debugging (with everything the gate observes).
  */
-function serve({ implementation, profiles = ['baseline'], observes = [], install, gate, log: userLog } = {}) {
+function serve({ implementation, profiles = ['baseline'], observes = [], lacks = [], install, gate, log: userLog } = {}) {
   const installer = installerOf({ install, gate });
   const unknown = observes.filter((o) => !OBSERVABLES.includes(o));
   if (unknown.length > 0) throw new TypeError(`serve: observes names ${unknown.join(', ')}; known: ${OBSERVABLES.join(', ')}`);
   const declared = OBSERVABLES.filter((o) => observes.includes(o));
+  const unknownLacks = lacks.filter((c) => !CAPABILITIES.includes(c));
+  if (unknownLacks.length > 0) throw new TypeError(`serve: lacks names ${unknownLacks.join(', ')}; known: ${CAPABILITIES.join(', ')}`);
+  const lacked = CAPABILITIES.filter((c) => lacks.includes(c));
   const log = userLog || ((...args) => process.stderr.write(`${args.map(String).join(' ')}\n`));
   process.on('unhandledRejection', (error) => log(`[adapter] unhandled rejection: ${error && error.stack ? error.stack : String(error)}`));
 
@@ -1365,6 +1378,7 @@ function serve({ implementation, profiles = ['baseline'], observes = [], install
         observed = speaks >= 2 ? declared : [];
         const hello = { type: 'hello', protocol: speaks, implementation, profiles: profiles.filter((p) => PROFILES.includes(p)) };
         if (speaks >= 2) hello.observes = declared;
+        if (speaks >= 2 && lacked.length > 0) hello.lacks = lacked;
         write(hello);
         return;
       }
@@ -1400,6 +1414,7 @@ function serve({ implementation, profiles = ['baseline'], observes = [], install
 module.exports = {
   PROTOCOL,
   OBSERVABLES,
+  CAPABILITIES,
   RUNTIME_TEXT,
   INFO_ABORTED,
   CONFIG_DEFAULTS,

@@ -65,5 +65,11 @@ serve({
   //                  temperature, tools, sessionId and whether the repair instruction was appended;
   //   'session-log'  your gate reads session.workingDirectory and session.log.pendingAction(exec).
   observes: ['sessions', 'requests', 'session-log'],
+  // What your gate's framework cannot express (protocol 2), if anything; default none. Cases that
+  // need it read "not applicable" too:
+  //   'deny-reason'   a denial carries no reason (a boolean approval hook);
+  //   'ask-reason'    an approval request carries no reason for the human;
+  //   'abort-signal'  the gate gets no abort signal but the integration's disposal.
+  // lacks: ['deny-reason'],
   install,
 });

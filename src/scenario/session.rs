@@ -29,12 +29,12 @@ pub struct SessionScenario {
     #[serde(default)]
     pub policy: Policy,
     /// The calls and events, in order; at least one.
+    #[schemars(length(min = 1))]
     pub calls: Vec<Item>,
 }
 
 /// One item of a session: a call or a lifecycle event.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Item {
     /// A call: the members of a single-call scenario except `session`, `config`, `preset` and
     /// `policy`, which are the session's.
@@ -62,9 +62,51 @@ impl Serialize for Item {
     }
 }
 
+impl JsonSchema for Item {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Item".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let call = generator.subschema_for::<CallItem>();
+        let event = generator.subschema_for::<Event>();
+        schemars::json_schema!({
+            "description": "One item of a session: read as an event when it has an `event` member, as a call otherwise.",
+            "anyOf": [call, event]
+        })
+    }
+}
+
+/// The schema of a call item: a single-call scenario's without the members that are the
+/// session's, which a call item may not name.
+struct CallItem;
+
+impl JsonSchema for CallItem {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Call".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = Scenario::json_schema(generator);
+        if let Some(Value::Object(props)) = schema.get_mut("properties") {
+            for k in SESSION_MEMBERS {
+                props.shift_remove(k);
+            }
+        }
+        schema.insert(
+            "description".into(),
+            "A call of a session: the members of a single-call scenario except `session`, `config`, `preset` and `policy`, which are the session's."
+                .into(),
+        );
+        schema
+    }
+}
+
 /// A lifecycle event between calls (AR-DISPOSE-1..5, AR-INSTALL-1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+// Named apart from the outcome's trace `Event`: one set of names serves every schema.
+#[schemars(rename = "LifecycleEvent")]
 pub struct Event {
     /// What happens.
     pub event: EventKind,

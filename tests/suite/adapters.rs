@@ -620,3 +620,67 @@ fn the_kit_answers_each_protocol_in_its_own_terms() {
         }
     }
 }
+
+/// What a gate's framework lacks (`serve({ lacks })`) reaches a protocol-2 runner's hello in the
+/// order of `CAPABILITIES`, and nothing else does: not the default (no member at all), not a
+/// protocol-1 runner; a name the kit does not know stops the adapter before it answers.
+#[test]
+fn the_kit_names_what_a_framework_lacks_only_when_declared() {
+    use std::io::Write;
+    let hello_of = |lacks: &str, protocol: u32| -> (bool, String, Value) {
+        let harness = serde_json::to_string(&format!("{NODE_DIR}/harness.js")).unwrap();
+        let script = format!(
+            "require({harness}).serve({{ implementation: {{ name: 't', version: '0', language: 'javascript' }}, \
+             lacks: {lacks}, gate: (exec, next) => next() }})"
+        );
+        let mut child = std::process::Command::new("node")
+            .args(["-e", &script])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let hello =
+            json!({"type": "hello", "protocol": protocol, "profile": "baseline", "runner": "test"});
+        // The adapter may already have exited: a refused `lacks` stops it before it reads.
+        let _ = writeln!(stdin, "{hello}\n{}", json!({"type": "stop"}));
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let reply = stdout
+            .lines()
+            .next()
+            .map_or(Value::Null, |l| serde_json::from_str(l).unwrap());
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            reply,
+        )
+    };
+
+    let (ok, _, hello) = hello_of("['abort-signal', 'deny-reason']", 2);
+    assert!(ok);
+    assert_eq!(
+        hello["lacks"],
+        json!(["deny-reason", "abort-signal"]),
+        "{hello}"
+    );
+    for (lacks, protocol) in [("['deny-reason']", 1), ("[]", 2), ("undefined", 2)] {
+        let (ok, _, hello) = hello_of(lacks, protocol);
+        assert!(ok && hello["type"] == json!("hello"), "{lacks}: {hello}");
+        assert_eq!(
+            hello.get("lacks"),
+            None,
+            "lacks {lacks} under protocol {protocol}"
+        );
+    }
+    let (ok, stderr, hello) = hello_of("['deny-reason', 'no-such-thing']", 2);
+    assert!(!ok && hello.is_null(), "{hello}");
+    assert!(
+        stderr.contains(
+            "serve: lacks names no-such-thing; known: deny-reason, ask-reason, abort-signal"
+        ),
+        "{stderr}"
+    );
+}

@@ -10,6 +10,7 @@ mod features; // the Gherkin features: coverage of rows, clauses and incidents; 
 mod generated; // generated differential checks: serve, the async gate, tampered adapters, rc.3
 mod json_parse; // the strict reader agrees with the shipped JSON.parse check, run by Node
 mod messages; // the templates and the spec text agree
+mod node_package; // the Node kit packed, installed, run by its name, and compiled against as TypeScript
 mod numbers; // number text agrees with Node's String and JSON.stringify over the committed fixture
 mod parse_cli; // `autoreview parse` gives the engine's verdicts with bounded reading
 mod parser; // the readers' security properties over generated and hostile text

@@ -1,0 +1,23 @@
+// The API of example-gate.js, written by hand (see harness.d.ts).
+
+import type { FailureClass, Install, Observable, Profile, ReviewerChunk } from './harness';
+
+/** A reviewer's decision, read from its response. */
+export type ReviewerDecision = { decision: 'allow' } | { decision: 'deny'; reason?: string };
+
+/** Installs the example gate: both profiles, chosen by `host.profile`. */
+export declare const install: Install;
+/** The baseline's strict reader (chapter 4); throws the review's failure. */
+export declare function readStrict(chunks: ReviewerChunk[]): ReviewerDecision;
+/** The resilient profile's tolerant reader (chapter 10); throws the review's failure. */
+export declare function readTolerant(chunks: ReviewerChunk[]): ReviewerDecision;
+/** A failure message on one line, without hidden characters, at most 400 characters (AR-RES-NORM-2..4). */
+export declare function normalizeMessage(text: string): string;
+/** A provider message or thrown value as text (AR-RES-NORM-1). */
+export declare function textOf(value: unknown): string;
+/** The class of a finish of kind `error`, by its code, then its message (AR-REVIEW-7). */
+export declare function classifyErrorFinish(code: string, messageText: string): FailureClass;
+/** The profiles the example gate implements. */
+export declare const profiles: Profile[];
+/** What the example gate observes. */
+export declare const observes: Observable[];

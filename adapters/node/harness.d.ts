@@ -1,0 +1,417 @@
+// The API of harness.js, written by hand: what an adapter author installs a gate with and what
+// the gate receives. The scenario and outcome types come from types/contract.d.ts, which is
+// generated from the JSON Schemas; a test compiles an adapter against both with `tsc --strict`.
+// `AbortSignal` is the global one: a Node project gets it from @types/node (or the DOM library).
+
+import type {
+  AbortPoint,
+  ApprovalAnswer,
+  ApprovalPolicy,
+  ApprovalRecord,
+  BlockKind,
+  CallKind,
+  Decision,
+  Downstream,
+  Event,
+  EventKind,
+  FailureClass,
+  ImplementationInfo,
+  InputOutcome,
+  LogFact,
+  Observable,
+  OnFailure,
+  Preset,
+  Profile,
+  RequestRecord,
+  Route,
+  SchemaCount,
+  ToolResult,
+} from './types/contract';
+
+export * from './types/contract';
+
+// ---- What a gate is ------------------------------------------------------------------------
+
+/** What a framework can declare it lacks (protocol 2, `serve({ lacks })`). */
+export type Capability =
+  /** The gate cannot give a reason with a denial (e.g. a boolean approval hook). */
+  | 'deny-reason'
+  /** The gate cannot give the human a reason with an approval request. */
+  | 'ask-reason'
+  /** The framework gives the gate no abort signal but the integration's disposal. */
+  | 'abort-signal';
+
+/** A display reason as a gate gives it: `zh` defaults to `en`. */
+export interface DisplayReasonInput {
+  en: string;
+  zh?: string;
+}
+
+/**
+ * What a `tools/pre-execute` listener returns. `displayReason` (or `display_reason`) is shown to
+ * the human; the outcome records the decision in the contract's form (`Decision`).
+ */
+export type GateDecision =
+  | { kind: 'allow' }
+  | { kind: 'deny'; reason: string; info?: { [key: string]: unknown } | null }
+  | { kind: 'cancel' }
+  | {
+      kind: 'ask';
+      reason?: string | null;
+      displayReason?: DisplayReasonInput | null;
+      display_reason?: DisplayReasonInput | null;
+    };
+
+/** The session every call of a scenario belongs to (`exec.agent.session`). */
+export interface AgentSession {
+  readonly id: string;
+  readonly route: Route;
+  /** The request header's directory; undefined when the header names none (AR-REVIEW-10). */
+  readonly workingDirectory: string | undefined;
+  readonly log: {
+    /**
+     * The pending call's logged action (AR-REVIEW-11); throws an Error whose message says which
+     * fact the session log breaks.
+     */
+    pendingAction(exec: Exec): { name: string; arguments: { [key: string]: unknown } };
+  };
+}
+
+/** The pending tool call. */
+export interface Exec {
+  readonly name: string;
+  readonly callId: string;
+  readonly kind: CallKind;
+  /** The program's `run_code` call, for a `ptc-inner` call; undefined otherwise. */
+  readonly parent: { name: string; callId: string } | undefined;
+  /** Undefined for a call without an agent. */
+  readonly agent: { id: string; session: AgentSession } | undefined;
+  /** The caller's signal. */
+  readonly signal: AbortSignal;
+  readonly arguments: { [key: string]: unknown };
+}
+
+/** The rest of the pre-execute chain (downstream): what the scenario's `downstream` says. */
+export type Next = () => Promise<Downstream>;
+
+/** The virtual clock every timer of the run lives on: use it for deadlines, never real timers. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms?: number): number;
+  clearTimeout(id: number): void;
+  sleep(ms: number): Promise<void>;
+}
+
+/** A preset's name as the presets service reports it: `custom` for Auto while none is registered. */
+export type PresetName = Preset | 'custom';
+
+/** The resilient configuration with its defaults applied (AR-RES-CONFIG-1). */
+export interface ResolvedConfig {
+  on_failure: OnFailure;
+  repair_attempts: number;
+  transport_retries: number;
+  review_timeout_ms: number;
+  reviewer_route: Route | null;
+  failure_hint_after: number;
+}
+
+/** The services an integration keeps for its lifetime. */
+export interface Host {
+  readonly profile: Profile;
+  readonly config: Readonly<ResolvedConfig>;
+  readonly clock: Clock;
+  readonly permissionPresets: {
+    current(session: AgentSession): PresetName;
+    /** Selects a preset and writes its approval policy; selecting `auto` calls the admission hook. */
+    set(session: AgentSession, name: Preset): void;
+    /** Makes `auto` selectable while registered; `admit` may throw to refuse a selection. */
+    registerAuto(admit?: (session: AgentSession) => void): () => void;
+  };
+  readonly approval: {
+    overrideOf(session: AgentSession): ApprovalPolicy | undefined;
+    effectivePolicy(session: AgentSession): ApprovalPolicy;
+  };
+  readonly sessions: {
+    /** The live sessions disposal walks. */
+    list(): AgentSession[];
+    route(session?: AgentSession): Route;
+  };
+  readonly workingDirectory: {
+    /** The header's directory, else the deployment's (AR-RES-CWD-1). */
+    ensure(session?: AgentSession): string;
+  };
+  log(...args: unknown[]): void;
+}
+
+/** One reviewer request (AR-REVIEW-12): the route, and what `review.requests` records. */
+export interface ReviewRequest {
+  provider: string;
+  model: string;
+  system?: string;
+  messages?: unknown[];
+  temperature?: number;
+  tools?: unknown[] | { [name: string]: unknown };
+  sessionId?: string;
+  signal?: AbortSignal;
+}
+
+/** How a reviewer response ended. */
+export interface FinishReason {
+  /** `stop`, `max-tokens`, ..., or `error` / `aborted` with a failure. */
+  kind: string;
+  failure?: { code: string; message: unknown };
+}
+
+/** One chunk of a reviewer response, in stream order. */
+export type ReviewerChunk =
+  | { type: 'block'; block: { type: BlockKind; text: string } }
+  | { type: 'finish'; reason: FinishReason }
+  | { type: 'usage'; usage: { [key: string]: unknown } };
+
+/** A tool schema as the request header or the tool registry holds it. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: { [key: string]: unknown };
+}
+
+/** A review that obtained no decision, as the gate reports it (it becomes `review.failure`). */
+export interface ReviewFailureReport {
+  class: FailureClass;
+  message: string;
+  /** The message's tail is the gate's own (AR-CONV-3): compared up to the message only. */
+  implementationDefined?: boolean;
+}
+
+/** The host's services, plus what belongs to one call. */
+export interface Env extends Host {
+  readonly approval: Host['approval'] & {
+    /** Asked by the tool runtime for an `ask`; a gate does not call it. */
+    request(req: {
+      agent: NonNullable<Exec['agent']>;
+      toolName: string;
+      callId: string;
+      reason?: string | null;
+      displayReason?: DisplayReasonInput | null;
+      signal?: AbortSignal;
+    }): Promise<Exclude<ApprovalAnswer, 'throws'>>;
+  };
+  readonly tools: {
+    /** Schemas named `exec.name` in the latest request header (a program's bound ones). */
+    headerSchemas(exec?: Exec): ToolSchema[];
+    /** Schemas named `exec.name` in the live tool registry. */
+    registrySchemas(exec?: Exec): ToolSchema[];
+  };
+  readonly llm: {
+    /** Resolves to the response's chunks, or rejects with the scripted thrown value as it is. */
+    request(options: ReviewRequest): Promise<ReviewerChunk[]>;
+  };
+  readonly observe: {
+    /** Call it once when the review settles as a failure, before acting on it. */
+    reviewFailure(failure: ReviewFailureReport): void;
+  };
+}
+
+/** The `tools/pre-execute` listener. */
+export type Listener = (exec: Exec, next: Next, env: Env) => GateDecision | Promise<GateDecision>;
+
+/** What an installation starts from. */
+export interface Restored {
+  /** Session id -> failures in a row before this run; empty after a disposal (AR-RES-HINT-4). */
+  consecutiveFailures: Map<string, number>;
+}
+
+/** An installed integration. */
+export interface Integration {
+  listener: Listener;
+  /** Disposal (AR-DISPOSE-1): stop admitting, move live Auto sessions, abort, wait, unregister Auto. */
+  dispose(): void | Promise<void>;
+  /** The session's failures in a row (AR-RES-HINT-1), for `review.consecutive_failures`. */
+  consecutiveFailures?(session: AgentSession): number;
+}
+
+/** Installs the integration once per session, as a host does. */
+export type Install = (host: Host, restored: Restored) => Integration;
+
+/** What the shell around a bare listener adds to its `env` (`serve({ gate })`). */
+export interface ShellEnv extends Env {
+  readonly lifecycle: {
+    readonly signal: AbortSignal;
+    readonly closing: boolean;
+    migrated(session: AgentSession): boolean;
+  };
+  readonly sessions: Host['sessions'] & {
+    consecutiveFailures(session: AgentSession): number;
+    setConsecutiveFailures(session: AgentSession, n: number): void;
+  };
+}
+
+/** A bare listener, installed by the harness the way the shipped integration is (protocol-1 form). */
+export type Gate = (exec: Exec, next: Next, env: ShellEnv) => GateDecision | Promise<GateDecision>;
+
+// ---- Serving -------------------------------------------------------------------------------
+
+interface ServeCommon {
+  implementation: ImplementationInfo;
+  /** The profiles the gate can be checked against. Default `['baseline']`. */
+  profiles?: Profile[];
+  /** What the gate can observe (protocol 2); list only what it can express. Default none. */
+  observes?: Observable[];
+  /** What its framework cannot express (protocol 2). Default none: the hello has no `lacks`. */
+  lacks?: Capability[];
+  /** Where the adapter's logs go. Default: stderr. */
+  log?: (...args: unknown[]) => void;
+}
+
+/** `serve`'s options: an `install`, or a bare listener `gate`. */
+export type ServeOptions = ServeCommon & ({ install: Install; gate?: undefined } | { gate: Gate; install?: undefined });
+
+/**
+ * Serve the gate over the adapter protocol on stdin/stdout until `stop` or the end of input;
+ * `--decide <profile>` on the command line instead decides scenario lines from stdin.
+ */
+export declare function serve(options: ServeOptions): void;
+
+/** Options of `runInput` and `runScenario`. */
+export interface RunOptions {
+  /** Default `baseline`. */
+  profile?: Profile;
+  /** What the run observes. Default: all. */
+  observes?: readonly Observable[];
+  log?: (...args: unknown[]) => void;
+}
+
+/**
+ * Decide one scenario line (a single call or a session) with the integration `install` makes.
+ * Rejects when the scenario is invalid, or the gate throws or returns something that is not a
+ * decision.
+ */
+export declare function runInput(scenario: unknown, install: Install, options?: RunOptions): Promise<InputOutcome>;
+
+/** `runInput` for a bare listener gate. */
+export declare function runScenario(scenario: unknown, gate: Gate, options?: RunOptions): Promise<InputOutcome>;
+
+/** The integration the harness installs around a bare listener. */
+export declare function shellAround(gate: Gate): Install;
+
+// ---- Scenarios, defaults applied -------------------------------------------------------------
+
+/** A reviewer attempt with its defaults applied. */
+export type NormalizedAttempt =
+  | { shape: 'hang' }
+  | { shape: 'text'; text: string; delay_ms: number }
+  | {
+      shape: 'blocks';
+      blocks: Array<{ type: BlockKind; text: string }>;
+      finish: string;
+      data_after_finish: boolean;
+      delay_ms: number;
+    }
+  | { shape: 'throw'; value: unknown; delay_ms: number }
+  | { shape: 'failed-finish'; kind: 'error' | 'aborted'; code: string; message: unknown; delay_ms: number };
+
+/** One call's members with their defaults applied. */
+export interface NormalizedCall {
+  id: string | null;
+  tool: { name: string; call: CallKind };
+  agent: boolean;
+  schema: { header: SchemaCount; registry: SchemaCount };
+  log: LogFact;
+  reviewer: NormalizedAttempt[];
+  downstream: Downstream;
+  approval: ApprovalAnswer;
+  abort: AbortPoint;
+}
+
+/** The session's members with their defaults applied. */
+export interface NormalizedHead {
+  preset: Preset;
+  policy: { override: ApprovalPolicy | null; default: ApprovalPolicy };
+  session: { id: string; route: Route; consecutive_failures: number; listed: boolean; working_directory: boolean };
+  config: ResolvedConfig;
+}
+
+/** A single-call scenario with its defaults applied. */
+export type NormalizedScenario = NormalizedCall & NormalizedHead;
+
+/** A session scenario with its defaults applied; a single call is a session of one. */
+export interface NormalizedSessionScenario extends NormalizedHead {
+  id: string | null;
+  items: Array<{ call: NormalizedCall } | { event: { event: EventKind; reselect: boolean } }>;
+}
+
+/** A scenario the contract refuses; the message names the member. */
+export declare class ScenarioError extends Error {}
+
+/** Read a single-call scenario; throws a ScenarioError naming the member. */
+export declare function normalizeScenario(raw: unknown): NormalizedScenario;
+/** Read a session scenario; throws a ScenarioError naming the member. */
+export declare function normalizeSessionScenario(raw: unknown): NormalizedSessionScenario;
+/** Read any scenario line, in the session form. */
+export declare function normalizeInput(raw: unknown): { session: boolean; scenario: NormalizedSessionScenario };
+
+// ---- The pieces of the world -----------------------------------------------------------------
+
+/** The virtual clock. */
+export declare class VirtualClock {
+  now(): number;
+  /** `priority` orders timers due at the same instant: the world's own (0) before the gate's (1). */
+  setTimeout(fn: () => void, ms?: number, priority?: number): number;
+  clearTimeout(id: number): void;
+  /** Fire the earliest pending timer; false when none is pending. */
+  fireNext(): boolean;
+}
+
+/** What the harness records of one call while it runs. */
+export interface CallRecord {
+  trace: Event[];
+  attempts: number;
+  routes: string[];
+  requests: RequestRecord[];
+  signalEnded: Set<number>;
+  failure: { class: string; message: string; implementationDefined: boolean } | null;
+  gateReturned: boolean;
+  listener: Decision | null;
+  approval: ApprovalRecord | null;
+  approvalThrew: boolean;
+  result: ToolResult | null;
+}
+
+/** One call's world, as `runToolCall` takes it. */
+export interface CallWorld {
+  exec: Exec;
+  env: Env;
+  rec: CallRecord;
+  next: Next;
+  body(): void;
+}
+
+/** Run one call through the pre-execute stage and materialize its decision into `world.rec`. */
+export declare function runToolCall(world: CallWorld, listener: Listener | null): Promise<void>;
+
+// ---- Constants -------------------------------------------------------------------------------
+
+/** The newest protocol the harness speaks. */
+export declare const PROTOCOL: 2;
+/** What a gate can declare it observes. */
+export declare const OBSERVABLES: readonly Observable[];
+/** What a framework can declare it lacks. */
+export declare const CAPABILITIES: readonly Capability[];
+/** The texts the tool runtime renders (spec chapter 9). */
+export declare const RUNTIME_TEXT: {
+  readonly userRejected: (name: string) => string;
+  readonly approvalCancelled: (name: string) => string;
+  readonly approvalUnavailable: (name: string) => string;
+  readonly noAgent: (name: string) => string;
+  readonly abortedBeforeDispatch: string;
+};
+/** The info of a call aborted before dispatch. */
+export declare const INFO_ABORTED: Readonly<{ name: 'AbortError'; code: 'ABORTED_BEFORE_DISPATCH' }>;
+/** The resilient configuration's defaults. */
+export declare const CONFIG_DEFAULTS: Readonly<ResolvedConfig>;
+/** The deployment's presets besides Auto, and the approval policy selecting each one writes. */
+export declare const PRESET_TABLE: Readonly<Record<Exclude<Preset, 'auto'>, ApprovalPolicy>>;
+/** What finding the pending call in a session log that breaks a fact says. */
+export declare const SESSION_LOG_TEXT: Readonly<Record<Exclude<LogFact, 'consistent'>, string>>;
+/** MSG-REPAIR-INSTRUCTION: a request whose `system` ends with it is a repair. */
+export declare const REPAIR_INSTRUCTION: string;

@@ -1,0 +1,2 @@
+// skeleton.js is an adapter: requiring it serves the example gate on stdin/stdout. It exports nothing.
+export {};

@@ -1,0 +1,170 @@
+// A TypeScript adapter as an adapter author writes one, against the installed package: a small
+// gate on the harness API, and the contract's scenario and outcome types. A test compiles it with
+// `tsc --strict` (tests/suite/node_package.rs); the `@ts-expect-error` lines must stay errors, so
+// the types cannot quietly loosen to `any`.
+
+import {
+  CAPABILITIES,
+  runInput,
+  serve,
+  type Capability,
+  type Env,
+  type Exec,
+  type GateDecision,
+  type InputOutcome,
+  type Install,
+  type Integration,
+  type ItemOutcome,
+  type Next,
+  type Observable,
+  type Outcome,
+  type ReviewerChunk,
+  type Scenario,
+  type SessionScenario,
+} from '@autoreview/kit';
+import { install as exampleGate, readStrict } from '@autoreview/kit/example-gate';
+import { apply } from '@autoreview/kit/rc3-model';
+
+/** The text blocks of a reviewer response, or why the response failed. */
+function textOf(chunks: ReviewerChunk[]): string {
+  let text = '';
+  for (const chunk of chunks) {
+    if (chunk.type === 'block' && chunk.block.type === 'text') text += chunk.block.text;
+    if (chunk.type === 'finish' && chunk.reason.failure !== undefined) {
+      throw new Error(`${chunk.reason.kind} ${chunk.reason.failure.code}`);
+    }
+  }
+  return text;
+}
+
+/** A small gate: one review; a reviewer's denial is asked about, a failure too. */
+const install: Install = (host, restored) => {
+  const failures = new Map(restored.consecutiveFailures);
+  let accepting = true;
+  const unregisterAuto = host.permissionPresets.registerAuto(() => {
+    if (!accepting) throw new Error('closing');
+  });
+
+  async function listener(exec: Exec, next: Next, env: Env): Promise<GateDecision> {
+    const session = exec.agent?.session;
+    if (session === undefined || host.permissionPresets.current(session) !== 'auto') return next();
+    if (!accepting) return { kind: 'cancel' };
+    const route = host.config.reviewer_route ?? session.route;
+    let verdict: string;
+    try {
+      const deadline = host.clock.setTimeout(() => {}, host.config.review_timeout_ms);
+      const chunks = await env.llm.request({
+        provider: route.provider,
+        model: route.model,
+        system: 'review the pending action',
+        messages: [{ role: 'user', content: JSON.stringify(session.log.pendingAction(exec)) }],
+        temperature: 0,
+        sessionId: host.profile === 'resilient' ? session.id : undefined,
+        signal: exec.signal,
+      });
+      host.clock.clearTimeout(deadline);
+      verdict = textOf(chunks);
+    } catch (error) {
+      env.observe.reviewFailure({ class: 'internal', message: String(error), implementationDefined: true });
+      failures.set(session.id, (failures.get(session.id) ?? 0) + 1);
+      const downstream = await next();
+      if (downstream.kind !== 'allow') return downstream;
+      return { kind: 'ask', reason: 'the review failed', displayReason: { en: 'The review failed' } };
+    }
+    failures.set(session.id, 0);
+    const downstream = await next();
+    if (downstream.kind !== 'allow') return downstream;
+    if (verdict.includes('"deny"')) {
+      if (env.approval.effectivePolicy(session) === 'never') {
+        return { kind: 'deny', reason: `Auto review denied tool "${exec.name}"`, info: { code: 'DENIED' } };
+      }
+      return { kind: 'ask', reason: `Auto review denied tool "${exec.name}"` };
+    }
+    return { kind: 'allow' };
+  }
+
+  const integration: Integration = {
+    listener,
+    async dispose() {
+      accepting = false;
+      for (const s of host.sessions.list()) {
+        if (host.permissionPresets.current(s) === 'auto') host.permissionPresets.set(s, 'danger-full-access');
+      }
+      unregisterAuto();
+    },
+    consecutiveFailures: (s) => failures.get(s.id) ?? 0,
+  };
+  return integration;
+};
+
+// Scenarios as the contract writes them.
+const one: Scenario = {
+  tool: { name: 'pwsh' },
+  policy: 'ask',
+  reviewer: { text: '{"risk":"high","decision":"deny","reason":"uploads a key"}' },
+  approval: 'rejected',
+};
+const session: SessionScenario = {
+  config: { failure_hint_after: 2 },
+  calls: [
+    { tool: { name: 'pwsh' }, reviewer: [{ throw: { message: 'socket hang up' } }, { text: '<tool_call>' }] },
+    { event: 'dispose', reselect: true },
+    { tool: { name: 'run_code', call: 'run-code' }, reviewer: { finish: { kind: 'error', code: 'HTTP_429', message: 'x' } } },
+  ],
+};
+
+/** What a call came to, in a line. */
+function summary(outcome: Outcome): string {
+  const decision = outcome.listener === null || outcome.listener === undefined ? 'none' : outcome.listener.kind;
+  const failure = outcome.review.failure?.class ?? 'no failure';
+  const requests = (outcome.review.requests ?? []).map((r) => `${r.route} ${r.temperature ?? 'default'}`);
+  return `${decision}, ${outcome.result.executed ? 'ran' : outcome.result.text}, ${failure}, ${requests.join(' ')}`;
+}
+
+/** What a call or an event of a session came to. */
+function item(outcome: ItemOutcome): string {
+  return 'event' in outcome ? `${outcome.event}: ${outcome.error ?? 'ok'}` : summary(outcome);
+}
+
+export async function decideBoth(): Promise<string[]> {
+  const observes: Observable[] = ['sessions', 'requests'];
+  const lines: string[] = [];
+  for (const scenario of [one, session]) {
+    const outcome: InputOutcome = await runInput(scenario, install, { profile: 'resilient', observes });
+    lines.push(...('calls' in outcome ? outcome.calls.map(item) : [summary(outcome)]));
+  }
+  lines.push(String(readStrict([{ type: 'finish', reason: { kind: 'stop' } }]).decision));
+  return lines;
+}
+
+/** Mistakes the types catch. Never called. */
+export function mistakes(): void {
+  // @ts-expect-error a misspelled member is not a scenario's
+  const typo: Scenario = { tool: { name: 'x' }, reviewer: { text: '' }, aproval: 'rejected' };
+  // @ts-expect-error a call of a session cannot carry the session's members
+  const own: SessionScenario = { calls: [{ tool: { name: 'x' }, reviewer: { text: '' }, preset: 'auto' }] };
+  // @ts-expect-error an attempt is one of the five shapes
+  const attempt: Scenario = { tool: { name: 'x' }, reviewer: { hang: false } };
+  // @ts-expect-error `sessions`, not `session`
+  const observes: Observable[] = ['session'];
+  // @ts-expect-error not a capability
+  const lacks: Capability[] = ['deny'];
+  // @ts-expect-error a denial carries a reason
+  const denial: GateDecision = { kind: 'deny' };
+  // @ts-expect-error install or gate, not both
+  serve({ implementation: { name: 'x', version: '0', language: 'typescript' }, install, gate: (_exec: Exec, next: Next) => next() });
+  void [typo, own, attempt, observes, lacks, denial];
+}
+
+const lacks: readonly Capability[] = CAPABILITIES.filter((c) => c === 'abort-signal');
+void lacks;
+void exampleGate;
+void apply;
+
+serve({
+  implementation: { name: 'types-check', version: '0.1.0', language: 'typescript' },
+  profiles: ['baseline', 'resilient'],
+  observes: ['sessions', 'requests', 'session-log'],
+  lacks: [],
+  install,
+});

@@ -1,0 +1,334 @@
+//! The Node kit as an npm package: packed, it holds what it lists and nothing else; installed into a
+//! fresh project, it loads by its name and its adapter passes a short run of the runner; a
+//! TypeScript adapter compiles against its declarations with `tsc --strict`; and the hand-written
+//! declarations name exactly what each module exports.
+//!
+//! npm comes from PATH, the TypeScript compiler from `target/node-tools` (where `.ci/run` installs
+//! it) or the directory `AUTOREVIEW_NODE_TOOLS` names. When that variable is set both are required;
+//! otherwise a test that lacks one says so on stderr and passes, so `cargo test` runs without them.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const NODE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/adapters/node");
+const BIN: &str = env!("CARGO_BIN_EXE_autoreview");
+const NAME: &str = "@autoreview/kit";
+
+/// Writes past libtest's capture, so that a skipped check is visible in a plain `cargo test`.
+fn say(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// Where npm-installed tools live, and whether the run requires them.
+fn node_tools() -> (PathBuf, bool) {
+    match std::env::var_os("AUTOREVIEW_NODE_TOOLS") {
+        Some(dir) => (PathBuf::from(dir), true),
+        None => (
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("target/node-tools"),
+            false,
+        ),
+    }
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Whether npm can be run; without it, skip unless the run requires the Node tools.
+fn npm_or_skip(test: &str) -> bool {
+    let ok = Command::new("npm")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            !node_tools().1,
+            "{test}: npm is required (AUTOREVIEW_NODE_TOOLS is set) but cannot be run"
+        );
+        say(&format!(
+            "skipped {test}: npm is not on PATH, so the Node kit cannot be packed and installed"
+        ));
+    }
+    ok
+}
+
+/// A fresh npm project with the packed kit installed, removed when dropped.
+struct Installed {
+    dir: PathBuf,
+    /// The paths the packed tarball holds.
+    packed: Vec<String>,
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Pack the kit as a registry would hold it and install the tarball, offline (it has no
+/// dependencies), into a new project.
+fn install(tag: &str) -> Installed {
+    let dir = std::env::temp_dir().join(format!("autoreview-kit-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut installed = Installed {
+        dir: dir.clone(),
+        packed: Vec::new(),
+    };
+    let pack = run(Command::new("npm")
+        .args(["pack", "--json", "--pack-destination"])
+        .arg(&dir)
+        .current_dir(NODE_DIR));
+    assert!(pack.status.success(), "npm pack: {}", text(&pack.stderr));
+    let report: Value = serde_json::from_slice(&pack.stdout).expect("npm pack --json");
+    let tarball = report[0]["filename"].as_str().expect("the tarball's name");
+    installed.packed = report[0]["files"]
+        .as_array()
+        .expect("the packed files")
+        .iter()
+        .map(|f| f["path"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    std::fs::write(
+        dir.join("package.json"),
+        r#"{"name": "adapter", "private": true}"#,
+    )
+    .unwrap();
+    let add = run(Command::new("npm")
+        .args([
+            "install",
+            "--offline",
+            "--no-audit",
+            "--no-fund",
+            "--no-package-lock",
+            "--ignore-scripts",
+        ])
+        .arg(dir.join(tarball))
+        .current_dir(&dir));
+    assert!(add.status.success(), "npm install: {}", text(&add.stderr));
+    installed
+}
+
+#[test]
+fn the_packed_kit_holds_what_it_lists_and_its_readme() {
+    if !npm_or_skip("the_packed_kit_holds_what_it_lists_and_its_readme") {
+        return;
+    }
+    let kit = install("pack");
+    let mut packed = kit.packed.clone();
+    packed.sort();
+    let mut expected = vec![
+        "README.md",
+        "example-gate.d.ts",
+        "example-gate.js",
+        "harness.d.ts",
+        "harness.js",
+        "package.json",
+        "rc3-model.d.ts",
+        "rc3-model.js",
+        "skeleton.d.ts",
+        "skeleton.js",
+        "types/contract.d.ts",
+    ];
+    expected.sort_unstable();
+    assert_eq!(packed, expected);
+}
+
+#[test]
+fn the_installed_kit_loads_by_its_name_and_its_adapter_runs() {
+    if !npm_or_skip("the_installed_kit_loads_by_its_name_and_its_adapter_runs") {
+        return;
+    }
+    let kit = install("run");
+    // Every export resolves from the project, to the installed copy, and the root is the harness.
+    let probe = format!(
+        "const h = require('{NAME}/harness');
+         if (require('{NAME}') !== h) throw new Error('the root is not the harness');
+         if (!require.resolve('{NAME}/harness').startsWith(process.cwd())) throw new Error('not the installed copy');
+         console.log(JSON.stringify({{
+           harness: Object.keys(h).sort(),
+           gate: typeof require('{NAME}/example-gate').install,
+           model: typeof require('{NAME}/rc3-model').apply,
+           version: require('{NAME}/package.json').version,
+         }}));"
+    );
+    let out = run(Command::new("node")
+        .args(["-e", &probe])
+        .current_dir(&kit.dir));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for name in [
+        "serve",
+        "runInput",
+        "CAPABILITIES",
+        "OBSERVABLES",
+        "ScenarioError",
+    ] {
+        assert!(
+            got["harness"]
+                .as_array()
+                .unwrap()
+                .contains(&Value::from(name)),
+            "{name}: {got}"
+        );
+    }
+    assert_eq!(got["gate"], "function");
+    assert_eq!(got["model"], "function");
+    assert_eq!(
+        got["version"],
+        env!("CARGO_PKG_VERSION"),
+        "the kit's version is the crate's"
+    );
+
+    // The package's adapter, started through the bin npm linked, against the runner.
+    let adapter = kit.dir.join("node_modules/.bin/autoreview-kit-skeleton");
+    let smoke = run(Command::new(BIN)
+        .args(["smoke", "--profile", "baseline", "--"])
+        .arg(&adapter));
+    assert!(
+        smoke.status.success(),
+        "smoke: {}{}",
+        text(&smoke.stdout),
+        text(&smoke.stderr)
+    );
+    assert!(
+        text(&smoke.stdout).contains("handshake: ok — example-gate"),
+        "{}",
+        text(&smoke.stdout)
+    );
+    let check = run(Command::new(BIN)
+        .args([
+            "check",
+            "--profile",
+            "resilient",
+            "--only",
+            "incidents",
+            "--",
+        ])
+        .arg(&adapter));
+    let stdout = text(&check.stdout);
+    assert!(
+        check.status.success(),
+        "check: {stdout}{}",
+        text(&check.stderr)
+    );
+    assert!(
+        stdout.lines().any(|l| l.starts_with("PASS — ")),
+        "check: {stdout}"
+    );
+}
+
+/// `export declare const|function|class NAME` in a hand-written declaration file.
+fn declared(file: &str) -> Vec<String> {
+    let source = std::fs::read_to_string(format!("{NODE_DIR}/{file}")).unwrap();
+    let mut names: Vec<String> = source
+        .lines()
+        .filter_map(|l| l.strip_prefix("export declare "))
+        .filter_map(|l| {
+            let rest = ["const ", "function ", "class "]
+                .iter()
+                .find_map(|k| l.strip_prefix(k))?;
+            Some(
+                rest.chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+                    .collect(),
+            )
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// The declarations are written by hand: each names exactly what its module exports, no more and
+/// no fewer, so an export added to a module without its type (or removed) fails here.
+#[test]
+fn each_declaration_file_names_exactly_what_its_module_exports() {
+    for (module, types) in [
+        ("harness.js", "harness.d.ts"),
+        ("example-gate.js", "example-gate.d.ts"),
+        ("rc3-model.js", "rc3-model.d.ts"),
+    ] {
+        let path = serde_json::to_string(&format!("{NODE_DIR}/{module}")).unwrap();
+        let out = run(Command::new("node").args([
+            "-e",
+            &format!("console.log(JSON.stringify(Object.keys(require({path})).sort()))"),
+        ]));
+        assert!(out.status.success(), "{module}: {}", text(&out.stderr));
+        let exported: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(declared(types), exported, "{types} against {module}");
+    }
+}
+
+/// The TypeScript compiler npm installed, or a skip (a failure when the run requires it).
+fn tsc_or_skip(test: &str) -> Option<PathBuf> {
+    let (dir, required) = node_tools();
+    let tsc = dir.join("node_modules/typescript/bin/tsc");
+    if tsc.is_file() {
+        return Some(tsc);
+    }
+    assert!(
+        !required,
+        "{test}: {} is missing; `.ci/run` installs it with `npm install --prefix {} typescript@5`",
+        tsc.display(),
+        dir.display()
+    );
+    say(&format!(
+        "skipped {test}: no TypeScript compiler at {}; install one with \
+         `npm install --prefix target/node-tools typescript@5` (as .ci/run does)",
+        tsc.display()
+    ));
+    None
+}
+
+/// adapters/node/types-check/adapter.ts is a TypeScript adapter written against the installed
+/// package: it must compile with `--strict` under the resolution of current Node (the package's
+/// `exports`) and the older one (its `types` and the declarations beside each module), and its
+/// `@ts-expect-error` lines must stay errors.
+#[test]
+fn a_typescript_adapter_compiles_against_the_installed_kit() {
+    let test = "a_typescript_adapter_compiles_against_the_installed_kit";
+    let Some(tsc) = tsc_or_skip(test) else {
+        return;
+    };
+    if !npm_or_skip(test) {
+        return;
+    }
+    let kit = install("tsc");
+    let check = kit.dir.join("types-check");
+    std::fs::create_dir_all(&check).unwrap();
+    for file in ["adapter.ts", "tsconfig.json", "tsconfig.node10.json"] {
+        std::fs::copy(format!("{NODE_DIR}/types-check/{file}"), check.join(file)).unwrap();
+    }
+    // Both at once: each takes a second or two, mostly reading the standard library.
+    let compiles: Vec<_> = ["tsconfig.json", "tsconfig.node10.json"]
+        .into_iter()
+        .map(|config| {
+            let child = Command::new("node")
+                .arg(&tsc)
+                .args(["--noEmit", "--strict", "-p"])
+                .arg(check.join(config))
+                .current_dir(&kit.dir)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap_or_else(|e| panic!("cannot start tsc: {e}"));
+            (config, child)
+        })
+        .collect();
+    for (config, child) in compiles {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "tsc -p {config}:\n{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+    }
+}
