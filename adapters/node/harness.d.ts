@@ -10,6 +10,7 @@ import type {
   ApprovalRecord,
   BlockKind,
   CallKind,
+  Capability,
   Decision,
   Downstream,
   Event,
@@ -31,15 +32,6 @@ import type {
 export * from './types/contract';
 
 // ---- What a gate is ------------------------------------------------------------------------
-
-/** What a framework can declare it lacks (protocol 2, `serve({ lacks })`). */
-export type Capability =
-  /** The gate cannot give a reason with a denial (e.g. a boolean approval hook). */
-  | 'deny-reason'
-  /** The gate cannot give the human a reason with an approval request. */
-  | 'ask-reason'
-  /** The framework gives the gate no abort signal but the integration's disposal. */
-  | 'abort-signal';
 
 /** A display reason as a gate gives it: `zh` defaults to `en`. */
 export interface DisplayReasonInput {

@@ -636,6 +636,8 @@ export type Reply =
     profiles: Profile[];
     /** Protocol 2: what it observes beyond protocol 1; absent, nothing. */
     observes?: Observable[] | null;
+    /** Protocol 2: what its framework cannot express; absent, nothing. */
+    lacks?: Capability[] | null;
   }
   /** The outcome of one scenario. */
   | {
@@ -680,6 +682,18 @@ export type Observable =
   | "requests"
   /** The session-log facts and the header's working directory (AR-REVIEW-10, AR-REVIEW-11). */
   | "session-log";
+
+/** One thing a gate's framework may be unable to express. */
+export type Capability =
+  /**
+   * A reason given with a denial, which the model reads after `Error: ` (AR-CONV-4): a gate
+   * whose hook answers only yes or no lacks it.
+   */
+  | "deny-reason"
+  /** A reason given with an approval request, for the audit and the human (AR-CONV-4). */
+  | "ask-reason"
+  /** The caller's abort signal reaching the gate (AR-CANCEL-1, AR-CANCEL-5). */
+  | "abort-signal";
 
 /**
  * The outcome of whatever a scenario line held: one call or a session. Read as a session's
