@@ -290,4 +290,18 @@ mod tests {
         assert_eq!(ERROR_PREFIX.render(&[]), "Error: <message>");
         assert_eq!(ERROR_PREFIX.render(&[("message", "x")]), "Error: x");
     }
+
+    /// A `<` left literal counts as one character of the normative prefix before an argument that
+    /// is implementation-defined: the prefix ends exactly where that argument starts.
+    #[test]
+    fn a_literal_angle_bracket_counts_toward_the_prefix() {
+        let t = Template {
+            id: "TEST",
+            text: "a <b> < c: <message>",
+        };
+        let m = Text::implementation_defined("zz");
+        let filled = t.fill(&[("message", &m)]);
+        assert_eq!(filled.text, "a <b> < c: zz");
+        assert_eq!(filled.prefix, Some("a <b> < c: ".chars().count()));
+    }
 }
