@@ -1,0 +1,80 @@
+"""autoreview_kit — everything an autoreview adapter for a Python gate needs except the gate.
+
+Standard library only (Python >= 3.11). ``serve`` speaks the adapter protocol (spec/protocol.md);
+``run_input`` decides one scenario line in the scripted world; the gate is an integration made by
+``install(host, restored)`` (see :mod:`autoreview_kit.api`). ``autoreview_kit.example_gate`` is a
+gate implementing both profiles.
+"""
+
+from .api import (
+    Agent,
+    Allow,
+    Ask,
+    Block,
+    Cancel,
+    Chunk,
+    Decision,
+    Deny,
+    DisplayReason,
+    Finish,
+    Integration,
+    Parent,
+    ReviewerError,
+    Route,
+    Session,
+    SessionLogError,
+    ToolCall,
+    Usage,
+)
+from .clock import VirtualClock, VirtualTimeLoop
+from .jsvalues import js_json, js_number, js_string
+from .outcome import CallRecord, build_outcome, prefix_only
+from .protocol import PROTOCOL, serve
+from .scenario import Config, ScenarioError, read_input
+from .signals import AbortController, Aborted, AbortSignal
+from .world import CAPABILITIES, OBSERVABLES, Env, GateError, Host, run_input
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CAPABILITIES",
+    "OBSERVABLES",
+    "PROTOCOL",
+    "AbortController",
+    "AbortSignal",
+    "Aborted",
+    "Agent",
+    "Allow",
+    "Ask",
+    "Block",
+    "CallRecord",
+    "Cancel",
+    "Chunk",
+    "Config",
+    "Decision",
+    "Deny",
+    "DisplayReason",
+    "Env",
+    "Finish",
+    "GateError",
+    "Host",
+    "Integration",
+    "Parent",
+    "ReviewerError",
+    "Route",
+    "ScenarioError",
+    "Session",
+    "SessionLogError",
+    "ToolCall",
+    "Usage",
+    "VirtualClock",
+    "VirtualTimeLoop",
+    "build_outcome",
+    "js_json",
+    "js_number",
+    "js_string",
+    "prefix_only",
+    "read_input",
+    "run_input",
+    "serve",
+]

@@ -1,0 +1,734 @@
+"""The scripted world of one scenario line, and the tool runtime that runs each call in it.
+
+A world holds one session (its preset, approval policy, request header and session log), the
+host's services an integration keeps (:class:`Host`), the integration the gate's ``install``
+made, and a virtual clock. Each call gets its own services (:class:`Env`): a reviewer client that
+answers as the scenario's ``reviewer`` scripts and records each request, the tool schemas, the
+approval service, the rest of the pre-execute chain, and the caller's signal, aborted at the
+scenario's abort point. The tool runtime (:func:`run_tool_call`, spec chapters 5-8) runs the
+gate's listener first, asks the approval service for an ``ask`` and materializes the decision.
+
+Abort points (spec chapter 7), as this world fires them:
+
+* ``caller-before-dispatch``: the caller's signal is aborted before the stage; no listener runs.
+* ``lifecycle-before-review``: the integration's ``close()`` is called before the call starts.
+* ``caller-during-review`` / ``lifecycle-after-review``: when the gate starts its first reviewer
+  request, or — for a review that makes none (route, session or schema unresolved) — when it
+  reports the failure through ``env.observe.review_failure``. For a pass-through call,
+  ``caller-during-review`` fires when downstream is consulted.
+* ``lifecycle-during-downstream``: ``close()`` is called when the gate calls ``next()``.
+
+A call with a lifecycle abort point leaves the integration disposed of for the items after it,
+whether or not the point was reached (AR-SESSION-2): the world finishes the disposal after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .api import (
+    Agent,
+    Allow,
+    Ask,
+    Block,
+    Cancel,
+    Chunk,
+    Decision,
+    Deny,
+    Finish,
+    Installer,
+    Integration,
+    Parent,
+    ReviewerError,
+    Session,
+    SessionLog,
+    ToolCall,
+    Usage,
+)
+from .clock import WORLD, Stalled, VirtualClock, VirtualTimeLoop
+from .outcome import CallRecord, FailureReport, build_outcome, listener_record
+from .scenario import (
+    LIFECYCLE_ABORTS,
+    BlocksAttempt,
+    CallSpec,
+    Config,
+    EventSpec,
+    FailedFinishAttempt,
+    HangAttempt,
+    Scenario,
+    TextAttempt,
+    ThrowAttempt,
+    read_input,
+)
+from .signals import AbortController, AbortSignal
+
+__all__ = [
+    "CAPABILITIES",
+    "OBSERVABLES",
+    "REPAIR_INSTRUCTION",
+    "RUNTIME_TEXT",
+    "SESSION_LOG_TEXT",
+    "ApprovalService",
+    "Env",
+    "Host",
+    "PermissionPresets",
+    "ReviewerClient",
+    "run_input",
+    "run_tool_call",
+]
+
+#: What an adapter can declare it observes under protocol 2 (spec/protocol.md).
+OBSERVABLES = ("sessions", "requests", "session-log")
+#: What a gate's framework may lack (the adapter's ``lacks``).
+CAPABILITIES = ("deny-reason", "ask-reason", "abort-signal")
+
+# ---- Texts of the tool runtime, the approval service, the presets and the session log ---------
+
+RUNTIME_TEXT = {
+    "user_rejected": 'the user rejected tool "{name}"',
+    "approval_cancelled": 'approval for tool "{name}" was cancelled',
+    "approval_unavailable": 'tool "{name}" requires approval, but no approval channel is available',
+    "no_agent": 'tool "{name}" requires approval, but the call has no agent to route it through',
+    "aborted_before_dispatch": "tool call aborted before dispatch",
+}
+INFO_ABORTED = {"name": "AbortError", "code": "ABORTED_BEFORE_DISPATCH"}
+# The shipped approval service's text for a request outside an open turn (AR-MSG-3).
+APPROVAL_THREW_MESSAGE = (
+    "approval.request() outside an open turn: the approval/asked + approval/decided audit pair must be "
+    "turn-enclosed (a bare event between turns is crash-tail garbage on reload). Ask from inside the "
+    "turn that needs the decision."
+)
+CALLER_ABORT_MESSAGE = "the caller cancelled the call"
+
+#: The deployment's presets besides Auto, and the approval policy selecting each one writes.
+PRESET_TABLE = {"read-only": "ask", "workspace-write": "ask", "danger-full-access": "never"}
+AUTO = "auto"
+# MSG-ERR-NO-AUTO is worded by the deployment (AR-DISPOSE-4): this is the presets service's text.
+NO_AUTO_PREFIX = 'permission: unknown preset "auto" (known: '
+AUTO_REGISTERED = 'permission: preset "auto" is already registered'
+
+#: MSG-REPAIR-INSTRUCTION: a request whose system text ends with it is a repair (AR-RES-RETRY-2).
+REPAIR_INSTRUCTION = (
+    "Your previous reply could not be read as a decision. Review the same pending action again and reply "
+    "with only the JSON object: exactly one of the six shapes in REVIEW_POLICY, with no Markdown, prose or tool call."
+)
+
+#: The request header's working directory, and the deployment's (AR-RES-CWD-1).
+HEADER_DIRECTORY = "/home/user/project"
+DEPLOYMENT_DIRECTORY = "/srv/agent"
+
+#: What finding the pending call in a log that breaks a fact says (AR-REVIEW-11).
+SESSION_LOG_TEXT = {
+    "ptc-start-without-step": "auto-review: a PTC call has no owning step in the session log",
+    "ptc-identity-ambiguous": "auto-review: a PTC call identity is ambiguous in the session log",
+    "no-open-step": "auto-review: the pending call has no open step in the session log",
+    "root-not-logged-once": "auto-review: the pending root call is missing or ambiguous in the session log",
+    "ptc-start-missing": "auto-review: the pending PTC call is missing or ambiguous in the session log",
+    "root-twice-in-surface": "auto-review: the pending root call is ambiguous in the current surface",
+    "native-identity-ambiguous": "auto-review: a native call identity is ambiguous in the session log",
+    "visible-call-unlogged": "auto-review: a visible call before the pending root is missing from the session log",
+    "unstarted-call-dispatched": "auto-review: an unstarted visible call has logged PTC dispatches",
+    "not-a-started-prefix": "auto-review: visible native call logs do not form a started prefix",
+    "visible-call-disagrees": "auto-review: a visible tool call disagrees with its logged action",
+    "root-not-in-surface": "auto-review: the pending root call is missing from the current surface",
+    "native-call-disagrees": "auto-review: the pending native call disagrees with its logged action",
+    "ptc-call-disagrees": "auto-review: the pending PTC call disagrees with its logged action",
+}
+
+
+class GateError(Exception):
+    """The gate raised, or returned something that is not a decision: an ``error`` reply."""
+
+
+# ---- The host's services -------------------------------------------------------------------------
+
+
+class PermissionPresets:
+    """The deployment's presets, plus Auto while an integration registers it."""
+
+    def __init__(self, preset: str, policy: "_Knobs") -> None:
+        self._preset = preset
+        self._knobs = policy
+        self._admit: Callable[[Session], None] | None = None
+
+    def current(self, session: Session) -> str:
+        """The session's preset (``"custom"`` for one recorded in Auto while nothing registers it)."""
+        return "custom" if self._preset == AUTO and self._admit is None else self._preset
+
+    def select(self, session: Session, name: str) -> None:
+        """Select a preset and write the approval policy it carries; selecting Auto first asks the
+        registered admission hook, which may raise (AR-DISPOSE-5)."""
+        if name == AUTO:
+            if self._admit is None:
+                raise LookupError(self._unknown(name))  # AR-DISPOSE-4
+            self._admit(session)
+            self._knobs.override = "ask"  # AR-SCOPE-5
+        else:
+            if name not in PRESET_TABLE:
+                raise LookupError(self._unknown(name))
+            self._knobs.override = PRESET_TABLE[name]
+        self._preset = name
+
+    def register_auto(self, admit: Callable[[Session], None] | None = None) -> Callable[[], None]:
+        """Make Auto selectable; ``admit(session)`` may refuse a selection by raising. Returns the
+        function that unregisters it."""
+        if self._admit is not None:
+            raise RuntimeError(AUTO_REGISTERED)
+        hook = admit or (lambda session: None)
+        self._admit = hook
+
+        def unregister() -> None:
+            if self._admit is hook:
+                self._admit = None
+
+        return unregister
+
+    @staticmethod
+    def _unknown(name: str) -> str:
+        return f'permission: unknown preset "{name}" (known: {", ".join(PRESET_TABLE)})'
+
+
+class _Knobs:
+    def __init__(self, override: str | None, default: str) -> None:
+        self.override, self.default = override, default
+
+
+class ApprovalPolicies:
+    """The session's recorded override and effective approval policy (AR-CONV-5)."""
+
+    def __init__(self, knobs: _Knobs) -> None:
+        self._knobs = knobs
+
+    def override_of(self, session: Session) -> str | None:
+        return self._knobs.override
+
+    def effective_policy(self, session: Session) -> str:
+        return self._knobs.override or self._knobs.default
+
+
+class SessionList:
+    """The live sessions disposal walks (scenario ``session.listed``)."""
+
+    def __init__(self, sessions: list[Session]) -> None:
+        self._sessions = sessions
+
+    def list(self) -> list[Session]:
+        return list(self._sessions)
+
+
+@dataclass(frozen=True)
+class Host:
+    """The services an integration keeps for its lifetime."""
+
+    profile: str
+    config: Config
+    clock: VirtualClock
+    presets: PermissionPresets
+    approval: ApprovalPolicies
+    sessions: SessionList
+    log: Callable[..., None]
+
+    def ensure_working_directory(self, session: Session) -> str:
+        """The header's working directory, else the deployment's (AR-RES-CWD-1)."""
+        return session.working_directory or DEPLOYMENT_DIRECTORY
+
+
+# ---- The services of one call ------------------------------------------------------------------
+
+
+class ToolSchemas:
+    """The tool schemas a call's name finds in the request header (for a ``ptc-inner`` call: the
+    schemas bound when its program started) and in the live tool registry."""
+
+    def __init__(self, header: str, registry: str) -> None:
+        self._header, self._registry = header, registry
+
+    def header_schemas(self, call: ToolCall) -> list[dict[str, Any]]:
+        return _schemas(call.name, self._header)
+
+    def registry_schemas(self, call: ToolCall) -> list[dict[str, Any]]:
+        return _schemas(call.name, self._registry)
+
+
+def _schemas(name: str, count: str) -> list[dict[str, Any]]:
+    def one(variant: str) -> dict[str, Any]:
+        return {
+            "name": name,
+            "description": f"scripted schema of {name!r} {variant}".strip(),
+            "parameters": {"type": "object", "properties": {}},
+        }
+
+    return {"present": [one("")], "ambiguous": [one("(first)"), one("(second)")]}.get(count, [])
+
+
+class Observer:
+    """Instrumentation: the gate reports a failed review here before acting on it."""
+
+    def __init__(self, on_failure: Callable[[FailureReport], None]) -> None:
+        self._on_failure = on_failure
+
+    def review_failure(self, failure_class: str, message: str, implementation_defined: bool = False) -> None:
+        """The review failed with ``failure_class`` (AR-REVIEW-6) and ``message``;
+        ``implementation_defined`` when the message's wording is the gate's own (AR-CONV-3)."""
+        self._on_failure(FailureReport(str(failure_class), str(message), bool(implementation_defined)))
+
+
+class ReviewerClient:
+    """The LLM client a gate sends reviewer requests through; answers as the scenario scripts."""
+
+    def __init__(self, world: "_CallWorld") -> None:
+        self._w = world
+
+    async def request(
+        self,
+        *,
+        provider: str,
+        model: str,
+        system: str = "",
+        messages: Iterable[Any] = (),
+        temperature: float | None = None,
+        tools: Iterable[Any] | Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+        signal: AbortSignal | None = None,
+    ) -> list[Chunk]:
+        """One reviewer request; returns the response's chunks in stream order, or raises
+        :class:`ReviewerError` with the scripted thrown value. A scripted ``hang`` never settles on
+        its own: when ``signal`` aborts, it returns an ``aborted`` finish (code ``ABORTED``, the
+        abort reason as message), as an LLM runtime does; cancelling the request ends it too.
+        Other attempts settle after their ``delay_ms``, whatever the signal does (AR-CANCEL-5)."""
+        w = self._w
+        rec = w.rec
+        index = rec.attempts
+        rec.attempts += 1
+        rec.trace.append("review")
+        rec.routes.append(f"{provider}/{model}")
+        rec.requests.append(
+            {
+                "route": f"{provider}/{model}",
+                "temperature": _number_or_none(temperature),
+                "tools": len(list(tools)) if tools is not None and not isinstance(tools, Mapping) else len(tools or {}),
+                "session_id": session_id if isinstance(session_id, str) else None,
+                "repair": isinstance(system, str) and system.rstrip().endswith(REPAIR_INSTRUCTION),
+            }
+        )
+        script = w.spec.reviewer
+        attempt = script[min(index, len(script) - 1)]
+        w.fire_during_review()
+        if isinstance(attempt, HangAttempt):
+            if signal is None:
+                await asyncio.get_running_loop().create_future()  # never, unless cancelled
+            reason = await signal.wait()  # type: ignore[union-attr]
+            if w.caller.signal.aborted or w.disposed_during_call:
+                rec.signal_ended.add(index)
+            return [Finish("aborted", "ABORTED", str(reason))]
+        await w.clock.sleep(attempt.delay_ms, priority=WORLD)
+        if isinstance(attempt, ThrowAttempt):
+            raise ReviewerError(copy.deepcopy(attempt.value))
+        return _chunks(attempt)
+
+
+def _number_or_none(value: Any) -> int | float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return int(value) if float(value).is_integer() else value  # integers are written as integers
+
+
+def _chunks(attempt: TextAttempt | BlocksAttempt | FailedFinishAttempt) -> list[Chunk]:
+    match attempt:
+        case TextAttempt(text=text):
+            return [Block("text", text), Finish("stop")]
+        case BlocksAttempt(blocks=blocks, finish=finish, data_after_finish=after):
+            chunks: list[Chunk] = [Block(kind, text) for kind, text in blocks]
+            chunks.append(Finish(finish))
+            if after:
+                chunks.append(Usage())
+            return chunks
+        case FailedFinishAttempt(kind=kind, code=code, message=message):
+            return [Finish(kind, code, copy.deepcopy(message))]
+    raise AssertionError(attempt)
+
+
+class ApprovalService(ApprovalPolicies):
+    """The approval service the tool runtime asks for an ``ask`` (spec chapter 6)."""
+
+    def __init__(self, knobs: _Knobs, world: "_CallWorld") -> None:
+        super().__init__(knobs)
+        self._w = world
+
+    async def request(
+        self, *, call: ToolCall, reason: str | None, display_reason: dict[str, str] | None, signal: AbortSignal
+    ) -> str:
+        """AR-APPROVAL-2/4: ``allowed-once``, ``rejected``, ``cancelled`` or ``unavailable``; raises
+        when the scenario's approval is ``throws``, before looking at the signal or the policy."""
+        rec = self._w.rec
+        rec.trace.append("approval")
+        record: dict[str, Any] = {"reason": reason, "display_reason": display_reason, "answer": None, "prompted": False}
+        rec.approval = record
+        if self._w.spec.approval == "throws":
+            record["answer"] = "throws"
+            rec.approval_threw = True
+            raise RuntimeError(APPROVAL_THREW_MESSAGE)
+        if signal.aborted:
+            record["answer"] = "cancelled"
+        elif self.effective_policy(call.agent.session if call.agent else None) == "never":  # type: ignore[arg-type]
+            record["answer"] = "rejected"
+        else:
+            record["prompted"] = True
+            record["answer"] = self._w.spec.approval
+        return record["answer"]
+
+
+@dataclass(frozen=True)
+class Env:
+    """The services a listener gets with one call: the host's, plus this call's approval service,
+    tool schemas, reviewer client and instrumentation."""
+
+    host: Host
+    approval: ApprovalService
+    tools: ToolSchemas
+    llm: ReviewerClient
+    observe: Observer
+
+    @property
+    def profile(self) -> str:
+        return self.host.profile
+
+    @property
+    def config(self) -> Config:
+        return self.host.config
+
+    @property
+    def clock(self) -> VirtualClock:
+        return self.host.clock
+
+    @property
+    def presets(self) -> PermissionPresets:
+        return self.host.presets
+
+    @property
+    def sessions(self) -> SessionList:
+        return self.host.sessions
+
+    def ensure_working_directory(self, session: Session) -> str:
+        return self.host.ensure_working_directory(session)
+
+    def log(self, *args: Any) -> None:
+        self.host.log(*args)
+
+
+# ---- One call ------------------------------------------------------------------------------------
+
+
+class _CallWorld:
+    """One call: its recorder, signals, services and the rest of the chain."""
+
+    def __init__(self, world: "_World", spec: CallSpec, n: int) -> None:
+        self.spec = spec
+        self.clock = world.clock
+        self.rec = CallRecord(spec.id)
+        self.caller = AbortController()
+        self.disposed_during_call = False
+        self._world = world
+        self._review_abort_fired = False
+        if spec.abort == "caller-before-dispatch":
+            self.abort_caller()
+        if spec.abort == "lifecycle-before-review":
+            self.dispose()
+
+        self.call = ToolCall(
+            name=spec.tool_name,
+            call_id=f"call-{n}",
+            kind=spec.kind,
+            parent=Parent("run_code", f"program-{n}") if spec.kind == "ptc-inner" else None,
+            agent=Agent("agent-1", world.session) if spec.agent else None,
+            signal=self.caller.signal,
+            arguments={},
+        )
+        world.log_facts[self.call.call_id] = spec.log
+        self.env = Env(
+            host=world.host,
+            approval=ApprovalService(world.knobs, self),
+            tools=ToolSchemas(spec.schema_header, spec.schema_registry),
+            llm=ReviewerClient(self),
+            observe=Observer(self._failure_reported),
+        )
+
+    def abort_caller(self) -> None:
+        self.caller.abort(CALLER_ABORT_MESSAGE)
+
+    def dispose(self) -> None:
+        self.disposed_during_call = True
+        self._world.begin_disposal()
+
+    def fire_during_review(self) -> None:
+        """``caller-during-review`` / ``lifecycle-after-review``: once, while the review runs."""
+        if self._review_abort_fired:
+            return
+        self._review_abort_fired = True
+        if self.spec.abort == "caller-during-review":
+            self.abort_caller()
+        if self.spec.abort == "lifecycle-after-review":
+            self.dispose()
+
+    def _failure_reported(self, failure: FailureReport) -> None:
+        self.rec.failure = failure
+        # A review that fails without a request ends here: the during-review points fire now,
+        # before the gate acts on the failure.
+        if self.rec.attempts == 0:
+            self.fire_during_review()
+
+    async def next(self) -> Decision:
+        """The rest of the pre-execute chain, ending in allow."""
+        self.rec.trace.append("downstream")
+        if self.spec.abort == "lifecycle-during-downstream":
+            self.dispose()
+        if self.spec.abort == "caller-during-review":
+            self.fire_during_review()  # a pass-through call: the caller aborts while the stage runs
+        d = self.spec.downstream
+        match d.kind:
+            case "allow":
+                return Allow()
+            case "deny":
+                return Deny(d.reason or "", copy.deepcopy(d.info))
+            case "cancel":
+                return Cancel()
+        return Ask(d.reason)
+
+    def body(self) -> None:
+        self.rec.trace.append("body")
+
+
+def _describe(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+async def run_tool_call(w: _CallWorld, listener: Callable[..., Any] | None) -> None:
+    """Run one call through the pre-execute stage and materialize its decision (chapters 5-8).
+    ``listener`` is the gate's, or None once the integration is gone: the rest of the chain then
+    decides alone (AR-DISPOSE-4)."""
+    call, rec = w.call, w.rec
+
+    def refuse(text: str, info: Mapping[str, Any] | None = None) -> None:
+        rec.result = {"executed": False, "text": text, "info": copy.deepcopy(dict(info)) if info else None}
+
+    def aborted_before_dispatch() -> None:
+        refuse("Error: " + RUNTIME_TEXT["aborted_before_dispatch"], INFO_ABORTED)  # AR-RESULT-4
+
+    def dispatch() -> None:
+        if call.signal.aborted:
+            return aborted_before_dispatch()  # AR-RESULT-1
+        w.body()
+        rec.result = {"executed": True, "text": None, "info": None}
+
+    if call.signal.aborted:
+        return aborted_before_dispatch()  # AR-CANCEL-1: no listener runs
+
+    try:
+        decision = await (w.next() if listener is None else listener(call, w.next, w.env))
+        rec.listener = listener_record(decision)
+    except Exception as error:
+        raise GateError(f"the gate raised {_describe(error)}") from error
+
+    name = call.name
+    match rec.listener["kind"]:
+        case "allow":
+            return dispatch()
+        case "deny":
+            return refuse("Error: " + rec.listener["reason"], rec.listener.get("info"))  # AR-RESULT-2
+        case "cancel":
+            return aborted_before_dispatch()
+    # ask
+    if call.agent is None:
+        return refuse("Error: " + RUNTIME_TEXT["no_agent"].format(name=name))  # AR-APPROVAL-1
+    try:
+        answer = await w.env.approval.request(
+            call=call, reason=rec.listener.get("reason"), display_reason=rec.listener.get("display_reason"), signal=call.signal
+        )
+    except Exception as error:  # AR-APPROVAL-4, AR-RESULT-5
+        return refuse(f"Error: {error}")
+    match answer:
+        case "allowed-once":
+            return dispatch()
+        case "rejected":
+            return refuse("Error: " + RUNTIME_TEXT["user_rejected"].format(name=name))
+        case "cancelled":
+            if call.signal.aborted:
+                return aborted_before_dispatch()  # AR-RESULT-3
+            return refuse("Error: " + RUNTIME_TEXT["approval_cancelled"].format(name=name))
+    return refuse("Error: " + RUNTIME_TEXT["approval_unavailable"].format(name=name))
+
+
+# ---- One scenario line: the session, its integration, its items ----------------------------------
+
+
+class _Installed:
+    def __init__(self, integration: Integration, restored: Mapping[str, int]) -> None:
+        self.integration = integration
+        self.restored = restored
+        self.closing: asyncio.Task[Any] | None = None
+        self.close_error: Exception | None = None
+
+
+class _World:
+    def __init__(self, sc: Scenario, profile: str, install: Installer, observes: Iterable[str], log: Callable[..., None]) -> None:
+        self.sc = sc
+        self.profile = profile
+        self.observes = tuple(observes)
+        self.install = install
+        self.loop = VirtualTimeLoop()
+        self.loop.set_exception_handler(
+            lambda loop, context: log(f"[adapter] {context.get('message')}: {context.get('exception')!r}")
+        )
+        self.clock = self.loop.clock
+        self.knobs = _Knobs(sc.policy.override, sc.policy.default)
+        self.log_facts: dict[str, str] = {}
+        self.session = Session(
+            id=sc.session.id,
+            route=sc.session.route,
+            working_directory=HEADER_DIRECTORY if sc.session.working_directory else None,
+            log=SessionLog(self.log_facts, SESSION_LOG_TEXT),
+        )
+        self.presets = PermissionPresets(sc.preset, self.knobs)
+        self.host = Host(
+            profile=profile,
+            config=sc.config,
+            clock=self.clock,
+            presets=self.presets,
+            approval=ApprovalPolicies(self.knobs),
+            sessions=SessionList([self.session] if sc.session.listed else []),
+            log=log,
+        )
+        self.installed: _Installed | None = None
+        self.calls = 0
+        self._install({self.session.id: sc.session.consecutive_failures})
+
+    def _install(self, restored: Mapping[str, int]) -> None:
+        integration = self.install(self.host, restored)
+        for member in ("listener", "close", "wait_closed"):
+            if not callable(getattr(integration, member, None)):
+                raise TypeError(f"install(host, restored) must return an integration with {member}()")
+        self.installed = _Installed(integration, restored)
+
+    def begin_disposal(self) -> None:
+        """Start disposing of the installed integration, once: ``close()`` now, and
+        ``wait_closed()`` running alongside whatever comes next."""
+        used = self.installed
+        if used is None or used.closing is not None or used.close_error is not None:
+            return
+        try:
+            used.integration.close()
+        except Exception as error:  # reported when the disposal is finished
+            used.close_error = error
+            return
+        used.closing = self.loop.create_task(self._rest_of_disposal(used.integration))
+
+    @staticmethod
+    async def _rest_of_disposal(integration: Integration) -> None:
+        # close() happened at the abort point; the rest runs once the call under way (or about to
+        # start) has taken its first step, as when a host starts disposal without awaiting it.
+        await asyncio.sleep(0)
+        await integration.wait_closed()
+
+    def finish_disposal(self) -> None:
+        """Let the disposal settle; the integration is gone afterwards."""
+        self.begin_disposal()
+        used = self.installed
+        if used is None:
+            return
+        if used.close_error is not None:
+            raise GateError(f"close() raised {_describe(used.close_error)}") from used.close_error
+        assert used.closing is not None
+        try:
+            self.loop.drive(used.closing)
+        except Stalled:
+            self.host.log("[adapter] wait_closed() never settled; the integration is dropped anyway")
+        except Exception as error:
+            raise GateError(f"disposing of the integration failed: {_describe(error)}") from error
+        self.installed = None
+
+    def _count(self, used: _Installed | None) -> int:
+        """The failures in a row the integration counts for the session; 0 with none installed."""
+        if used is None:
+            return 0
+        count_of = getattr(used.integration, "consecutive_failures", None)
+        if count_of is None:
+            return used.restored.get(self.session.id, 0)
+        n = count_of(self.session)
+        if type(n) is not int or n < 0:
+            raise GateError(f"consecutive_failures(session) returned {n!r}, not a count")
+        return n
+
+    def run_call(self, spec: CallSpec) -> dict[str, Any]:
+        used = self.installed
+        self.calls += 1
+        w = _CallWorld(self, spec, self.calls)
+        listener = None if used is None else used.integration.listener
+        try:
+            self.loop.drive(run_tool_call(w, listener))
+        except Stalled:
+            pass  # never settles: the outcome says so
+        outcome = build_outcome(
+            w.rec,
+            consecutive_failures=self._count(used) if self.profile == "resilient" else None,
+            requests="requests" in self.observes,
+        )
+        if spec.abort in LIFECYCLE_ABORTS:
+            self.finish_disposal()  # AR-SESSION-2
+        return outcome
+
+    def run_event(self, spec: EventSpec) -> dict[str, Any]:
+        error: str | None = None
+
+        def select_auto() -> None:
+            nonlocal error
+            try:
+                self.presets.select(self.session, AUTO)
+            except Exception as raised:
+                error = str(raised)
+
+        if spec.event == "dispose":
+            self.begin_disposal()
+            if spec.reselect:
+                select_auto()  # an observer of the migration, while the integration closes
+            self.finish_disposal()
+        elif spec.event == "install":
+            self._install({})  # AR-INSTALL-1, AR-RES-HINT-4
+        else:
+            select_auto()
+        outcome: dict[str, Any] = {"event": spec.event, "error": error}
+        if error is not None and error.startswith(NO_AUTO_PREFIX):
+            outcome["prefix_only"] = {"/error": 0}  # the deployment's presets (AR-DISPOSE-4)
+        return outcome
+
+    def shutdown(self) -> None:
+        self.loop.shutdown()
+
+
+def run_input(
+    raw: Any,
+    install: Installer,
+    *,
+    profile: str = "baseline",
+    observes: Iterable[str] = OBSERVABLES,
+    log: Callable[..., None] = lambda *args: None,
+) -> dict[str, Any]:
+    """Decide one scenario line (already parsed with ``json.loads``) — a single call or a session
+    — with the integration ``install`` makes, under ``profile``. Returns the outcome of
+    spec/scenario.md (a session's: ``{"id", "calls": [...]}``). Raises ``ScenarioError`` for an
+    invalid scenario and :class:`GateError` when the gate raises or returns something that is not
+    a decision. ``observes`` says what the run observes: a session needs ``sessions``, and
+    ``review.requests`` is reported only with ``requests``."""
+    observes = tuple(observes)
+    sc = read_input(raw)
+    if sc.is_session and "sessions" not in observes:
+        raise GateError("a session scenario, but this run does not observe sessions")
+    world = _World(sc, profile, install, observes, log)
+    try:
+        outcomes = [world.run_call(item) if isinstance(item, CallSpec) else world.run_event(item) for item in sc.items]
+    finally:
+        world.shutdown()
+    return {"id": sc.id, "calls": outcomes} if sc.is_session else outcomes[0]

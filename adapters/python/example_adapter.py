@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""example_adapter.py — an autoreview adapter for a Python gate: the starting point.
+
+    autoreview smoke --profile baseline -- python3 adapters/python/example_adapter.py
+    autoreview check --profile baseline -- python3 adapters/python/example_adapter.py
+    autoreview check --profile resilient -- python3 adapters/python/example_adapter.py
+    python3 adapters/python/example_adapter.py --decide resilient < scenarios.jsonl
+
+autoreview_kit does everything but the gate: the protocol loop, the session and its presets, the
+scripted reviewer, downstream listeners, the approval service, abort signals, the tool runtime and
+the outcome. This file only says which gate to check, what it is called, which profiles it
+implements, and what it can observe. Run from this directory it uses the kit beside it; copied
+elsewhere, the kit installed with ``pip install ./adapters/python``.
+"""
+
+import sys
+
+from autoreview_kit import serve
+
+# ------------------------------------------------------------------------------------------------
+# >>> PLUG YOUR GATE IN HERE <<<
+#
+# A gate is installed the way a host installs it: ``install(host, restored)`` registers the Auto
+# preset and returns an integration with ``listener(call, call_next, env)``, ``close()``,
+# ``wait_closed()`` and, if it counts failures, ``consecutive_failures(session)`` (autoreview_kit.api
+# documents each). Replace the example with yours, e.g.
+#
+#     from my_gate.autoreview import install_for_checks as install
+#
+# where the function maps the kit's services onto the ones your integration takes:
+#   host.presets.current / .select / .register_auto     -> your permission presets
+#   host.approval.override_of(s) / .effective_policy(s)  -> your approval policy
+#   host.sessions.list()                 -> the live sessions your disposal walks
+#   host.ensure_working_directory(s)     -> the deployment's working directory (resilient profile)
+#   host.clock                           -> timers for deadlines (virtual time: never real sleeps)
+# and, per call, what the listener's ``env`` adds:
+#   env.llm.request(...)                 -> your LLM client (returns chunks: Block, Finish, Usage)
+#   env.tools.header_schemas(call) / .registry_schemas(call)   -> request header and live registry
+#   call.agent.session.working_directory / .log.pending_action(call)  -> header and session log
+# Call env.observe.review_failure(failure_class, message, implementation_defined) wherever your
+# gate logs a reviewer failure (the outcome's review.failure comes from it).
+# ------------------------------------------------------------------------------------------------
+from autoreview_kit.example_gate import install
+
+if __name__ == "__main__":
+    sys.exit(
+        serve(
+            implementation={
+                "name": "example-gate-python",  # your package, e.g. "acme-auto-review"
+                "version": "0.1.0",  # its version
+                "language": "python",
+            },
+            # The profiles your gate implements. A gate that implements only the baseline lists
+            # ("baseline",) until it implements chapters 10 and 11 of the spec.
+            profiles=("baseline", "resilient"),
+            # What your gate can observe (protocol 2). List only what it can express: a case that
+            # needs something left out reads "not applicable" instead of failing or passing.
+            #   "sessions"     several calls and lifecycle events in one installation: your gate
+            #                  keeps its state itself, and close()/wait_closed() really dispose of it;
+            #   "requests"     each reviewer request goes through env.llm.request, which records its
+            #                  route, temperature, tools, session id and whether it is a repair;
+            #   "session-log"  your gate reads session.working_directory and log.pending_action(call).
+            observes=("sessions", "requests", "session-log"),
+            # What your framework cannot express, if anything (protocol 2): "deny-reason" (a
+            # denial carries no reason), "ask-reason" (an approval request carries no reason),
+            # "abort-signal" (the gate gets no abort signal). Cases that need one are not
+            # applicable. The example lacks nothing.
+            # lacks=("deny-reason",),
+            install=install,
+        )
+    )
