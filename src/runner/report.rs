@@ -202,22 +202,15 @@ pub fn tallies(report: &Report) -> (Vec<(String, Tally)>, Tally) {
         areas[i].1.add(r);
         total.add(r);
     }
-    // Passing generated cases are only counted (memory stays flat over a million of them).
-    if report.generated_passed > 0 {
-        let i = match areas.iter().position(|(a, _)| a == "generated") {
-            Some(i) => i,
-            None => {
-                areas.push(("generated".to_owned(), Tally::default()));
-                areas.len() - 1
-            }
-        };
-        for t in [&mut areas[i].1, &mut total] {
-            t.cases += report.generated_passed;
-            t.passed += report.generated_passed;
+    // Generated cases that passed, or needed a capability the implementation lacks, are only
+    // counted (memory stays flat over a million of them).
+    for (n, applicable) in [
+        (report.generated_passed, true),
+        (report.generated_not_applicable, false),
+    ] {
+        if n == 0 {
+            continue;
         }
-    }
-    // So are the generated cases that needed a capability the implementation lacks.
-    if report.generated_not_applicable > 0 {
         let i = match areas.iter().position(|(a, _)| a == "generated") {
             Some(i) => i,
             None => {
@@ -226,8 +219,11 @@ pub fn tallies(report: &Report) -> (Vec<(String, Tally)>, Tally) {
             }
         };
         for t in [&mut areas[i].1, &mut total] {
-            t.cases += report.generated_not_applicable;
-            t.not_applicable += report.generated_not_applicable;
+            t.cases += n;
+            match applicable {
+                true => t.passed += n,
+                false => t.not_applicable += n,
+            }
         }
     }
     (areas, total)
@@ -600,8 +596,22 @@ pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::Seria
         suite.time = Some(suite.time.unwrap_or_default() + r.duration);
         suite.add_test_case(junit_case(r, strict));
     }
-    // Passing generated cases are counted, not kept: one test case stands for all of them.
-    if report.generated_passed > 0 {
+    // Generated cases that passed, or were not applicable, are counted, not kept: one test case
+    // stands for each kind.
+    let mut not_applicable = TestCaseStatus::skipped();
+    not_applicable.set_message("not applicable: needs a capability the implementation lacks");
+    let counted = [
+        (report.generated_passed, "passed", TestCaseStatus::success()),
+        (
+            report.generated_not_applicable,
+            "not applicable",
+            not_applicable,
+        ),
+    ];
+    for (n, what, status) in counted {
+        if n == 0 {
+            continue;
+        }
         let i = match areas.iter().position(|a| *a == "generated") {
             Some(i) => i,
             None => {
@@ -614,36 +624,7 @@ pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::Seria
                 suites.len() - 1
             }
         };
-        let mut case = TestCase::new(
-            format!("{} generated cases passed", report.generated_passed),
-            TestCaseStatus::success(),
-        );
-        case.set_classname("generated");
-        suites[i].add_test_case(case);
-    }
-    // Generated cases that needed a capability the implementation lacks: one skipped test case.
-    if report.generated_not_applicable > 0 {
-        let i = match areas.iter().position(|a| *a == "generated") {
-            Some(i) => i,
-            None => {
-                let mut suite = TestSuite::new("generated");
-                suite
-                    .set_timestamp(started)
-                    .add_properties(properties.clone());
-                areas.push("generated");
-                suites.push(suite);
-                suites.len() - 1
-            }
-        };
-        let mut status = TestCaseStatus::skipped();
-        status.set_message("not applicable: needs a capability the implementation lacks");
-        let mut case = TestCase::new(
-            format!(
-                "{} generated cases not applicable",
-                report.generated_not_applicable
-            ),
-            status,
-        );
+        let mut case = TestCase::new(format!("{n} generated cases {what}"), status);
         case.set_classname("generated");
         suites[i].add_test_case(case);
     }
