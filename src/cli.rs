@@ -515,6 +515,9 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         &expected,
         &mut progress,
     );
+    report.command = command.clone();
+    report.shard = run.shard.filter(|s| s.of > 1);
+    report.generated = run.generated;
     if run.generated > 0 {
         let seed = run.seed.unwrap_or_else(fresh_seed);
         let plan = generated::Plan {
@@ -532,11 +535,8 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
                 .unwrap_or_default()
         );
         print!("{}", found.distribution.render());
-        for c in &found.counterexamples {
-            print!("{}", generated::render(c, profile, &command));
-        }
-        for c in &found.session_counterexamples {
-            print!("{}", runner::sessions::render(c, profile, &command));
+        for f in found.found(profile, &command) {
+            print!("{}", generated::render_found(&f));
         }
         if let Some(dir) = &run.freeze
             && !found.counterexamples.is_empty()

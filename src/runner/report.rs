@@ -394,6 +394,10 @@ pub fn json(report: &Report, strict: bool) -> String {
         "spec": crate::table::Table::load(report.profile).map(|t| t.spec).unwrap_or_default(),
         "profile": report.profile,
         "implementation": report.implementation,
+        "implementation_info": report.implementation_info,
+        "command": report.command,
+        "shard": report.shard,
+        "generated": report.generated,
         "protocol": report.protocol,
         "observes": report.observes,
         "started": timestamp(report.started),
@@ -409,6 +413,7 @@ pub fn json(report: &Report, strict: bool) -> String {
         "stale_expectations": report.stale_expectations,
         "generated_passed": report.generated_passed,
         "results": report.results,
+        "counterexamples": report.counterexamples,
     });
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
@@ -843,6 +848,7 @@ mod tests {
             area: "area".into(),
             title: format!("case {id}"),
             clauses: Vec::new(),
+            row: None,
             verdict: if passed {
                 Verdict::Pass
             } else {
@@ -861,6 +867,10 @@ mod tests {
         Report {
             profile: Profile::Baseline,
             implementation: "test".into(),
+            implementation_info: None,
+            command: Vec::new(),
+            shard: None,
+            generated: 0,
             protocol: None,
             observes: Vec::new(),
             started: SystemTime::UNIX_EPOCH,
@@ -870,6 +880,7 @@ mod tests {
             results,
             generated_passed: 0,
             stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
+            counterexamples: Vec::new(),
         }
     }
 

@@ -684,6 +684,18 @@ fn the_json_report_records_the_run() {
     assert_eq!(r["seed"], 7);
     assert_eq!(r["protocol"], serde_json::Value::Null, "in process");
     assert_eq!(r["succeeded"], true);
+    assert_eq!(
+        r["implementation_info"],
+        serde_json::json!({"name": "autoreview reference engine", "version": env!("CARGO_PKG_VERSION"), "language": "rust"})
+    );
+    assert_eq!(r["command"], serde_json::json!([]), "no adapter");
+    assert_eq!(r["shard"], serde_json::Value::Null, "not split");
+    assert_eq!(r["generated"], 3);
+    assert_eq!(r["counterexamples"], serde_json::json!([]));
+    // A decision-table row's case falls under its own row.
+    for c in r["results"].as_array().unwrap() {
+        assert_eq!(c["row"], c["id"], "{c}");
+    }
     let argv: Vec<&str> = r["argv"]
         .as_array()
         .unwrap()
