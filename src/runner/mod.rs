@@ -93,13 +93,17 @@ fn in_process_info(name: &str) -> ImplementationInfo {
     }
 }
 
+/// The ID of the result that stands for what an implementation did after its last answer: one per
+/// process, so each shard of a run may have its own.
+pub const TAIL_ID: &str = "PROTOCOL-TAIL";
+
 /// The result that stands for what an implementation did after its last answer, if anything.
 pub(crate) fn tail_result(
     imp: &mut dyn Implementation,
     expected: &expect::Expected,
 ) -> Option<CaseResult> {
     let error = imp.finish()?;
-    let id = "PROTOCOL-TAIL".to_owned();
+    let id = TAIL_ID.to_owned();
     let expected_failure = expected.reason(&id).map(str::to_owned);
     Some(CaseResult {
         status: Status::of(false, expected_failure.is_some()),
@@ -337,7 +341,7 @@ impl Verdict {
 }
 
 /// A case's final status in a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Passed.
