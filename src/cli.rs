@@ -183,6 +183,24 @@ Examples:
         #[arg(long, value_name = "DIR")]
         badges: Option<String>,
     },
+    /// Compare two JSON reports case by case: regressions (a case that passed or failed as
+    /// listed in OLD and fails in NEW), new passes, changed worst severities and texts, cases
+    /// added or removed.
+    ///
+    /// Exit code 0 without a regression, 1 with one, 3 when a report cannot be read.
+    #[command(after_help = "\
+Examples:
+  autoreview check --report-json old.json -- ./adapter-v1
+  autoreview check --report-json new.json -- ./adapter-v2
+  autoreview compare old.json new.json")]
+    Compare {
+        /// The earlier report.
+        #[arg(value_name = "OLD.json")]
+        old: String,
+        /// The later report.
+        #[arg(value_name = "NEW.json")]
+        new: String,
+    },
     /// Print the JSON Schema of the scenario or outcome format.
     Schema {
         /// Which format.
@@ -427,6 +445,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             markdown,
             badges,
         } => matrix(&reports, html, markdown, badges),
+        Command::Compare { old, new } => compare(&old, &new),
         Command::Schema { which } => {
             print_all(&crate::schema::text(which.format()))?;
             Ok(ExitCode::SUCCESS)
@@ -746,6 +765,19 @@ fn matrix(
     out.push_str(&format!("wrote {}\n", written.join(", ")));
     print_all(&out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `compare`: two reports case by case; exit code 1 on a regression.
+fn compare(old: &str, new: &str) -> anyhow::Result<ExitCode> {
+    use crate::matrix::regress;
+    let (o, n) = (read_report(old)?, read_report(new)?);
+    let changes = regress::compare(&o, &n);
+    print_all(&regress::text(&o, &n, (old, new), &changes))?;
+    Ok(if changes.regressions.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(exit::FAILED)
+    })
 }
 
 /// `smoke`: the handshake, one call that must run, one that must be denied.

@@ -1,4 +1,4 @@
-//! The JSON report of `autoreview check --report-json` as the matrix reads it:
+//! The JSON report of `autoreview check --report-json` as the matrix and `compare` read it:
 //! `report_version` 3, members added since then read when present and derived from the command
 //! line when not (an older report's shard, adapter command and generated count), unknown members
 //! ignored, and the needs of a not-applicable case kept as plain names.

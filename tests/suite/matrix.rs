@@ -1,14 +1,16 @@
-//! `autoreview matrix` on reports of real runs: the in-process reference,
+//! `autoreview matrix` and `autoreview compare` on reports of real runs: the in-process reference,
 //! the example gate split into two shards, the rc.3 model with expected failures listed, and a
 //! protocol-1 adapter with cases not applicable to it. The page is opened in headless Chromium
 //! (skipped, with a message, when it is not installed) and every cell of its DOM is checked
-//! against the reports; a screenshot is saved to `target/matrix.png`.
+//! against the reports; a screenshot is saved to `target/matrix.png`. `compare` catches the
+//! regressions a planted defect causes, and finds nothing between a run and itself.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use autoreview::Profile;
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_autoreview");
@@ -561,4 +563,145 @@ fn the_matrix_refuses_an_incomplete_or_overlapping_run() {
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("nothing to write"), "{err}");
     assert!(!Path::new(&out).exists(), "nothing written on an error");
+}
+
+/// The fixed cases whose reference outcome asks the user somewhere (a call's listener `ask`):
+/// those a gate that turns each question into a denial fails, unless the case is
+/// implementation-defined (held to safety only).
+fn asking_cases() -> BTreeSet<String> {
+    autoreview::cases::all(Profile::Resilient)
+        .unwrap()
+        .into_iter()
+        .filter(|c| !c.implementation_defined)
+        .filter(|c| {
+            let o = serde_json::to_value(autoreview::engine::decide_input(
+                &c.scenario,
+                Profile::Resilient,
+            ))
+            .unwrap();
+            let asks = |o: &Value| o["listener"]["kind"] == "ask";
+            asks(&o) || o["calls"].as_array().is_some_and(|cs| cs.iter().any(asks))
+        })
+        .map(|c| c.id)
+        .collect()
+}
+
+/// `compare` of a correct run (the example gate) with a run of a planted defect (questions turned
+/// into denials) reports each case the defect breaks as a regression, and exits 1; a run compared
+/// with itself changes nothing and exits 0.
+#[test]
+fn compare_reports_the_regressions_a_planted_defect_causes() {
+    let dir = std::env::temp_dir().join(format!("autoreview-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let generated = ["--generated", GENERATED, "--seed", SEED];
+    let old = check(
+        &dir,
+        "old.json",
+        &generated,
+        &["node", &format!("{NODE_DIR}/skeleton.js")],
+        0,
+    );
+    let new = check(
+        &dir,
+        "new.json",
+        &generated,
+        &["node", &format!("{TESTS_DIR}/tamper.js"), BIN, "decision"],
+        1,
+    );
+    let (old, new) = (
+        old.to_string_lossy().into_owned(),
+        new.to_string_lossy().into_owned(),
+    );
+    let (code, out, err) = cli(&["compare", &old, &new]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    // The IDs listed under REGRESSIONS.
+    let mut regressions = BTreeSet::new();
+    let mut inside = false;
+    for line in out.lines() {
+        if line.starts_with("REGRESSIONS") {
+            inside = true;
+        } else if inside && line.starts_with("  ") && !line.starts_with("      ") {
+            let mut words = line.split_whitespace();
+            let id = words.next().unwrap().to_owned();
+            assert_eq!(words.next(), Some("pass"), "{line}");
+            assert_eq!(words.next(), Some("→"), "{line}");
+            assert_eq!(words.next(), Some("fail"), "{line}");
+            assert_eq!(
+                words.next(),
+                Some("DECISION"),
+                "a question became a denial: {line}"
+            );
+            regressions.insert(id);
+        } else if inside && line.is_empty() {
+            inside = false;
+        }
+    }
+    let fixed: BTreeSet<String> = regressions
+        .iter()
+        .filter(|id| !id.starts_with("GEN-"))
+        .cloned()
+        .collect();
+    let expected = asking_cases();
+    assert!(expected.contains("RS-PN"), "a case that asks");
+    assert_eq!(fixed, expected, "{out}");
+    // Every generated case the defect fails passed in the old run, unlisted: a regression too.
+    let failed_generated: BTreeSet<String> = read_json(Path::new(&new))["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "fail")
+        .filter_map(|r| {
+            r["id"]
+                .as_str()
+                .filter(|id| id.starts_with("GEN-"))
+                .map(str::to_owned)
+        })
+        .collect();
+    assert!(!failed_generated.is_empty());
+    assert!(
+        failed_generated.iter().all(|id| regressions.contains(id)),
+        "{out}"
+    );
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with(&format!("REGRESSION — {} regressions", regressions.len())),
+        "{out}"
+    );
+    assert!(
+        out.contains("DECISION /listener/kind: expected \"ask\", got \"deny\""),
+        "{out}"
+    );
+
+    // The reverse: the same cases now pass.
+    let (code, out, _) = cli(&["compare", &new, &old]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(&format!("NEW PASSES ({})", regressions.len())),
+        "{out}"
+    );
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("NO REGRESSION — 0 regressions"),
+        "{out}"
+    );
+
+    for run in [&old, &new] {
+        let (code, out, _) = cli(&["compare", run, run]);
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(
+            out.trim_end().lines().last(),
+            Some("NO REGRESSION — 0 regressions, nothing else changed"),
+            "{out}"
+        );
+    }
+    let (code, _, err) = cli(&["compare", &old, "/nonexistent/report.json"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("/nonexistent/report.json"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
