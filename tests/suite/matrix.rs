@@ -58,9 +58,19 @@ struct Runs {
 fn runs() -> &'static Runs {
     static RUNS: OnceLock<Runs> = OnceLock::new();
     RUNS.get_or_init(|| {
-        // Under target/, for a look after the run; the file names say what each is.
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("matrix-{}", std::process::id()));
+        // Under target/, for a look after the run; the file names say what each is. Earlier
+        // runs' directories are removed after an hour.
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        for old in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
+            let stale = old.metadata().and_then(|m| m.modified()).is_ok_and(|t| {
+                t.elapsed()
+                    .is_ok_and(|age| age > std::time::Duration::from_secs(3600))
+            });
+            if old.file_name().to_string_lossy().starts_with("matrix-") && stale {
+                let _ = std::fs::remove_dir_all(old.path());
+            }
+        }
+        let dir = tmp.join(format!("matrix-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let skeleton = format!("{NODE_DIR}/skeleton.js");
         let rc3 = format!("{NODE_DIR}/rc3-model.js");
