@@ -154,6 +154,53 @@ Examples:
         #[arg(long, value_name = "ID=WHY", requires = "lock")]
         retire: Vec<String>,
     },
+    /// Merge the JSON reports of several runs into one page: a column per implementation,
+    /// version and profile (the shards of one run merged, checked complete and disjoint), a line
+    /// per case under the spec's chapters, clauses and decision-table rows, and a conformance
+    /// score per column.
+    ///
+    /// The HTML page is static and self-contained (inline CSS, no script, nothing fetched); each
+    /// failure links to its differences, counterexample and repro lines. Exit code 0 when the
+    /// files are written, 3 when a report cannot be read or the reports do not merge (the same
+    /// run twice, a shard missing or given twice, a case in two shards).
+    #[command(after_help = "\
+Examples:
+  autoreview check --profile resilient --report-json ref.json
+  autoreview check --profile resilient --report-json gate.json -- node adapters/node/skeleton.js
+  autoreview matrix ref.json gate.json --html matrix.html --markdown matrix.md --badges badges/
+  autoreview matrix shard-1.json shard-2.json shard-3.json --html matrix.html   # one sharded run")]
+    Matrix {
+        /// JSON reports written by `check --report-json`.
+        #[arg(required = true, value_name = "REPORT.json")]
+        reports: Vec<String>,
+        /// Write the HTML page to FILE.
+        #[arg(long, value_name = "FILE")]
+        html: Option<String>,
+        /// Write the summary (chapters and clauses) as a Markdown table to FILE.
+        #[arg(long, value_name = "FILE")]
+        markdown: Option<String>,
+        /// Write one SVG badge per implementation into DIR (created if missing).
+        #[arg(long, value_name = "DIR")]
+        badges: Option<String>,
+    },
+    /// Compare two JSON reports case by case: regressions (a case that passed or failed as
+    /// listed in OLD and fails in NEW), new passes, changed worst severities and texts, cases
+    /// added or removed.
+    ///
+    /// Exit code 0 without a regression, 1 with one, 3 when a report cannot be read.
+    #[command(after_help = "\
+Examples:
+  autoreview check --report-json old.json -- ./adapter-v1
+  autoreview check --report-json new.json -- ./adapter-v2
+  autoreview compare old.json new.json")]
+    Compare {
+        /// The earlier report.
+        #[arg(value_name = "OLD.json")]
+        old: String,
+        /// The later report.
+        #[arg(value_name = "NEW.json")]
+        new: String,
+    },
     /// Print the JSON Schema of a format of the contract, or all of them as TypeScript.
     Schema {
         /// Which format.
@@ -399,6 +446,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             accept,
             retire,
         } => cases(lock, &accept, &retire),
+        Command::Matrix {
+            reports,
+            html,
+            markdown,
+            badges,
+        } => matrix(&reports, html, markdown, badges),
+        Command::Compare { old, new } => compare(&old, &new),
         Command::Schema { which, typescript } => {
             let text = match which {
                 Some(which) if !typescript => crate::schema::text(which.format()),
@@ -527,6 +581,9 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         &expected,
         &mut progress,
     );
+    report.command = command.clone();
+    report.shard = run.shard.filter(|s| s.of > 1);
+    report.generated = run.generated;
     if run.generated > 0 {
         let seed = run.seed.unwrap_or_else(fresh_seed);
         let plan = generated::Plan {
@@ -544,11 +601,8 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
                 .unwrap_or_default()
         );
         print!("{}", found.distribution.render());
-        for c in &found.counterexamples {
-            print!("{}", generated::render(c, profile, &command));
-        }
-        for c in &found.session_counterexamples {
-            print!("{}", runner::sessions::render(c, profile, &command));
+        for f in found.found(profile, &command) {
+            print!("{}", generated::render_found(&f));
         }
         if let Some(dir) = &run.freeze
             && !found.counterexamples.is_empty()
@@ -667,6 +721,75 @@ fn progress_bar() -> impl FnMut(usize, usize) {
             }
         }
     }
+}
+
+/// Reads and parses a JSON report; the error names the file.
+fn read_report(path: &str) -> anyhow::Result<crate::matrix::RunReport> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+    crate::matrix::RunReport::parse(&text).with_context(|| path.to_owned())
+}
+
+/// `matrix`: reports merged into a page, a Markdown table and badges.
+fn matrix(
+    paths: &[String],
+    html: Option<String>,
+    markdown: Option<String>,
+    badges: Option<String>,
+) -> anyhow::Result<ExitCode> {
+    use crate::matrix;
+    if html.is_none() && markdown.is_none() && badges.is_none() {
+        anyhow::bail!("nothing to write: give --html FILE, --markdown FILE or --badges DIR");
+    }
+    let reports = paths
+        .iter()
+        .map(|p| Ok((p.clone(), read_report(p)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let m = matrix::build(&reports)?;
+    let mut written = Vec::new();
+    if let Some(p) = &html {
+        std::fs::write(p, matrix::html::render(&m)).with_context(|| format!("writing {p}"))?;
+        written.push(p.clone());
+    }
+    if let Some(p) = &markdown {
+        std::fs::write(p, matrix::markdown::render(&m)).with_context(|| format!("writing {p}"))?;
+        written.push(p.clone());
+    }
+    if let Some(dir) = &badges {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {dir}"))?;
+        for b in matrix::badge::badges(&m) {
+            let p = std::path::Path::new(dir).join(&b.file);
+            std::fs::write(&p, &b.svg).with_context(|| format!("writing {}", p.display()))?;
+            written.push(p.display().to_string());
+        }
+    }
+    let mut out = String::new();
+    for c in &m.columns {
+        out.push_str(&format!(
+            "{}: {} ({} passed, {} failed, {} not applicable; {})\n",
+            runner::worddiff::visible(&c.label),
+            c.score.percent(),
+            c.score.passed,
+            c.score.failed,
+            c.score.not_applicable,
+            runner::worddiff::visible(&c.sources.join(", "))
+        ));
+    }
+    out.push_str(&format!("wrote {}\n", written.join(", ")));
+    print_all(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `compare`: two reports case by case; exit code 1 on a regression.
+fn compare(old: &str, new: &str) -> anyhow::Result<ExitCode> {
+    use crate::matrix::regress;
+    let (o, n) = (read_report(old)?, read_report(new)?);
+    let changes = regress::compare(&o, &n);
+    print_all(&regress::text(&o, &n, (old, new), &changes))?;
+    Ok(if changes.regressions.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(exit::FAILED)
+    })
 }
 
 /// `smoke`: the handshake, one call that must run, one that must be denied.

@@ -7,6 +7,7 @@
 
 pub mod engine;
 pub mod jsstring;
+pub mod matrix;
 pub mod messages;
 pub mod outcome;
 pub mod parse;

@@ -9,12 +9,45 @@ pub const TEXT: &str = include_str!("../spec/auto-review.md");
 /// Every clause ID the specification defines (a paragraph opening with `**AR-...-n.**`).
 pub fn clause_ids() -> BTreeSet<String> {
     TEXT.lines()
-        .filter_map(|l| l.strip_prefix("**"))
-        .filter_map(|l| l.split_once(".**"))
-        .map(|(id, _)| id)
-        .filter(|id| is_clause_id(id))
+        .filter_map(defined_on)
         .map(str::to_owned)
         .collect()
+}
+
+/// The clause a line defines, when it opens a clause's paragraph (`**AR-SCOPE-1.** ...`).
+fn defined_on(line: &str) -> Option<&str> {
+    let (id, _) = line.strip_prefix("**")?.split_once(".**")?;
+    is_clause_id(id).then_some(id)
+}
+
+/// One chapter of the specification (`## 3. The review`) and the clauses it defines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chapter {
+    /// Its number as the heading writes it (`3`).
+    pub number: String,
+    /// Its title (`The review`).
+    pub title: String,
+    /// The clauses it defines, in the text's order.
+    pub clauses: Vec<String>,
+}
+
+/// The chapters in the text's order, each with the clauses it defines: how reports that list
+/// cases by clause group them for a reader.
+pub fn chapters() -> Vec<Chapter> {
+    let mut out: Vec<Chapter> = Vec::new();
+    for line in TEXT.lines() {
+        if let Some(heading) = line.strip_prefix("## ") {
+            let (number, title) = heading.split_once(". ").unwrap_or(("", heading));
+            out.push(Chapter {
+                number: number.to_owned(),
+                title: title.trim().to_owned(),
+                clauses: Vec::new(),
+            });
+        } else if let (Some(id), Some(chapter)) = (defined_on(line), out.last_mut()) {
+            chapter.clauses.push(id.to_owned());
+        }
+    }
+    out
 }
 
 /// Whether `s` has the shape of a clause ID: `AR-<CHAPTER>[-<SECTION>]-<n>`, e.g. `AR-SCOPE-1` or
@@ -45,4 +78,25 @@ pub fn message_rows() -> Vec<(String, String)> {
             Some((id.to_owned(), template.replace("\\n", "\n")))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every clause belongs to exactly one chapter, and the chapters are the text's thirteen.
+    #[test]
+    fn each_clause_is_in_one_chapter() {
+        let chapters = chapters();
+        let numbers: Vec<&str> = chapters.iter().map(|c| c.number.as_str()).collect();
+        let expected: Vec<String> = (0..=12).map(|n| n.to_string()).collect();
+        assert_eq!(numbers, expected);
+        assert_eq!(chapters[1].title, "Scope and pass-through");
+        assert_eq!(chapters[1].clauses[0], "AR-SCOPE-1");
+        let listed: Vec<&String> = chapters.iter().flat_map(|c| &c.clauses).collect();
+        let unique: BTreeSet<&String> = listed.iter().copied().collect();
+        assert_eq!(listed.len(), unique.len(), "a clause defined twice");
+        assert_eq!(unique.len(), clause_ids().len());
+        assert!(chapters[12].clauses.contains(&"AR-SESSION-2".to_owned()));
+    }
 }

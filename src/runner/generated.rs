@@ -21,7 +21,7 @@ use crate::scenario::Scenario;
 use crate::table::{Table, features};
 
 /// Which part of a run this process takes: cases whose number is `index - 1` modulo `of`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub struct Shard {
     /// 1-based.
     pub index: usize,
@@ -788,6 +788,7 @@ pub fn run(
                             .map(|r| format!("a call under row {}", r.id))
                             .unwrap_or_default(),
                         clauses: row.map(|r| r.clauses.clone()).unwrap_or_default(),
+                        row: row.map(|r| r.id.clone()),
                         verdict,
                         status,
                         expected_failure,
@@ -833,7 +834,7 @@ pub fn run(
 const BATCH: usize = 256;
 
 /// A text quoted for a POSIX shell.
-fn shell_quote(s: &str) -> String {
+pub(crate) fn shell_quote(s: &str) -> String {
     if !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./=:@".contains(c))
@@ -846,31 +847,110 @@ fn shell_quote(s: &str) -> String {
 /// A counterexample for the terminal: the minimal scenario, each difference, and how to repeat
 /// it with the reference and with the implementation (`command`, empty for an in-process one).
 pub fn render(c: &Counterexample, profile: Profile, command: &[String]) -> String {
-    render_found(
-        "counterexample",
+    render_found(&found(
+        FoundKind::Call,
         &c.id,
         c.steps,
-        &c.minimal_json(),
+        c.minimal_json(),
         &c.verdict,
         profile,
         command,
-    )
+    ))
 }
 
-/// What [`render`] prints, for any kind of minimal scenario (`label` names the kind): a single
-/// call's or a session's, both of which `decide` and an adapter's `decide` read as they are.
-pub(crate) fn render_found(
-    label: &str,
+/// What a minimal scenario is: one call, or a session of calls and events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FoundKind {
+    /// A single call.
+    Call,
+    /// A session scenario (AR-SESSION-1).
+    Session,
+}
+
+/// A difference shrunk to a minimal scenario, as the reports keep it: the scenario, the verdict
+/// on it, and the command lines that repeat it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Found {
+    /// The generated case it was found in.
+    pub id: String,
+    /// A call or a session.
+    pub kind: FoundKind,
+    /// How many smaller candidates were tried.
+    pub steps: u32,
+    /// The minimal scenario, members at their default left out.
+    pub minimal: Value,
+    /// The verdict on it.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// How to repeat it.
+    pub repro: Repro,
+}
+
+/// The shell lines that repeat a counterexample.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Repro {
+    /// The reference's decision: `echo '<scenario>' | autoreview decide --profile P`.
+    pub reference: String,
+    /// The implementation's, through its adapter: `printf '%s\n' '<hello>' '<decide>' | <command>`;
+    /// `None` for an implementation in process.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub implementation: Option<String>,
+}
+
+/// A minimal scenario as the reports keep it, with its repro lines for `profile` and the adapter
+/// `command` (empty for an in-process implementation): a single call's or a session's, both of
+/// which `decide` and an adapter's `decide` read as they are.
+pub fn found(
+    kind: FoundKind,
     id: &str,
     steps: u32,
-    minimal: &Value,
+    minimal: Value,
     verdict: &Verdict,
     profile: Profile,
     command: &[String],
-) -> String {
+) -> Found {
     let json = minimal.to_string();
-    let mut out = format!("{label} from {id} (shrunk in {steps} steps):\n  {json}\n");
-    match verdict {
+    let reference = format!(
+        "echo {} | autoreview decide --profile {profile}",
+        shell_quote(&json)
+    );
+    let implementation = (!command.is_empty()).then(|| {
+        let hello = serde_json::json!({"type": "hello", "protocol": crate::protocol::VERSION, "profile": profile, "runner": "repro"});
+        let decide = serde_json::json!({"type": "decide", "seq": 1, "scenario": minimal});
+        let argv: Vec<String> = command.iter().map(|a| shell_quote(a)).collect();
+        format!(
+            "printf '%s\\n' {} {} | {}",
+            shell_quote(&hello.to_string()),
+            shell_quote(&decide.to_string()),
+            argv.join(" ")
+        )
+    });
+    Found {
+        id: id.to_owned(),
+        kind,
+        steps,
+        minimal,
+        verdict: verdict.clone(),
+        repro: Repro {
+            reference,
+            implementation,
+        },
+    }
+}
+
+/// A found counterexample for the terminal: the minimal scenario, each difference, and its repro
+/// lines.
+pub fn render_found(f: &Found) -> String {
+    let label = match f.kind {
+        FoundKind::Call => "counterexample",
+        FoundKind::Session => "session counterexample",
+    };
+    let mut out = format!(
+        "{label} from {} (shrunk in {} steps):\n  {}\n",
+        f.id, f.steps, f.minimal
+    );
+    match &f.verdict {
         Verdict::Fail { differences } => {
             for d in differences {
                 out.push_str(&format!("  {d}\n"));
@@ -881,22 +961,40 @@ pub(crate) fn render_found(
         }
         Verdict::Pass | Verdict::NotApplicable { .. } => {}
     }
-    out.push_str(&format!(
-        "  reference: echo {} | autoreview decide --profile {profile}\n",
-        shell_quote(&json)
-    ));
-    if !command.is_empty() {
-        let hello = serde_json::json!({"type": "hello", "protocol": crate::protocol::VERSION, "profile": profile, "runner": "repro"});
-        let decide = serde_json::json!({"type": "decide", "seq": 1, "scenario": minimal});
-        let argv: Vec<String> = command.iter().map(|a| shell_quote(a)).collect();
-        out.push_str(&format!(
-            "  implementation: printf '%s\\n' {} {} | {}\n",
-            shell_quote(&hello.to_string()),
-            shell_quote(&decide.to_string()),
-            argv.join(" ")
-        ));
+    out.push_str(&format!("  reference: {}\n", f.repro.reference));
+    if let Some(line) = &f.repro.implementation {
+        out.push_str(&format!("  implementation: {line}\n"));
     }
     out
+}
+
+impl GeneratedRun {
+    /// Every counterexample of the run, calls then sessions, as the reports keep them.
+    pub fn found(&self, profile: Profile, command: &[String]) -> Vec<Found> {
+        let calls = self.counterexamples.iter().map(|c| {
+            found(
+                FoundKind::Call,
+                &c.id,
+                c.steps,
+                c.minimal_json(),
+                &c.verdict,
+                profile,
+                command,
+            )
+        });
+        let sessions = self.session_counterexamples.iter().map(|c| {
+            found(
+                FoundKind::Session,
+                &c.id,
+                c.steps,
+                c.minimal_json(),
+                &c.verdict,
+                profile,
+                command,
+            )
+        });
+        calls.chain(sessions).collect()
+    }
 }
 
 /// The permanent ID a frozen counterexample gets: derived from its minimal scenario, so freezing

@@ -24,7 +24,7 @@ use crate::capability::{Capability, Lacks, Need};
 use crate::cases::{Case, Expectation, matches_partial};
 use crate::outcome::{InputOutcome, Outcome, SessionOutcome};
 use crate::profile::Profile;
-use crate::protocol::{Observable, Observes};
+use crate::protocol::{ImplementationInfo, Observable, Observes};
 use crate::scenario::Scenario;
 use crate::scenario::session::{Input, SessionScenario};
 pub use compare::{Difference, Severity};
@@ -81,7 +81,27 @@ pub trait Implementation {
     fn lacks(&self) -> Lacks {
         Lacks::NONE
     }
+
+    /// Who the implementation says it is (an adapter's `hello`), so that reports of several
+    /// runs can be told apart and merged by name and version; `None` when it does not say.
+    fn info(&self) -> Option<ImplementationInfo> {
+        None
+    }
 }
+
+/// The name, version and language of an in-process implementation of this crate.
+fn in_process_info(name: &str) -> ImplementationInfo {
+    ImplementationInfo {
+        name: name.to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        language: "rust".to_owned(),
+        homepage: None,
+    }
+}
+
+/// The ID of the result that stands for what an implementation did after its last answer: one per
+/// process, so each shard of a run may have its own.
+pub const TAIL_ID: &str = "PROTOCOL-TAIL";
 
 /// The result that stands for what an implementation did after its last answer, if anything.
 pub(crate) fn tail_result(
@@ -89,7 +109,7 @@ pub(crate) fn tail_result(
     expected: &expect::Expected,
 ) -> Option<CaseResult> {
     let error = imp.finish()?;
-    let id = "PROTOCOL-TAIL".to_owned();
+    let id = TAIL_ID.to_owned();
     let expected_failure = expected.reason(&id).map(str::to_owned);
     Some(CaseResult {
         status: Status::of(false, expected_failure.is_some()),
@@ -97,6 +117,7 @@ pub(crate) fn tail_result(
         area: "protocol".into(),
         title: "What the implementation wrote after its last reply".into(),
         clauses: Vec::new(),
+        row: None,
         verdict: Verdict::Broken { error },
         expected_failure,
         duration: Duration::ZERO,
@@ -104,12 +125,18 @@ pub(crate) fn tail_result(
 }
 
 /// The result of a case the implementation cannot be asked: it lacks `missing`.
-fn not_applicable(case: &Case, missing: Vec<Need>, expected: &expect::Expected) -> CaseResult {
+fn not_applicable(
+    case: &Case,
+    row: Option<String>,
+    missing: Vec<Need>,
+    expected: &expect::Expected,
+) -> CaseResult {
     CaseResult {
         id: case.id.clone(),
         area: case.area.clone(),
         title: case.title.clone(),
         clauses: case.clauses.clone(),
+        row,
         verdict: Verdict::NotApplicable { missing },
         status: Status::NotApplicable,
         expected_failure: expected.reason(&case.id).map(str::to_owned),
@@ -233,6 +260,10 @@ impl Implementation for Reference {
     ) -> Result<SessionOutcome, ImplError> {
         Ok(crate::engine::decide_session(session, profile))
     }
+
+    fn info(&self) -> Option<ImplementationInfo> {
+        Some(in_process_info("autoreview reference engine"))
+    }
 }
 
 /// The async reference gate (`crate::async_gate`), in process, on a paused clock. Checked against
@@ -279,6 +310,10 @@ impl Implementation for AsyncGate {
             sessions: false,
             ..Observes::ALL
         }
+    }
+
+    fn info(&self) -> Option<ImplementationInfo> {
+        Some(in_process_info("autoreview async gate"))
     }
 }
 
@@ -334,7 +369,7 @@ impl Verdict {
 }
 
 /// A case's final status in a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Passed.
@@ -397,6 +432,10 @@ pub struct CaseResult {
     pub title: String,
     /// The clauses the case exercises.
     pub clauses: Vec<String>,
+    /// The decision-table row the case's call falls under (a row's own case included); `None`
+    /// for a session, or a call no row of the profile's table holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<String>,
     /// The verdict.
     #[serde(flatten)]
     pub verdict: Verdict,
@@ -422,6 +461,15 @@ pub struct Report {
     pub profile: Profile,
     /// The implementation checked, as it describes itself (an adapter's handshake).
     pub implementation: String,
+    /// Its name, version and language, as its handshake gives them (the engine's own for an
+    /// implementation in process); `None` when an adapter gave none.
+    pub implementation_info: Option<ImplementationInfo>,
+    /// The adapter command and its arguments; empty for an implementation in process.
+    pub command: Vec<String>,
+    /// Which shard of the run this report holds, when the run was split (`--shard i/n`).
+    pub shard: Option<generated::Shard>,
+    /// How many generated scenarios the whole run draws, all shards together; 0 for none.
+    pub generated: usize,
     /// The adapter protocol version spoken; `None` for an implementation in process.
     pub protocol: Option<u32>,
     /// What the implementation observes beyond protocol 1.
@@ -448,6 +496,9 @@ pub struct Report {
     pub generated_not_applicable: usize,
     /// Expected failures listed for cases that were not in the run.
     pub stale_expectations: Vec<String>,
+    /// The differences generated cases showed, each shrunk to a minimal scenario, with the lines
+    /// that repeat it.
+    pub counterexamples: Vec<generated::Found>,
 }
 
 impl Report {
@@ -506,6 +557,8 @@ impl Report {
         self.results.append(&mut generated.results);
         self.generated_passed += generated.passed;
         self.generated_not_applicable += generated.not_applicable;
+        self.counterexamples
+            .extend(generated.found(self.profile, &self.command));
         self.seed = Some(generated.seed);
         self.duration += generated.duration;
         self.stale_expectations = expected.stale(self.results.iter().map(|r| r.id.as_str()));
@@ -530,6 +583,7 @@ pub fn run(
         .iter()
         .map(|c| missing_for(c, observes, lacks, profile))
         .collect();
+    let table = crate::table::Table::load(profile).ok();
     // The single calls the implementation is asked, so that it can prepare the next one.
     let asked_alone = |j: usize| match &cases[j].scenario {
         Input::One(s) if missing[j].is_empty() => Some(&**s),
@@ -537,8 +591,9 @@ pub fn run(
     };
     let mut results = Vec::with_capacity(cases.len());
     for (i, case) in cases.iter().enumerate() {
+        let row = row_of(case, profile, table.as_ref());
         if !missing[i].is_empty() {
-            results.push(not_applicable(case, missing[i].clone(), expected));
+            results.push(not_applicable(case, row, missing[i].clone(), expected));
             progress(i + 1, cases.len());
             continue;
         }
@@ -596,6 +651,7 @@ pub fn run(
             area: case.area.clone(),
             title: case.title.clone(),
             clauses: case.clauses.clone(),
+            row,
             verdict,
             status,
             expected_failure,
@@ -608,6 +664,10 @@ pub fn run(
     Report {
         profile,
         implementation: imp.describe(),
+        implementation_info: imp.info(),
+        command: Vec::new(),
+        shard: None,
+        generated: 0,
         protocol: imp.protocol(),
         observes: observes.list(),
         lacks: lacks.list(),
@@ -619,7 +679,20 @@ pub fn run(
         generated_passed: 0,
         generated_not_applicable: 0,
         stale_expectations,
+        counterexamples: Vec::new(),
     }
+}
+
+/// The decision-table row a case's single call falls under: a row's own case is its row, another
+/// call the first row of `table` whose conditions its features meet. `None` for a session.
+fn row_of(case: &Case, profile: Profile, table: Option<&crate::table::Table>) -> Option<String> {
+    let call = case.call()?;
+    let table = table?;
+    if case.area == "decision-table" && table.rows.iter().any(|r| r.id == case.id) {
+        return Some(case.id.clone());
+    }
+    let features = crate::table::features::of(call, profile);
+    table.matching(&features).first().map(|r| r.id.clone())
 }
 
 /// Judges one outcome of an implementation that observes `observes`: against the reference, the

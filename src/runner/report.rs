@@ -419,6 +419,10 @@ pub fn json(report: &Report, strict: bool) -> String {
         "spec": crate::table::Table::load(report.profile).map(|t| t.spec).unwrap_or_default(),
         "profile": report.profile,
         "implementation": report.implementation,
+        "implementation_info": report.implementation_info,
+        "command": report.command,
+        "shard": report.shard,
+        "generated": report.generated,
         "protocol": report.protocol,
         "observes": report.observes,
         "lacks": report.lacks,
@@ -436,6 +440,7 @@ pub fn json(report: &Report, strict: bool) -> String {
         "generated_passed": report.generated_passed,
         "generated_not_applicable": report.generated_not_applicable,
         "results": report.results,
+        "counterexamples": report.counterexamples,
     });
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
@@ -885,6 +890,7 @@ mod tests {
             area: "area".into(),
             title: format!("case {id}"),
             clauses: Vec::new(),
+            row: None,
             verdict: if passed {
                 Verdict::Pass
             } else {
@@ -903,6 +909,10 @@ mod tests {
         Report {
             profile: Profile::Baseline,
             implementation: "test".into(),
+            implementation_info: None,
+            command: Vec::new(),
+            shard: None,
+            generated: 0,
             protocol: None,
             observes: Vec::new(),
             lacks: Vec::new(),
@@ -914,6 +924,7 @@ mod tests {
             generated_passed: 0,
             generated_not_applicable: 0,
             stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
+            counterexamples: Vec::new(),
         }
     }
 

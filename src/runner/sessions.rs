@@ -217,6 +217,7 @@ pub fn run(
                 area: "generated".into(),
                 title: "a session of calls and lifecycle events".into(),
                 clauses: vec!["AR-SESSION-2".into()],
+                row: None,
                 verdict,
                 status,
                 expected_failure,
@@ -230,15 +231,15 @@ pub fn run(
 /// A session counterexample for the terminal, with how to repeat it with the reference and with
 /// the implementation (`command`, empty for an in-process one).
 pub fn render(c: &SessionCounterexample, profile: Profile, command: &[String]) -> String {
-    super::generated::render_found(
-        "session counterexample",
+    super::generated::render_found(&super::generated::found(
+        super::generated::FoundKind::Session,
         &c.id,
         c.steps,
-        &c.minimal_json(),
+        c.minimal_json(),
         &c.verdict,
         profile,
         command,
-    )
+    ))
 }
 
 #[cfg(test)]

@@ -607,6 +607,10 @@ impl Implementation for Subprocess {
         Some(self.protocol)
     }
 
+    fn info(&self) -> Option<ImplementationInfo> {
+        self.info.clone()
+    }
+
     /// What the adapter's hello lists; a protocol-1 adapter observes nothing beyond protocol 1.
     fn observes(&self) -> Observes {
         self.observes

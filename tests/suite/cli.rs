@@ -303,9 +303,19 @@ fn the_readme_ci_recipe_runs_as_pasted() {
         "autoreview-resilient.xml",
         "autoreview-known-failures.json",
         "step-summary.md",
+        "matrix.html",
+        "matrix.md",
     ] {
         assert!(dir.join(file).is_file(), "the recipe writes {file}");
     }
+    // Three columns (the example gate's shards are one), one badge per implementation.
+    let page = std::fs::read_to_string(dir.join("matrix.html")).unwrap();
+    assert_eq!(
+        page.matches("<th class=\"impl\"").count(),
+        3,
+        "three columns"
+    );
+    assert_eq!(std::fs::read_dir(dir.join("badges")).unwrap().count(), 3);
     // Both checks of the first block wrote to the one step summary, and both summaries stay.
     let summary = std::fs::read_to_string(&summary).unwrap();
     assert_eq!(summary.matches("**PASS — ").count(), 2, "{summary}");
@@ -684,6 +694,18 @@ fn the_json_report_records_the_run() {
     assert_eq!(r["seed"], 7);
     assert_eq!(r["protocol"], serde_json::Value::Null, "in process");
     assert_eq!(r["succeeded"], true);
+    assert_eq!(
+        r["implementation_info"],
+        serde_json::json!({"name": "autoreview reference engine", "version": env!("CARGO_PKG_VERSION"), "language": "rust"})
+    );
+    assert_eq!(r["command"], serde_json::json!([]), "no adapter");
+    assert_eq!(r["shard"], serde_json::Value::Null, "not split");
+    assert_eq!(r["generated"], 3);
+    assert_eq!(r["counterexamples"], serde_json::json!([]));
+    // A decision-table row's case falls under its own row.
+    for c in r["results"].as_array().unwrap() {
+        assert_eq!(c["row"], c["id"], "{c}");
+    }
     let argv: Vec<&str> = r["argv"]
         .as_array()
         .unwrap()

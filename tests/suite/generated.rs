@@ -390,6 +390,7 @@ fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freez
     let dir = std::env::temp_dir().join(format!("autoreview-freeze-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let dir_arg = dir.to_string_lossy().into_owned();
+    let json = dir.join("r.json").to_string_lossy().into_owned();
     let (code, out) = cli(&[
         "check",
         "--profile",
@@ -403,6 +404,8 @@ fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freez
         "1",
         "--freeze",
         &dir_arg,
+        "--report-json",
+        &json,
         "--",
         "node",
         TAMPER,
@@ -420,6 +423,61 @@ fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freez
     );
     assert!(out.contains("tamper.js"), "the adapter's repro line: {out}");
     assert!(out.lines().last().unwrap().starts_with("FAIL — "), "{out}");
+    // The JSON report keeps the counterexample with the repro lines the terminal printed, and
+    // what tells this run apart from another: the command, the generated count, no shard.
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(
+        r["command"],
+        serde_json::json!(["node", TAMPER, BIN, "decision"])
+    );
+    assert_eq!((&r["generated"], &r["shard"]), (&json!(300), &json!(null)));
+    // One call and one session (at most one of each kind of difference, each of them).
+    let found = r["counterexamples"].as_array().unwrap();
+    let kinds: Vec<&Value> = found.iter().map(|f| &f["kind"]).collect();
+    assert_eq!(kinds, [&json!("call"), &json!("session")], "{found:?}");
+    for f in found {
+        assert_eq!(f["verdict"], "fail");
+        let label = if f["kind"] == "call" { "" } else { "session " };
+        let id = f["id"].as_str().unwrap();
+        assert!(
+            out.contains(&format!("\n{label}counterexample from {id} ")),
+            "{out}"
+        );
+        for line in ["reference", "implementation"] {
+            let repro = f["repro"][line].as_str().unwrap();
+            assert!(
+                out.contains(&format!("  {line}: {repro}\n")),
+                "{repro}\n{out}"
+            );
+        }
+        assert!(
+            f["differences"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(
+                    |d| d["pointer"].as_str().unwrap().ends_with("/listener/kind")
+                        && d["severity"] == "DECISION"
+                ),
+            "{f}"
+        );
+    }
+    // A failing generated call names the table row it falls under, and that row's clauses; a
+    // session names none.
+    let table = autoreview::table::Table::load(Profile::Resilient).unwrap();
+    for res in r["results"].as_array().unwrap() {
+        if res["id"].as_str().unwrap().contains("-S") {
+            assert_eq!(res.get("row"), None, "{res}");
+            continue;
+        }
+        let row = table
+            .rows
+            .iter()
+            .find(|row| res["row"] == row.id.as_str())
+            .unwrap_or_else(|| panic!("a row for {res}"));
+        assert_eq!(res["clauses"], json!(row.clauses), "{res}");
+    }
     // The frozen file is a case file the fixed-case loader reads, its case the shrunk scenario.
     let frozen = dir.join("generated-3-resilient.json");
     let text = std::fs::read_to_string(&frozen).unwrap();
@@ -434,6 +492,10 @@ fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freez
 
 #[test]
 fn check_generated_passes_the_reference_and_reports_shards() {
+    let json = std::env::temp_dir()
+        .join(format!("autoreview-shard-{}.json", std::process::id()))
+        .to_string_lossy()
+        .into_owned();
     let (code, out) = cli(&[
         "check",
         "--generated",
@@ -442,9 +504,20 @@ fn check_generated_passes_the_reference_and_reports_shards() {
         "8",
         "--shard",
         "2/3",
+        "--report-json",
+        &json,
     ]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("shard 2/3"), "{out}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    std::fs::remove_file(&json).unwrap();
+    assert_eq!(r["shard"], json!({"index": 2, "of": 3}));
+    assert_eq!((&r["generated"], &r["command"]), (&json!(500), &json!([])));
+    assert_eq!(
+        r["implementation_info"]["name"],
+        "autoreview reference engine"
+    );
     // Fixed cases and generated ones are both split: about a third of each.
     let total: usize = out
         .lines()

@@ -1,0 +1,139 @@
+//! The matrix as a Markdown table for a CI step page or a pull request: the columns' scores, then
+//! one line per chapter and per clause (not per case), every text from a report escaped so it
+//! shows literally.
+
+use std::fmt::Write as _;
+
+use super::model::{Matrix, Tally};
+use super::read::Worst;
+use crate::runner::report::md_text;
+
+/// The Markdown summary.
+pub fn render(m: &Matrix) -> String {
+    let mut out = String::from("## Conformance matrix\n\n");
+    out.push_str(
+        "Score = passed ÷ (passed + failed), per profile. Not-applicable cases (needing what the \
+         implementation does not observe or cannot express) are counted apart and never as \
+         passes; an expected failure counts as failed. A clause's line counts every case citing \
+         it, a chapter's every case citing one of its clauses.\n\n",
+    );
+    out.push('|');
+    out.push_str(" |");
+    for c in &m.columns {
+        let _ = write!(out, " {} |", md_text(&c.label, 120));
+    }
+    out.push_str("\n|---|");
+    for _ in &m.columns {
+        out.push_str("---|");
+    }
+    out.push('\n');
+    out.push_str("| **score** |");
+    for c in &m.columns {
+        let s = &c.score;
+        let _ = write!(
+            out,
+            " **{}** ({} of {}) |",
+            s.percent(),
+            s.passed,
+            s.passed + s.failed
+        );
+    }
+    out.push_str("\n| not applicable |");
+    for c in &m.columns {
+        let _ = write!(out, " {} |", c.score.not_applicable);
+    }
+    out.push('\n');
+    for ch in &m.chapters {
+        let title = if ch.number.is_empty() {
+            md_text(&ch.title, 120)
+        } else {
+            format!("{}. {}", md_text(&ch.number, 10), md_text(&ch.title, 120))
+        };
+        let _ = write!(out, "| **{title}** |");
+        cells(&mut out, &ch.tallies);
+        for cl in &ch.clauses {
+            let name = if cl.clause.is_empty() {
+                "no clause".to_owned()
+            } else {
+                md_text(&cl.clause, 60)
+            };
+            let _ = write!(out, "| {name} |");
+            cells(&mut out, &cl.tallies);
+        }
+    }
+    out
+}
+
+/// One line's cells: `12 ✓ · 3 ✗ DECISION · 2 n/a`, or `—` when the run holds none of the cases.
+fn cells(out: &mut String, tallies: &[Tally]) {
+    for t in tallies {
+        if t.is_empty() {
+            out.push_str(" — |");
+            continue;
+        }
+        let mut parts = Vec::new();
+        if t.passed > 0 || t.failed == 0 {
+            parts.push(format!("{} ✓", t.passed));
+        }
+        if t.failed > 0 {
+            let worst = t.worst.as_ref().map(Worst::label).unwrap_or_default();
+            parts.push(format!("{} ✗ {}", t.failed, md_text(&worst, 30)));
+        }
+        if t.not_applicable > 0 {
+            parts.push(format!("{} n/a", t.not_applicable));
+        }
+        let _ = write!(out, " {} |", parts.join(" · "));
+    }
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix::{RunReport, build};
+
+    /// Texts from reports show literally, and every line of the table has a cell per column.
+    #[test]
+    fn report_texts_show_literally_in_the_table() {
+        use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+        let h = r#"<b>x</b> *e* _u_ [l](u) | `c` &amp; \u001b"#;
+        let report = |name: &str| {
+            RunReport::parse(&format!(
+                r#"{{"report_version": 3, "profile": "resilient", "implementation": "{name} {h}",
+                    "results": [{{"id": "A", "clauses": ["AR-X-1 {h}"], "status": "fail", "verdict": "fail"}}]}}"#
+            ))
+            .unwrap()
+        };
+        let m = build(&[("a".into(), report("a")), ("b".into(), report("b"))]).unwrap();
+        let md = render(&m);
+        let mut cells = 0;
+        let mut rows = Vec::new();
+        let mut text = String::new();
+        for e in Parser::new_ext(&md, Options::ENABLE_TABLES) {
+            match e {
+                Event::Html(h) | Event::InlineHtml(h) => panic!("HTML {h:?} in\n{md}"),
+                Event::Start(Tag::Emphasis | Tag::Link { .. } | Tag::Strong)
+                    if text.contains("AR-X") =>
+                {
+                    panic!("markup from a report in\n{md}")
+                }
+                Event::Start(Tag::TableCell) => cells += 1,
+                Event::End(TagEnd::TableRow | TagEnd::TableHead) => {
+                    rows.push(cells);
+                    cells = 0;
+                }
+                Event::Text(t) | Event::Code(t) => text.push_str(&t),
+                _ => {}
+            }
+        }
+        assert!(
+            rows.len() >= 5 && rows.iter().all(|n| *n == 3),
+            "{rows:?}\n{md}"
+        );
+        assert!(
+            text.contains("AR-X-1 <b>x</b> *e* _u_ [l](u) | `c` &amp; \\u{001b}"),
+            "{text}"
+        );
+        assert!(text.contains("a <b>x</b>"), "{text}");
+    }
+}
