@@ -308,14 +308,15 @@ fn the_readme_ci_recipe_runs_as_pasted() {
     ] {
         assert!(dir.join(file).is_file(), "the recipe writes {file}");
     }
-    // Three columns (the example gate's shards are one), one badge per implementation.
+    // Four columns (the Node example gate's shards are one), one badge per implementation.
     let page = std::fs::read_to_string(dir.join("matrix.html")).unwrap();
     assert_eq!(
         page.matches("<th class=\"impl\"").count(),
-        3,
-        "three columns"
+        4,
+        "four columns"
     );
-    assert_eq!(std::fs::read_dir(dir.join("badges")).unwrap().count(), 3);
+    assert!(page.contains("example-gate-python"), "the Python example's column");
+    assert_eq!(std::fs::read_dir(dir.join("badges")).unwrap().count(), 4);
     // Both checks of the first block wrote to the one step summary, and both summaries stay.
     let summary = std::fs::read_to_string(&summary).unwrap();
     assert_eq!(summary.matches("**PASS — ").count(), 2, "{summary}");
