@@ -315,7 +315,10 @@ fn the_readme_ci_recipe_runs_as_pasted() {
         4,
         "four columns"
     );
-    assert!(page.contains("example-gate-python"), "the Python example's column");
+    assert!(
+        page.contains("example-gate-python"),
+        "the Python example's column"
+    );
     assert_eq!(std::fs::read_dir(dir.join("badges")).unwrap().count(), 4);
     // Both checks of the first block wrote to the one step summary, and both summaries stay.
     let summary = std::fs::read_to_string(&summary).unwrap();
