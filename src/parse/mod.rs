@@ -306,3 +306,25 @@ impl Verdict {
         matches!(self, Verdict::Decision { decision, .. } if decision == "allow")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only a legal allow allows: a deny, or a reply read as no decision at all, never does.
+    #[test]
+    fn only_an_allow_allows() {
+        let allow = ReviewerDecision::Allow { risk: Risk::Low };
+        let deny = ReviewerDecision::Deny {
+            risk: Risk::High,
+            reason: Some("allow".into()),
+        };
+        assert!(Verdict::of_decision(&allow).allows());
+        assert!(!Verdict::of_decision(&deny).allows());
+        let failure = Verdict::Failure {
+            ok: false,
+            error: "allow".into(),
+        };
+        assert!(!failure.allows());
+    }
+}
