@@ -80,7 +80,7 @@ pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
         // AR-TOL-9: no brace may stand outside the decision, so a deny in any structured form —
         // nested, quoted, left open, missing a brace, with an odd key — keeps an allow from
         // standing.
-        if outside(whole, &taken, 0)
+        if outside(whole, &taken)
             .iter()
             .any(|t| t.contains('{') || t.contains('}'))
         {
@@ -95,14 +95,13 @@ pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
     Ok(decision)
 }
 
-/// The parts of `text`, which starts `base` bytes into the whole text, outside the `taken`
-/// ranges of the whole text.
-fn outside<'a>(text: &'a str, taken: &[std::ops::Range<usize>], base: usize) -> Vec<&'a str> {
+/// The parts of `text` outside its `taken` ranges (in order, disjoint).
+fn outside<'a>(text: &'a str, taken: &[std::ops::Range<usize>]) -> Vec<&'a str> {
     let mut out = Vec::with_capacity(taken.len() + 1);
     let mut from = 0;
     for r in taken {
-        out.push(&text[from..r.start - base]);
-        from = r.end - base;
+        out.push(&text[from..r.start]);
+        from = r.end;
     }
     out.push(&text[from..]);
     out
