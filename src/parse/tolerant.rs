@@ -153,6 +153,15 @@ mod tests {
     use super::*;
     use crate::parse::Risk;
 
+    /// Fence markers that overlap (five backticks both start and end with three) are no fence
+    /// to take apart (AR-TOL-4): the text is read as it is and holds no decision.
+    #[test]
+    fn overlapping_fence_markers_are_read_as_they_stand() {
+        for text in ["`````", "~~~~~", "````", "``````", " ````` "] {
+            assert_eq!(parse_text(text), Err(ReplyError::NoDecision), "{text:?}");
+        }
+    }
+
     #[test]
     fn reads_the_one_decision_in_noise() {
         let allow = Ok(ReviewerDecision::Allow { risk: Risk::Low });
