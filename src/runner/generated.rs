@@ -6,7 +6,7 @@
 //! Case `k` of seed `s` is drawn from its own random stream, so any case can be drawn again alone
 //! (to shrink it, or to repeat it), and shards of one run are disjoint by construction.
 
-use crate::capability::{Lacks, Need};
+use crate::capability::Lacks;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc;
 
@@ -258,37 +258,28 @@ impl Distribution {
             self.rows.len(),
             self.table_rows
         );
-        let unreached: Vec<&str> = self
-            .table_clauses
-            .iter()
-            .filter(|c| !self.clauses.contains_key(*c))
-            .map(String::as_str)
-            .collect();
+        let (n, of, unreached) =
+            reached(self.table_clauses.iter().map(String::as_str), |c: &str| {
+                self.clauses.contains_key(c)
+            });
         out.push_str(&format!(
-            "  clauses     {} of the {} the rows restate{}\n",
-            self.table_clauses.len() - unreached.len(),
-            self.table_clauses.len(),
+            "  clauses     {n} of the {of} the rows restate{}\n",
             if unreached.is_empty() {
                 String::new()
             } else {
                 format!("; none for {}", unreached.join(", "))
             }
         ));
-        let missed: Vec<&str> = self
-            .expected_rules
-            .iter()
-            .filter(|c| !self.rules.contains_key(*c))
-            .copied()
-            .collect();
+        let (n, of, missed) = reached(self.expected_rules.iter().copied(), |c: &str| {
+            self.rules.contains_key(c)
+        });
         let counts: Vec<String> = self
             .rules
             .iter()
             .map(|(c, n)| format!("{} {n}", c.trim_start_matches("AR-")))
             .collect();
         out.push_str(&format!(
-            "  rules       {} of the {} reader, normalization and review rules{}: {}\n",
-            self.expected_rules.len() - missed.len(),
-            self.expected_rules.len(),
+            "  rules       {n} of the {of} reader, normalization and review rules{}: {}\n",
             if missed.is_empty() {
                 String::new()
             } else {
@@ -334,6 +325,17 @@ pub struct GeneratedRun {
     pub seed: u64,
     /// How long the run took, shrinking included.
     pub duration: std::time::Duration,
+}
+
+/// Of the clauses `expected`, how many `hit` counts as reached, how many there are, and those
+/// it misses.
+fn reached<'a>(
+    expected: impl Iterator<Item = &'a str>,
+    hit: impl Fn(&str) -> bool,
+) -> (usize, usize, Vec<&'a str>) {
+    let all: Vec<&str> = expected.collect();
+    let missed: Vec<&str> = all.iter().copied().filter(|c| !hit(c)).collect();
+    (all.len() - missed.len(), all.len(), missed)
 }
 
 /// What kind of difference a verdict shows: the worst severity and where it is, or the kind of
@@ -396,13 +398,12 @@ fn judge_with(
     let lacks = imp.lacks();
     if lacks != Lacks::NONE {
         let r = known.cloned().unwrap_or_else(reference);
-        let missing = lacks.missing(crate::capability::needed_by_call(scenario, &r));
+        let lacked = super::lacking(lacks, crate::capability::needed_by_call(scenario, &r));
         if known.is_none() {
             computed = Some(r);
         }
-        if !missing.is_empty() {
-            let missing = missing.into_iter().map(Need::Capability).collect();
-            return (Verdict::NotApplicable { missing }, computed);
+        if let Some(verdict) = lacked {
+            return (verdict, computed);
         }
     }
     let ask = Ask {

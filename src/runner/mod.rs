@@ -165,6 +165,15 @@ fn missing_for(case: &Case, observes: Observes, lacks: Lacks, profile: Profile) 
     missing
 }
 
+/// The verdict on a case that needs capabilities (`needs`) of which the implementation lacks
+/// some: not applicable, naming them; `None` when it lacks none of them.
+pub(crate) fn lacking(lacks: Lacks, needs: Lacks) -> Option<Verdict> {
+    let missing = lacks.missing(needs);
+    (!missing.is_empty()).then(|| Verdict::NotApplicable {
+        missing: missing.into_iter().map(Need::Capability).collect(),
+    })
+}
+
 /// One case as the runner hands it to an implementation.
 #[derive(Debug, Clone, Copy)]
 pub struct Ask<'a> {

@@ -104,19 +104,11 @@ pub fn judge(
     );
     // A session that needs a capability the implementation lacks is not sent.
     let lacks = imp.lacks();
-    let missing = match lacks == crate::capability::Lacks::NONE {
-        true => Vec::new(),
-        false => lacks.missing(crate::capability::needed_by(
-            &Input::Session(s.clone()),
-            &reference,
-        )),
-    };
-    if !missing.is_empty() {
-        let missing = missing
-            .into_iter()
-            .map(crate::capability::Need::Capability)
-            .collect();
-        return Verdict::NotApplicable { missing };
+    if lacks != crate::capability::Lacks::NONE {
+        let needs = crate::capability::needed_by(&Input::Session(s.clone()), &reference);
+        if let Some(verdict) = super::lacking(lacks, needs) {
+            return verdict;
+        }
     }
     match super::ask_session_safely(imp, s, profile, &mut || {}) {
         Err(error) => Verdict::Broken { error },
