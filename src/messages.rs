@@ -76,7 +76,15 @@ impl Template {
             }
         }
         out.push_str(rest);
+        record(self.id, &out);
         Text { text: out, prefix }
+    }
+
+    /// The text of a template that has no placeholder, noted as rendered like [`Template::fill`]
+    /// notes what it renders (see [`rendered_during`]).
+    pub fn plain(&self) -> &'static str {
+        record(self.id, self.text);
+        self.text
     }
 
     /// Renders with plain, fully normative string arguments.
@@ -85,6 +93,47 @@ impl Template {
         let refs: Vec<(&str, &Text)> = owned.iter().map(|(k, v)| (*k, v)).collect();
         self.fill(&refs).text
     }
+}
+
+thread_local! {
+    /// The templates rendered on this thread while [`rendered_during`] watches, with their texts.
+    static RENDERED: std::cell::RefCell<Option<Vec<(&'static str, String)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Notes a rendering, when somebody on this thread is watching.
+fn record(id: &'static str, text: &str) {
+    RENDERED.with(|r| {
+        if let Some(seen) = r.borrow_mut().as_mut() {
+            seen.push((id, text.to_owned()));
+        }
+    });
+}
+
+/// Runs `f` and returns, with its result, every template rendered on this thread meanwhile (its
+/// spec ID and the rendered text), in order: how reach counting learns which message paths a case
+/// took without the engine reporting them. An enclosing watch sees these renderings too.
+pub fn rendered_during<R>(f: impl FnOnce() -> R) -> (R, Vec<(&'static str, String)>) {
+    /// Puts the enclosing watch back even when `f` panics.
+    struct Restore(Option<Option<Vec<(&'static str, String)>>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let outer = self.0.take().flatten();
+            RENDERED.with(|r| {
+                let mut r = r.borrow_mut();
+                let inner = r.take().unwrap_or_default();
+                *r = outer.map(|mut o| {
+                    o.extend(inner);
+                    o
+                });
+            });
+        }
+    }
+    let restore = Restore(Some(RENDERED.with(|r| r.borrow_mut().replace(Vec::new()))));
+    let result = f();
+    let seen = RENDERED.with(|r| r.borrow().clone()).unwrap_or_default();
+    drop(restore);
+    (result, seen)
 }
 
 macro_rules! templates {
@@ -272,6 +321,39 @@ pub fn info_aborted() -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_watch_sees_what_is_rendered_while_it_runs_and_only_that() {
+        let _ = FINAL_DENY.render(&[("name", "before")]);
+        let (n, seen) = rendered_during(|| {
+            let _ = FINAL_DENY.render(&[("name", "x")]);
+            let ((), inner) = rendered_during(|| {
+                let _ = ERR_ROUTE.plain();
+            });
+            assert_eq!(inner, [("MSG-ERR-ROUTE", ERR_ROUTE.text.to_owned())]);
+            7
+        });
+        assert_eq!(n, 7);
+        assert_eq!(
+            seen,
+            [
+                (
+                    "MSG-FINAL-DENY",
+                    "Auto review rejected tool \"x\"; its body was not executed".to_owned()
+                ),
+                ("MSG-ERR-ROUTE", ERR_ROUTE.text.to_owned()),
+            ]
+        );
+        // Nothing is kept once the watch ends, even when what it watched panicked.
+        let _ = std::panic::catch_unwind(|| {
+            rendered_during(|| {
+                let _ = ERR_ROUTE.plain();
+                panic!("inside");
+            })
+        });
+        let ((), after) = rendered_during(|| {});
+        assert!(after.is_empty(), "{after:?}");
+    }
 
     #[test]
     fn fill_substitutes_once_and_tracks_the_normative_prefix() {

@@ -80,9 +80,9 @@ pub fn message(text: &str) -> String {
     out
 }
 
-/// Whether [`message`] cuts `text` (AR-RES-NORM-4): its collapsed and escaped form is longer than
-/// [`MAX_CHARS`] characters.
-pub fn is_cut(text: &str) -> bool {
+/// The length in characters of `text` normalized before any cut (AR-RES-NORM-2, AR-RES-NORM-3):
+/// [`message`] cuts `text` when this is over [`MAX_CHARS`] (AR-RES-NORM-4).
+pub fn normalized_chars(text: &str) -> usize {
     let mut count = 0usize;
     let mut pending_space = false;
     for c in text.chars() {
@@ -97,20 +97,18 @@ pub fn is_cut(text: &str) -> bool {
         } else {
             1
         };
-        if count > MAX_CHARS {
-            return true;
-        }
     }
-    false
+    count
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// `is_cut` says exactly when `message` cuts: around the bound, with escapes and spaces.
+    /// `normalized_chars` is the length `message` gives a text it does not cut, and over the bound
+    /// exactly when `message` cuts: around the bound, with escapes and spaces.
     #[test]
-    fn is_cut_agrees_with_message() {
+    fn normalized_chars_agrees_with_message() {
         let texts = [
             "y".repeat(400),
             "y".repeat(401),
@@ -122,9 +120,14 @@ mod tests {
         for t in &texts {
             let m = message(t);
             let cut = m.chars().count() == MAX_CHARS && m.ends_with('…');
-            assert_eq!(is_cut(t), cut, "{t:?}");
+            let n = normalized_chars(t);
+            assert_eq!(n > MAX_CHARS, cut, "{t:?}");
+            if !cut {
+                assert_eq!(n, m.chars().count(), "{t:?}");
+            }
         }
-        assert!(is_cut(&"y".repeat(401)) && !is_cut(&"y".repeat(400)));
+        assert_eq!(normalized_chars(&"y".repeat(401)), 401);
+        assert_eq!(normalized_chars(" a \t\u{7}b "), "a \\u{0007}b".len());
     }
 
     use serde_json::json;

@@ -17,10 +17,12 @@ use serde::{Deserialize, Serialize};
     Deserialize,
     JsonSchema,
     clap::ValueEnum,
+    Default,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Profile {
     /// The shipped gate as decided on 2026-08-28.
+    #[default]
     Baseline,
     /// A reviewer that is unavailable is not a reviewer that denied: tolerant reading, bounded
     /// retries, failures asked about under `ask`, readable errors, a recovery hint.

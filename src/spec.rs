@@ -80,6 +80,35 @@ pub fn message_rows() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The clause whose table lists each message template: `(template ID, clause ID)` in the text's
+/// order (`MSG-FINAL-DENY` is listed by AR-MSG-1, `MSG-ASK-FAILED` by AR-RES-MSG-1).
+pub fn message_clauses() -> Vec<(&'static str, &'static str)> {
+    let mut clause = None;
+    let mut out = Vec::new();
+    for line in TEXT.lines() {
+        if let Some(id) = defined_on(line) {
+            clause = Some(id);
+        } else if let (Some(row), Some(c)) = (line.strip_prefix("| `"), clause)
+            && let Some((id, _)) = row.split_once('`')
+            && id.starts_with("MSG-")
+        {
+            out.push((id, c));
+        }
+    }
+    out
+}
+
+/// What a clause says of its own profile: `Some("Baseline")` for a paragraph that opens with
+/// `(Baseline.)`, `Some("Resilient")` for `(Resilient.)`, `None` for a clause of both
+/// (AR-CONV-2).
+pub fn marked_profile(id: &str) -> Option<&'static str> {
+    let line = TEXT.lines().find(|l| defined_on(l) == Some(id))?;
+    let rest = line.split_once(".**")?.1.trim_start();
+    ["Baseline", "Resilient"]
+        .into_iter()
+        .find(|p| rest.starts_with(&format!("({p}.)")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +127,31 @@ mod tests {
         assert_eq!(listed.len(), unique.len(), "a clause defined twice");
         assert_eq!(unique.len(), clause_ids().len());
         assert!(chapters[12].clauses.contains(&"AR-SESSION-2".to_owned()));
+    }
+
+    #[test]
+    fn each_template_belongs_to_the_clause_whose_table_lists_it() {
+        let of = |t: &str| {
+            message_clauses()
+                .into_iter()
+                .find(|(id, _)| *id == t)
+                .map(|(_, c)| c)
+        };
+        assert_eq!(of("MSG-FINAL-DENY"), Some("AR-MSG-1"));
+        assert_eq!(of("MSG-ERR-BLOCKS"), Some("AR-MSG-2"));
+        assert_eq!(of("MSG-ERR-CLOSING"), Some("AR-MSG-5"));
+        assert_eq!(of("MSG-HINT"), Some("AR-RES-MSG-1"));
+        assert_eq!(of("MSG-NOPE"), None);
+        // Every template row of the text has its clause.
+        assert_eq!(message_clauses().len(), message_rows().len());
+    }
+
+    #[test]
+    fn clauses_say_which_profile_they_belong_to() {
+        assert_eq!(marked_profile("AR-DISPOSE-2"), Some("Baseline"));
+        assert_eq!(marked_profile("AR-REVIEW-10"), Some("Baseline"));
+        assert_eq!(marked_profile("AR-SESSION-3"), Some("Resilient"));
+        assert_eq!(marked_profile("AR-DECIDE-2"), None);
+        assert_eq!(marked_profile("AR-NOPE-1"), None);
     }
 }

@@ -27,8 +27,8 @@ pub fn review_ask(name: &str, reason: Option<&str>) -> AskTexts {
     match reason {
         None => AskTexts {
             reason: Text::exact(messages::ASK_REVIEW.render(&[("name", name)])),
-            en: Text::exact(messages::DISPLAY_EN.text),
-            zh: Text::exact(messages::DISPLAY_ZH.text),
+            en: Text::exact(messages::DISPLAY_EN.plain()),
+            zh: Text::exact(messages::DISPLAY_ZH.plain()),
         },
         Some(r) => AskTexts {
             reason: Text::exact(
@@ -168,7 +168,7 @@ pub fn refused(
 /// AR-RESULT-4: the canonical pre-dispatch cancellation.
 pub fn aborted() -> ToolResult {
     refused(
-        &Text::exact(messages::ABORTED_BEFORE_DISPATCH.text),
+        &Text::exact(messages::ABORTED_BEFORE_DISPATCH.plain()),
         Some(messages::info_aborted()),
     )
     .0

@@ -270,7 +270,7 @@ pub fn check_route(
     if route.provider.is_empty() || route.model.is_empty() {
         return Err(FailureNote {
             class: FailureClass::Route,
-            message: Text::exact(messages::ERR_ROUTE.text),
+            message: Text::exact(messages::ERR_ROUTE.plain()),
         });
     }
     Ok(())
@@ -291,7 +291,7 @@ pub fn check_session(
 ) -> Result<(), FailureNote> {
     let failure = |template: messages::Template| FailureNote {
         class: FailureClass::Session,
-        message: Text::exact(template.text),
+        message: Text::exact(template.plain()),
     };
     if !working_directory && profile == Profile::Baseline {
         return Err(failure(messages::ERR_NO_CWD));
@@ -329,7 +329,7 @@ pub fn resolve(
     };
     Err(FailureNote {
         class: FailureClass::Schema,
-        message: Text::exact(template.text),
+        message: Text::exact(template.plain()),
     })
 }
 

@@ -102,7 +102,8 @@ fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
         EventKind::Dispose => {
             state.dispose(listed);
             // AR-DISPOSE-5: admission closed first, so a selection during disposal is refused.
-            e.reselect.then(|| Text::exact(messages::ERR_CLOSING.text))
+            e.reselect
+                .then(|| Text::exact(messages::ERR_CLOSING.plain()))
         }
         EventKind::Install => {
             // AR-INSTALL-1: Auto is available again; a session disposal moved stays where it is.

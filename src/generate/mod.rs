@@ -35,12 +35,13 @@ pub const COMMON_TOOL_NAMES: [&str; 5] = [
 ];
 
 /// Tool names every text must quote verbatim.
-pub const AWKWARD_TOOL_NAMES: [&str; 5] = [
+pub const AWKWARD_TOOL_NAMES: [&str; 6] = [
     "读取文件",
     "say \"hi\"",
     "back\\slash",
     "<name>",
     "emoji 🚀",
+    "two\nlines",
 ];
 
 /// Tool names, including the awkward ones every text must quote verbatim. Never `run_code`, which

@@ -167,44 +167,44 @@ pub enum ReplyError {
         kind: String,
     },
     /// Data followed the terminal finish (AR-PARSE-2).
-    #[error("{}", messages::ERR_AFTER_FINISH.text)]
+    #[error("{}", messages::ERR_AFTER_FINISH.plain())]
     AfterFinish,
     /// The block sequence is not reasoning* text (AR-PARSE-3).
-    #[error("{}", messages::ERR_BLOCKS.text)]
+    #[error("{}", messages::ERR_BLOCKS.plain())]
     Blocks,
     /// The text is not one JSON value; the message is implementation-defined (AR-PARSE-4). The
     /// reference names the rule and adds where its JSON reader stopped and what it expected.
     #[error("auto-review: reviewer output is not valid JSON ({0})")]
     InvalidJson(String),
     /// The value is not an object (AR-PARSE-5).
-    #[error("{}", messages::ERR_NOT_OBJECT.text)]
+    #[error("{}", messages::ERR_NOT_OBJECT.plain())]
     NotObject,
     /// A member is repeated (AR-PARSE-6).
-    #[error("{}", messages::ERR_REPEATED.text)]
+    #[error("{}", messages::ERR_REPEATED.plain())]
     Repeated,
     /// The object is not one of the six shapes (AR-PARSE-7).
-    #[error("{}", messages::ERR_PROTOCOL.text)]
+    #[error("{}", messages::ERR_PROTOCOL.plain())]
     Protocol,
     /// The reply holds a tool call (AR-TOL-2).
-    #[error("{}", messages::ERR_TOOL_CALL.text)]
+    #[error("{}", messages::ERR_TOOL_CALL.plain())]
     ToolCall,
     /// The text is larger than the tolerant reader reads (AR-TOL-3).
-    #[error("{}", messages::ERR_TOO_LARGE.text)]
+    #[error("{}", messages::ERR_TOO_LARGE.plain())]
     TooLarge,
     /// No top-level object carries a decision (AR-TOL-5).
-    #[error("{}", messages::ERR_NO_DECISION.text)]
+    #[error("{}", messages::ERR_NO_DECISION.plain())]
     NoDecision,
     /// Two different objects carry a decision (AR-TOL-6).
-    #[error("{}", messages::ERR_AMBIGUOUS.text)]
+    #[error("{}", messages::ERR_AMBIGUOUS.plain())]
     Ambiguous,
     /// A malformed object mentions a decision (AR-TOL-7).
-    #[error("{}", messages::ERR_MALFORMED.text)]
+    #[error("{}", messages::ERR_MALFORMED.plain())]
     Malformed,
     /// An allow sits beside braces that could carry another decision (AR-TOL-9).
-    #[error("{}", messages::ERR_CONFLICT.text)]
+    #[error("{}", messages::ERR_CONFLICT.plain())]
     Conflict,
     /// An allow sits beside prose where allows must stand alone (AR-TOL-10).
-    #[error("{}", messages::ERR_ALLOW_PROSE.text)]
+    #[error("{}", messages::ERR_ALLOW_PROSE.plain())]
     AllowBesideProse,
 }
 

@@ -136,7 +136,7 @@ fn is_plain_info(info: &str) -> bool {
 /// AR-TOL-4: one outer Markdown fence (```` ``` ```` or `~~~`, with an optional info string on the
 /// opening line) is removed. An opening line that holds a `{` is not an info string, so a fence is
 /// then left alone rather than cutting into the object. Returns the text inside.
-fn unwrap_fence(text: &str) -> &str {
+pub(crate) fn unwrap_fence(text: &str) -> &str {
     let t = text.trim_matches(|c: char| c.is_ascii_whitespace());
     for marker in ["```", "~~~"] {
         if t.len() >= 2 * marker.len() && t.starts_with(marker) && t.ends_with(marker) {

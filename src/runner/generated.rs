@@ -197,12 +197,11 @@ pub struct Distribution {
     pub clauses: BTreeMap<String, usize>,
     /// Every clause the profile's table rows restate, reached or not.
     pub table_clauses: std::collections::BTreeSet<String>,
-    /// Reader, normalization and review clause → cases whose replies, messages or requests went
-    /// through its rule
-    /// ([`crate::generate::reach`]).
-    pub rules: BTreeMap<&'static str, usize>,
-    /// The reader, normalization and review clauses the profile's runs are expected to reach.
-    pub expected_rules: &'static [&'static str],
+    /// What the cases reached beyond their rows: clauses, sides of limits, templates and hostile
+    /// tool names ([`crate::generate::reach`]).
+    pub reach: crate::generate::reach::Tally,
+    /// The profile the cases were decided under.
+    pub profile: Profile,
 }
 
 impl Distribution {
@@ -212,14 +211,14 @@ impl Distribution {
         tally: &std::collections::HashMap<features::Features, usize>,
         rows: BTreeMap<String, usize>,
         table: Option<&Table>,
-        rules: BTreeMap<&'static str, usize>,
+        reach: crate::generate::reach::Tally,
         profile: Profile,
     ) -> Distribution {
         let mut d = Distribution {
             total: tally.values().sum(),
             table_rows: table.map_or(0, |t| t.rows.len()),
-            rules,
-            expected_rules: crate::generate::reach::expected(profile),
+            reach,
+            profile,
             ..Distribution::default()
         };
         // A case exercises the clauses its row restates.
@@ -270,23 +269,7 @@ impl Distribution {
                 format!("; none for {}", unreached.join(", "))
             }
         ));
-        let (n, of, missed) = reached(self.expected_rules.iter().copied(), |c: &str| {
-            self.rules.contains_key(c)
-        });
-        let counts: Vec<String> = self
-            .rules
-            .iter()
-            .map(|(c, n)| format!("{} {n}", c.trim_start_matches("AR-")))
-            .collect();
-        out.push_str(&format!(
-            "  rules       {n} of the {of} reader, normalization and review rules{}: {}\n",
-            if missed.is_empty() {
-                String::new()
-            } else {
-                format!(" (none for {})", missed.join(", "))
-            },
-            counts.join("  ")
-        ));
+        out.push_str(&self.reach.render(self.profile, &self.clauses));
         let total = self.total.max(1) as f64;
         for (feature, values) in &self.features {
             let mut values: Vec<(&String, &usize)> = values.iter().collect();
@@ -644,8 +627,8 @@ struct Drawn {
     reference: Outcome,
     features: features::Features,
     row: Option<usize>,
-    /// The reader, normalization and review clauses its review reaches.
-    reached: Vec<&'static str>,
+    /// What it reaches beyond its row.
+    reached: crate::generate::reach::Reached,
 }
 
 /// Runs this shard of a generated plan against `imp`, comparing with the reference engine.
@@ -668,7 +651,7 @@ pub fn run(
     let mut counterexamples = Vec::new();
     let mut tally: std::collections::HashMap<features::Features, usize> = Default::default();
     let mut row_hits = vec![0usize; table.as_ref().map_or(0, |t| t.rows.len())];
-    let mut rule_hits: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut reach = crate::generate::reach::Tally::default();
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut minimals: BTreeSet<String> = BTreeSet::new();
     let producers = std::thread::available_parallelism()
@@ -697,19 +680,12 @@ pub fn run(
                     drawn.extend(batch_ks(b).map(|k| {
                         let scenario = observes.restrict(realizable(draw(seed, k)));
                         // One review serves the reference decision and the features.
-                        let (reference, review) =
-                            crate::engine::decide_keeping_review(&scenario, profile);
+                        let (reference, review, reached) =
+                            crate::generate::reach::call(&scenario, profile);
                         let reference = compare::observed_one(reference, observes);
                         let features = features::of_reviewed(&scenario, profile, review.as_ref());
                         let row = table
                             .and_then(|t| t.rows.iter().position(|r| r.when.matches(&features)));
-                        let made = reference.review.attempts as usize;
-                        let mut reached = crate::generate::reach::clauses(&scenario, profile, made);
-                        if let Some(review) = &review {
-                            reached.extend(crate::generate::reach::review_clauses(
-                                &scenario, profile, review,
-                            ));
-                        }
                         Drawn {
                             k,
                             scenario,
@@ -749,9 +725,7 @@ pub fn run(
                 if let Some(i) = d.row {
                     row_hits[i] += 1;
                 }
-                for c in &d.reached {
-                    *rule_hits.entry(*c).or_default() += 1;
-                }
+                reach.add(&d.reached);
                 let row = d.row.and_then(|i| table.as_ref().map(|t| &t.rows[i]));
                 let id = case_id(plan.seed, d.k);
                 if let Some(sig) = signature(&verdict)
@@ -805,6 +779,7 @@ pub fn run(
     });
     // Sessions, for an implementation that observes them: some of the same cases draw one too.
     let sessions = super::sessions::run(imp, profile, plan, expected);
+    reach.merge(&sessions.reach);
     results.extend(sessions.results);
     results.extend(super::tail_result(imp, expected));
     GeneratedRun {
@@ -823,7 +798,7 @@ pub fn run(
                 .map(|(r, n)| (r.id.clone(), *n))
                 .collect(),
             table.as_ref(),
-            rule_hits,
+            reach,
             profile,
         ),
         seed: plan.seed,

@@ -89,6 +89,8 @@ pub struct SessionsRun {
     pub not_applicable: usize,
     /// The differences, shrunk: one per kind, up to the plan's limit.
     pub counterexamples: Vec<SessionCounterexample>,
+    /// What the judged sessions reached ([`crate::generate::reach::session`]).
+    pub reach: crate::generate::reach::Tally,
 }
 
 /// Asks the implementation about a session and judges the answer against the reference.
@@ -182,6 +184,8 @@ pub fn run(
             out.not_applicable += 1;
             continue;
         }
+        out.reach
+            .add(&crate::generate::reach::session(&s, profile).1);
         let id = case_id(plan.seed, k);
         if let Some(sig) = super::generated::signature(&verdict)
             && out.counterexamples.len() < plan.max_counterexamples

@@ -663,11 +663,12 @@ fn generated_sessions_catch_a_count_that_is_not_carried_and_shrink_by_dropping_i
 }
 
 /// The generated run CI makes (20 000 cases, `.ci/run`'s seed) falls under every row of each
-/// profile's table, so every clause a row restates is exercised by generated cases; and its
-/// replies and failure messages go through every refusal rule of the profile's reader and every
-/// normalization rule. The run reports the count per clause and names any left out.
+/// profile's table, so every clause a row restates is exercised by generated cases; beyond the
+/// rows it reaches every other clause of the profile, every side of each numeric limit, every
+/// message template and every hostile kind of tool name on each template that inserts a name.
+/// The run reports the count of each and names anything left out.
 #[test]
-fn the_ci_run_exercises_every_clause_the_table_rows_restate() {
+fn the_ci_run_exercises_every_clause_limit_and_message_path() {
     for profile in Profile::ALL {
         let run = generated::run(
             &mut autoreview::runner::Reference,
@@ -688,20 +689,32 @@ fn the_ci_run_exercises_every_clause_the_table_rows_restate() {
             "{profile}: {:?}",
             d.table_clauses
         );
-        assert!(d.render().contains(&format!(
-            "clauses     {n} of the {n} the rows restate\n",
-            n = d.table_clauses.len()
-        )));
-        let missed: Vec<&&str> = d
-            .expected_rules
+        let rows: std::collections::BTreeSet<String> = d.clauses.keys().cloned().collect();
+        let missing = d.reach.missing(profile, &rows);
+        assert!(missing.is_empty(), "{profile}: {missing:#?}");
+        // Beyond the rows: every reader rule and the review's own rules at least.
+        assert!(
+            d.reach.clauses.len() >= 40,
+            "{profile}: {:?}",
+            d.reach.clauses
+        );
+        let all = autoreview::generate::reach::profile_clauses(profile)
             .iter()
-            .filter(|c| !d.rules.contains_key(*c))
-            .collect();
-        assert!(missed.is_empty(), "{profile}: {missed:?} in {:?}", d.rules);
-        assert!(d.expected_rules.len() >= 7, "{profile}");
-        assert!(d.render().contains(&format!(
-            "rules       {n} of the {n} reader, normalization and review rules: ",
-            n = d.expected_rules.len()
-        )));
+            .filter(|c| autoreview::generate::reach::vacuous(c, profile).is_none())
+            .count();
+        let render = d.render();
+        assert!(
+            render.contains(&format!(
+                "all         {all} of the profile's {all} clauses\n"
+            )),
+            "{render}"
+        );
+        let templates = autoreview::generate::reach::profile_templates(profile).len();
+        assert!(
+            render.contains(&format!(
+                "templates   {templates} of the {templates} message templates\n"
+            )),
+            "{render}"
+        );
     }
 }

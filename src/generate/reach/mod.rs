@@ -1,68 +1,168 @@
-//! Which clauses a drawn case reaches beyond its decision-table row: the reader rule that refused
-//! each reviewer reply the review read (chapter 4, AR-PARSE-1..7; chapter 10, AR-TOL-1..10), the
-//! normalization rules its failure messages went through (AR-RES-NORM-1..4), and the review's own
-//! rules its requests and settlement show (chapter 3 and the resilient review: the failure
-//! classes, the session checks, repairs, retries, the shared deadline, the route, the count).
-//! Generated runs report these counts per clause, so a rule the generator never exercises shows.
+//! Which clauses, limits and message paths a case reaches: its decision-table row restates some
+//! clauses; beyond those, the reader rule that refused each reviewer reply the review read
+//! (chapter 4, AR-PARSE-1..7; chapter 10, AR-TOL-1..10), the normalization rules its failure
+//! messages went through (AR-RES-NORM-1..4), the review's own rules its requests and settlement
+//! show (chapter 3 and the resilient review), what its outcome shows ([`observed`]), the side of
+//! each numeric limit it meets ([`limits`]) and the templates its texts came from. Generated runs
+//! report these counts, and fixed and generated cases are both held to every clause, every side
+//! of every limit and every message path, so that nothing the spec says goes unexercised.
+
+pub mod limits;
+pub mod observed;
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
 use crate::engine::review::{Review, Settlement};
 use crate::normalize;
-use crate::outcome::FailureClass;
-use crate::parse::{self, Reply};
+use crate::outcome::{FailureClass, ItemOutcome, Outcome, SessionOutcome};
+use crate::parse::{self, Reply, ReplyError};
 use crate::profile::Profile;
+use crate::scenario::session::{Item, SessionScenario};
 use crate::scenario::{Attempt, Scenario};
 
-/// The clauses a generated run of `profile` is expected to reach through [`clauses`] and
-/// [`review_clauses`]: every refusal rule of the profile's reader, the review's rules and, in the
-/// resilient profile, every normalization rule.
-pub fn expected(profile: Profile) -> &'static [&'static str] {
-    match profile {
-        Profile::Baseline => &[
-            "AR-PARSE-1",
-            "AR-PARSE-2",
-            "AR-PARSE-3",
-            "AR-PARSE-4",
-            "AR-PARSE-5",
-            "AR-PARSE-6",
-            "AR-PARSE-7",
-            "AR-REVIEW-2",
-            "AR-REVIEW-6",
-            "AR-REVIEW-7",
-            "AR-REVIEW-9",
-            "AR-REVIEW-10",
-            "AR-REVIEW-11",
-            "AR-REVIEW-12",
-        ],
-        Profile::Resilient => &[
-            "AR-TOL-1",
-            "AR-TOL-2",
-            "AR-TOL-3",
-            "AR-TOL-5",
-            "AR-TOL-6",
-            "AR-TOL-7",
-            "AR-TOL-8",
-            "AR-TOL-9",
-            "AR-TOL-10",
-            "AR-RES-NORM-1",
-            "AR-RES-NORM-2",
-            "AR-RES-NORM-3",
-            "AR-RES-NORM-4",
-            "AR-REVIEW-2",
-            "AR-REVIEW-6",
-            "AR-REVIEW-7",
-            "AR-REVIEW-9",
-            "AR-REVIEW-11",
-            "AR-RES-CWD-1",
-            "AR-RES-REQUEST-1",
-            "AR-RES-RETRY-1",
-            "AR-RES-RETRY-3",
-            "AR-RES-RETRY-4",
-            "AR-RES-ROUTE-1",
-            "AR-RES-HINT-1",
-        ],
+pub use limits::{Limit, Side};
+pub use observed::NameKind;
+
+/// Clauses no case can exercise, with why: they say how to read the text, not what a gate does.
+pub const DEFINITIONS: &[(&str, &str)] = &[
+    ("AR-CONV-1", "how the key words and clause IDs are used"),
+    ("AR-CONV-2", "what a profile is"),
+    ("AR-CONV-4", "the words for the parts of a call"),
+    (
+        "AR-RES-PROFILE-1",
+        "which clauses the resilient profile replaces; each clause it names is exercised on its own",
+    ),
+];
+
+/// Clauses the resilient profile replaces whole (AR-RES-PROFILE-1); the others it names still
+/// apply in part.
+const REPLACED_IN_RESILIENT: [&str; 7] = [
+    "AR-PARSE-1",
+    "AR-PARSE-2",
+    "AR-PARSE-3",
+    "AR-PARSE-4",
+    "AR-DECIDE-1",
+    "AR-DECIDE-2",
+    "AR-DECIDE-6",
+];
+
+/// The clauses of `profile` (AR-CONV-2): the baseline's are chapters 0–9 and 12 except those
+/// marked resilient; the resilient profile's are every chapter except clauses marked baseline and
+/// those it replaces whole (AR-RES-PROFILE-1).
+pub fn profile_clauses(profile: Profile) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for chapter in crate::spec::chapters() {
+        let resilient_chapter = chapter.number == "10" || chapter.number == "11";
+        for id in chapter.clauses {
+            let keep = match profile {
+                Profile::Baseline => {
+                    !resilient_chapter && crate::spec::marked_profile(&id) != Some("Resilient")
+                }
+                Profile::Resilient => {
+                    crate::spec::marked_profile(&id) != Some("Baseline")
+                        && !REPLACED_IN_RESILIENT.contains(&id.as_str())
+                }
+            };
+            if keep {
+                out.insert(id);
+            }
+        }
     }
+    out
+}
+
+/// The message templates `profile`'s cases can show, and why the others cannot.
+pub fn profile_templates(profile: Profile) -> Vec<&'static str> {
+    crate::spec::message_clauses()
+        .into_iter()
+        .filter(|(id, clause)| {
+            profile_clauses(profile).contains(*clause) && unshown(id, profile).is_none()
+        })
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Why no case of `profile` shows `template`, if none can.
+pub fn unshown(template: &str, profile: Profile) -> Option<&'static str> {
+    match (template, profile) {
+        ("MSG-REPAIR-INSTRUCTION", _) => Some(
+            "it goes to the reviewer, and the request's wording is not observable (AR-REVIEW-12)",
+        ),
+        ("MSG-ERR-NO-CWD", Profile::Resilient) => Some(
+            "the resilient profile reviews a session without a working directory (AR-RES-CWD-1)",
+        ),
+        ("MSG-ERR-AFTER-FINISH", Profile::Resilient) => {
+            Some("the tolerant reader does not read data after the finish (AR-TOL-2)")
+        }
+        ("MSG-ERR-BLOCKS", Profile::Resilient) => {
+            Some("the tolerant reader joins the text blocks wherever they stand (AR-TOL-2)")
+        }
+        ("MSG-ERR-NOT-OBJECT", Profile::Resilient) => Some(VACUOUS_PARSE_5),
+        _ => None,
+    }
+}
+
+/// Why AR-PARSE-5 holds in the resilient profile without a case that can break it.
+const VACUOUS_PARSE_5: &str = "the tolerant reader's candidates are objects by construction \
+     (AR-TOL-5), so AR-TOL-8 never meets another value";
+
+/// Why no case of `profile` can exercise `clause`, if none can, beyond the [`DEFINITIONS`].
+pub fn vacuous(clause: &str, profile: Profile) -> Option<&'static str> {
+    match (clause, profile) {
+        ("AR-PARSE-5", Profile::Resilient) => Some(VACUOUS_PARSE_5),
+        _ => DEFINITIONS
+            .iter()
+            .find(|(id, _)| *id == clause)
+            .map(|(_, why)| *why),
+    }
+}
+
+/// The reply each attempt delivers to the reader; `None` for a request that threw or never
+/// settled.
+fn reply(attempt: &Attempt) -> Option<Reply<'_>> {
+    match attempt {
+        Attempt::Text { text, .. } => Some(Reply::text(text)),
+        Attempt::Blocks {
+            blocks,
+            finish,
+            data_after_finish,
+            ..
+        } => Some(Reply::blocks(blocks, finish, *data_after_finish)),
+        Attempt::Finish { finish, .. } => Some(Reply::failed(finish)),
+        Attempt::Throw { .. } | Attempt::Hang { .. } => None,
+    }
+}
+
+/// Reads `reply` with `profile`'s reader.
+fn read(reply: &Reply<'_>, profile: Profile) -> Result<parse::ReviewerDecision, ReplyError> {
+    match profile {
+        Profile::Baseline => parse::strict::read(reply),
+        Profile::Resilient => parse::tolerant::read(reply),
+    }
+}
+
+/// The failure messages the `made` attempts give before the resilient profile normalizes them
+/// (AR-RES-NORM-1), each with the value it came from: a thrown value, or a failed finish's
+/// message.
+pub(crate) fn raw_failure_messages<'a>(
+    made: &[&'a Attempt],
+    profile: Profile,
+) -> Vec<(String, &'a Value)> {
+    made.iter()
+        .filter_map(|attempt| match attempt {
+            Attempt::Throw { throw, .. } => Some((normalize::value_text(throw), throw)),
+            Attempt::Finish { finish, .. } => match read(&Reply::failed(finish), profile) {
+                Err(e) => Some((
+                    crate::engine::review::unnormalized(&e).text,
+                    &finish.message,
+                )),
+                Ok(_) => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 /// The clauses the first `made` reviewer attempts of `s` reach under `profile` (`made` is the
@@ -75,38 +175,45 @@ pub fn clauses(s: &Scenario, profile: Profile, made: usize) -> Vec<&'static str>
             out.push(c);
         }
     };
-    for attempt in (0..made).map(|n| s.reviewer.attempt(n)) {
-        let read = match attempt {
-            Attempt::Text { text, .. } => Some(Reply::text(text)),
-            Attempt::Blocks {
-                blocks,
-                finish,
-                data_after_finish,
-                ..
-            } => Some(Reply::blocks(blocks, finish, *data_after_finish)),
-            Attempt::Finish { finish, .. } => Some(Reply::failed(finish)),
-            Attempt::Throw { .. } | Attempt::Hang { .. } => None,
-        }
-        .map(|reply| match profile {
-            Profile::Baseline => parse::strict::read(&reply),
-            Profile::Resilient => parse::tolerant::read(&reply),
-        });
-        if let Some(Err(e)) = &read {
+    let attempts: Vec<&Attempt> = (0..made).map(|n| s.reviewer.attempt(n)).collect();
+    for attempt in &attempts {
+        let Some(reply) = reply(attempt) else {
+            continue;
+        };
+        let result = read(&reply, profile);
+        if let Err(e) = &result {
             add(e.clause(profile));
-        }
-        if profile == Profile::Resilient {
-            // The raw failure message the resilient profile normalizes, and whether it came from
-            // a value other than a string (AR-RES-NORM-1).
-            let raw = match (attempt, &read) {
-                (Attempt::Throw { throw, .. }, _) => Some((normalize::value_text(throw), throw)),
-                (Attempt::Finish { finish, .. }, Some(Err(e))) => {
-                    Some((crate::engine::review::unnormalized(e).text, &finish.message))
+            // The tolerant reader holds its candidate to AR-PARSE-6 and -7 through AR-TOL-8.
+            if profile == Profile::Resilient {
+                match e {
+                    ReplyError::Repeated => add("AR-PARSE-6"),
+                    ReplyError::Protocol => add("AR-PARSE-7"),
+                    _ => {}
                 }
-                _ => None,
-            };
-            if let Some((text, value)) = raw {
-                normalization(&text, value, &mut add);
             }
+        }
+        // AR-TOL-4: a byte-order mark or an outer fence the reader took off a text it read.
+        let read_text = !matches!(
+            result,
+            Err(ReplyError::FinishFailed { .. }
+                | ReplyError::FinishOther { .. }
+                | ReplyError::AfterFinish
+                | ReplyError::ToolCall
+                | ReplyError::TooLarge)
+        );
+        if profile == Profile::Resilient && read_text && reply.blocks.len() == 1 {
+            let text = reply.blocks[0].text;
+            let whole = text.strip_prefix('\u{feff}').unwrap_or(text);
+            if whole.len() != text.len()
+                || !std::ptr::eq(parse::tolerant::unwrap_fence(whole), whole)
+            {
+                add("AR-TOL-4");
+            }
+        }
+    }
+    if profile == Profile::Resilient {
+        for (text, value) in raw_failure_messages(&attempts, profile) {
+            normalization(&text, value, &mut add);
         }
     }
     out
@@ -134,7 +241,7 @@ fn normalization(text: &str, value: &Value, add: &mut impl FnMut(&'static str)) 
     {
         add("AR-RES-NORM-3");
     }
-    if normalize::is_cut(text) {
+    if normalize::normalized_chars(text) > normalize::MAX_CHARS {
         add("AR-RES-NORM-4");
     }
 }
@@ -190,10 +297,380 @@ pub fn review_clauses(s: &Scenario, profile: Profile, review: &Review) -> Vec<&'
     out
 }
 
+/// Everything one case reaches beyond its table row.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reached {
+    /// Clauses, each once.
+    pub clauses: Vec<&'static str>,
+    /// Sides of numeric limits, each once.
+    pub limits: Vec<(Limit, Side)>,
+    /// Message templates its texts came from, each once.
+    pub templates: Vec<&'static str>,
+    /// Templates that insert the tool's name, with each hostile kind the name shows.
+    pub names: Vec<(&'static str, NameKind)>,
+}
+
+/// Decides the call `s` under `profile` with the reference engine, keeping the review the gate
+/// made, and says what the call reaches.
+pub fn call(s: &Scenario, profile: Profile) -> (Outcome, Option<Review>, Reached) {
+    let ((outcome, review), rendered) =
+        crate::messages::rendered_during(|| crate::engine::decide_keeping_review(s, profile));
+    let reached = of_call(s, profile, &outcome, review.as_ref(), &rendered);
+    (outcome, review, reached)
+}
+
+/// What a decided call reaches, from its outcome, its review and the templates rendered for it.
+fn of_call(
+    s: &Scenario,
+    profile: Profile,
+    outcome: &Outcome,
+    review: Option<&Review>,
+    rendered: &[(&'static str, String)],
+) -> Reached {
+    let mut found = clauses(s, profile, outcome.review.attempts as usize);
+    if let Some(r) = review {
+        found.extend(review_clauses(s, profile, r));
+    }
+    let templates = observed::templates(rendered, &observed::texts(outcome));
+    found.extend(observed::call_clauses(
+        s, profile, outcome, review, &templates,
+    ));
+    let mut clauses: Vec<&'static str> = Vec::with_capacity(found.len());
+    for c in found {
+        if !clauses.contains(&c) {
+            clauses.push(c);
+        }
+    }
+    let kinds = NameKind::of(&s.tool.name);
+    let names = templates
+        .iter()
+        .filter(|t| observed::names_the_tool(t))
+        .flat_map(|t| kinds.iter().map(move |k| (*t, *k)))
+        .collect();
+    Reached {
+        clauses,
+        limits: review
+            .map(|r| limits::sides(s, profile, r))
+            .unwrap_or_default(),
+        templates,
+        names,
+    }
+}
+
+/// Decides the session `s` under `profile` with the reference engine and says what it reaches:
+/// its calls' outcome clauses and templates, and its own clauses as a session.
+pub fn session(s: &SessionScenario, profile: Profile) -> (SessionOutcome, Reached) {
+    let (outcome, rendered) =
+        crate::messages::rendered_during(|| crate::engine::session::decide_session(s, profile));
+    let mut texts: Vec<&str> = Vec::new();
+    for item in &outcome.calls {
+        match item {
+            ItemOutcome::Call(o) => texts.extend(observed::texts(o)),
+            ItemOutcome::Event(e) => texts.extend(e.error.as_deref()),
+        }
+    }
+    let templates = observed::templates(&rendered, &texts);
+    let mut clauses = observed::session_clauses(s, profile, &outcome.calls);
+    for (item, o) in s.calls.iter().zip(&outcome.calls) {
+        if let (Item::Call(call), ItemOutcome::Call(o)) = (item, o) {
+            for c in observed::call_clauses(call, profile, o, None, &templates) {
+                if !clauses.contains(&c) {
+                    clauses.push(c);
+                }
+            }
+        }
+    }
+    let reached = Reached {
+        clauses,
+        templates,
+        ..Reached::default()
+    };
+    (outcome, reached)
+}
+
+/// How many cases reached each clause, side, template and name path.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    /// Cases counted.
+    pub cases: usize,
+    /// Clause → cases.
+    pub clauses: BTreeMap<&'static str, usize>,
+    /// Limit and side → cases.
+    pub limits: BTreeMap<(Limit, Side), usize>,
+    /// Template → cases.
+    pub templates: BTreeMap<&'static str, usize>,
+    /// Name-inserting template and hostile kind → cases.
+    pub names: BTreeMap<(&'static str, NameKind), usize>,
+}
+
+/// What a profile's cases should reach and a tally did not.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Missing {
+    /// Clauses.
+    pub clauses: Vec<String>,
+    /// Sides of limits.
+    pub limits: Vec<(Limit, Side)>,
+    /// Templates.
+    pub templates: Vec<&'static str>,
+    /// Name-inserting templates with a hostile kind.
+    pub names: Vec<(&'static str, NameKind)>,
+}
+
+impl Missing {
+    /// Whether nothing is missing.
+    pub fn is_empty(&self) -> bool {
+        self.clauses.is_empty()
+            && self.limits.is_empty()
+            && self.templates.is_empty()
+            && self.names.is_empty()
+    }
+}
+
+impl Tally {
+    /// Counts one case.
+    pub fn add(&mut self, r: &Reached) {
+        self.cases += 1;
+        for c in &r.clauses {
+            *self.clauses.entry(c).or_default() += 1;
+        }
+        for l in &r.limits {
+            *self.limits.entry(*l).or_default() += 1;
+        }
+        for t in &r.templates {
+            *self.templates.entry(t).or_default() += 1;
+        }
+        for n in &r.names {
+            *self.names.entry(*n).or_default() += 1;
+        }
+    }
+
+    /// Adds another tally's counts.
+    pub fn merge(&mut self, other: &Tally) {
+        self.cases += other.cases;
+        for (c, n) in &other.clauses {
+            *self.clauses.entry(c).or_default() += n;
+        }
+        for (l, n) in &other.limits {
+            *self.limits.entry(*l).or_default() += n;
+        }
+        for (t, n) in &other.templates {
+            *self.templates.entry(t).or_default() += n;
+        }
+        for (k, n) in &other.names {
+            *self.names.entry(*k).or_default() += n;
+        }
+    }
+
+    /// What `profile`'s cases should reach that this tally did not, besides the clauses in
+    /// `elsewhere` (those the cases' table rows restate, or that fixed cases cite): every clause
+    /// of the profile but the [`DEFINITIONS`], every side of each of its limits, every template
+    /// its cases can show, and every hostile kind of tool name on each template that inserts a
+    /// name.
+    pub fn missing(&self, profile: Profile, elsewhere: &BTreeSet<String>) -> Missing {
+        let templates = profile_templates(profile);
+        Missing {
+            clauses: profile_clauses(profile)
+                .into_iter()
+                .filter(|c| {
+                    vacuous(c, profile).is_none()
+                        && !elsewhere.contains(c)
+                        && !self.clauses.contains_key(c.as_str())
+                })
+                .collect(),
+            limits: Limit::of(profile)
+                .iter()
+                .flat_map(|l| Side::ALL.map(|s| (*l, s)))
+                .filter(|k| !self.limits.contains_key(k))
+                .collect(),
+            templates: templates
+                .iter()
+                .copied()
+                .filter(|t| !self.templates.contains_key(t))
+                .collect(),
+            names: templates
+                .iter()
+                .copied()
+                .filter(|t| observed::names_the_tool(t))
+                .flat_map(|t| NameKind::ALL.map(|k| (t, k)))
+                .filter(|k| !self.names.contains_key(k))
+                .collect(),
+        }
+    }
+
+    /// Lines for the terminal: how many clauses, sides, templates and name paths `profile`'s
+    /// cases reached of those it has, the count of each, and what was missed.
+    pub fn render(&self, profile: Profile, elsewhere: &BTreeMap<String, usize>) -> String {
+        let rows: BTreeSet<String> = elsewhere.keys().cloned().collect();
+        let missing = self.missing(profile, &rows);
+        let mut out = String::new();
+        let clauses: Vec<String> = profile_clauses(profile)
+            .into_iter()
+            .filter(|c| vacuous(c, profile).is_none())
+            .collect();
+        let none = |v: Vec<String>| {
+            if v.is_empty() {
+                String::new()
+            } else {
+                format!("; none for {}", v.join(", "))
+            }
+        };
+        out.push_str(&format!(
+            "  all         {} of the profile's {} clauses{}\n",
+            clauses.len() - missing.clauses.len(),
+            clauses.len(),
+            none(missing.clauses.clone())
+        ));
+        let counts: Vec<String> = clauses
+            .iter()
+            .map(|c| {
+                let n = self
+                    .clauses
+                    .get(c.as_str())
+                    .copied()
+                    .unwrap_or(0)
+                    .max(elsewhere.get(c).copied().unwrap_or(0));
+                format!("{} {n}", c.trim_start_matches("AR-"))
+            })
+            .collect();
+        out.push_str(&wrap("              ", &counts));
+        let sides = Limit::of(profile).len() * Side::ALL.len();
+        if sides == 0 {
+            out.push_str("  limits      none in this profile\n");
+        } else {
+            let per_limit: Vec<String> = Limit::of(profile)
+                .iter()
+                .map(|l| {
+                    let n: Vec<String> = Side::ALL
+                        .iter()
+                        .map(|s| self.limits.get(&(*l, *s)).copied().unwrap_or(0).to_string())
+                        .collect();
+                    format!("{} {}", l.name(), n.join("/"))
+                })
+                .collect();
+            out.push_str(&format!(
+                "  limits      {} of the {sides} sides (below/at/above): {}{}\n",
+                sides - missing.limits.len(),
+                per_limit.join("  "),
+                none(
+                    missing
+                        .limits
+                        .iter()
+                        .map(|(l, s)| format!("{} {}", l.name(), s.name()))
+                        .collect()
+                )
+            ));
+        }
+        let templates = profile_templates(profile);
+        out.push_str(&format!(
+            "  templates   {} of the {} message templates{}\n",
+            templates.len() - missing.templates.len(),
+            templates.len(),
+            none(missing.templates.iter().map(|t| t.to_string()).collect())
+        ));
+        let paths = templates
+            .iter()
+            .filter(|t| observed::names_the_tool(t))
+            .count()
+            * NameKind::ALL.len();
+        out.push_str(&format!(
+            "  names       {} of the {paths} hostile tool names on the templates that insert one{}\n",
+            paths - missing.names.len(),
+            none(
+                missing
+                    .names
+                    .iter()
+                    .map(|(t, k)| format!("{t} {}", k.name()))
+                    .collect()
+            )
+        ));
+        out
+    }
+}
+
+/// `items` joined by two spaces, in lines of at most 100 characters, each opening with `indent`.
+fn wrap(indent: &str, items: &[String]) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for item in items {
+        if !line.is_empty() && indent.len() + line.len() + 2 + item.len() > 100 {
+            out.push_str(&format!("{indent}{line}\n"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str("  ");
+        }
+        line.push_str(item);
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{indent}{line}\n"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn each_profile_has_its_own_clauses() {
+        let baseline = profile_clauses(Profile::Baseline);
+        let resilient = profile_clauses(Profile::Resilient);
+        for c in [
+            "AR-DISPOSE-2",
+            "AR-REVIEW-10",
+            "AR-PARSE-1",
+            "AR-DECIDE-1",
+            "AR-DECIDE-6",
+        ] {
+            assert!(baseline.contains(c) && !resilient.contains(c), "{c}");
+        }
+        for c in ["AR-TOL-3", "AR-RES-HINT-2", "AR-SESSION-3"] {
+            assert!(resilient.contains(c) && !baseline.contains(c), "{c}");
+        }
+        for c in ["AR-PARSE-5", "AR-REVIEW-2", "AR-SESSION-2", "AR-MSG-1"] {
+            assert!(resilient.contains(c) && baseline.contains(c), "{c}");
+        }
+        assert_eq!(vacuous("AR-PARSE-5", Profile::Baseline), None);
+        assert!(vacuous("AR-PARSE-5", Profile::Resilient).is_some());
+        assert!(vacuous("AR-CONV-1", Profile::Baseline).is_some());
+        let templates = profile_templates(Profile::Resilient);
+        assert!(templates.contains(&"MSG-HINT") && !templates.contains(&"MSG-ERR-NO-CWD"));
+        assert!(!profile_templates(Profile::Baseline).contains(&"MSG-HINT"));
+        assert!(profile_templates(Profile::Baseline).contains(&"MSG-ERR-NO-CWD"));
+    }
+
+    #[test]
+    fn a_tally_names_what_it_misses() {
+        let mut t = Tally::default();
+        let full = t.missing(Profile::Resilient, &BTreeSet::new());
+        assert_eq!(full.limits.len(), 18);
+        assert!(full.clauses.contains(&"AR-TOL-4".to_owned()));
+        t.add(&Reached {
+            clauses: vec!["AR-TOL-4"],
+            limits: vec![(Limit::Deadline, Side::At)],
+            templates: vec!["MSG-HINT"],
+            names: vec![("MSG-NO-AGENT", NameKind::Empty)],
+        });
+        let less = t.missing(
+            Profile::Resilient,
+            &BTreeSet::from(["AR-SCOPE-1".to_owned()]),
+        );
+        assert!(!less.clauses.contains(&"AR-TOL-4".to_owned()));
+        assert!(!less.clauses.contains(&"AR-SCOPE-1".to_owned()));
+        assert!(!less.limits.contains(&(Limit::Deadline, Side::At)));
+        assert!(less.limits.contains(&(Limit::Deadline, Side::Above)));
+        assert!(!less.templates.contains(&"MSG-HINT"));
+        assert!(!less.names.contains(&("MSG-NO-AGENT", NameKind::Empty)));
+        assert!(less.names.contains(&("MSG-NO-AGENT", NameKind::Quote)));
+        assert_eq!(full.names.len() - 1, less.names.len());
+        let text = t.render(Profile::Resilient, &BTreeMap::new());
+        assert!(text.contains("deadline 0/1/0"), "{text}");
+        assert!(
+            text.contains("none for deadline below, deadline above"),
+            "{text}"
+        );
+    }
 
     fn call(attempts: Value) -> Scenario {
         let s = json!({"tool": {"name": "bash"}, "reviewer": attempts});
