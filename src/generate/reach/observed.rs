@@ -209,10 +209,15 @@ pub fn call_clauses(
             && s.abort == AbortPoint::LifecycleBeforeReview
             && o.listener == Some(Decision::Cancel),
     );
-    // AR-DISPOSE-3: an approval request after disposal moved the session meets `never`.
+    // AR-DISPOSE-3: an approval request after disposal moved an `ask` session meets the `never`
+    // disposal wrote, and is rejected without a prompt.
     add(
         "AR-DISPOSE-3",
-        s.abort.is_lifecycle() && o.approval.as_ref().is_some_and(|a| !a.prompted),
+        s.abort.is_lifecycle()
+            && s.policy.effective() == crate::scenario::ApprovalPolicy::Ask
+            && o.approval
+                .as_ref()
+                .is_some_and(|a| !a.prompted && a.answer == ApprovalAnswer::Rejected),
     );
     if let Some(r) = review {
         let made = r.requests.len();
