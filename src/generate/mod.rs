@@ -144,13 +144,17 @@ pub const FAILURE_CODES: [&str; 6] = [
     "BAD_REQUEST",
 ];
 
-/// Messages of failed finishes, as providers word them.
-pub const FAILURE_MESSAGES: [&str; 5] = [
+/// Messages of failed finishes, as providers word them; the last three match two classification
+/// rules of different classes at once (AR-REVIEW-7), where only the rules' order decides.
+pub const FAILURE_MESSAGES: [&str; 8] = [
     "Connection error",
     "HTTP 402 Payment Required",
     "sse transport error: terminated",
     "request timed out",
     "upstream:\u{1b}[31m overloaded\u{202e}\tretry later",
+    "rate limit exceeded; socket hang up",
+    "quota service timed out",
+    "read ECONNRESET (timeout 30s)",
 ];
 
 /// How often each kind of call is drawn.

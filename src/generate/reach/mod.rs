@@ -3,12 +3,15 @@
 //! (chapter 4, AR-PARSE-1..7; chapter 10, AR-TOL-1..10), the normalization rules its failure
 //! messages went through (AR-RES-NORM-1..4), the review's own rules its requests and settlement
 //! show (chapter 3 and the resilient review), what its outcome shows ([`observed`]), the side of
-//! each numeric limit it meets ([`limits`]) and the templates its texts came from. Generated runs
+//! each numeric limit it meets ([`limits`]), the templates its texts came from, and the pairs of
+//! failure classification rules its failed finishes matched at once ([`order`]). Generated runs
 //! report these counts, and fixed and generated cases are both held to every clause, every side
-//! of every limit and every message path, so that nothing the spec says goes unexercised.
+//! of every limit, every message path and every pair of rules whose order decides, so that
+//! nothing the spec says goes unexercised.
 
 pub mod limits;
 pub mod observed;
+pub mod order;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -308,6 +311,9 @@ pub struct Reached {
     pub templates: Vec<&'static str>,
     /// Templates that insert the tool's name, with each hostile kind the name shows.
     pub names: Vec<(&'static str, NameKind)>,
+    /// Pairs of failure classification rules with different classes that a failed finish the
+    /// review read matched together (AR-REVIEW-7).
+    pub order: Vec<(order::Rule, order::Rule)>,
 }
 
 /// Decides the call `s` under `profile` with the reference engine, keeping the review the gate
@@ -347,6 +353,20 @@ fn of_call(
         .filter(|t| observed::names_the_tool(t))
         .flat_map(|t| kinds.iter().map(move |k| (*t, *k)))
         .collect();
+    let mut pairs = Vec::new();
+    for n in 0..outcome.review.attempts as usize {
+        if let Attempt::Finish { finish, .. } = s.reviewer.attempt(n) {
+            let text = match profile {
+                Profile::Baseline => crate::jsstring::js_string(&finish.message),
+                Profile::Resilient => normalize::value_text(&finish.message),
+            };
+            for p in order::pairs(finish.kind, &finish.code, &text) {
+                if !pairs.contains(&p) {
+                    pairs.push(p);
+                }
+            }
+        }
+    }
     Reached {
         clauses,
         limits: review
@@ -354,6 +374,7 @@ fn of_call(
             .unwrap_or_default(),
         templates,
         names,
+        order: pairs,
     }
 }
 
@@ -401,6 +422,8 @@ pub struct Tally {
     pub templates: BTreeMap<&'static str, usize>,
     /// Name-inserting template and hostile kind → cases.
     pub names: BTreeMap<(&'static str, NameKind), usize>,
+    /// Pair of classification rules → cases.
+    pub order: BTreeMap<(order::Rule, order::Rule), usize>,
 }
 
 /// What a profile's cases should reach and a tally did not.
@@ -414,6 +437,8 @@ pub struct Missing {
     pub templates: Vec<&'static str>,
     /// Name-inserting templates with a hostile kind.
     pub names: Vec<(&'static str, NameKind)>,
+    /// Pairs of classification rules with different classes.
+    pub order: Vec<(order::Rule, order::Rule)>,
 }
 
 impl Missing {
@@ -423,6 +448,7 @@ impl Missing {
             && self.limits.is_empty()
             && self.templates.is_empty()
             && self.names.is_empty()
+            && self.order.is_empty()
     }
 }
 
@@ -442,6 +468,9 @@ impl Tally {
         for n in &r.names {
             *self.names.entry(*n).or_default() += 1;
         }
+        for p in &r.order {
+            *self.order.entry(*p).or_default() += 1;
+        }
     }
 
     /// Adds another tally's counts.
@@ -458,6 +487,9 @@ impl Tally {
         }
         for (k, n) in &other.names {
             *self.names.entry(*k).or_default() += n;
+        }
+        for (p, n) in &other.order {
+            *self.order.entry(*p).or_default() += n;
         }
     }
 
@@ -493,6 +525,10 @@ impl Tally {
                 .filter(|t| observed::names_the_tool(t))
                 .flat_map(|t| NameKind::ALL.map(|k| (t, k)))
                 .filter(|k| !self.names.contains_key(k))
+                .collect(),
+            order: order::possible()
+                .into_iter()
+                .filter(|p| !self.order.contains_key(p))
                 .collect(),
         }
     }
@@ -583,6 +619,19 @@ impl Tally {
                     .collect()
             )
         ));
+        let pairs = order::possible();
+        out.push_str(&format!(
+            "  rule order  {} of the {} pairs of classification rules that disagree, matched at once{}\n",
+            pairs.len() - missing.order.len(),
+            pairs.len(),
+            none(
+                missing
+                    .order
+                    .iter()
+                    .map(|(a, b)| format!("rules {a} and {b}"))
+                    .collect()
+            )
+        ));
         out
     }
 }
@@ -651,6 +700,7 @@ mod tests {
             limits: vec![(Limit::Deadline, Side::At)],
             templates: vec!["MSG-HINT"],
             names: vec![("MSG-NO-AGENT", NameKind::Empty)],
+            order: vec![(1, 4)],
         });
         let less = t.missing(
             Profile::Resilient,
@@ -664,6 +714,8 @@ mod tests {
         assert!(!less.names.contains(&("MSG-NO-AGENT", NameKind::Empty)));
         assert!(less.names.contains(&("MSG-NO-AGENT", NameKind::Quote)));
         assert_eq!(full.names.len() - 1, less.names.len());
+        assert_eq!(full.order.len() - 1, less.order.len());
+        assert!(!less.order.contains(&(1, 4)) && less.order.contains(&(0, 1)));
         let text = t.render(Profile::Resilient, &BTreeMap::new());
         assert!(text.contains("deadline 0/1/0"), "{text}");
         assert!(
