@@ -68,11 +68,10 @@ pub fn strict(json: String) -> Result<Result<ReviewerDecision, ReplyError>, Bloc
     Ok(strict::parse_owned(json::decode_in_place(json, at)))
 }
 
-/// The tolerant reader's verdict (AR-TOL-2..10) on the reply whose blocks are the JSON array
-/// `json`, ended by a normal stop.
-pub fn tolerant(json: &str) -> Result<Result<ReviewerDecision, ReplyError>, BlocksError> {
-    let kinds = kinds(json)?;
-    // The text blocks joined (AR-TOL-2), up to one character past the bound.
+/// The text blocks of the array `json` (whose block kinds are `kinds`) joined in order (AR-TOL-2),
+/// decoded only up to the first whole character past the tolerant reader's bound (AR-TOL-3): the
+/// reader refuses anything longer, so a longer text is never held whole.
+fn joined_texts(json: &str, kinds: &[BlockKind]) -> Result<String, BlocksError> {
     let mut joined = Vec::new();
     each_text(json, |block, at| {
         if kinds.get(block) == Some(&BlockKind::Text) {
@@ -86,8 +85,15 @@ pub fn tolerant(json: &str) -> Result<Result<ReviewerDecision, ReplyError>, Bloc
         }
     })?;
     // Every text was checked to be well-formed, so this is UTF-8; the lossy form is never taken.
-    let joined = String::from_utf8(joined)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    Ok(String::from_utf8(joined)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// The tolerant reader's verdict (AR-TOL-2..10) on the reply whose blocks are the JSON array
+/// `json`, ended by a normal stop.
+pub fn tolerant(json: &str) -> Result<Result<ReviewerDecision, ReplyError>, BlocksError> {
+    let kinds = kinds(json)?;
+    let joined = joined_texts(json, &kinds)?;
     let kind = if kinds.contains(&BlockKind::ToolCall) {
         // AR-TOL-2: a tool call fails the review whatever else the reply holds.
         BlockKind::ToolCall
@@ -172,11 +178,13 @@ impl<'de> Visitor<'de> for BlockSeed {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        // A short sequence is refused in the words serde's derived reading of `Block` uses.
+        const SHORT: &str = "struct Block with 2 elements";
         let kind = seq
             .next_element::<BlockKind>()?
-            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+            .ok_or_else(|| de::Error::invalid_length(0, &SHORT))?;
         seq.next_element::<IgnoredAny>()?
-            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+            .ok_or_else(|| de::Error::invalid_length(1, &SHORT))?;
         Ok(kind)
     }
 }
@@ -280,6 +288,53 @@ mod tests {
     use super::*;
     use crate::parse::Risk;
     use crate::scenario::Attempt;
+
+    /// A value of the wrong shape is refused with the words serde's derived reading of the block
+    /// type uses, so `autoreview parse --blocks` explains it as the scenario contract would.
+    #[test]
+    fn a_wrong_shape_is_named_as_the_block_type_names_it() {
+        for json in [
+            "{}",
+            "[1]",
+            "[[]]",
+            "[[\"text\"]]",
+            "\"x\"",
+            "[{\"type\": 3}]",
+        ] {
+            let ours = kinds(json).unwrap_err().to_string();
+            let theirs = serde_json::from_str::<Vec<crate::scenario::Block>>(json)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(ours, theirs, "{json}");
+        }
+    }
+
+    /// The joined text stops at the first whole character past the bound: an ASCII text one byte
+    /// past it, a text of three-byte characters at the end of the character that crosses it, and
+    /// what is kept is always the start of the texts, never cut inside a character.
+    #[test]
+    fn texts_past_the_bound_are_joined_only_to_the_first_whole_character_past_it() {
+        let bound = tolerant::MAX_TEXT_BYTES;
+        let of = |texts: &[String]| {
+            let blocks: Vec<serde_json::Value> = texts
+                .iter()
+                .map(|t| serde_json::json!({"type": "text", "text": t}))
+                .collect();
+            let json = serde_json::to_string(&blocks).unwrap();
+            joined_texts(&json, &kinds(&json).unwrap()).unwrap()
+        };
+        let ascii = "a".repeat(bound + 10);
+        assert_eq!(of(std::slice::from_ref(&ascii)), ascii[..bound + 1]);
+        let wide = "名".repeat(bound / 3 + 10);
+        let joined = of(&[wide.clone()]);
+        assert!(wide.starts_with(&joined), "not the start of the text");
+        assert_eq!(joined.len(), (bound / 3 + 1) * 3);
+        // Two blocks: the bound applies to the texts joined.
+        let half = "b".repeat(bound / 2 + 1);
+        assert_eq!(of(&[half.clone(), half.clone()]).len(), bound + 1);
+        // Under the bound everything is kept.
+        assert_eq!(of(&["x".into(), "名".into()]), "x名");
+    }
 
     /// Reads `json` through this module and as the scenario contract reads an attempt's blocks
     /// (a `serde_json::Value`, then `Vec<Block>`): both refuse it, or both readers give the same

@@ -15,11 +15,6 @@ use super::names;
 pub struct JsString(Vec<u8>);
 
 impl JsString {
-    /// Whether this string is exactly `s` (an unpaired surrogate never equals any `str`).
-    pub fn is(&self, s: &str) -> bool {
-        self.0 == s.as_bytes()
-    }
-
     /// The string with each unpaired surrogate replaced by U+FFFD, as outcome texts carry it.
     pub fn to_string_lossy(&self) -> String {
         self.clone().into_string_lossy()
@@ -950,7 +945,7 @@ mod tests {
         assert!(o.has_repeated_name());
         let o = object(r#"{"a":{"a":1,"a":{"a":2}},"e":[{"a":3}]}"#);
         assert_eq!(o.len(), 2);
-        assert!(!o.has_repeated_name());
+        assert!(!o.has_repeated_name() && !o.is_empty());
         assert_eq!(read("[{\"a\":1}]"), Ok(TopLevel::Other));
         assert_eq!(read("\"{}\""), Ok(TopLevel::Other));
         let empty = object(" {} ");
