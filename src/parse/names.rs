@@ -157,6 +157,27 @@ mod tests {
         format!("{{{}}}", members.join(","))
     }
 
+    /// The table with machine-word slots, which only texts of 4 GiB or more would take, finds
+    /// exactly the repeats the 32-bit one finds: the slot type changes nothing but its width.
+    #[test]
+    fn word_slots_find_the_repeats_narrow_slots_find() {
+        let mut names: Vec<String> = (0..300).map(|i| format!("n{i}")).collect();
+        let unique = object(&names);
+        names.push("n2\\u0039\\u0039".to_owned());
+        let repeat = object(&names);
+        for (text, want) in [(&unique, false), (&repeat, true)] {
+            let members = text.matches(':').count();
+            assert_eq!(table::<u32>(text, members), want, "u32");
+            assert_eq!(table::<usize>(text, members), want, "usize");
+        }
+        // A slot gives back the offset and the tag it was made of.
+        let shift = 12;
+        let slot = <usize as Slot>::new(0x0abc, 0x5, shift);
+        assert_eq!((slot.offset(shift), slot.tag(shift)), (0x0abc, 0x5));
+        let slot = <u32 as Slot>::new(0x0abc, 0x5, shift);
+        assert_eq!((slot.offset(shift), slot.tag(shift)), (0x0abc, 0x5));
+    }
+
     #[test]
     fn finds_a_repeat_among_many_names_however_escaped() {
         let mut names: Vec<String> = (0..5000).map(|i| format!("k{i}")).collect();
