@@ -358,11 +358,11 @@ impl<'a, V: Visit> Reader<'a, V> {
     }
 
     fn error_at(&self, offset: usize, expected: &'static str) -> JsonError {
+        // This reader's offsets fall on character boundaries, so no character is only past the
+        // end.
         let found = match self.text.get(offset..).and_then(|s| s.chars().next()) {
             Some(c) => Found::Char(c),
-            // Past the end, or (never for this reader's offsets) inside a character.
-            None if offset >= self.b.len() => Found::End,
-            None => Found::Char(char::REPLACEMENT_CHARACTER),
+            None => Found::End,
         };
         JsonError {
             offset,
