@@ -21,13 +21,8 @@ pub fn top_level_objects(text: &str) -> Vec<Range<usize>> {
     let mut spans = Vec::new();
     let mut from = 0usize;
     // Prose: jump to the next `{` with a byte search, not a loop over every character. `from` is 0
-    // or just past a `}`, so always a character boundary; the slice search is a fallback only.
-    while let Some(at) = match text.get(from..) {
-        Some(rest) => rest.find('{'),
-        None => bytes
-            .get(from..)
-            .and_then(|r| r.iter().position(|&b| b == b'{')),
-    } {
+    // or just past a `}`, so always a character boundary.
+    while let Some(at) = text.get(from..).and_then(|rest| rest.find('{')) {
         let start = from + at;
         match span_end(bytes, start) {
             Some(end) => {
