@@ -199,6 +199,14 @@ mod tests {
                 "}".repeat(100)
             ),
             format!("{} {{{}}} tail", "{\"k\":1} ".repeat(40), "{".repeat(70)),
+            // A string long enough for the block path whose next block holds an even number of
+            // quotes: the closing one and one in the prose after the object.
+            format!("{{\"a\":\"{}\"}} \"{}{{}}", "x".repeat(20), " ".repeat(80)),
+            format!(
+                "{{\"a\":\"{}\\\\\"}} \"\"\"{}{{}}",
+                "x".repeat(20),
+                " ".repeat(80)
+            ),
         ];
         // Every prefix of a mixed text, so that each kind of byte ends a text at each offset.
         let mixed = format!(
