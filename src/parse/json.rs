@@ -1036,6 +1036,15 @@ mod tests {
             err("[\"\\ud800\\u12\"]"),
             "expected a hexadecimal digit at byte 12, found '\"'"
         );
+        // A bad escape is reported at the character after its backslash.
+        assert_eq!(
+            err("[\"ab\\q\"]"),
+            "expected an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\u and four hex digits) at byte 5, found 'q'"
+        );
+        // A literal is named by the word it starts, at the first byte that differs.
+        assert_eq!(err("[tru]"), "expected 'true' at byte 4, found ']'");
+        assert_eq!(err("[falsy]"), "expected 'false' at byte 5, found 'y'");
+        assert_eq!(err("[nul]"), "expected 'null' at byte 4, found ']'");
     }
 
     #[test]
