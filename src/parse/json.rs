@@ -998,6 +998,26 @@ mod tests {
         assert_eq!(read(&open).unwrap_err().found, Found::End);
     }
 
+    /// A string is well-formed UTF-16 unless it holds an unpaired surrogate escape: an escaped
+    /// character of three UTF-8 bytes, or a pair, is not one.
+    #[test]
+    fn only_an_unpaired_surrogate_escape_makes_a_string_ill_formed() {
+        for (text, well_formed) in [
+            (r#""\u4e2d""#, true),
+            (r#""\uffff""#, true),
+            (r#""\ud83d\ude00""#, true),
+            (r#""a\ud800""#, false),
+            (r#""\udfff b""#, false),
+            ("\"中\"", true),
+        ] {
+            assert_eq!(
+                string_end(text.as_bytes(), StrAt(0)),
+                Some((text.len(), well_formed)),
+                "{text}"
+            );
+        }
+    }
+
     #[test]
     fn errors_say_where_and_what() {
         assert_eq!(
