@@ -114,9 +114,9 @@ fn table<S: Slot>(text: &str, members: usize) -> Cost {
                     if same(b, slot.offset(shift), quote) {
                         return false;
                     }
-                    i = if i + 1 >= capacity { 0 } else { i + 1 };
+                    i = next(i, capacity);
                 }
-                _ => i = if i + 1 >= capacity { 0 } else { i + 1 },
+                _ => i = next(i, capacity),
             }
         }
         // A full table: more names than the first reading counted, which cannot happen; stopping
@@ -129,6 +129,11 @@ fn table<S: Slot>(text: &str, members: usize) -> Cost {
         probes,
         compared,
     }
+}
+
+/// The slot probed after slot `i`: the next one, and after the last the first.
+fn next(i: usize, capacity: usize) -> usize {
+    if i + 1 >= capacity { 0 } else { i + 1 }
 }
 
 /// The slot a hash starts probing at, spread over the whole table.
@@ -180,6 +185,21 @@ mod tests {
             .map(|(i, n)| format!("\"{n}\":{i}"))
             .collect();
         format!("{{{}}}", members.join(","))
+    }
+
+    /// Probing runs off the end of the table and on from its first slot: with a small table and
+    /// fresh hash keys each time, many of the 500 tables below put a name near the end.
+    #[test]
+    fn probing_wraps_around_the_end_of_the_table() {
+        let names: Vec<String> = (0..6).map(|i| format!("w{i}")).collect();
+        let unique = object(&names);
+        let mut with_repeat = names.clone();
+        with_repeat.push("w5".to_owned());
+        let repeat = object(&with_repeat);
+        for _ in 0..500 {
+            assert!(!table::<u32>(&unique, 6).repeated);
+            assert!(table::<u32>(&repeat, 7).repeated);
+        }
     }
 
     /// However many names, the table looks at a few slots per name and compares almost no two
