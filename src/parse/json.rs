@@ -1093,6 +1093,13 @@ mod tests {
                 Some((text.len(), holdable)),
                 "{text}"
             );
+            // A value that runs to the end of the text, read from past its start.
+            let after = format!("[{text}");
+            assert_eq!(
+                value_end(after.as_bytes(), 1),
+                Some((after.len(), holdable)),
+                "{text}"
+            );
         }
     }
 
