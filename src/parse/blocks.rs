@@ -326,7 +326,7 @@ mod tests {
         let ascii = "a".repeat(bound + 10);
         assert_eq!(of(std::slice::from_ref(&ascii)), ascii[..bound + 1]);
         let wide = "名".repeat(bound / 3 + 10);
-        let joined = of(&[wide.clone()]);
+        let joined = of(std::slice::from_ref(&wide));
         assert!(wide.starts_with(&joined), "not the start of the text");
         assert_eq!(joined.len(), (bound / 3 + 1) * 3);
         // Two blocks: the bound applies to the texts joined.
