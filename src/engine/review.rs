@@ -514,44 +514,86 @@ pub fn class_of(e: &ReplyError, profile: Profile) -> FailureClass {
     }
 }
 
-/// AR-REVIEW-7: classifies a failed finish by its kind, its code, then its message's text form.
+/// What a rule of AR-REVIEW-7's table compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Condition {
+    /// The finish's code is one of these, exactly.
+    Code(&'static [&'static str]),
+    /// The message's text form holds one of these, compared case-insensitively.
+    Message(&'static [&'static str]),
+}
+
+impl Condition {
+    /// Whether a finish with `code`, and a message whose lowercase text form is `lowercase`,
+    /// meets the condition.
+    pub fn holds(&self, code: &str, lowercase: &str) -> bool {
+        match self {
+            Condition::Code(codes) => codes.contains(&code),
+            Condition::Message(needles) => needles.iter().any(|n| lowercase.contains(n)),
+        }
+    }
+}
+
+/// AR-REVIEW-7's rules 1 to 6 for a finish of kind `error`, in order, each with its class; rule
+/// 7 ("otherwise") gives `provider`.
+pub const CLASSIFICATION_RULES: [(Condition, FailureClass); 6] = [
+    (
+        Condition::Code(&["TIMEOUT", "DEADLINE_EXCEEDED"]),
+        FailureClass::Timeout,
+    ),
+    (
+        Condition::Code(&[
+            "QUOTA_EXCEEDED",
+            "RATE_LIMITED",
+            "INSUFFICIENT_QUOTA",
+            "HTTP_402",
+            "HTTP_429",
+        ]),
+        FailureClass::Quota,
+    ),
+    (
+        Condition::Code(&["TRANSPORT", "CONNECTION", "NETWORK"]),
+        FailureClass::Transport,
+    ),
+    (
+        Condition::Message(&[
+            "http 402",
+            "http 429",
+            "status 402",
+            "status 429",
+            "quota",
+            "rate limit",
+        ]),
+        FailureClass::Quota,
+    ),
+    (
+        Condition::Message(&[
+            "transport error",
+            "connection error",
+            "econnreset",
+            "econnrefused",
+            "socket hang up",
+            "network error",
+        ]),
+        FailureClass::Transport,
+    ),
+    (
+        Condition::Message(&["timed out", "timeout"]),
+        FailureClass::Timeout,
+    ),
+];
+
+/// AR-REVIEW-7: classifies a failed finish by its kind, then by the first rule of
+/// [`CLASSIFICATION_RULES`] its code or its message's text form meets.
 pub fn classify_finish(kind: FailedFinishKind, code: &str, message: &str) -> FailureClass {
     if kind == FailedFinishKind::Aborted {
         return FailureClass::Aborted;
     }
-    match code {
-        "TIMEOUT" | "DEADLINE_EXCEEDED" => return FailureClass::Timeout,
-        "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INSUFFICIENT_QUOTA" | "HTTP_402" | "HTTP_429" => {
-            return FailureClass::Quota;
-        }
-        "TRANSPORT" | "CONNECTION" | "NETWORK" => return FailureClass::Transport,
-        _ => {}
-    }
-    let text = message.to_lowercase();
-    let has = |needles: &[&str]| needles.iter().any(|n| text.contains(n));
-    if has(&[
-        "http 402",
-        "http 429",
-        "status 402",
-        "status 429",
-        "quota",
-        "rate limit",
-    ]) {
-        FailureClass::Quota
-    } else if has(&[
-        "transport error",
-        "connection error",
-        "econnreset",
-        "econnrefused",
-        "socket hang up",
-        "network error",
-    ]) {
-        FailureClass::Transport
-    } else if has(&["timed out", "timeout"]) {
-        FailureClass::Timeout
-    } else {
-        FailureClass::Provider
-    }
+    let lowercase = message.to_lowercase();
+    CLASSIFICATION_RULES
+        .iter()
+        .find(|(condition, _)| condition.holds(code, &lowercase))
+        .map_or(FailureClass::Provider, |(_, class)| *class)
 }
 
 #[cfg(test)]

@@ -78,11 +78,10 @@ pub fn profile_clauses(profile: Profile) -> BTreeSet<String> {
 
 /// The message templates `profile`'s cases can show, and why the others cannot.
 pub fn profile_templates(profile: Profile) -> Vec<&'static str> {
+    let clauses = profile_clauses(profile);
     crate::spec::message_clauses()
         .into_iter()
-        .filter(|(id, clause)| {
-            profile_clauses(profile).contains(*clause) && unshown(id, profile).is_none()
-        })
+        .filter(|(id, clause)| clauses.contains(*clause) && unshown(id, profile).is_none())
         .map(|(id, _)| id)
         .collect()
 }
@@ -173,11 +172,7 @@ pub(crate) fn raw_failure_messages<'a>(
 /// named once per case.
 pub fn clauses(s: &Scenario, profile: Profile, made: usize) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let mut add = |c: &'static str| {
-        if !out.contains(&c) {
-            out.push(c);
-        }
-    };
+    let mut add = |c: &'static str| push_once(&mut out, c);
     let attempts: Vec<&Attempt> = (0..made).map(|n| s.reviewer.attempt(n)).collect();
     for attempt in &attempts {
         let Some(reply) = reply(attempt) else {
@@ -300,6 +295,13 @@ pub fn review_clauses(s: &Scenario, profile: Profile, review: &Review) -> Vec<&'
     out
 }
 
+/// Adds `item` to `out` unless it is there already: each is named once per case.
+fn push_once<T: PartialEq>(out: &mut Vec<T>, item: T) {
+    if !out.contains(&item) {
+        out.push(item);
+    }
+}
+
 /// Everything one case reaches beyond its table row.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Reached {
@@ -343,9 +345,7 @@ fn of_call(
     ));
     let mut clauses: Vec<&'static str> = Vec::with_capacity(found.len());
     for c in found {
-        if !clauses.contains(&c) {
-            clauses.push(c);
-        }
+        push_once(&mut clauses, c);
     }
     let kinds = NameKind::of(&s.tool.name);
     let names = templates
@@ -361,9 +361,7 @@ fn of_call(
                 Profile::Resilient => normalize::value_text(&finish.message),
             };
             for p in order::pairs(finish.kind, &finish.code, &text) {
-                if !pairs.contains(&p) {
-                    pairs.push(p);
-                }
+                push_once(&mut pairs, p);
             }
         }
     }
@@ -395,9 +393,7 @@ pub fn session(s: &SessionScenario, profile: Profile) -> (SessionOutcome, Reache
     for (item, o) in s.calls.iter().zip(&outcome.calls) {
         if let (Item::Call(call), ItemOutcome::Call(o)) = (item, o) {
             for c in observed::call_clauses(call, profile, o, None, &templates) {
-                if !clauses.contains(&c) {
-                    clauses.push(c);
-                }
+                push_once(&mut clauses, c);
             }
         }
     }

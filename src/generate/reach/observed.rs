@@ -48,8 +48,8 @@ pub fn texts(o: &Outcome) -> Vec<&str> {
 pub fn templates(rendered: &[(&'static str, String)], texts: &[&str]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for (id, text) in rendered {
-        if !out.contains(id) && texts.iter().any(|t| t.contains(text.as_str())) {
-            out.push(id);
+        if texts.iter().any(|t| t.contains(text.as_str())) {
+            super::push_once(&mut out, id);
         }
     }
     out
@@ -131,8 +131,8 @@ pub fn call_clauses(
     let resilient = profile == Profile::Resilient;
     let mut out: Vec<&'static str> = Vec::new();
     let mut add = |c: &'static str, when: bool| {
-        if when && !out.contains(&c) {
-            out.push(c);
+        if when {
+            super::push_once(&mut out, c);
         }
     };
     // The tables that list the templates the texts came from (AR-MSG-1, -2, -5, AR-RES-MSG-1).
@@ -267,8 +267,8 @@ pub fn session_clauses(
     let resilient = profile == Profile::Resilient;
     let mut out: Vec<&'static str> = Vec::new();
     let mut add = |c: &'static str, when: bool| {
-        if when && !out.contains(&c) {
-            out.push(c);
+        if when {
+            super::push_once(&mut out, c);
         }
     };
     let calls = s

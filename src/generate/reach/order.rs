@@ -3,6 +3,7 @@
 //! tries them in another order from one that follows the spec, so fixed and generated cases are
 //! held to every such pair.
 
+use crate::engine::review::{CLASSIFICATION_RULES, Condition};
 use crate::outcome::FailureClass;
 use crate::scenario::FailedFinishKind;
 
@@ -10,57 +11,33 @@ use crate::scenario::FailedFinishKind;
 /// the table's rules 1 to 6 (rule 7, "otherwise", matches nothing on its own).
 pub type Rule = u8;
 
+/// The engine's rules, numbered as the spec's table numbers them.
+fn rules() -> impl Iterator<Item = (Rule, Condition, FailureClass)> {
+    (1..)
+        .zip(CLASSIFICATION_RULES)
+        .map(|(n, (c, class))| (n, c, class))
+}
+
 /// The class each rule gives.
 fn class(rule: Rule) -> FailureClass {
-    match rule {
-        0 => FailureClass::Aborted,
-        1 | 6 => FailureClass::Timeout,
-        2 | 4 => FailureClass::Quota,
-        _ => FailureClass::Transport,
-    }
+    rules()
+        .find(|(n, _, _)| *n == rule)
+        .map_or(FailureClass::Aborted, |(_, _, class)| class)
 }
 
 /// The rules a failed finish matches, each tested on its own (codes compare exactly, message
 /// patterns case-insensitively against `message`, the text form of the provider's message).
 pub fn matching(kind: FailedFinishKind, code: &str, message: &str) -> Vec<Rule> {
-    let text = message.to_lowercase();
-    let has = |needles: &[&str]| needles.iter().any(|n| text.contains(n));
-    let rules: [(Rule, bool); 7] = [
-        (0, kind == FailedFinishKind::Aborted),
-        (1, matches!(code, "TIMEOUT" | "DEADLINE_EXCEEDED")),
-        (
-            2,
-            matches!(
-                code,
-                "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INSUFFICIENT_QUOTA" | "HTTP_402" | "HTTP_429"
-            ),
-        ),
-        (3, matches!(code, "TRANSPORT" | "CONNECTION" | "NETWORK")),
-        (
-            4,
-            has(&[
-                "http 402",
-                "http 429",
-                "status 402",
-                "status 429",
-                "quota",
-                "rate limit",
-            ]),
-        ),
-        (
-            5,
-            has(&[
-                "transport error",
-                "connection error",
-                "econnreset",
-                "econnrefused",
-                "socket hang up",
-                "network error",
-            ]),
-        ),
-        (6, has(&["timed out", "timeout"])),
-    ];
-    rules.iter().filter(|(_, m)| *m).map(|(r, _)| *r).collect()
+    let lowercase = message.to_lowercase();
+    let aborted = (kind == FailedFinishKind::Aborted).then_some(0);
+    aborted
+        .into_iter()
+        .chain(
+            rules()
+                .filter(|(_, c, _)| c.holds(code, &lowercase))
+                .map(|(n, _, _)| n),
+        )
+        .collect()
 }
 
 /// The pairs of rules with different classes that a failed finish matches together, the earlier
@@ -79,13 +56,13 @@ pub fn pairs(kind: FailedFinishKind, code: &str, message: &str) -> Vec<(Rule, Ru
 }
 
 /// Every pair of rules with different classes that one finish can match: the kind `aborted` with
-/// each rule, and each code rule or message rule with each later message rule. Two code rules
-/// never meet, since a code is one string.
+/// each rule, and any rule with a later message rule. Two code rules never meet, since a code is
+/// one string.
 pub fn possible() -> Vec<(Rule, Rule)> {
-    let mut out: Vec<(Rule, Rule)> = (1..=6).map(|r| (0, r)).collect();
-    for a in 1..=5 {
-        for b in (a + 1).max(4)..=6 {
-            if class(a) != class(b) {
+    let mut out: Vec<(Rule, Rule)> = rules().map(|(n, _, _)| (0, n)).collect();
+    for (a, _, class_a) in rules() {
+        for (b, c, class_b) in rules() {
+            if b > a && matches!(c, Condition::Message(_)) && class_a != class_b {
                 out.push((a, b));
             }
         }
