@@ -357,3 +357,33 @@ pub fn matches_partial(expected: &Value, actual: &Value) -> Result<(), String> {
     let mut at = String::new();
     walk(expected, actual, &mut at).map_err(|p| if p.is_empty() { "/".to_owned() } else { p })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the runner writes to an adapter reads back as the same scenario, for every fixed case
+    /// of either profile: no member is lost or changed on the way out.
+    #[test]
+    fn every_fixed_scenario_reads_back_as_written() {
+        for profile in Profile::ALL {
+            let cases = all(profile).unwrap();
+            assert!(cases.len() > 100, "{profile:?}: {} cases", cases.len());
+            for case in cases {
+                let written = serde_json::to_value(&case.scenario).unwrap();
+                assert_eq!(
+                    Input::from_value(&written).as_ref(),
+                    Ok(&case.scenario),
+                    "{}",
+                    case.id
+                );
+                assert_eq!(
+                    Input::from_json(&written.to_string()).as_ref(),
+                    Ok(&case.scenario),
+                    "{}",
+                    case.id
+                );
+            }
+        }
+    }
+}

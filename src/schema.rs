@@ -31,3 +31,27 @@ pub fn text(which: Format) -> String {
     s.push('\n');
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed schemas are exactly what the types generate (a library test, so that the
+    /// scenario's mutants meet it without the whole suite).
+    #[test]
+    fn committed_schemas_are_fresh() {
+        for (kind, file) in [
+            (Format::Scenario, "scenario"),
+            (Format::Session, "session"),
+            (Format::Outcome, "outcome"),
+            (Format::Protocol, "protocol"),
+        ] {
+            let path = format!("{}/spec/{file}.schema.json", env!("CARGO_MANIFEST_DIR"));
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(
+                committed == text(kind),
+                "{path} is stale; regenerate it with `cargo run -- schema {file} > spec/{file}.schema.json`"
+            );
+        }
+    }
+}

@@ -674,3 +674,6 @@ impl<'de> Deserialize<'de> for Downstream {
         Downstream::try_from(DownstreamWire::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -146,9 +146,16 @@ impl Input {
     /// single-call scenario.
     pub fn from_json(text: &str) -> Result<Input, ScenarioError> {
         if is_session_text(text) {
-            SessionScenario::from_json(text).map(Input::Session)
-        } else {
-            Scenario::from_json(text).map(|s| Input::One(Box::new(s)))
+            return SessionScenario::from_json(text).map(Input::Session);
+        }
+        match Scenario::from_json(text) {
+            Ok(s) => Ok(Input::One(Box::new(s))),
+            // Text that is not JSON but names `calls` is a broken session line: say what broke
+            // rather than that a single call has no such member.
+            Err(e) if e.path == "calls" && e.message.starts_with("unknown field `calls`") => {
+                SessionScenario::from_json(text).map(Input::Session)
+            }
+            Err(e) => Err(e),
         }
     }
 
@@ -185,7 +192,7 @@ impl SessionScenario {
         exact::check(text).map_err(ScenarioError::from)?;
         let v: Value = serde_json::from_str(text).map_err(|e| ScenarioError {
             path: String::new(),
-            message: format!("invalid JSON: {e}"),
+            message: format!("invalid JSON: {}", super::placed(&e)),
         })?;
         SessionScenario::from_value(&v)
     }
@@ -260,24 +267,27 @@ impl SessionScenario {
                     EventKind::Install => installed = true,
                     EventKind::SelectAuto => {}
                 },
-                Item::Call(c) if c.abort.is_lifecycle() => {
-                    if !installed {
+                Item::Call(c) => {
+                    if c.abort.is_lifecycle() {
+                        if !installed {
+                            return Err(refuse(
+                                "RZ-5",
+                                "no integration is installed, so none can be disposed of during this call",
+                                ".abort",
+                            ));
+                        }
+                        installed = false;
+                    }
+                    // Checked for lifecycle points too: `lifecycle-during-downstream` is never
+                    // reached while the review hangs.
+                    if i + 1 < self.calls.len() && c.may_stay_pending() {
                         return Err(refuse(
-                            "RZ-5",
-                            "no integration is installed, so none can be disposed of during this call",
-                            ".abort",
+                            "RZ-7",
+                            "a call whose review may never settle, with no signal to end it, blocks its session: nothing after it can happen, so it must be the last item",
+                            ".reviewer",
                         ));
                     }
-                    installed = false;
                 }
-                Item::Call(c) if i + 1 < self.calls.len() && c.may_stay_pending() => {
-                    return Err(refuse(
-                        "RZ-7",
-                        "a call whose review may never settle, with no signal to end it, blocks its session: nothing after it can happen, so it must be the last item",
-                        ".reviewer",
-                    ));
-                }
-                Item::Call(_) => {}
             }
             if let Item::Event(e) = item
                 && e.reselect

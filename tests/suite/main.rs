@@ -18,6 +18,6 @@ mod parser; // the readers' security properties over generated and hostile text
 mod properties; // invariants of the spec over generated scenarios
 mod rows; // one case and one snapshot per decision-table row
 mod runner; // the runner against correct and broken adapters
-mod schema; // the committed JSON Schemas are generated from the types
+mod schema; // the JSON Schemas name the documented members; the TypeScript declarations are fresh
 mod sessions; // each call of a drawn session is that call alone in the state the session reached
 mod table; // the decision table is complete, unambiguous and agrees with the engine
