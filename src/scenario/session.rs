@@ -145,13 +145,14 @@ impl Input {
     /// Reads a scenario line: an object with `calls` is a session scenario, any other object a
     /// single-call scenario.
     pub fn from_json(text: &str) -> Result<Input, ScenarioError> {
-        if is_session_text(text) {
+        let parsed = serde_json::from_str::<Value>(text);
+        if parsed.is_ok_and(|v| v.get("calls").is_some()) {
             return SessionScenario::from_json(text).map(Input::Session);
         }
         match Scenario::from_json(text) {
             Ok(s) => Ok(Input::One(Box::new(s))),
-            // Text that is not JSON but names `calls` is a broken session line: say what broke
-            // rather than that a single call has no such member.
+            // Only text that is not JSON gets here naming `calls`: a broken session line. Say
+            // what broke rather than that a single call has no such member.
             Err(e) if e.path == "calls" && e.message.starts_with("unknown field `calls`") => {
                 SessionScenario::from_json(text).map(Input::Session)
             }
@@ -175,11 +176,6 @@ impl Input {
             Input::Session(s) => s.id.as_deref(),
         }
     }
-}
-
-/// Whether a scenario text is a session scenario: an object with a top-level `calls` member.
-fn is_session_text(text: &str) -> bool {
-    serde_json::from_str::<Value>(text).is_ok_and(|v| v.get("calls").is_some())
 }
 
 impl SessionScenario {
