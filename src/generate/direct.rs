@@ -213,11 +213,15 @@ pub fn legal_object(r: &mut Rng) -> String {
 
 /// Reviewer text that is not a bare legal object, as [`super::noisy_text`] draws it.
 pub fn noisy_text(r: &mut Rng) -> String {
-    match r.branch(&[14, 1, 1, 1]) {
+    match r.branch(&[14, 1, 1, 1, 2]) {
         0 => r.pick(&NOISE).to_owned(),
         1 => format!("```json\n{}\n```", legal_object(r)),
         2 => format!("Let me check. {}", legal_object(r)),
-        _ => r.string(0, 40, printable),
+        3 => r.string(0, 40, printable),
+        _ => {
+            let legal = legal_object(r);
+            super::repeated(&legal, r.chance(1, 2))
+        }
     }
 }
 
@@ -249,13 +253,13 @@ pub fn near_cut(r: &mut Rng) -> String {
     format!("{head}{}", "-".repeat(size - head.len()))
 }
 
-/// One reviewer attempt, as [`super::attempt`] draws it; besides, one attempt in 1 500 is a text
+/// One reviewer attempt, as [`super::attempt`] draws it; besides, one attempt in 600 is a text
 /// around the tolerant reader's size bound ([`near_bound`]), which only generated runs draw (the
 /// properties test the bound on their own, without megabytes in every shrink). Rarely: each costs
 /// a megabyte drawn and read twice; often enough that a 20 000-case run meets every side of the
 /// bound.
 pub fn attempt(r: &mut Rng) -> Attempt {
-    if r.chance(1, 1_500) {
+    if r.chance(1, 600) {
         return Attempt::text(near_bound(r));
     }
     let mut a = match r.branch(&[4, 3, 2, 3, 1, 1]) {
@@ -334,6 +338,36 @@ fn near_deadline(r: &mut Rng, reviewer: &mut Reviewer, deadline_ms: u64) {
     if let Some(d) = before.and_then(|b| target.checked_sub(b)) {
         set_delay(&mut attempts[i], d);
     }
+}
+
+/// A budget of the resilient review (AR-RES-RETRY-1), set from 1 to 5 in `config`, and a script
+/// that meets it one failure before, at or after it: as many transport failures (or replies
+/// without a decision) as the budget allows, give or take one, then a legal object. Random
+/// scripts and budgets rarely fail the same way twice before they decide.
+fn near_budget(r: &mut Rng, config: &mut Config) -> Reviewer {
+    let transport = r.chance(1, 2);
+    let budget = r.range(1, 6) as u32;
+    if transport {
+        config.transport_retries = budget;
+    } else {
+        config.repair_attempts = budget;
+    }
+    let failures = (budget + r.below(3) as u32 - 1).max(1);
+    let failure = if transport {
+        Attempt::Finish {
+            finish: FailedFinish {
+                kind: crate::scenario::FailedFinishKind::Error,
+                code: "TRANSPORT".to_owned(),
+                message: Value::String("Connection error".to_owned()),
+            },
+            delay_ms: 0,
+        }
+    } else {
+        Attempt::text("I'll start by listing the files.")
+    };
+    let mut script = vec![failure; failures as usize];
+    script.push(Attempt::text(legal_object(r)));
+    Reviewer::Many(script)
 }
 
 /// A downstream decision, as [`super::downstream`] draws it.
@@ -435,6 +469,10 @@ pub fn scenario(r: &mut Rng) -> Scenario {
     let mut reviewer = reviewer;
     if r.chance(1, 20) {
         near_deadline(r, &mut reviewer, config.review_timeout_ms);
+    }
+    let mut config = config;
+    if r.chance(1, 40) {
+        reviewer = near_budget(r, &mut config);
     }
     crate::scenario::realizable::realize(Scenario {
         id: None,

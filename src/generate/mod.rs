@@ -282,7 +282,20 @@ pub fn noisy_text() -> impl Strategy<Value = String> {
         1 => legal_object().prop_map(|o| format!("```json\n{o}\n```")),
         1 => legal_object().prop_map(|o| format!("Let me check. {o}")),
         1 => re("\\PC{0,40}"),
+        2 => (legal_object(), any::<bool>()).prop_map(|(o, decision)| repeated(&o, decision)),
     ]
+}
+
+/// A legal object with one of its members named again after it: the decision turned to `deny`,
+/// or the risk turned to `high` (AR-PARSE-6; the tolerant reader's candidate rule, AR-TOL-8).
+pub fn repeated(legal: &str, decision: bool) -> String {
+    let again = if decision {
+        r#""decision":"deny""#
+    } else {
+        r#""risk":"high""#
+    };
+    let open = legal.strip_suffix('}').unwrap_or(legal);
+    format!("{open},{again}}}")
 }
 
 fn block_kind() -> impl Strategy<Value = BlockKind> {

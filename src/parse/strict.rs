@@ -1,6 +1,6 @@
 //! The baseline profile's strict reader (AR-PARSE-1..7): exactly the shipped rules, in their order.
 
-use super::{Reply, ReplyError, ReviewerDecision, json, object};
+use super::{BlockRef, Reply, ReplyError, ReviewerDecision, json, object};
 use crate::scenario::BlockKind;
 
 /// Reads a reply strictly: a normal stop, nothing after it, reasoning blocks then one text block,
@@ -16,16 +16,21 @@ pub fn text_block<'r>(reply: &Reply<'r>) -> Result<&'r str, ReplyError> {
     if reply.data_after_finish {
         return Err(ReplyError::AfterFinish);
     }
-    let text = match reply.blocks.split_last() {
+    lone_text(&reply.blocks).ok_or(ReplyError::Blocks)
+}
+
+/// The text of blocks that are reasoning blocks then exactly one text block (AR-PARSE-3), or
+/// `None` for any other sequence.
+pub fn lone_text<'r>(blocks: &[BlockRef<'r>]) -> Option<&'r str> {
+    match blocks.split_last() {
         Some((last, before))
             if last.kind == BlockKind::Text
                 && before.iter().all(|b| b.kind == BlockKind::Reasoning) =>
         {
-            last.text
+            Some(last.text)
         }
-        _ => return Err(ReplyError::Blocks),
-    };
-    Ok(text)
+        _ => None,
+    }
 }
 
 /// Reads one text as exactly one legal protocol object (AR-PARSE-4..7).

@@ -313,9 +313,10 @@ pub struct Reached {
     pub templates: Vec<&'static str>,
     /// Templates that insert the tool's name, with each hostile kind the name shows.
     pub names: Vec<(&'static str, NameKind)>,
-    /// Pairs of failure classification rules with different classes that a failed finish the
-    /// review read matched together (AR-REVIEW-7).
-    pub order: Vec<(order::Rule, order::Rule)>,
+    /// Pairs of rules of one ordered list that a reply the review read matched together: failure
+    /// classification rules with different classes (AR-REVIEW-7), and strict reader rules
+    /// (AR-PARSE-1..7, baseline).
+    pub order: Vec<order::Pair>,
 }
 
 /// Decides the call `s` under `profile` with the reference engine, keeping the review the gate
@@ -360,8 +361,15 @@ fn of_call(
                 Profile::Baseline => crate::jsstring::js_string(&finish.message),
                 Profile::Resilient => normalize::value_text(&finish.message),
             };
-            for p in order::pairs(finish.kind, &finish.code, &text) {
-                push_once(&mut pairs, p);
+            for (a, b) in order::pairs(finish.kind, &finish.code, &text) {
+                push_once(&mut pairs, (order::List::Classification, a, b));
+            }
+        }
+        if profile == Profile::Baseline
+            && let Some(reply) = reply(s.reviewer.attempt(n))
+        {
+            for (a, b) in order::strict_pairs(&reply) {
+                push_once(&mut pairs, (order::List::Strict, a, b));
             }
         }
     }
@@ -418,8 +426,8 @@ pub struct Tally {
     pub templates: BTreeMap<&'static str, usize>,
     /// Name-inserting template and hostile kind → cases.
     pub names: BTreeMap<(&'static str, NameKind), usize>,
-    /// Pair of classification rules → cases.
-    pub order: BTreeMap<(order::Rule, order::Rule), usize>,
+    /// Pair of rules of one ordered list → cases.
+    pub order: BTreeMap<order::Pair, usize>,
 }
 
 /// What a profile's cases should reach and a tally did not.
@@ -433,8 +441,8 @@ pub struct Missing {
     pub templates: Vec<&'static str>,
     /// Name-inserting templates with a hostile kind.
     pub names: Vec<(&'static str, NameKind)>,
-    /// Pairs of classification rules with different classes.
-    pub order: Vec<(order::Rule, order::Rule)>,
+    /// Pairs of rules of one ordered list whose order decides.
+    pub order: Vec<order::Pair>,
 }
 
 impl Missing {
@@ -522,7 +530,7 @@ impl Tally {
                 .flat_map(|t| NameKind::ALL.map(|k| (t, k)))
                 .filter(|k| !self.names.contains_key(k))
                 .collect(),
-            order: order::possible()
+            order: order::possible(profile)
                 .into_iter()
                 .filter(|p| !self.order.contains_key(p))
                 .collect(),
@@ -615,19 +623,23 @@ impl Tally {
                     .collect()
             )
         ));
-        let pairs = order::possible();
+        let pairs = order::possible(profile);
+        let of = |list| {
+            let n = |v: &[order::Pair]| v.iter().filter(|p| p.0 == list).count();
+            (n(&pairs) - n(&missing.order), n(&pairs))
+        };
+        let unmet = none(missing.order.iter().map(order::name).collect());
+        let (met, all) = of(order::List::Classification);
         out.push_str(&format!(
-            "  rule order  {} of the {} pairs of classification rules that disagree, matched at once{}\n",
-            pairs.len() - missing.order.len(),
-            pairs.len(),
-            none(
-                missing
-                    .order
-                    .iter()
-                    .map(|(a, b)| format!("rules {a} and {b}"))
-                    .collect()
-            )
+            "  rule order  {met} of the {all} pairs of classification rules that disagree, matched at once"
         ));
+        if profile == Profile::Baseline {
+            let (met, all) = of(order::List::Strict);
+            out.push_str(&format!(
+                "; {met} of the {all} pairs of strict reader rules, broken at once"
+            ));
+        }
+        out.push_str(&format!("{unmet}\n"));
         out
     }
 }
@@ -696,7 +708,7 @@ mod tests {
             limits: vec![(Limit::Deadline, Side::At)],
             templates: vec!["MSG-HINT"],
             names: vec![("MSG-NO-AGENT", NameKind::Empty)],
-            order: vec![(1, 4)],
+            order: vec![(order::List::Classification, 1, 4)],
         });
         let less = t.missing(
             Profile::Resilient,
@@ -711,7 +723,16 @@ mod tests {
         assert!(less.names.contains(&("MSG-NO-AGENT", NameKind::Quote)));
         assert_eq!(full.names.len() - 1, less.names.len());
         assert_eq!(full.order.len() - 1, less.order.len());
-        assert!(!less.order.contains(&(1, 4)) && less.order.contains(&(0, 1)));
+        let classification = |a, b| (order::List::Classification, a, b);
+        assert!(!less.order.contains(&classification(1, 4)));
+        assert!(less.order.contains(&classification(0, 1)));
+        assert!(
+            less.order
+                .iter()
+                .all(|p| p.0 == order::List::Classification)
+        );
+        let baseline = t.missing(Profile::Baseline, &BTreeSet::new());
+        assert!(baseline.order.contains(&(order::List::Strict, 6, 7)));
         let text = t.render(Profile::Resilient, &BTreeMap::new());
         assert!(text.contains("deadline 0/1/0"), "{text}");
         assert!(
