@@ -408,6 +408,11 @@ mod tests {
         assert_eq!(found(r#"\ud800 "\"" \ud800"#), Vec::<usize>::new());
         assert_eq!(found(r#""\ud800\ud800\udc00""#), [1]);
         assert_eq!(found(r#""\ud80""#), Vec::<usize>::new());
+        // An escape is a backslash and a `u`: neither alone starts one.
+        assert_eq!(found(r#""\nd800""#), Vec::<usize>::new());
+        assert_eq!(found(r#""\ud800xudc00""#), [1]);
+        // Another `\u` escape is six bytes, read past as a whole.
+        assert_eq!(found(r#""xx\u0041\ud800""#), [9]);
     }
 
     #[test]
