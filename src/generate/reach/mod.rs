@@ -4,10 +4,11 @@
 //! messages went through (AR-RES-NORM-1..4), the review's own rules its requests and settlement
 //! show (chapter 3 and the resilient review), what its outcome shows ([`observed`]), the side of
 //! each numeric limit it meets ([`limits`]), the templates its texts came from, and the pairs of
-//! failure classification rules its failed finishes matched at once ([`order`]). Generated runs
-//! report these counts, and fixed and generated cases are both held to every clause, every side
-//! of every limit, every message path and every pair of rules whose order decides, so that
-//! nothing the spec says goes unexercised.
+//! ordered rules its replies matched at once: failure classification rules for its failed
+//! finishes, strict reader rules in the baseline ([`order`]). Generated runs report these counts,
+//! and fixed and generated cases are both held to every clause, every side of every limit, every
+//! message path and every pair of rules whose order decides, so that nothing the spec says goes
+//! unexercised.
 
 pub mod limits;
 pub mod observed;
