@@ -6,7 +6,7 @@
 
 use crate::engine::review::{CLASSIFICATION_RULES, Condition};
 use crate::outcome::FailureClass;
-use crate::parse::{Reply, json, object, strict};
+use crate::parse::{Reply, ReplyError, object, strict};
 use crate::profile::Profile;
 use crate::scenario::{BlockKind, FailedFinishKind};
 
@@ -27,11 +27,13 @@ pub fn possible(profile: Profile) -> Vec<Pair> {
     let classification = classification_possible()
         .into_iter()
         .map(|(a, b)| (List::Classification, a, b));
-    let strict = strict_possible()
-        .into_iter()
-        .map(|(a, b)| (List::Strict, a, b))
-        .filter(|_| profile == Profile::Baseline);
-    classification.chain(strict).collect()
+    let strict = match profile {
+        Profile::Baseline => strict_possible(),
+        Profile::Resilient => Vec::new(),
+    };
+    classification
+        .chain(strict.into_iter().map(|(a, b)| (List::Strict, a, b)))
+        .collect()
 }
 
 /// A pair as the terminal shows it.
@@ -121,10 +123,10 @@ pub fn strict_matching(reply: &Reply<'_>) -> Vec<Rule> {
     }
     let mut texts = reply.blocks.iter().filter(|b| b.kind == BlockKind::Text);
     if let (Some(text), None) = (texts.next(), texts.next()) {
-        match json::read(text.text) {
+        match object::object(text.text) {
+            Err(ReplyError::NotObject) => out.push(5),
             Err(_) => out.push(4),
-            Ok(json::TopLevel::Other) => out.push(5),
-            Ok(json::TopLevel::Object(o)) => {
+            Ok(o) => {
                 if o.has_repeated_name() {
                     out.push(6);
                 }
