@@ -866,7 +866,8 @@ pub struct Found {
 /// The shell lines that repeat a counterexample.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Repro {
-    /// The reference's decision: `echo '<scenario>' | autoreview decide --profile P`.
+    /// The reference's decision: `printf '%s\n' '<scenario>' | autoreview decide --profile P`
+    /// (`printf '%s'`, not `echo`: a shell's `echo` may read backslash escapes in the scenario).
     pub reference: String,
     /// The implementation's, through its adapter: `printf '%s\n' '<hello>' '<decide>' | <command>`;
     /// `None` for an implementation in process.
@@ -888,7 +889,7 @@ pub fn found(
 ) -> Found {
     let json = minimal.to_string();
     let reference = format!(
-        "echo {} | autoreview decide --profile {profile}",
+        "printf '%s\\n' {} | autoreview decide --profile {profile}",
         shell_quote(&json)
     );
     let implementation = (!command.is_empty()).then(|| {

@@ -718,3 +718,75 @@ fn the_ci_run_exercises_every_clause_limit_and_message_path() {
         );
     }
 }
+
+/// Runs `line` under `/bin/sh` with the command's directory first on `PATH`, as a user pastes a
+/// repro line into a CI step; returns its stdout.
+fn sh(line: &str) -> String {
+    let dir = std::path::Path::new(BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("/bin/sh")
+        .args(["-c", line])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{line}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// What `args` writes for `input` given on stdin directly, with no shell in between.
+fn piped(args: &[&str], input: &str) -> String {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new(BIN)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Both repro lines, pasted into `sh` (dash, whose `echo` reads backslash escapes), give what the
+/// reference and the adapter give for the counterexample itself: a tool name and a reviewer
+/// reason full of backslashes reach them unchanged.
+#[test]
+fn both_repro_lines_reproduce_under_sh_with_backslashes() {
+    let minimal = json!({
+        "tool": {"name": "back\\\\slash\\n"},
+        "policy": "ask",
+        "reviewer": {"text": r#"{"risk":"high","decision":"deny","reason":"C:\\temp\\new \\u0041"}"#},
+        "approval": "rejected",
+    });
+    let command = [BIN.to_owned(), "serve".to_owned()];
+    let f = generated::found(
+        generated::FoundKind::Call,
+        "GEN-1-0",
+        0,
+        minimal.clone(),
+        &Verdict::Pass,
+        Profile::Baseline,
+        &command,
+    );
+    let direct = piped(
+        &["decide", "--profile", "baseline"],
+        &format!("{minimal}\n"),
+    );
+    assert!(direct.contains(r"back\\\\slash\\n"), "{direct}");
+    assert_eq!(sh(&f.repro.reference), direct, "{}", f.repro.reference);
+    let implementation = f.repro.implementation.as_deref().unwrap();
+    let hello = json!({"type": "hello", "protocol": autoreview::protocol::VERSION, "profile": "baseline", "runner": "repro"});
+    let decide = json!({"type": "decide", "seq": 1, "scenario": minimal});
+    let direct = piped(&["serve"], &format!("{hello}\n{decide}\n"));
+    assert_eq!(direct.lines().count(), 2, "{direct}");
+    assert_eq!(sh(implementation), direct, "{implementation}");
+}
