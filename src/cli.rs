@@ -17,7 +17,7 @@ use crate::table::{Table, render};
 #[derive(Debug, Parser)]
 #[command(name = "autoreview", version, about, long_about = None, after_help = "\
 Examples:
-  echo '{\"tool\":{\"name\":\"pwsh\"},\"reviewer\":{\"text\":\"{\\\"risk\\\":\\\"high\\\",\\\"decision\\\":\\\"deny\\\"}\"}}' | autoreview decide
+  printf '%s\\n' '{\"tool\":{\"name\":\"pwsh\"},\"reviewer\":{\"text\":\"{\\\"risk\\\":\\\"high\\\",\\\"decision\\\":\\\"deny\\\"}\"}}' | autoreview decide
   echo 'I refuse. {\"risk\":\"high\",\"decision\":\"deny\"}' | autoreview parse --profile resilient
   autoreview table --format markdown
   autoreview check --profile baseline
@@ -38,7 +38,7 @@ pub enum Command {
     /// several calls with lifecycle events between them, answered with {"id", "calls": [...]},
     /// one outcome per item. For example:
     ///
-    ///   echo '{"calls":[{"tool":{"name":"pwsh"},"reviewer":{"text":"oops"}},{"event":"dispose"}]}' | autoreview decide
+    ///   printf '%s\n' '{"calls":[{"tool":{"name":"pwsh"},"reviewer":{"text":"oops"}},{"event":"dispose"}]}' | autoreview decide
     ///
     /// Each outcome is written as soon as its line is read, so `decide` can run as a co-process
     /// that answers one line at a time. Blank lines are skipped. A line that is not a valid scenario yields
@@ -69,8 +69,8 @@ pub enum Command {
     ///
     /// Exit codes: 0 every case passed, or failed only as --expect lists; 1 an implementation
     /// failure; 2 the adapter cannot be started or speaks another protocol; 3 a usage or
-    /// configuration error (bad option, unreadable --expect, unwritable output path), reported
-    /// before any case runs; 4 the selection runs no case (a selector that names no case, nothing
+    /// configuration error (bad option, unreadable --expect, unwritable output path, a `--`
+    /// followed by no command), reported before any case runs; 4 the selection runs no case (a selector that names no case, nothing
     /// left to run, or only cases not applicable to the implementation).
     #[command(after_help = "\
 Examples:
@@ -91,9 +91,11 @@ Examples:
         /// How to run and report.
         #[command(flatten)]
         run: Box<RunOptions>,
-        /// The adapter command and its arguments (not run through a shell).
+        /// The adapter command and its arguments (not run through a shell). A `--` must be
+        /// followed by a command: `-- $ADAPTER` with the variable unset or empty is a usage
+        /// error, never a check of the in-process engine.
         #[arg(last = true)]
-        command: Vec<String>,
+        command: Option<Vec<String>>,
     },
     /// Serve the reference engine over the adapter protocol on stdin/stdout (spec/protocol.md).
     Serve {
@@ -386,7 +388,11 @@ pub mod exit {
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // clap reads `check --` with nothing after it as no command at all; the `--` itself says an
+    // adapter was meant.
+    let separator = args.iter().skip(1).any(|a| a == "--");
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version are answers, not errors; everything else clap refuses is usage.
@@ -398,7 +404,7 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    match run(cli) {
+    match run(cli, separator) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("autoreview: {e:#}");
@@ -407,7 +413,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Decide { profile } => decide(profile),
         Command::Table { profile, format } => {
@@ -423,7 +429,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             profile,
             run,
             command,
-        } => check(profile, &run, command),
+        } => {
+            let command = match command {
+                None if !separator => Vec::new(),
+                command => adapter_command("check", command.unwrap_or_default())?,
+            };
+            check(profile, &run, command)
+        }
         Command::Serve { profiles } => {
             // Large reads: a scenario can carry megabytes of reviewer text, and the pipe is
             // drained fastest in big chunks.
@@ -439,7 +451,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             profile,
             timeout_ms,
             command,
-        } => smoke(profile, timeout_ms, command),
+        } => smoke(profile, timeout_ms, adapter_command("smoke", command)?),
         Command::Parse { profile, blocks } => parse(profile, blocks),
         Command::Cases {
             lock,
@@ -462,6 +474,29 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print_all(&text)?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// The adapter command after `--`, refused when it is missing or its program is empty: in CI that
+/// is an unset or misspelt variable (`-- $ADAPTER`), and checking something else instead would be
+/// a green run that checked nothing.
+fn adapter_command(subcommand: &str, command: Vec<String>) -> anyhow::Result<Vec<String>> {
+    match command.first() {
+        None => anyhow::bail!(
+            "`{subcommand} --` is followed by no command: is the variable that names the adapter \
+             unset or empty (`-- $ADAPTER`)? Give the adapter's command after `--`, or leave out \
+             `--` to check the in-process implementation"
+        ),
+        Some(program) if program.trim().is_empty() => anyhow::bail!(
+            "`{subcommand} -- {}`: the adapter's program is empty: is the variable that names it \
+             unset or empty (`-- \"$ADAPTER\"`)? Give the adapter's command after `--`",
+            command
+                .iter()
+                .map(|a| crate::runner::generated::shell_quote(a))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        Some(_) => Ok(command),
     }
 }
 

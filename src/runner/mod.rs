@@ -327,7 +327,8 @@ impl Implementation for AsyncGate {
 }
 
 /// What an outcome is judged against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Oracle {
     /// Each case's own expectation, written from the spec: how the reference engine itself is
     /// checked.
@@ -336,6 +337,16 @@ pub enum Oracle {
     /// whose behaviour is implementation-defined, only for safety): how other implementations are
     /// checked.
     Reference,
+}
+
+impl Oracle {
+    /// What the outcomes were compared with, as the reports say it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Oracle::CaseExpectation => "each case's own expectation",
+            Oracle::Reference => "the reference engine's outcome for the same scenario",
+        }
+    }
 }
 
 /// The verdict on one case, before expected failures are taken into account.
@@ -475,6 +486,8 @@ pub struct Report {
     pub implementation_info: Option<ImplementationInfo>,
     /// The adapter command and its arguments; empty for an implementation in process.
     pub command: Vec<String>,
+    /// What its outcomes were compared with.
+    pub oracle: Oracle,
     /// Which shard of the run this report holds, when the run was split (`--shard i/n`).
     pub shard: Option<generated::Shard>,
     /// How many generated scenarios the whole run draws, all shards together; 0 for none.
@@ -675,6 +688,7 @@ pub fn run(
         implementation: imp.describe(),
         implementation_info: imp.info(),
         command: Vec::new(),
+        oracle,
         shard: None,
         generated: 0,
         protocol: imp.protocol(),

@@ -150,6 +150,15 @@ impl Tally {
         "xfail", "xpass",
     ];
 
+    /// What the columns of [`Tally::COLUMNS`] count, the lines under each summary table.
+    const LEGEND: [&'static str; 3] = [
+        "fail: failures that fail the run; n/a: not applicable, not sent (needs what the \
+         implementation does not observe or lacks)",
+        "SAFETY, DECISION, ORDER, TEXT, INFO: failed cases by their worst difference; broken: \
+         failed cases with no outcome (a crash, a timeout, a protocol error)",
+        "xfail: failures --expect lists; xpass: passes of cases --expect lists as failures",
+    ];
+
     /// The counts a summary table shows for this tally, in [`Tally::COLUMNS`] order.
     fn columns(&self) -> [usize; 12] {
         let sev = |s: Severity| self.by_severity.get(&s).copied().unwrap_or(0);
@@ -297,6 +306,9 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
         row(a, t);
     }
     row("total", &total);
+    for l in Tally::LEGEND {
+        let _ = writeln!(out, "  {l}");
+    }
     out.push('\n');
     if let Some(line) = not_applicable_line(report, &|id| v(id)) {
         let _ = writeln!(out, "{line}");
@@ -313,8 +325,34 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
             report.stale_expectations.join(", ")
         );
     }
+    let _ = writeln!(out, "{}", comparison(report, &v));
     let _ = writeln!(out, "{}", headline(report, strict));
     out
+}
+
+/// What the run compared with what: the implementation, the oracle and the profile, and how
+/// many cases of each kind, so that the last lines of a run say what its verdict is about.
+fn comparison(report: &Report, show: &dyn Fn(&str) -> String) -> String {
+    let (areas, total) = tallies(report);
+    let generated = areas
+        .iter()
+        .find(|(a, _)| a == "generated")
+        .map_or(0, |(_, t)| t.cases);
+    let fixed = total.cases - generated;
+    let mut s = format!(
+        "compared: {} with {}, profile {}: {fixed} fixed case{}",
+        show(&report.implementation),
+        report.oracle.describe(),
+        report.profile,
+        if fixed == 1 { "" } else { "s" },
+    );
+    if let Some(seed) = report.seed {
+        let _ = write!(s, " and {generated} generated (seed {seed})");
+    }
+    if let Some(shard) = report.shard {
+        let _ = write!(s, " in shard {shard}");
+    }
+    s
 }
 
 /// The cases not applicable to the implementation, by what they need, with their IDs (at most
@@ -421,6 +459,7 @@ pub fn json(report: &Report, strict: bool) -> String {
         "implementation": report.implementation,
         "implementation_info": report.implementation_info,
         "command": report.command,
+        "compared_with": report.oracle,
         "shard": report.shard,
         "generated": report.generated,
         "protocol": report.protocol,
@@ -485,6 +524,7 @@ fn junit_properties(report: &Report) -> Vec<quick_junit::Property> {
     let mut p = vec![
         ("profile", report.profile.to_string()),
         ("implementation", report.implementation.clone()),
+        ("compared_with", report.oracle.describe().to_owned()),
         (
             "runner",
             format!("autoreview {}", env!("CARGO_PKG_VERSION")),
@@ -781,8 +821,9 @@ pub fn markdown(report: &Report, strict: bool) -> String {
         headline(report, strict)
     );
     let mut facts = vec![format!(
-        "implementation: {}",
-        md_text(&report.implementation, 300)
+        "implementation: {}, compared with {}",
+        md_text(&report.implementation, 300),
+        report.oracle.describe()
     )];
     if let Some(v) = report.protocol {
         facts.push(format!("protocol {v}"));
@@ -813,6 +854,10 @@ pub fn markdown(report: &Report, strict: bool) -> String {
     for (a, t) in rows {
         let cells: Vec<String> = t.columns().iter().map(|n| n.to_string()).collect();
         let _ = writeln!(out, "| {a} | {} |", cells.join(" | "));
+    }
+    out.push('\n');
+    for l in Tally::LEGEND {
+        let _ = writeln!(out, "- {}", md_text(l, l.len()));
     }
     if let Some(line) = not_applicable_line(report, &|id| code_span(id)) {
         let _ = writeln!(out, "\n{line}");
@@ -911,6 +956,7 @@ mod tests {
             implementation: "test".into(),
             implementation_info: None,
             command: Vec::new(),
+            oracle: crate::runner::Oracle::Reference,
             shard: None,
             generated: 0,
             protocol: None,
@@ -926,6 +972,36 @@ mod tests {
             stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
             counterexamples: Vec::new(),
         }
+    }
+
+    /// Every column a summary table shows but `cases` and `pass` is explained in the legend under
+    /// it, in the terminal and in Markdown, and the terminal's last lines say what was compared
+    /// with what.
+    #[test]
+    fn the_summary_explains_its_columns_and_what_was_compared() {
+        let r = report(vec![case("A", Status::Pass)], &[]);
+        let (terminal, md) = (text(&r, false, false), markdown(&r, false));
+        let legend = Tally::LEGEND.join(" ");
+        for column in &Tally::COLUMNS[2..] {
+            assert!(
+                legend.contains(&format!("{column}:")) || legend.contains(&format!("{column},")),
+                "{column}"
+            );
+        }
+        for l in Tally::LEGEND {
+            assert!(terminal.contains(l), "{terminal}");
+            assert!(md.contains(&md_text(l, l.len())), "{md}");
+        }
+        let last: Vec<&str> = terminal.lines().rev().take(2).collect();
+        assert_eq!(
+            last[1],
+            "compared: test with the reference engine's outcome for the same scenario, profile \
+             baseline: 1 fixed case"
+        );
+        assert!(
+            md.contains("compared with the reference engine's outcome"),
+            "{md}"
+        );
     }
 
     /// The headline says what the exit code says, and "failed" counts only what fails the run.

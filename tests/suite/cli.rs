@@ -151,6 +151,33 @@ fn usage_errors_exit_three_and_help_teaches() {
     );
 }
 
+/// `check -- $ADAPTER` with the variable unset or empty is a usage error naming the likely
+/// cause, never a green check of the in-process engine; so is an empty program for `smoke`.
+/// Without `--` the engine is checked, as before.
+#[test]
+fn an_adapter_command_that_is_missing_or_empty_is_a_usage_error() {
+    for args in [
+        &["check", "--profile", "baseline", "--"][..],
+        &["check", "--profile", "baseline", "--only", "BL-P1", "--"],
+        &["check", "--profile", "baseline", "--", ""],
+        &["check", "--profile", "baseline", "--", " ", "adapter.js"],
+        &["smoke", "--profile", "baseline", "--", ""],
+    ] {
+        let out = autoreview(args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        assert!(err.contains("unset or empty"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: no case ran");
+    }
+    let out = autoreview(&["check", "--profile", "baseline", "--only", "BL-P1"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("compared: autoreview ") && text.contains("with each case's own expectation"),
+        "{text}"
+    );
+}
+
 /// Scenario text every reader reads alike (scenario.md): `decide` and `serve` refuse a member
 /// named twice anywhere and an integer a JavaScript reader cannot hold, naming where, and refuse
 /// the runtime's impossible calls by rule.
