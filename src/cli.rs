@@ -701,6 +701,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
 /// Checks, before any case runs, that `path` can be written: an existing file is opened for
 /// appending (nothing is written), a missing one is created and removed again.
 fn writable_file(flag: &str, path: &str) -> anyhow::Result<()> {
+    not_empty(flag, path)?;
     let p = std::path::Path::new(path);
     if p.is_dir() {
         anyhow::bail!("{flag} {path}: is a directory; give a file path");
@@ -717,8 +718,22 @@ fn writable_file(flag: &str, path: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Refuses an empty path, which is what an unset variable gives (`--markdown "$GITHUB_STEP_SUMMARY"`
+/// outside GitHub Actions), saying so rather than that "" cannot be written.
+fn not_empty(flag: &str, path: &str) -> anyhow::Result<()> {
+    if path.is_empty() {
+        anyhow::bail!(
+            "{flag} was given an empty path: is the variable that names it unset or empty \
+             (`$GITHUB_STEP_SUMMARY` is set only inside GitHub Actions)? Give a path, or a \
+             default: \"${{GITHUB_STEP_SUMMARY:-autoreview-summary.md}}\""
+        );
+    }
+    Ok(())
+}
+
 /// Checks, before any case runs, that `dir` is a directory a file can be written in.
 fn writable_dir(flag: &str, dir: &str) -> anyhow::Result<()> {
+    not_empty(flag, dir)?;
     let d = std::path::Path::new(dir);
     if !d.is_dir() {
         anyhow::bail!("{flag} {dir}: is not an existing directory");
@@ -830,9 +845,10 @@ fn compare(old: &str, new: &str) -> anyhow::Result<ExitCode> {
 /// `smoke`: the handshake, one call that must run, one that must be denied.
 fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Result<ExitCode> {
     use crate::runner::{Implementation as _, Oracle, subprocess};
+    // Each smoke call is judged on its own: one that breaks the adapter is restarted from.
     let limits = subprocess::Limits {
         timeout: std::time::Duration::from_millis(timeout_ms),
-        max_restarts: 0,
+        max_restarts: crate::cases::smoke_cases().len() as u32,
         ..subprocess::Limits::default()
     };
     let mut imp = match subprocess::Subprocess::start(command, profile, limits) {

@@ -350,6 +350,8 @@ pub struct Subprocess {
     restarts: u32,
     seq: u64,
     gave_up: Option<String>,
+    /// Why the adapter was last ended (`protocol-error: …`), for the message that gives up.
+    last_broken: Option<String>,
 }
 
 impl Subprocess {
@@ -373,6 +375,7 @@ impl Subprocess {
             restarts: 0,
             seq: 0,
             gave_up: None,
+            last_broken: None,
         };
         let (running, hello) = s.spawn()?;
         s.running = Some(running);
@@ -459,15 +462,31 @@ impl Subprocess {
         // It ended (or closed its stdout) without a hello: often a module run in place of the
         // adapter that requires it, which exits at once.
         let gone = |running: Running| {
-            let message = match running.exit_status_within(EXIT_GRACE) {
+            let status = running.exit_status_within(EXIT_GRACE);
+            let message = match status {
                 Some(status) => format!("it exited ({status}) before answering hello"),
                 None => "it closed its stdout before answering hello".to_owned(),
             };
-            let hint = format!(
-                "\nhint: an adapter must keep running and answer the hello line on its stdout \
-                 (spec/protocol.md); is `{}` an adapter, or a module an adapter requires?",
-                self.command_line()
-            );
+            // A failure (an exception, a missing file) exits with a failing status and says why
+            // on stderr; a module started in place of its adapter simply ends, successfully.
+            let hint = match status {
+                Some(status) if !status.success() => {
+                    let why = if running.stderr_since(0, true).is_empty() {
+                        format!(
+                            "its stderr is empty: run `{}` by hand to see why",
+                            self.command_line()
+                        )
+                    } else {
+                        "its stderr above says why".to_owned()
+                    };
+                    format!("\nhint: the adapter failed while starting; {why}")
+                }
+                _ => format!(
+                    "\nhint: an adapter must keep running and answer the hello line on its stdout \
+                     (spec/protocol.md); is `{}` an adapter, or a module an adapter requires?",
+                    self.command_line()
+                ),
+            };
             fail_with(running, message, hint)
         };
         let hello = Request::Hello {
@@ -562,10 +581,21 @@ impl Subprocess {
             r.kill();
         }
         if self.restarts >= self.limits.max_restarts {
-            self.gave_up = Some(format!(
-                "the adapter was restarted {} times (--max-restarts); no further case is run",
-                self.restarts
-            ));
+            let why = self.last_broken.as_deref().unwrap_or("a failure");
+            let after = format!(", the last time after {why}");
+            self.gave_up = Some(if self.restarts == 0 {
+                format!(
+                    "the adapter is not restarted after {why} (--max-restarts 0); no further case \
+                     is run"
+                )
+            } else {
+                format!(
+                    "the adapter was restarted {} time{} (--max-restarts){after}; no further case \
+                     is run",
+                    self.restarts,
+                    if self.restarts == 1 { "" } else { "s" }
+                )
+            });
             return;
         }
         self.restarts += 1;
@@ -774,10 +804,11 @@ impl Subprocess {
                         Err(e) => Err((
                             Broken::ProtocolError,
                             format!(
-                                "not a valid reply ({}): {}",
+                                "not a valid reply ({}): {}{}",
                                 protocol::unreadable_line(&text, protocol::Line::Reply)
                                     .unwrap_or_else(|| e.to_string()),
-                                short(&text)
+                                short(&text),
+                                logs_hint(&text)
                             ),
                         )),
                     },
@@ -823,6 +854,7 @@ impl Subprocess {
                 let crashed = matches!(kind, Broken::Crash);
                 let stderr = running.stderr_since(mark, crashed);
                 if kind != Broken::Error {
+                    self.last_broken = Some(format!("{}: {}", kind.as_str(), short(&message)));
                     self.restart();
                 }
                 Err(ImplError {
@@ -842,8 +874,9 @@ fn unsolicited(lines: &Receiver<Line>, when: &str) -> Option<(Broken, String)> {
         Line::Text(text) => Some((
             Broken::ProtocolError,
             format!(
-                "{when} the adapter wrote a line nobody asked for: {}",
-                short(&text)
+                "{when} the adapter wrote a line nobody asked for: {}{}",
+                short(&text),
+                logs_hint(&text)
             ),
         )),
         Line::TooLong(n) => Some((
@@ -900,6 +933,15 @@ fn request_line(request: &Request) -> Vec<u8> {
     let mut line = serde_json::to_vec(request).unwrap_or_default();
     line.push(b'\n');
     line
+}
+
+/// For a line on stdout that is not JSON at all, most often a log line: where logs go instead.
+fn logs_hint(text: &str) -> &'static str {
+    if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+        return "";
+    }
+    "; stdout is for protocol lines only: write logs to stderr (console.error in Node.js, \
+     print(..., file=sys.stderr) in Python)"
 }
 
 fn short(text: &str) -> String {

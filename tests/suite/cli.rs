@@ -178,6 +178,28 @@ fn an_adapter_command_that_is_missing_or_empty_is_a_usage_error() {
     );
 }
 
+/// An output path that is empty, as an unset variable gives it, is refused before any case runs,
+/// saying that it is empty and how to give a default.
+#[test]
+fn an_empty_output_path_is_named_as_empty() {
+    for flag in [
+        "--markdown",
+        "--junit",
+        "--report-json",
+        "--write-expect",
+        "--freeze",
+    ] {
+        let out = autoreview(&["check", "--profile", "baseline", flag, ""], "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{flag}: {err}");
+        assert!(
+            err.contains(&format!("{flag} was given an empty path")),
+            "{flag}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{flag}: no case ran");
+    }
+}
+
 /// Scenario text every reader reads alike (scenario.md): `decide` and `serve` refuse a member
 /// named twice anywhere and an integer a JavaScript reader cannot hold, naming where, and refuse
 /// the runtime's impossible calls by rule.

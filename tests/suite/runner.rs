@@ -194,6 +194,38 @@ fn restarts_are_bounded() {
     for i in 2..8 {
         assert_eq!(broken_at(&report, i), Broken::NotRun, "case {i}");
     }
+    // A case not run says why, and what broke the adapter the last time.
+    let Verdict::Broken { error } = &report.results[2].verdict else {
+        unreachable!()
+    };
+    assert!(
+        error.message.starts_with(
+            "the adapter was restarted 1 time (--max-restarts), the last time after crash: the adapter exited"
+        ),
+        "{}",
+        error.message
+    );
+}
+
+/// A line on stdout that is not JSON is most often a log line: its protocol error says where logs
+/// go. A reply that is JSON but wrong does not get that hint.
+#[test]
+fn a_line_that_is_not_json_says_stdout_is_for_protocol_lines() {
+    let cases = some_cases(Profile::Baseline, 2);
+    for (mode, hint) in [("garbage", true), ("wrong-seq", false)] {
+        let report = check(node(mode, 1), Profile::Baseline, &cases, quick());
+        let Verdict::Broken { error } = &report.results[0].verdict else {
+            panic!("{mode}: {:?}", report.results[0].verdict)
+        };
+        assert_eq!(
+            error
+                .message
+                .contains("stdout is for protocol lines only: write logs to stderr"),
+            hint,
+            "{mode}: {}",
+            error.message
+        );
+    }
 }
 
 #[test]
