@@ -27,7 +27,7 @@ pub const TIMEOUT_MS: u64 = 2000;
 
 /// What each MiB of a request adds to the per-case timeout, in milliseconds
 /// (`--timeout-ms-per-mib`); chosen from the measurement in `spec/protocol.md` ("Time.").
-pub const TIMEOUT_MS_PER_MIB: u64 = 10_000;
+pub const TIMEOUT_MS_PER_MIB: u64 = 15_000;
 
 /// How the runner treats the subprocess.
 #[derive(Debug, Clone)]
