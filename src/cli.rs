@@ -112,8 +112,10 @@ Examples:
         /// The profile to use.
         #[arg(long, value_enum, default_value_t = Profile::Resilient)]
         profile: Profile,
-        /// How long one reply may take, in milliseconds (at least 1).
-        #[arg(long, default_value_t = 2000, value_parser = at_least_one::<u64>)]
+        /// How long the reply to a smoke case may take, in milliseconds (at least 1). The smoke
+        /// cases are small requests; a large one would be given `check`'s allowance per MiB on
+        /// top (--timeout-ms-per-mib).
+        #[arg(long, default_value_t = crate::runner::subprocess::TIMEOUT_MS, value_parser = at_least_one::<u64>)]
         timeout_ms: u64,
         /// The adapter command and its arguments.
         #[arg(last = true, required = true)]
@@ -252,9 +254,16 @@ impl SchemaKind {
 /// How `check` runs and reports.
 #[derive(Debug, Clone, clap::Args)]
 pub struct RunOptions {
-    /// How long one reply may take, in milliseconds (at least 1).
-    #[arg(long, default_value_t = 2000, value_parser = at_least_one::<u64>)]
+    /// How long the reply to a small request may take, in milliseconds (at least 1), counted
+    /// from when the runner starts writing the request. A case without a reply by then is a
+    /// `timeout`, never a pass; the adapter is restarted.
+    #[arg(long, default_value_t = crate::runner::subprocess::TIMEOUT_MS, value_parser = at_least_one::<u64>)]
     pub timeout_ms: u64,
+    /// What each MiB of a request adds to --timeout-ms, in milliseconds, in proportion (a
+    /// 512 KiB reviewer text adds half): a gate's time grows with the text it reads. The default
+    /// is measured: spec/protocol.md, "Time.". 0 gives every case --timeout-ms alone.
+    #[arg(long, value_name = "MS", default_value_t = crate::runner::subprocess::TIMEOUT_MS_PER_MIB)]
+    pub timeout_ms_per_mib: u64,
     /// The longest reply line, in bytes (at least 1).
     #[arg(long, default_value_t = 1 << 20, value_parser = at_least_one::<usize>)]
     pub max_reply_bytes: usize,
@@ -589,6 +598,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     } else {
         let limits = subprocess::Limits {
             timeout: std::time::Duration::from_millis(run.timeout_ms),
+            timeout_per_mib: std::time::Duration::from_millis(run.timeout_ms_per_mib),
             max_reply_bytes: run.max_reply_bytes,
             max_restarts: run.max_restarts,
             ..subprocess::Limits::default()

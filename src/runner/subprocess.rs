@@ -22,11 +22,21 @@ use tree::Tree;
 
 mod tree;
 
+/// The per-case timeout of a small request, in milliseconds (`--timeout-ms`).
+pub const TIMEOUT_MS: u64 = 2000;
+
+/// What each MiB of a request adds to the per-case timeout, in milliseconds
+/// (`--timeout-ms-per-mib`); chosen from the measurement in `spec/protocol.md` ("Time.").
+pub const TIMEOUT_MS_PER_MIB: u64 = 15_000;
+
 /// How the runner treats the subprocess.
 #[derive(Debug, Clone)]
 pub struct Limits {
-    /// How long one reply may take.
+    /// How long the reply to a small request may take; see [`Limits::timeout_for`].
     pub timeout: Duration,
+    /// How much longer the reply may take for each MiB (2^20 bytes) of the request line: the
+    /// time a gate takes grows with the reviewer text it reads.
+    pub timeout_per_mib: Duration,
     /// How long the handshake may take.
     pub handshake_timeout: Duration,
     /// The longest reply line, in bytes.
@@ -38,11 +48,47 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            timeout: Duration::from_secs(2),
+            timeout: Duration::from_millis(TIMEOUT_MS),
+            timeout_per_mib: Duration::from_millis(TIMEOUT_MS_PER_MIB),
             handshake_timeout: Duration::from_secs(10),
             max_reply_bytes: 1 << 20,
             max_restarts: 5,
         }
+    }
+}
+
+impl Limits {
+    /// How long the reply to a request line of `bytes` bytes may take, counted from when the
+    /// runner starts writing it: [`Limits::timeout`] plus [`Limits::timeout_per_mib`] for each
+    /// MiB, in proportion (saturating, never wrapping).
+    pub fn timeout_for(&self, bytes: usize) -> Duration {
+        const NANOS: u128 = 1_000_000_000;
+        let extra = self
+            .timeout_per_mib
+            .as_nanos()
+            .saturating_mul(bytes as u128)
+            >> 20;
+        let extra = match u64::try_from(extra / NANOS) {
+            // The rest is below a second's nanoseconds, so it fits.
+            Ok(secs) => Duration::new(secs, u32::try_from(extra % NANOS).unwrap_or(0)),
+            Err(_) => Duration::MAX,
+        };
+        self.timeout.saturating_add(extra)
+    }
+
+    /// How a timeout of a request line of `bytes` bytes is described: the limit and the
+    /// options it comes from.
+    fn describe_timeout(&self, bytes: usize) -> String {
+        let limit = self.timeout_for(bytes).as_millis();
+        let base = self.timeout.as_millis();
+        if limit == base {
+            return format!("{limit} ms (--timeout-ms)");
+        }
+        format!(
+            "{limit} ms (--timeout-ms {base}, plus --timeout-ms-per-mib {} in proportion to the \
+             request's {bytes} bytes)",
+            self.timeout_per_mib.as_millis(),
+        )
     }
 }
 
@@ -749,16 +795,19 @@ impl Subprocess {
         self.seq += 1;
         let seq = self.seq;
         let mark = running.stderr_mark();
-        let deadline = Instant::now() + self.limits.timeout;
+        let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},\"scenario\":");
+        const SUFFIX: &[u8] = b"}\n";
+        // The request line's length sets its deadline: a gate's time grows with what it reads.
+        let bytes = prefix.len() + json.as_ref().map_or(0, Vec::len) + SUFFIX.len();
+        let limit = self.limits.timeout_for(bytes);
+        // A limit too far off for the clock is no deadline at all.
+        let deadline = Instant::now().checked_add(limit);
         // Anything that arrived since the previous reply was not asked for.
         let unsolicited = unsolicited(&running.lines, "since its previous reply");
         let written = match (unsolicited, json) {
             (Some(problem), _) => Err(problem),
             (None, Err(e)) => Err((Broken::NotRun, format!("cannot encode the scenario: {e}"))),
-            (None, Ok(json)) => {
-                let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},\"scenario\":");
-                running.write(&[prefix.as_bytes(), &json, b"}\n"], self.limits.timeout)
-            }
+            (None, Ok(json)) => running.write(&[prefix.as_bytes(), &json, SUFFIX], limit),
         };
         while_waiting();
         if let Some(next) = next {
@@ -770,10 +819,9 @@ impl Subprocess {
         let outcome = match written {
             Err(e) => Err(e),
             Ok(()) => {
-                match running
-                    .lines
-                    .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-                {
+                match running.lines.recv_timeout(
+                    deadline.map_or(limit, |d| d.saturating_duration_since(Instant::now())),
+                ) {
                     Ok(Line::Text(text)) => match Reply::parse(&text) {
                         Ok(Reply::Outcome { seq: s, outcome }) if s == seq => {
                             match (kind, &outcome) {
@@ -839,10 +887,7 @@ impl Subprocess {
                         )),
                         None => Err((
                             Broken::Timeout,
-                            format!(
-                                "no reply within {} ms (--timeout-ms)",
-                                self.limits.timeout.as_millis()
-                            ),
+                            format!("no reply within {}", self.limits.describe_timeout(bytes)),
                         )),
                     },
                 }
@@ -1030,6 +1075,56 @@ mod tests {
             "the adapter offers the profiles baseline and resilient, and the run asked for \
              resilient: run with --profile baseline or --profile resilient, or make the adapter \
              offer resilient in its hello"
+        );
+    }
+
+    #[test]
+    fn the_timeout_grows_with_the_request_in_proportion() {
+        let limits = Limits {
+            timeout: Duration::from_millis(2000),
+            timeout_per_mib: Duration::from_millis(10_000),
+            ..Limits::default()
+        };
+        let ms = |bytes: usize| limits.timeout_for(bytes).as_millis();
+        assert_eq!(ms(0), 2000);
+        assert_eq!(ms(80), 2000, "80 bytes add 0.76 ms, less than one");
+        assert_eq!(ms(512 << 10), 7000);
+        assert_eq!(ms(1 << 20), 12_000);
+        assert_eq!(ms(2 << 20), 22_000);
+        // A request line of RO-089's size: 512 KiB of `{` and the scenario around them.
+        assert_eq!(ms(524_833), 7005);
+        assert_eq!(
+            limits.describe_timeout(524_833),
+            "7005 ms (--timeout-ms 2000, plus --timeout-ms-per-mib 10000 in proportion to the \
+             request's 524833 bytes)"
+        );
+        assert_eq!(limits.describe_timeout(80), "2000 ms (--timeout-ms)");
+        // Without an allowance the timeout is the same for every request.
+        let flat = Limits {
+            timeout_per_mib: Duration::ZERO,
+            ..limits.clone()
+        };
+        assert_eq!(flat.timeout_for(2 << 20), Duration::from_millis(2000));
+        // Extreme options saturate instead of wrapping or panicking.
+        let huge = Limits {
+            timeout: Duration::MAX,
+            timeout_per_mib: Duration::MAX,
+            ..limits
+        };
+        assert_eq!(huge.timeout_for(usize::MAX), Duration::MAX);
+        let per_mib_only = Limits {
+            timeout: Duration::from_millis(1),
+            ..huge
+        };
+        assert_eq!(per_mib_only.timeout_for(usize::MAX), Duration::MAX);
+        let one_ns_per_mib = Limits {
+            timeout_per_mib: Duration::from_nanos(1),
+            ..per_mib_only
+        };
+        assert_eq!(
+            one_ns_per_mib.timeout_for(usize::MAX),
+            Duration::from_millis(1) + Duration::from_nanos((1 << 44) - 1),
+            "2^64 - 1 bytes are just under 2^44 MiB, and the allowance is rounded down"
         );
     }
 

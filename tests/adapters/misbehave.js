@@ -10,6 +10,9 @@
 //   stderr N       write three lines to stderr on the Nth decide, then crash
 //   twice N        answer the Nth decide twice
 //   deaf           after the handshake, never read stdin again (a long request then blocks)
+//   hang           read every decide and never answer one
+//   slow MS        wait MS ms for each MiB of a decide's line before answering (a gate whose time
+//                  grows with the reviewer text it reads)
 //   allow-all      answer every decide with an outcome whose body ran (a planted SAFETY defect)
 //   lone-surrogate answer every decide correctly, but write each U+FFFD as a lone surrogate, as
 //                  JSON.stringify writes one that JSON.parse read from a reviewer (`\ud800`)
@@ -75,6 +78,8 @@ input.on('line', async (line) => {
     return;
   }
   decides += 1;
+  if (mode === 'hang') return;
+  if (mode === 'slow') await new Promise((r) => setTimeout(r, (n * Buffer.byteLength(line)) / 2 ** 20));
   if (mode === 'shifty') { require('node:fs').writeFileSync(nArg, 'restarted'); process.exit(3); }
   if (decides === n) {
     switch (mode) {

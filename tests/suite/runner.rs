@@ -25,6 +25,7 @@ fn node(mode: &str, n: u32) -> Vec<String> {
 fn quick() -> Limits {
     Limits {
         timeout: Duration::from_millis(600),
+        timeout_per_mib: Duration::from_millis(600),
         ..Limits::default()
     }
 }
@@ -103,6 +104,107 @@ fn a_stall_is_a_timeout_and_the_run_goes_on() {
     // The adapter was killed and restarted: its first decide answers, its second stalls again.
     assert_eq!(report.results[2].status, Status::Pass);
     assert_eq!(broken_at(&report, 3), Broken::Timeout);
+}
+
+/// The fixed case `id` of the resilient profile.
+fn resilient_case(id: &str) -> cases::Case {
+    cases::all(Profile::Resilient)
+        .unwrap()
+        .into_iter()
+        .find(|c| c.id == id)
+        .unwrap_or_else(|| panic!("no case {id}"))
+}
+
+/// 800 ms for a small request, and 4 s more for each MiB: RO-089's half-MiB request gets 2.8 s.
+fn scaled() -> Limits {
+    Limits {
+        timeout: Duration::from_millis(800),
+        timeout_per_mib: Duration::from_millis(4000),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn a_gate_slow_in_proportion_to_its_request_is_given_the_time() {
+    // RO-089 sends 512 KiB of `{`; the adapter waits 2.4 s per MiB, so 1.2 s, before answering:
+    // longer than the base timeout, well within the allowance for its size. A small case
+    // (RES-1) waits a few microseconds.
+    let cases = [resilient_case("RO-089"), resilient_case("RES-1")];
+    let report = check(node("slow", 2400), Profile::Resilient, &cases, scaled());
+    for r in &report.results {
+        assert_eq!(r.status, Status::Pass, "{}: {:?}", r.id, r.verdict);
+    }
+    assert!(
+        report.results[0].duration >= Duration::from_millis(1200),
+        "the adapter did wait: {:?}",
+        report.results[0].duration
+    );
+    // The same adapter with one timeout for every size times out on the large case only.
+    let flat = Limits {
+        timeout_per_mib: Duration::ZERO,
+        ..scaled()
+    };
+    let report = check(node("slow", 2400), Profile::Resilient, &cases, flat);
+    assert_eq!(broken_at(&report, 0), Broken::Timeout);
+    assert_eq!(report.results[1].status, Status::Pass);
+}
+
+#[test]
+fn a_hanging_gate_times_out_on_a_large_request_too_and_costs_a_bounded_time() {
+    let cases = [
+        resilient_case("RO-089"),
+        resilient_case("RES-1"),
+        resilient_case("RES-2"),
+    ];
+    let limits = Limits {
+        max_restarts: 1,
+        ..scaled()
+    };
+    let clock = std::time::Instant::now();
+    let report = check(node("hang", 0), Profile::Resilient, &cases, limits);
+    let took = clock.elapsed();
+    let message = |i: usize| match &report.results[i].verdict {
+        Verdict::Broken { error } => error.message.clone(),
+        v => panic!("case {i} should be broken, is {v:?}"),
+    };
+    assert_eq!(broken_at(&report, 0), Broken::Timeout);
+    // The request is 512 KiB of `{` and the scenario around them: a little over half a MiB.
+    // "no reply within L ms (--timeout-ms 800, plus --timeout-ms-per-mib 4000 in proportion to
+    // the request's B bytes)", and L is what the rule gives for B.
+    let limit_and_bytes = |i: usize| -> Option<(u128, usize)> {
+        let m = message(i);
+        let (limit, rest) = m.strip_prefix("no reply within ")?.split_once(" ms (")?;
+        let bytes = rest
+            .strip_prefix(
+                "--timeout-ms 800, plus --timeout-ms-per-mib 4000 in proportion to the request's ",
+            )?
+            .strip_suffix(" bytes)")?;
+        Some((limit.parse().ok()?, bytes.parse().ok()?))
+    };
+    for i in [0, 1] {
+        assert_eq!(broken_at(&report, i), Broken::Timeout);
+        let (limit, bytes) = limit_and_bytes(i).unwrap_or_else(|| panic!("{}", message(i)));
+        assert_eq!(
+            limit,
+            scaled().timeout_for(bytes).as_millis(),
+            "{}",
+            message(i)
+        );
+    }
+    assert!(
+        (2800..2810).contains(&limit_and_bytes(0).unwrap().0),
+        "{}",
+        message(0)
+    );
+    assert!(
+        (800..810).contains(&limit_and_bytes(1).unwrap().0),
+        "{}",
+        message(1)
+    );
+    // One restart allowed, both used: the last case is not run, so the hang cost two timeouts.
+    assert_eq!(broken_at(&report, 2), Broken::NotRun);
+    assert!(took >= Duration::from_millis(3600), "{took:?}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
 }
 
 #[test]
