@@ -302,6 +302,18 @@ fn the_readme_ci_recipe_runs_as_pasted() {
         }
         rest = &after[end..];
     }
+    // The set-up comes first and installs this package; here the command under test is already
+    // built, and first on PATH, so the install is not run again.
+    assert_eq!(
+        commands.first().map(|(c, e)| (c.as_str(), *e)),
+        Some(("cargo install --locked --path .", 0)),
+        "the recipe starts by installing the command"
+    );
+    commands.remove(0);
+    assert!(
+        commands.iter().all(|(c, _)| c.starts_with("autoreview ")),
+        "every other step runs the installed command: {commands:?}"
+    );
     assert!(commands.len() >= 4, "the README's recipe: {commands:?}");
     assert!(
         commands
@@ -330,13 +342,14 @@ fn the_readme_ci_recipe_runs_as_pasted() {
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let summary = dir.join("step-summary.md");
+    // Outside GitHub Actions: no step summary variable, so the recipe's default path is used.
+    let summary = dir.join("autoreview-summary.md");
     for (command, expected) in &commands {
-        let out = std::process::Command::new("sh")
+        let out = std::process::Command::new("/bin/sh")
             .args(["-c", command])
             .current_dir(&dir)
             .env("PATH", &path)
-            .env("GITHUB_STEP_SUMMARY", &summary)
+            .env_remove("GITHUB_STEP_SUMMARY")
             .output()
             .unwrap();
         assert_eq!(
@@ -351,7 +364,7 @@ fn the_readme_ci_recipe_runs_as_pasted() {
         "autoreview-baseline.xml",
         "autoreview-resilient.xml",
         "autoreview-known-failures.json",
-        "step-summary.md",
+        "autoreview-summary.md",
         "matrix.html",
         "matrix.md",
     ] {
