@@ -263,7 +263,9 @@ pub struct RunOptions {
     /// cases that fail do not fail the run.
     #[arg(long, value_name = "FILE")]
     pub expect: Option<String>,
-    /// Fail the run when a listed case passes or a listed case is not in the run.
+    /// Fail the run when a listed case passes, or a listed ID names no case of the run (no fixed
+    /// case of the profile, no generated case the seed and count draw). A listed case that
+    /// --only, --skip, --no-fixed or --shard leave out is not judged.
     #[arg(long)]
     pub strict: bool,
     /// Write the run's failures as an expectation file (keeping reasons already in --expect).
@@ -474,7 +476,7 @@ fn print_all(text: &str) -> anyhow::Result<()> {
 
 /// `check`: the fixed cases against the reference or an adapter.
 fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Result<ExitCode> {
-    use crate::runner::{Oracle, expect::Expected, generated, select, subprocess};
+    use crate::runner::{Oracle, expect, expect::Expected, generated, select, subprocess};
     // Everything that can be wrong with the command line or its files is found before any case
     // runs (exit code 3 through the error), so a long run never ends in a configuration error.
     let expected = match &run.expect {
@@ -508,10 +510,15 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             .collect::<Result<_, _>>()?)
     };
     let (only, skip) = (parse_all(&run.only)?, parse_all(&run.skip)?);
+    let seed = run.seed.unwrap_or_else(fresh_seed);
+    let all = crate::cases::all(profile)?;
+    // The cases the whole run could take, for judging --expect entries this part of it left out.
+    let scope = expect::Scope::of_fixed(all.iter().map(|c| c.id.as_str()))
+        .with_generated(seed, run.generated);
     let cases = if run.no_fixed {
         Vec::new()
     } else {
-        match select::select(crate::cases::all(profile)?, &only, &skip, profile) {
+        match select::select(all, &only, &skip, profile) {
             Ok(cases) => cases,
             Err(e @ select::SelectError::MatchesNothing { .. }) => {
                 eprintln!("autoreview check: {e}");
@@ -585,7 +592,6 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     report.shard = run.shard.filter(|s| s.of > 1);
     report.generated = run.generated;
     if run.generated > 0 {
-        let seed = run.seed.unwrap_or_else(fresh_seed);
         let plan = generated::Plan {
             shard,
             max_counterexamples: run.max_counterexamples,
@@ -619,8 +625,9 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
                 path.display()
             );
         }
-        report.join_generated(&mut found, &expected);
+        report.join_generated(&mut found);
     }
+    report.stale_expectations = expected.stale(&scope);
     report.argv = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();

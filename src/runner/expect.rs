@@ -2,9 +2,59 @@
 //! is known to fail, each with a reason. Listed cases that fail do not fail the run; listed cases
 //! that pass are reported (and, with `--strict`, fail the run, so the list cannot rot).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
+
+/// The cases a run could have taken, for judging an expectation file against a run that took only
+/// some of them (`--only`, `--skip`, `--shard`, `--no-fixed`). A listed case is one of three:
+///
+/// - run: a fixed case of the selection and shard, or a generated case of this seed within the
+///   count and shard; its result is judged, and a listed case that passes is an unexpected pass;
+/// - elsewhere: a case this run left out but that exists — a fixed case of the profile outside the
+///   selection or shard, a generated case of this seed and count in another shard; neither stale
+///   nor judged, so every shard and every selection of one run can share one expectation file;
+/// - nowhere: an ID that names no case at all — not a fixed case of the profile, not a generated
+///   case the run's seed and count draw; this is a stale entry.
+///
+/// Only the last needs telling apart here: what ran is judged by its result.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scope {
+    /// Every fixed case ID of the profile, selected or not, in any shard.
+    pub fixed: BTreeSet<String>,
+    /// The generated cases of the whole run, all shards together: seed and count.
+    pub generated: Option<(u64, usize)>,
+}
+
+impl Scope {
+    /// The scope of a run of exactly `fixed` and no generated cases.
+    pub fn of_fixed<'a>(fixed: impl IntoIterator<Item = &'a str>) -> Scope {
+        Scope {
+            fixed: fixed.into_iter().map(str::to_owned).collect(),
+            generated: None,
+        }
+    }
+
+    /// With the generated cases of `seed`, `count` of them in the whole run.
+    pub fn with_generated(self, seed: u64, count: usize) -> Scope {
+        Scope {
+            generated: (count > 0).then_some((seed, count)),
+            ..self
+        }
+    }
+
+    /// Whether `id` names a case of the run, in this process's part of it or not: a fixed case of
+    /// the profile, a generated case the seed and count draw (a session case where its number
+    /// draws one), or what the implementation wrote after its last reply ([`super::TAIL_ID`]),
+    /// which any run can show.
+    pub fn names(&self, id: &str) -> bool {
+        id == super::TAIL_ID
+            || self.fixed.contains(id)
+            || self.generated.is_some_and(|(seed, count)| {
+                super::generated::GeneratedId::parse(id).is_some_and(|g| g.drawn_by(seed, count))
+            })
+    }
+}
 
 /// The expectation file's format version.
 pub const VERSION: u32 = 1;
@@ -73,12 +123,11 @@ impl Expected {
         self.failures.get(id).map(String::as_str)
     }
 
-    /// The listed IDs that are not among `run`.
-    pub fn stale<'a>(&self, run: impl Iterator<Item = &'a str>) -> Vec<String> {
-        let run: std::collections::BTreeSet<&str> = run.collect();
+    /// The listed IDs that name no case `scope` knows ([`Scope::names`]): the stale entries.
+    pub fn stale(&self, scope: &Scope) -> Vec<String> {
         self.failures
             .keys()
-            .filter(|id| !run.contains(id.as_str()))
+            .filter(|id| !scope.names(id))
             .cloned()
             .collect()
     }

@@ -104,6 +104,48 @@ pub fn case_id(seed: u64, k: usize) -> String {
     format!("GEN-{seed}-{k}")
 }
 
+/// A generated case ID read back: `GEN-<seed>-<k>` for a call, `GEN-<seed>-S<k>` for a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeneratedId {
+    /// The run's seed.
+    pub seed: u64,
+    /// The case's number in the whole run (before sharding).
+    pub k: usize,
+    /// Whether it is the session case `k` draws ([`super::sessions::case_id`]).
+    pub session: bool,
+}
+
+impl GeneratedId {
+    /// Reads a generated case ID strictly; `None` for any other ID.
+    pub fn parse(id: &str) -> Option<GeneratedId> {
+        let (seed, k) = id.strip_prefix("GEN-")?.split_once('-')?;
+        let (k, session) = match k.strip_prefix('S') {
+            Some(k) => (k, true),
+            None => (k, false),
+        };
+        let digits =
+            |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(seed) || !digits(k) {
+            return None;
+        }
+        Some(GeneratedId {
+            seed: seed.parse().ok()?,
+            k: k.parse().ok()?,
+            session,
+        })
+    }
+
+    /// Whether a run of `count` generated cases of `seed` (all shards together) draws this case:
+    /// the seed is the run's, the number below the count, and a session case is one its number
+    /// draws. Whether the implementation is asked it (sessions need an implementation that
+    /// observes them) is another question.
+    pub fn drawn_by(&self, seed: u64, count: usize) -> bool {
+        self.seed == seed
+            && self.k < count
+            && (!self.session || super::sessions::draws_session(seed, self.k))
+    }
+}
+
 /// Draws case `k` of `seed`: the same scenario every time, on every machine.
 pub fn draw(seed: u64, k: usize) -> Scenario {
     crate::generate::direct::scenario(&mut crate::generate::direct::Rng::for_case(seed, k as u64))

@@ -1383,3 +1383,138 @@ fn reports_count_not_applicable_cases_apart() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const TAMPER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/tamper.js");
+
+/// One expectation file serves every shard and every selection of a run: under `--strict`, a
+/// listed case the run left out (another shard, outside `--only`) is neither stale nor an
+/// unexpected pass; a listed generated case that passes now is an unexpected pass; and only an ID
+/// that names no case at all (no fixed case of the profile, no generated case the seed and count
+/// draw) is stale.
+#[test]
+fn one_expectation_file_serves_every_shard_and_selection() {
+    let dir = std::env::temp_dir().join(format!("autoreview-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let known = path("known.json");
+    // Questions turned into denials: fixed and generated cases fail.
+    let tamper = ["--", "node", TAMPER, BIN, "decision"];
+    let base = [
+        "check",
+        "--profile",
+        "resilient",
+        "--generated",
+        "60",
+        "--seed",
+        "7",
+    ];
+    let last = |out: &str| out.trim_end().lines().last().unwrap_or_default().to_owned();
+    let (code, out) = cli(&[&base[..], &["--write-expect", &known], &tamper[..]].concat());
+    assert_eq!(code, 1, "{out}");
+    let listed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&known).unwrap()).unwrap();
+    let listed = listed["failures"].as_object().unwrap().clone();
+    assert!(listed.contains_key("RS-PN"), "a case that asks: {listed:?}");
+    assert!(
+        listed.keys().any(|id| id.starts_with("GEN-7-")),
+        "generated failures: {listed:?}"
+    );
+
+    // Each shard, and a selection, passes with the whole run's file under --strict.
+    for extra in [
+        &["--shard", "1/3"][..],
+        &["--shard", "2/3"],
+        &["--shard", "3/3"],
+        &["--only", "RS-PN"],
+        &["--no-fixed"],
+    ] {
+        let (code, out) = cli(&[
+            &base[..],
+            extra,
+            &["--expect", &known, "--strict"],
+            &tamper[..],
+        ]
+        .concat());
+        assert_eq!(code, 0, "{extra:?}: {out}");
+        assert!(
+            !out.contains("stale") && !out.contains("UNEXPECTED PASS"),
+            "{extra:?}: {out}"
+        );
+        assert!(last(&out).starts_with("PASS — "), "{extra:?}: {out}");
+    }
+
+    // Against a correct adapter, the shard's listed cases pass unexpectedly, generated ones too,
+    // and the other shards' entries are still not stale.
+    let report = path("serve.json");
+    let (code, out) = cli(&[
+        &base[..],
+        &["--shard", "2/3", "--expect", &known, "--strict"],
+        &["--report-json", &report, "--", BIN, "serve"],
+    ]
+    .concat());
+    assert_eq!(code, 1, "{out}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["stale_expectations"], serde_json::json!([]), "{out}");
+    let unexpected: Vec<&str> = r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "unexpected-pass")
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    let in_shard = |id: &str| {
+        let k = id.rsplit('-').next().unwrap().trim_start_matches('S');
+        k.parse::<usize>().unwrap() % 3 == 1
+    };
+    let listed_generated: Vec<&str> = listed
+        .keys()
+        .map(String::as_str)
+        .filter(|id| id.starts_with("GEN-") && in_shard(id))
+        .collect();
+    assert!(!listed_generated.is_empty(), "{listed:?}");
+    for id in &listed_generated {
+        assert!(unexpected.contains(id), "{id} passes now: {unexpected:?}");
+    }
+    assert!(
+        unexpected.iter().all(|id| listed.contains_key(*id)),
+        "{unexpected:?}"
+    );
+
+    // An ID that names no case is stale in every shard: a fixed ID the profile lacks, another
+    // seed's generated case, one beyond the count, a session the case number does not draw.
+    let no_session = (0..1000)
+        .find(|&k| !autoreview::runner::sessions::draws_session(7, k) && k < 60 && k % 3 == 0)
+        .unwrap();
+    let mut with_stale = listed.clone();
+    let nowhere = [
+        "NOPE-1".to_owned(),
+        "GEN-8-3".to_owned(),
+        "GEN-7-60".to_owned(),
+        format!("GEN-7-S{no_session}"),
+    ];
+    for id in &nowhere {
+        with_stale.insert(id.clone(), "gone".into());
+    }
+    let stale_file = path("stale.json");
+    std::fs::write(
+        &stale_file,
+        serde_json::json!({"version": 1, "failures": with_stale}).to_string(),
+    )
+    .unwrap();
+    let (code, out) = cli(&[
+        &base[..],
+        &["--shard", "1/3", "--expect", &stale_file, "--strict"],
+        &["--report-json", &report],
+        &tamper[..],
+    ]
+    .concat());
+    assert_eq!(code, 1, "{out}");
+    assert!(last(&out).ends_with(", 4 stale expectations"), "{out}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let mut want: Vec<String> = nowhere.to_vec();
+    want.sort();
+    assert_eq!(r["stale_expectations"], serde_json::json!(want), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
