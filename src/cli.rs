@@ -184,15 +184,18 @@ Examples:
         badges: Option<String>,
     },
     /// Compare two JSON reports case by case: regressions (a case that passed or failed as
-    /// listed in OLD and fails in NEW), new passes, changed worst severities and texts, cases
-    /// added or removed.
+    /// listed in OLD and fails in NEW), new failures (a case OLD did not have that fails NEW: a
+    /// generated case of another seed or beyond OLD's count, a fixed case OLD's suite lacked), new
+    /// passes, changed worst severities and texts, cases added or removed.
     ///
-    /// Exit code 0 without a regression, 1 with one, 3 when a report cannot be read.
+    /// Exit code 0 without a regression or new failure, 1 with one (a new failure only without
+    /// --allow-new-failures), 3 when a report cannot be read.
     #[command(after_help = "\
 Examples:
-  autoreview check --report-json old.json -- ./adapter-v1
-  autoreview check --report-json new.json -- ./adapter-v2
-  autoreview compare old.json new.json")]
+  autoreview check --generated 2000 --seed 7 --report-json old.json -- ./adapter-v1
+  autoreview check --generated 2000 --seed 7 --report-json new.json -- ./adapter-v2
+  autoreview compare old.json new.json   # the same seed: each generated case is compared
+  autoreview compare last-run.json this-run.json   # a seed per run: its generated failures are new failures")]
     Compare {
         /// The earlier report.
         #[arg(value_name = "OLD.json")]
@@ -200,6 +203,9 @@ Examples:
         /// The later report.
         #[arg(value_name = "NEW.json")]
         new: String,
+        /// Exit 0 on new failures: fail only on regressions (new failures are still listed).
+        #[arg(long)]
+        allow_new_failures: bool,
     },
     /// Print the JSON Schema of a format of the contract, or all of them as TypeScript.
     Schema {
@@ -454,7 +460,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             markdown,
             badges,
         } => matrix(&reports, html, markdown, badges),
-        Command::Compare { old, new } => compare(&old, &new),
+        Command::Compare {
+            old,
+            new,
+            allow_new_failures,
+        } => compare(&old, &new, allow_new_failures),
         Command::Schema { which, typescript } => {
             let text = match which {
                 Some(which) if !typescript => crate::schema::text(which.format()),
@@ -786,16 +796,23 @@ fn matrix(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `compare`: two reports case by case; exit code 1 on a regression.
-fn compare(old: &str, new: &str) -> anyhow::Result<ExitCode> {
+/// `compare`: two reports case by case; exit code 1 on a regression, or on a new failure unless
+/// they are allowed.
+fn compare(old: &str, new: &str, allow_new_failures: bool) -> anyhow::Result<ExitCode> {
     use crate::matrix::regress;
     let (o, n) = (read_report(old)?, read_report(new)?);
     let changes = regress::compare(&o, &n);
-    print_all(&regress::text(&o, &n, (old, new), &changes))?;
-    Ok(if changes.regressions.is_empty() {
-        ExitCode::SUCCESS
-    } else {
+    print_all(&regress::text(
+        &o,
+        &n,
+        (old, new),
+        &changes,
+        allow_new_failures,
+    ))?;
+    Ok(if changes.fails(allow_new_failures) {
         ExitCode::from(exit::FAILED)
+    } else {
+        ExitCode::SUCCESS
     })
 }
 
