@@ -297,6 +297,12 @@ pub struct RunOptions {
     /// Leave out the fixed cases this names (repeatable; the same forms as --only).
     #[arg(long, value_name = "SELECTOR", conflicts_with = "no_fixed")]
     pub skip: Vec<String>,
+    /// Also run the fixed cases of a case file, or of every *.json file in a directory, in the
+    /// format of spec/cases (repeatable): e.g. counterexamples kept with --freeze. They run after
+    /// the suite's own, --only/--skip/--shard select among all, and each needs a permanent ID of
+    /// its own (not one of the suite's, of another file given, or GEN-…).
+    #[arg(long, value_name = "FILE|DIR", conflicts_with = "no_fixed")]
+    pub cases: Vec<String>,
     /// Also run N generated scenarios, compared with the reference engine; differences are shrunk
     /// to minimal scenarios.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -318,9 +324,10 @@ pub struct RunOptions {
     /// Try at most this many smaller scenarios per difference (each asks the implementation).
     #[arg(long, value_name = "N", default_value_t = 2000)]
     pub shrink_steps: u32,
-    /// Write the shrunk counterexamples as fixed cases, with fresh permanent IDs, to
-    /// DIR/generated-<seed>-<profile>.json (to keep them: DIR = spec/cases, then `autoreview
-    /// cases --lock`).
+    /// Write the shrunk counterexamples, calls and sessions, as fixed cases with permanent IDs
+    /// derived from their scenario (GX-…) to DIR/generated-<seed>-<profile>.json; commit the file
+    /// and run it with `--cases DIR` (in this repository: DIR = spec/cases, then `autoreview cases
+    /// --lock`).
     #[arg(long, value_name = "DIR")]
     pub freeze: Option<String>,
     /// When to colour the terminal report: removed words red and added ones green (without colour:
@@ -521,7 +528,29 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     };
     let (only, skip) = (parse_all(&run.only)?, parse_all(&run.skip)?);
     let seed = run.seed.unwrap_or_else(fresh_seed);
-    let all = crate::cases::all(profile)?;
+    let mut all = crate::cases::all(profile)?;
+    // The user's case files, read and checked before any case runs; each argument must bring a
+    // case of this profile, as a selector must name one.
+    let case_files = run
+        .cases
+        .iter()
+        .map(|arg| Ok((arg, case_files(arg)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let texts: Vec<(String, String)> = case_files
+        .iter()
+        .flat_map(|(_, files)| files.iter().cloned())
+        .collect();
+    let mut loaded = crate::cases::user_cases(&texts, profile)?.into_iter();
+    for (arg, files) in &case_files {
+        let cases: Vec<_> = loaded.by_ref().take(files.len()).flatten().collect();
+        if cases.is_empty() {
+            eprintln!(
+                "autoreview check: --cases {arg}: no case of the {profile} profile (a case runs under the profiles its `profiles` lists)"
+            );
+            return Ok(ExitCode::from(exit::NOTHING_RUN));
+        }
+        all.extend(cases);
+    }
     // The cases the whole run could take, for judging --expect entries this part of it left out.
     let scope = expect::Scope::of_fixed(all.iter().map(|c| c.id.as_str()))
         .with_generated(seed, run.generated);
@@ -620,18 +649,26 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         for f in found.found(profile, &command) {
             print!("{}", generated::render_found(&f));
         }
+        let (calls, sessions) = (
+            found.counterexamples.len(),
+            found.session_counterexamples.len(),
+        );
         if let Some(dir) = &run.freeze
-            && !found.counterexamples.is_empty()
+            && calls + sessions > 0
         {
             let path = std::path::Path::new(dir).join(format!("generated-{seed}-{profile}.json"));
             std::fs::write(
                 &path,
-                generated::frozen_file(&found.counterexamples, profile, seed),
+                generated::frozen_file(
+                    &found.counterexamples,
+                    &found.session_counterexamples,
+                    profile,
+                    seed,
+                ),
             )
             .with_context(|| format!("writing {}", path.display()))?;
             println!(
-                "froze {} counterexamples in {}",
-                found.counterexamples.len(),
+                "froze {calls} counterexamples and {sessions} session counterexamples in {} (run them with --cases {dir})",
                 path.display()
             );
         }
@@ -678,6 +715,38 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     } else {
         ExitCode::from(exit::FAILED)
     })
+}
+
+/// The case files `--cases` names, each `(path, text)`: the file itself, or every `*.json` file of
+/// a directory in name order. An unreadable file, or a directory without one, is a usage error.
+fn case_files(arg: &str) -> anyhow::Result<Vec<(String, String)>> {
+    let p = std::path::Path::new(arg);
+    let paths = if p.is_dir() {
+        let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(p)
+            .with_context(|| format!("--cases {arg}: the directory cannot be read"))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "json"))
+            .collect();
+        paths.sort();
+        if paths.is_empty() {
+            anyhow::bail!(
+                "--cases {arg}: the directory holds no *.json case file (write some with --freeze {arg})"
+            );
+        }
+        paths
+    } else {
+        vec![p.to_path_buf()]
+    };
+    paths
+        .into_iter()
+        .map(|f| {
+            let name = f.display().to_string();
+            let text = std::fs::read_to_string(&f)
+                .with_context(|| format!("--cases {arg}: cannot read {name}"))?;
+            Ok((name, text))
+        })
+        .collect()
 }
 
 /// Checks, before any case runs, that `path` can be written: an existing file is opened for

@@ -1019,16 +1019,58 @@ impl GeneratedRun {
 /// the same counterexample twice gives the same case, and different ones never collide in
 /// practice.
 pub fn frozen_id(c: &Counterexample) -> String {
-    let hash = crate::ids::text_hash(&c.minimal_json().to_string());
+    frozen_id_of(&c.minimal_json())
+}
+
+/// The permanent ID of a frozen minimal scenario, a call's or a session's.
+fn frozen_id_of(minimal: &Value) -> String {
+    let hash = crate::ids::text_hash(&minimal.to_string());
     let hex = hash.rsplit(':').next().unwrap_or_default();
     format!("GX-{}", hex[hex.len().saturating_sub(10)..].to_uppercase())
 }
 
+/// What a verdict shows, for a frozen case's title: the first difference, or the breakage.
+fn what(v: &Verdict) -> String {
+    match v {
+        Verdict::Fail { differences } => differences
+            .first()
+            .map(|d| format!("{} at {}", d.severity, d.pointer))
+            .unwrap_or_default(),
+        Verdict::Broken { error } => format!("{:?}", error.kind),
+        Verdict::Pass | Verdict::NotApplicable { .. } => String::new(),
+    }
+}
+
 /// A case file (`spec/cases/` format) holding each counterexample as a fixed case: its minimal
 /// scenario, the reference's outcome as the expectation, and the clauses of the table row it
-/// falls under.
-pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String {
+/// falls under; then each session counterexample, expecting the reference's outcome of every
+/// item (`{"calls": [...]}`) and citing AR-SESSION-2.
+pub fn frozen_file(
+    cs: &[Counterexample],
+    sessions: &[super::sessions::SessionCounterexample],
+    profile: Profile,
+    seed: u64,
+) -> String {
     let table = Table::load(profile).ok();
+    let session_cases = sessions.iter().map(|c| {
+        let minimal = c.minimal_json();
+        let mut calls = serde_json::to_value(&c.reference.calls).unwrap_or(Value::Null);
+        if let Value::Array(items) = &mut calls {
+            for item in items {
+                if let Value::Object(m) = item {
+                    m.remove("id");
+                }
+            }
+        }
+        serde_json::json!({
+            "id": frozen_id_of(&minimal),
+            "title": format!("Generated session counterexample ({}; {})", c.id, what(&c.verdict)),
+            "clauses": ["AR-SESSION-2"],
+            "profiles": [profile],
+            "scenario": minimal,
+            "expect": {"calls": calls},
+        })
+    });
     let cases: Vec<Value> = cs
         .iter()
         .map(|c| {
@@ -1038,23 +1080,16 @@ pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String
             if let Value::Object(m) = &mut expect {
                 m.remove("id");
             }
-            let what = match &c.verdict {
-                Verdict::Fail { differences } => differences
-                    .first()
-                    .map(|d| format!("{} at {}", d.severity, d.pointer))
-                    .unwrap_or_default(),
-                Verdict::Broken { error } => format!("{:?}", error.kind),
-                Verdict::Pass | Verdict::NotApplicable { .. } => String::new(),
-            };
             serde_json::json!({
                 "id": frozen_id(c),
-                "title": format!("Generated counterexample ({}; {what})", c.id),
+                "title": format!("Generated counterexample ({}; {})", c.id, what(&c.verdict)),
                 "clauses": row.map(|r| r.clauses.clone()).unwrap_or_default(),
                 "profiles": [profile],
                 "scenario": c.minimal_json(),
                 "expect": expect,
             })
         })
+        .chain(session_cases)
         .collect();
     let file = serde_json::json!({
         "area": "generated",
