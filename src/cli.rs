@@ -69,9 +69,10 @@ pub enum Command {
     ///
     /// Exit codes: 0 every case passed, or failed only as --expect lists; 1 an implementation
     /// failure; 2 the adapter cannot be started or speaks another protocol; 3 a usage or
-    /// configuration error (bad option, unreadable --expect, unwritable output path), reported
-    /// before any case runs; 4 the selection runs no case (a selector that names no case, nothing
-    /// left to run, or only cases not applicable to the implementation).
+    /// configuration error (bad option, unreadable --expect, unreadable or invalid --cases file,
+    /// unwritable output path), reported before any case runs; 4 the selection runs no case (a
+    /// selector that names no case, a --cases argument with no case of the profile, nothing left
+    /// to run, or only cases not applicable to the implementation).
     #[command(after_help = "\
 Examples:
   autoreview check --profile baseline
@@ -82,7 +83,8 @@ Examples:
   autoreview check --write-expect known-failures.json -- ./my-adapter   # adopt the suite gradually
   autoreview check --generated 20000 --seed 7 -- ./my-adapter          # and generated scenarios, shrunk on a difference
   autoreview check --generated 200000 --seed 7 --shard 2/8 --no-fixed -- ./my-adapter   # one job of a CI matrix
-  autoreview check --generated 5000 --freeze spec/cases -- ./my-adapter   # keep the counterexamples as fixed cases
+  autoreview check --generated 5000 --freeze autoreview-cases -- ./my-adapter   # keep the counterexamples as fixed cases
+  autoreview check --cases autoreview-cases -- ./my-adapter              # and run them with the suite's from then on
   autoreview check --implementation async-gate --generated 10000          # the async gate against the engine")]
     Check {
         /// The profile to check.
@@ -393,7 +395,8 @@ pub mod exit {
     /// A usage, configuration or input error: a bad option, an unreadable or invalid input file, an
     /// unwritable output path. Reported before any case runs.
     pub const USAGE: u8 = 3;
-    /// The selection runs no case: a `--only`/`--skip` selector names no case, the selection
+    /// The selection runs no case: a `--only`/`--skip` selector names no case, a `--cases`
+    /// argument holds no case of the profile, the selection
     /// (`--only`, `--skip`, `--no-fixed`, `--generated`, `--shard`) leaves nothing to run, or
     /// every selected case is not applicable to the implementation.
     pub const NOTHING_RUN: u8 = 4;
