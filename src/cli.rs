@@ -276,7 +276,8 @@ pub struct RunOptions {
     /// --only, --skip, --no-fixed or --shard leave out is not judged.
     #[arg(long)]
     pub strict: bool,
-    /// Write the run's failures as an expectation file (keeping reasons already in --expect).
+    /// Write the run's failures as an expectation file (keeping reasons already in --expect, and
+    /// its entries for cases this run left out: another shard, outside the selection).
     #[arg(long, value_name = "FILE")]
     pub write_expect: Option<String>,
     /// Write the versioned JSON report: every result in full with its duration, the run's start,
@@ -555,7 +556,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         all.extend(cases);
     }
     // The cases the whole run could take, for judging --expect entries this part of it left out.
-    let scope = expect::Scope::of_fixed(all.iter().map(|c| c.id.as_str()))
+    let mut scope = expect::Scope::of_fixed(all.iter().map(|c| c.id.as_str()))
         .with_generated(seed, run.generated);
     let cases = if run.no_fixed {
         Vec::new()
@@ -576,6 +577,8 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         .filter(|(i, _)| shard.contains(*i))
         .map(|(_, c)| c)
         .collect();
+    scope = scope.running(cases.iter().map(|c| c.id.as_str()));
+    scope.shard = shard;
     if cases.is_empty() && run.generated == 0 {
         eprintln!(
             "autoreview check: the run has no case: {}",
@@ -617,6 +620,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     };
     // The engine checks itself against the cases' own expectations; anything else is compared
     // with the engine.
+    scope.sessions = imp.observes().sessions;
     let oracle = if command.is_empty() && run.implementation == InProcess::Engine {
         Oracle::CaseExpectation
     } else {
@@ -700,7 +704,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             .with_context(|| format!("appending to {p}"))?;
     }
     write(&run.write_expect, &|| {
-        Ok(Expected::from_report(&report, &expected).to_text())
+        Ok(Expected::from_report(&report, &expected, &scope).to_text())
     })?;
     let color = run.color.enabled(
         std::io::IsTerminal::is_terminal(&std::io::stdout()),

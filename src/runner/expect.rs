@@ -17,22 +17,55 @@ use serde::{Deserialize, Serialize};
 /// - nowhere: an ID that names no case at all — not a fixed case of the profile, not a generated
 ///   case the run's seed and count draw; this is a stale entry.
 ///
-/// Only the last needs telling apart here: what ran is judged by its result.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What ran is judged by its result; `--write-expect` keeps the entries of what ran elsewhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scope {
     /// Every fixed case ID of the profile, selected or not, in any shard.
     pub fixed: BTreeSet<String>,
+    /// The fixed case IDs this process ran: the selection, in its shard.
+    pub ran: BTreeSet<String>,
     /// The generated cases of the whole run, all shards together: seed and count.
     pub generated: Option<(u64, usize)>,
+    /// This process's shard of the generated cases.
+    pub shard: super::generated::Shard,
+    /// Whether the implementation is asked the generated sessions (it observes sessions).
+    pub sessions: bool,
 }
 
 impl Scope {
     /// The scope of a run of exactly `fixed` and no generated cases.
     pub fn of_fixed<'a>(fixed: impl IntoIterator<Item = &'a str>) -> Scope {
+        let fixed: BTreeSet<String> = fixed.into_iter().map(str::to_owned).collect();
         Scope {
-            fixed: fixed.into_iter().map(str::to_owned).collect(),
+            ran: fixed.clone(),
+            fixed,
             generated: None,
+            shard: super::generated::Shard::ALL,
+            sessions: true,
         }
+    }
+
+    /// With only `ran` of the fixed cases run here.
+    pub fn running<'a>(self, ran: impl IntoIterator<Item = &'a str>) -> Scope {
+        Scope {
+            ran: ran.into_iter().map(str::to_owned).collect(),
+            ..self
+        }
+    }
+
+    /// Whether `id` is a case this process ran (or asked and found not applicable): a fixed case
+    /// of the selection and shard, a generated case of this seed and count in this shard (a
+    /// session only for an implementation that observes sessions), or the tail.
+    pub fn ran(&self, id: &str) -> bool {
+        id == super::TAIL_ID
+            || self.ran.contains(id)
+            || self.generated.is_some_and(|(seed, count)| {
+                super::generated::GeneratedId::parse(id).is_some_and(|g| {
+                    g.drawn_by(seed, count)
+                        && self.shard.contains(g.k)
+                        && (!g.session || self.sessions)
+                })
+            })
     }
 
     /// With the generated cases of `seed`, `count` of them in the whole run.
@@ -134,8 +167,15 @@ impl Expected {
 
     /// The current failures of a run, as a new expectation file; entries already listed keep
     /// their reason. A not-applicable case is not a failure, but one already listed stays listed:
-    /// whether it fails is not known.
-    pub fn from_report(report: &super::Report, previous: &Expected) -> Expected {
+    /// whether it fails is not known. So does a listed case of the run that `scope` says this
+    /// process did not run (another shard, outside the selection): each shard of a run can
+    /// rewrite the file it shares without dropping the others' entries.
+    pub fn from_report(report: &super::Report, previous: &Expected, scope: &Scope) -> Expected {
+        let elsewhere = previous
+            .failures
+            .iter()
+            .filter(|(id, _)| scope.names(id) && !scope.ran(id))
+            .map(|(id, why)| (id.clone(), why.clone()));
         let failures = report
             .results
             .iter()
@@ -168,6 +208,7 @@ impl Expected {
                     });
                 (r.id.clone(), reason)
             })
+            .chain(elsewhere)
             .collect();
         Expected {
             version: VERSION,

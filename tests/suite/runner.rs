@@ -1445,10 +1445,11 @@ fn one_expectation_file_serves_every_shard_and_selection() {
 
     // Against a correct adapter, the shard's listed cases pass unexpectedly, generated ones too,
     // and the other shards' entries are still not stale.
-    let report = path("serve.json");
+    let (report, rewritten) = (path("serve.json"), path("rewritten.json"));
     let (code, out) = cli(&[
         &base[..],
         &["--shard", "2/3", "--expect", &known, "--strict"],
+        &["--write-expect", &rewritten],
         &["--report-json", &report, "--", BIN, "serve"],
     ]
     .concat());
@@ -1480,6 +1481,17 @@ fn one_expectation_file_serves_every_shard_and_selection() {
         unexpected.iter().all(|id| listed.contains_key(*id)),
         "{unexpected:?}"
     );
+    // Rewriting the shared file from one shard drops what that shard fixed and keeps the
+    // entries of the cases it did not run.
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rewritten).unwrap()).unwrap();
+    let kept: Vec<&String> = kept["failures"].as_object().unwrap().keys().collect();
+    let want: Vec<&String> = listed
+        .keys()
+        .filter(|id| !unexpected.contains(&id.as_str()))
+        .collect();
+    assert!(kept.len() < listed.len(), "{kept:?}");
+    assert_eq!(kept, want);
 
     // An ID that names no case is stale in every shard: a fixed ID the profile lacks, another
     // seed's generated case, one beyond the count, a session the case number does not draw.
