@@ -3,6 +3,8 @@
 //! the spec, not taken from the engine. A case file's scenario may be a session scenario; its
 //! expectation then holds one partial outcome per item (`{"calls": [...]}`).
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -153,6 +155,11 @@ pub fn table_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
 
 /// The cases of one case file that apply to `profile`.
 pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>, CaseError> {
+    cases_of(file, parse_file(file, text)?, profile)
+}
+
+/// A case file read, not yet checked case by case.
+fn parse_file(file: &str, text: &str) -> Result<CaseFile, CaseError> {
     let err = |message: String| CaseError::File {
         file: file.to_owned(),
         message,
@@ -160,21 +167,34 @@ pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>,
     crate::scenario::exact::check(text)
         .map_err(|e| err(crate::scenario::ScenarioError::from(e).to_string()))?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let parsed: CaseFile = serde_path_to_error::deserialize(&mut de)
-        .map_err(|e| err(format!("{}: {}", e.path(), e.inner())))?;
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        err(format!(
+            "{}: {} (a case file is {{\"area\", \"about\", \"cases\": [{{\"id\", \"title\", \"clauses\", \"profiles\", \"scenario\", \"expect\"}}]}}, as spec/cases/*.json)",
+            e.path(),
+            e.inner()
+        ))
+    })
+}
+
+/// The cases of a read case file that apply to `profile`, each scenario and expectation checked.
+fn cases_of(file: &str, parsed: CaseFile, profile: Profile) -> Result<Vec<Case>, CaseError> {
+    let err = |message: String| CaseError::File {
+        file: file.to_owned(),
+        message,
+    };
     let mut out = Vec::new();
-    for entry in parsed.cases {
+    for (i, entry) in parsed.cases.into_iter().enumerate() {
         if !entry.profiles.contains(&profile) {
             continue;
         }
         let mut scenario = Input::from_value(&entry.scenario)
-            .map_err(|e| err(format!("case {}: scenario: {e}", entry.id)))?;
+            .map_err(|e| err(format!("cases[{i}].scenario (case {}): {e}", entry.id)))?;
         match &mut scenario {
             Input::One(s) => s.id = Some(entry.id.clone()),
             Input::Session(s) => {
                 s.id = Some(entry.id.clone());
                 session_expectation(&entry.expect, s.calls.len())
-                    .map_err(|e| err(format!("case {}: expect: {e}", entry.id)))?;
+                    .map_err(|e| err(format!("cases[{i}].expect (case {}): {e}", entry.id)))?;
             }
         }
         out.push(Case {
@@ -186,6 +206,92 @@ pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>,
             expect: Expectation::Partial(entry.expect),
             implementation_defined: false,
         });
+    }
+    Ok(out)
+}
+
+/// Every ID the suite holds or held, with where: the fixed cases of every profile (the table's
+/// rows, the case files, the corpus) by file, and the IDs `spec/case-ids.json` retired.
+fn suite_ids() -> Result<BTreeMap<String, String>, CaseError> {
+    let mut out = BTreeMap::new();
+    for profile in Profile::ALL {
+        for r in Table::load(profile)?.rows {
+            out.insert(r.id, format!("spec/decision-table/{profile}.json"));
+        }
+    }
+    for (file, text) in crate::embedded::CASE_FILES {
+        for e in parse_file(file, text)?.cases {
+            out.insert(e.id, (*file).to_owned());
+        }
+    }
+    for e in crate::corpus::load()? {
+        out.insert(e.id, "spec/corpus/reviewer-output/index.json".to_owned());
+    }
+    if let Ok(lock) = crate::ids::Lock::committed() {
+        for (id, why) in lock.retired {
+            out.entry(id)
+                .or_insert_with(|| format!("{} (retired: {why})", crate::ids::PATH));
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `id` can be the permanent ID of a user's case: letters, digits, `-`, `_` and `.`, not
+/// a generated case's ID (`GEN-…`), which names a case of a seed, nor the runner's own
+/// [`crate::runner::TAIL_ID`]. `Err` says what is wrong.
+fn user_id(id: &str) -> Result<(), String> {
+    if id.is_empty()
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        return Err(format!(
+            "{id:?} is not a case ID: write letters, digits, `-`, `_` and `.` (as GX-1A2B3C4D5E or MY-7)"
+        ));
+    }
+    if id.starts_with("GEN-") || id == crate::runner::TAIL_ID {
+        return Err(format!(
+            "{id} is reserved for the runner's own results (GEN-… are generated cases): give the case an ID of its own"
+        ));
+    }
+    Ok(())
+}
+
+/// The user's case files (`check --cases`), each `(path, text)`: for each file in order, its cases
+/// that apply to `profile`. Every case of every file is checked, whatever its profiles: a
+/// malformed file is an error naming the file and the path in it, and so is an ID that is not a
+/// permanent ID of its own — one the suite holds or retired (naming the suite's file), one
+/// another file or case given here holds (naming both), or a reserved one.
+pub fn user_cases(
+    files: &[(String, String)],
+    profile: Profile,
+) -> Result<Vec<Vec<Case>>, CaseError> {
+    let suite = suite_ids()?;
+    let mut seen: BTreeMap<String, (String, usize)> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (file, text) in files {
+        let err = |message: String| CaseError::File {
+            file: file.clone(),
+            message,
+        };
+        let parsed = parse_file(file, text)?;
+        for (i, e) in parsed.cases.iter().enumerate() {
+            user_id(&e.id).map_err(|m| err(format!("cases[{i}].id: {m}")))?;
+            if let Some(there) = suite.get(&e.id) {
+                return Err(err(format!(
+                    "cases[{i}].id: {} is an ID of the suite's ({there}): give the case an ID of its own",
+                    e.id
+                )));
+            }
+            if let Some((other, j)) = seen.get(&e.id) {
+                return Err(err(format!(
+                    "cases[{i}].id: {} is also the ID of cases[{j}] in {other}: an ID names one case; give one of them another ID, or drop the copy",
+                    e.id
+                )));
+            }
+            seen.insert(e.id.clone(), (file.clone(), i));
+        }
+        out.push(cases_of(file, parsed, profile)?);
     }
     Ok(out)
 }

@@ -69,9 +69,11 @@ pub enum Command {
     ///
     /// Exit codes: 0 every case passed, or failed only as --expect lists; 1 an implementation
     /// failure; 2 the adapter cannot be started or speaks another protocol; 3 a usage or
-    /// configuration error (bad option, unreadable --expect, unwritable output path, a `--`
-    /// followed by no command), reported before any case runs; 4 the selection runs no case (a selector that names no case, nothing
-    /// left to run, or only cases not applicable to the implementation).
+    /// configuration error (bad option, unreadable --expect, unreadable or invalid --cases file,
+    /// unwritable or empty output path, a `--` followed by no command), reported before any case
+    /// runs; 4 the selection runs no case (a selector that names no case, a --cases argument with
+    /// no case of the profile, nothing left to run, or only cases not applicable to the
+    /// implementation).
     #[command(after_help = "\
 Examples:
   autoreview check --profile baseline
@@ -82,7 +84,8 @@ Examples:
   autoreview check --write-expect known-failures.json -- ./my-adapter   # adopt the suite gradually
   autoreview check --generated 20000 --seed 7 -- ./my-adapter          # and generated scenarios, shrunk on a difference
   autoreview check --generated 200000 --seed 7 --shard 2/8 --no-fixed -- ./my-adapter   # one job of a CI matrix
-  autoreview check --generated 5000 --freeze spec/cases -- ./my-adapter   # keep the counterexamples as fixed cases
+  autoreview check --generated 5000 --freeze autoreview-cases -- ./my-adapter   # keep the counterexamples as fixed cases
+  autoreview check --cases autoreview-cases -- ./my-adapter              # and run them with the suite's from then on
   autoreview check --implementation async-gate --generated 10000          # the async gate against the engine")]
     Check {
         /// The profile to check.
@@ -188,15 +191,18 @@ Examples:
         badges: Option<String>,
     },
     /// Compare two JSON reports case by case: regressions (a case that passed or failed as
-    /// listed in OLD and fails in NEW), new passes, changed worst severities and texts, cases
-    /// added or removed.
+    /// listed in OLD and fails in NEW), new failures (a case OLD did not have that fails NEW: a
+    /// generated case of another seed or beyond OLD's count, a fixed case OLD's suite lacked), new
+    /// passes, changed worst severities and texts, cases added or removed.
     ///
-    /// Exit code 0 without a regression, 1 with one, 3 when a report cannot be read.
+    /// Exit code 0 without a regression or new failure, 1 with one (a new failure only without
+    /// --allow-new-failures), 3 when a report cannot be read.
     #[command(after_help = "\
 Examples:
-  autoreview check --report-json old.json -- ./adapter-v1
-  autoreview check --report-json new.json -- ./adapter-v2
-  autoreview compare old.json new.json")]
+  autoreview check --generated 2000 --seed 7 --report-json old.json -- ./adapter-v1
+  autoreview check --generated 2000 --seed 7 --report-json new.json -- ./adapter-v2
+  autoreview compare old.json new.json   # the same seed: each generated case is compared
+  autoreview compare last-run.json this-run.json   # a seed per run: its generated failures are new failures")]
     Compare {
         /// The earlier report.
         #[arg(value_name = "OLD.json")]
@@ -204,6 +210,9 @@ Examples:
         /// The later report.
         #[arg(value_name = "NEW.json")]
         new: String,
+        /// Exit 0 on new failures: fail only on regressions (new failures are still listed).
+        #[arg(long)]
+        allow_new_failures: bool,
     },
     /// Print the JSON Schema of a format of the contract, or all of them as TypeScript.
     Schema {
@@ -274,10 +283,13 @@ pub struct RunOptions {
     /// cases that fail do not fail the run.
     #[arg(long, value_name = "FILE")]
     pub expect: Option<String>,
-    /// Fail the run when a listed case passes or a listed case is not in the run.
+    /// Fail the run when a listed case passes, or a listed ID names no case of the run (no fixed
+    /// case of the profile, no generated case the seed and count draw). A listed case that
+    /// --only, --skip, --no-fixed or --shard leave out is not judged.
     #[arg(long)]
     pub strict: bool,
-    /// Write the run's failures as an expectation file (keeping reasons already in --expect).
+    /// Write the run's failures as an expectation file (keeping reasons already in --expect, and
+    /// its entries for cases this run left out: another shard, outside the selection).
     #[arg(long, value_name = "FILE")]
     pub write_expect: Option<String>,
     /// Write the versioned JSON report: every result in full with its duration, the run's start,
@@ -300,6 +312,12 @@ pub struct RunOptions {
     /// Leave out the fixed cases this names (repeatable; the same forms as --only).
     #[arg(long, value_name = "SELECTOR", conflicts_with = "no_fixed")]
     pub skip: Vec<String>,
+    /// Also run the fixed cases of a case file, or of every *.json file in a directory, in the
+    /// format of spec/cases (repeatable): e.g. counterexamples kept with --freeze. They run after
+    /// the suite's own, --only/--skip/--shard select among all, and each needs a permanent ID of
+    /// its own (not one of the suite's, of another file given, or GEN-…).
+    #[arg(long, value_name = "FILE|DIR", conflicts_with = "no_fixed")]
+    pub cases: Vec<String>,
     /// Also run N generated scenarios, compared with the reference engine; differences are shrunk
     /// to minimal scenarios.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -321,9 +339,10 @@ pub struct RunOptions {
     /// Try at most this many smaller scenarios per difference (each asks the implementation).
     #[arg(long, value_name = "N", default_value_t = 2000)]
     pub shrink_steps: u32,
-    /// Write the shrunk counterexamples as fixed cases, with fresh permanent IDs, to
-    /// DIR/generated-<seed>-<profile>.json (to keep them: DIR = spec/cases, then `autoreview
-    /// cases --lock`).
+    /// Write the shrunk counterexamples, calls and sessions, as fixed cases with permanent IDs
+    /// derived from their scenario (GX-…) to DIR/generated-<seed>-<profile>.json; commit the file
+    /// and run it with `--cases DIR` (in this repository: DIR = spec/cases, then `autoreview cases
+    /// --lock`).
     #[arg(long, value_name = "DIR")]
     pub freeze: Option<String>,
     /// When to colour the terminal report: removed words red and added ones green (without colour:
@@ -389,7 +408,8 @@ pub mod exit {
     /// A usage, configuration or input error: a bad option, an unreadable or invalid input file, an
     /// unwritable output path. Reported before any case runs.
     pub const USAGE: u8 = 3;
-    /// The selection runs no case: a `--only`/`--skip` selector names no case, the selection
+    /// The selection runs no case: a `--only`/`--skip` selector names no case, a `--cases`
+    /// argument holds no case of the profile, the selection
     /// (`--only`, `--skip`, `--no-fixed`, `--generated`, `--shard`) leaves nothing to run, or
     /// every selected case is not applicable to the implementation.
     pub const NOTHING_RUN: u8 = 4;
@@ -473,7 +493,11 @@ fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
             markdown,
             badges,
         } => matrix(&reports, html, markdown, badges),
-        Command::Compare { old, new } => compare(&old, &new),
+        Command::Compare {
+            old,
+            new,
+            allow_new_failures,
+        } => compare(&old, &new, allow_new_failures),
         Command::Schema { which, typescript } => {
             let text = match which {
                 Some(which) if !typescript => crate::schema::text(which.format()),
@@ -518,7 +542,7 @@ fn print_all(text: &str) -> anyhow::Result<()> {
 
 /// `check`: the fixed cases against the reference or an adapter.
 fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Result<ExitCode> {
-    use crate::runner::{Oracle, expect::Expected, generated, select, subprocess};
+    use crate::runner::{Oracle, expect, expect::Expected, generated, select, subprocess};
     // Everything that can be wrong with the command line or its files is found before any case
     // runs (exit code 3 through the error), so a long run never ends in a configuration error.
     let expected = match &run.expect {
@@ -552,10 +576,37 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             .collect::<Result<_, _>>()?)
     };
     let (only, skip) = (parse_all(&run.only)?, parse_all(&run.skip)?);
+    let seed = run.seed.unwrap_or_else(fresh_seed);
+    let mut all = crate::cases::all(profile)?;
+    // The user's case files, read and checked before any case runs; each argument must bring a
+    // case of this profile, as a selector must name one.
+    let case_files = run
+        .cases
+        .iter()
+        .map(|arg| Ok((arg, case_files(arg)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let texts: Vec<(String, String)> = case_files
+        .iter()
+        .flat_map(|(_, files)| files.iter().cloned())
+        .collect();
+    let mut loaded = crate::cases::user_cases(&texts, profile)?.into_iter();
+    for (arg, files) in &case_files {
+        let cases: Vec<_> = loaded.by_ref().take(files.len()).flatten().collect();
+        if cases.is_empty() {
+            eprintln!(
+                "autoreview check: --cases {arg}: no case of the {profile} profile (a case runs under the profiles its `profiles` lists)"
+            );
+            return Ok(ExitCode::from(exit::NOTHING_RUN));
+        }
+        all.extend(cases);
+    }
+    // The cases the whole run could take, for judging --expect entries this part of it left out.
+    let mut scope = expect::Scope::of_fixed(all.iter().map(|c| c.id.as_str()))
+        .with_generated(seed, run.generated);
     let cases = if run.no_fixed {
         Vec::new()
     } else {
-        match select::select(crate::cases::all(profile)?, &only, &skip, profile) {
+        match select::select(all, &only, &skip, profile) {
             Ok(cases) => cases,
             Err(e @ select::SelectError::MatchesNothing { .. }) => {
                 eprintln!("autoreview check: {e}");
@@ -571,6 +622,8 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         .filter(|(i, _)| shard.contains(*i))
         .map(|(_, c)| c)
         .collect();
+    scope = scope.running(cases.iter().map(|c| c.id.as_str()));
+    scope.shard = shard;
     if cases.is_empty() && run.generated == 0 {
         eprintln!(
             "autoreview check: the run has no case: {}",
@@ -613,6 +666,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     };
     // The engine checks itself against the cases' own expectations; anything else is compared
     // with the engine.
+    scope.sessions = imp.observes().sessions;
     let oracle = if command.is_empty() && run.implementation == InProcess::Engine {
         Oracle::CaseExpectation
     } else {
@@ -630,7 +684,6 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     report.shard = run.shard.filter(|s| s.of > 1);
     report.generated = run.generated;
     if run.generated > 0 {
-        let seed = run.seed.unwrap_or_else(fresh_seed);
         let plan = generated::Plan {
             shard,
             max_counterexamples: run.max_counterexamples,
@@ -649,23 +702,32 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         for f in found.found(profile, &command) {
             print!("{}", generated::render_found(&f));
         }
+        let (calls, sessions) = (
+            found.counterexamples.len(),
+            found.session_counterexamples.len(),
+        );
         if let Some(dir) = &run.freeze
-            && !found.counterexamples.is_empty()
+            && calls + sessions > 0
         {
             let path = std::path::Path::new(dir).join(format!("generated-{seed}-{profile}.json"));
             std::fs::write(
                 &path,
-                generated::frozen_file(&found.counterexamples, profile, seed),
+                generated::frozen_file(
+                    &found.counterexamples,
+                    &found.session_counterexamples,
+                    profile,
+                    seed,
+                ),
             )
             .with_context(|| format!("writing {}", path.display()))?;
             println!(
-                "froze {} counterexamples in {}",
-                found.counterexamples.len(),
+                "froze {calls} counterexamples and {sessions} session counterexamples in {} (run them with --cases {dir})",
                 path.display()
             );
         }
-        report.join_generated(&mut found, &expected);
+        report.join_generated(&mut found);
     }
+    report.stale_expectations = expected.stale(&scope);
     report.argv = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
@@ -688,7 +750,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             .with_context(|| format!("appending to {p}"))?;
     }
     write(&run.write_expect, &|| {
-        Ok(Expected::from_report(&report, &expected).to_text())
+        Ok(Expected::from_report(&report, &expected, &scope).to_text())
     })?;
     let color = run.color.enabled(
         std::io::IsTerminal::is_terminal(&std::io::stdout()),
@@ -706,6 +768,38 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     } else {
         ExitCode::from(exit::FAILED)
     })
+}
+
+/// The case files `--cases` names, each `(path, text)`: the file itself, or every `*.json` file of
+/// a directory in name order. An unreadable file, or a directory without one, is a usage error.
+fn case_files(arg: &str) -> anyhow::Result<Vec<(String, String)>> {
+    let p = std::path::Path::new(arg);
+    let paths = if p.is_dir() {
+        let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(p)
+            .with_context(|| format!("--cases {arg}: the directory cannot be read"))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "json"))
+            .collect();
+        paths.sort();
+        if paths.is_empty() {
+            anyhow::bail!(
+                "--cases {arg}: the directory holds no *.json case file (write some with --freeze {arg})"
+            );
+        }
+        paths
+    } else {
+        vec![p.to_path_buf()]
+    };
+    paths
+        .into_iter()
+        .map(|f| {
+            let name = f.display().to_string();
+            let text = std::fs::read_to_string(&f)
+                .with_context(|| format!("--cases {arg}: cannot read {name}"))?;
+            Ok((name, text))
+        })
+        .collect()
 }
 
 /// Checks, before any case runs, that `path` can be written: an existing file is opened for
@@ -839,16 +933,23 @@ fn matrix(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `compare`: two reports case by case; exit code 1 on a regression.
-fn compare(old: &str, new: &str) -> anyhow::Result<ExitCode> {
+/// `compare`: two reports case by case; exit code 1 on a regression, or on a new failure unless
+/// they are allowed.
+fn compare(old: &str, new: &str, allow_new_failures: bool) -> anyhow::Result<ExitCode> {
     use crate::matrix::regress;
     let (o, n) = (read_report(old)?, read_report(new)?);
     let changes = regress::compare(&o, &n);
-    print_all(&regress::text(&o, &n, (old, new), &changes))?;
-    Ok(if changes.regressions.is_empty() {
-        ExitCode::SUCCESS
-    } else {
+    print_all(&regress::text(
+        &o,
+        &n,
+        (old, new),
+        &changes,
+        allow_new_failures,
+    ))?;
+    Ok(if changes.fails(allow_new_failures) {
         ExitCode::from(exit::FAILED)
+    } else {
+        ExitCode::SUCCESS
     })
 }
 

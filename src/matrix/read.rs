@@ -6,7 +6,7 @@
 use serde::Deserialize;
 
 use crate::profile::Profile;
-use crate::runner::generated::Shard;
+use crate::runner::generated::{GeneratedId, Shard};
 use crate::runner::report::REPORT_VERSION;
 use crate::runner::{Difference, Severity, Status};
 
@@ -348,38 +348,30 @@ impl RunReport {
     /// implementation lacks lists neither them nor its passes, so no unlisted case is known to
     /// have passed there.
     pub fn passed_unlisted(&self, id: &str, shards: Option<&[Shard]>) -> bool {
-        let Some((seed, k, session)) = generated_case(id) else {
+        let Some(g) = GeneratedId::parse(id) else {
             return false;
         };
         if self.generated_not_applicable > 0 {
             return false;
         }
-        if self.seed != Some(seed) || k >= self.generated() {
+        let Some(seed) = self.seed else {
+            return false;
+        };
+        if !g.drawn_by(seed, self.generated()) {
             return false;
         }
         let in_shard = match (shards, self.shard()) {
-            (Some(all), _) => all.iter().any(|s| s.contains(k)),
-            (None, Some(s)) => s.contains(k),
+            (Some(all), _) => all.iter().any(|s| s.contains(g.k)),
+            (None, Some(s)) => s.contains(g.k),
             (None, None) => true,
         };
-        in_shard
-            && (!session
-                || (self.observes_sessions() && crate::runner::sessions::draws_session(seed, k)))
+        in_shard && (!g.session || self.observes_sessions())
     }
 }
 
 /// The seed, number and kind (session or not) of a generated case ID: `GEN-7-12`, `GEN-7-S12`.
 pub fn generated_case(id: &str) -> Option<(u64, usize, bool)> {
-    let (seed, k) = id.strip_prefix("GEN-")?.split_once('-')?;
-    let (k, session) = match k.strip_prefix('S') {
-        Some(k) => (k, true),
-        None => (k, false),
-    };
-    let digits = |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(seed) || !digits(k) {
-        return None;
-    }
-    Some((seed.parse().ok()?, k.parse().ok()?, session))
+    GeneratedId::parse(id).map(|g| (g.seed, g.k, g.session))
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! Two reports of one implementation compared case by case (`autoreview compare OLD NEW`): the
-//! regressions (a case that passed, or failed as listed, and fails the run now), the new passes,
-//! changed worst severities and texts, cases added or removed, and cases whose applicability
-//! changed. Not [`crate::runner::compare`], which compares two outcomes of one case.
+//! regressions (a case that passed, or failed as listed, and fails the run now), the new failures
+//! (a case the old run did not have that fails the new run: a generated case of another seed or
+//! beyond the old count, a fixed case the old suite lacked), the new passes, changed worst
+//! severities and texts, cases added or removed, and cases whose applicability changed. Not [`crate::runner::compare`], which compares two outcomes of one case.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -89,13 +90,15 @@ pub struct TextChange {
 pub struct Changes {
     /// Passed or failed as listed, and fails the run now.
     pub regressions: Vec<Change>,
+    /// Not in the old run (it could not have drawn or held the case), and fails the new run.
+    pub new_failures: Vec<Change>,
     /// Failed, and passes now.
     pub new_passes: Vec<Change>,
     /// Failed in both, with another worst severity.
     pub severities: Vec<Change>,
     /// Failed in both, with other texts.
     pub texts: Vec<TextChange>,
-    /// In the new run only.
+    /// In the new run only, and not failing it.
     pub added: Vec<Change>,
     /// In the old run only.
     pub removed: Vec<Change>,
@@ -107,6 +110,12 @@ impl Changes {
     /// Whether anything changed.
     pub fn is_empty(&self) -> bool {
         *self == Changes::default()
+    }
+
+    /// Whether the comparison fails: a regression, or a new failure unless new failures are
+    /// allowed (`--allow-new-failures`).
+    pub fn fails(&self, allow_new_failures: bool) -> bool {
+        !self.regressions.is_empty() || (!allow_new_failures && !self.new_failures.is_empty())
     }
 }
 
@@ -160,6 +169,7 @@ pub fn compare(old: &RunReport, new: &RunReport) -> Changes {
         let na = |s: &State| matches!(s, State::Listed(Status::NotApplicable, _));
         match (&old_state, &new_state) {
             (State::Absent, State::Absent) => {}
+            (State::Absent, State::Listed(Status::Fail, _)) => out.new_failures.push(change()),
             (State::Absent, _) => out.added.push(change()),
             (_, State::Absent) => out.removed.push(change()),
             (a, b) if na(a) != na(b) => out.applicability.push(change()),
@@ -212,8 +222,14 @@ fn describe(r: &RunReport, file: &str) -> String {
 }
 
 /// The terminal text: both runs, each kind of change, and last the verdict the exit code gives
-/// (`REGRESSION — …` or `NO REGRESSION — …`).
-pub fn text(old: &RunReport, new: &RunReport, files: (&str, &str), c: &Changes) -> String {
+/// ([`headline`]); `allow_new_failures` as for [`Changes::fails`].
+pub fn text(
+    old: &RunReport,
+    new: &RunReport,
+    files: (&str, &str),
+    c: &Changes,
+    allow_new_failures: bool,
+) -> String {
     let v = worddiff::visible;
     let mut out = format!(
         "autoreview compare\n  old: {}\n  new: {}\n",
@@ -232,7 +248,7 @@ pub fn text(old: &RunReport, new: &RunReport, files: (&str, &str), c: &Changes) 
     }
     if old.seed != new.seed && (old.generated() > 0 || new.generated() > 0) {
         out.push_str(
-            "note: the runs' generated cases have different seeds, so they are different cases\n",
+            "note: the runs' generated cases have different seeds, so they are different cases: a generated failure of the new run is a new failure, never a regression\n",
         );
     }
     let section = |out: &mut String, title: &str, list: &[Change], detail: bool| {
@@ -265,6 +281,12 @@ pub fn text(old: &RunReport, new: &RunReport, files: (&str, &str), c: &Changes) 
         &c.regressions,
         true,
     );
+    section(
+        &mut out,
+        "NEW FAILURES — not in the old run, fail now",
+        &c.new_failures,
+        true,
+    );
     section(&mut out, "NEW PASSES", &c.new_passes, false);
     section(&mut out, "WORST SEVERITY CHANGED", &c.severities, true);
     if !c.texts.is_empty() {
@@ -289,13 +311,16 @@ pub fn text(old: &RunReport, new: &RunReport, files: (&str, &str), c: &Changes) 
     section(&mut out, "ADDED", &c.added, false);
     section(&mut out, "REMOVED", &c.removed, false);
     out.push('\n');
-    out.push_str(&headline(c));
+    out.push_str(&headline(c, allow_new_failures));
     out.push('\n');
     out
 }
 
-/// The last line: `REGRESSION — 2 regressions, 1 new pass, …` or `NO REGRESSION — …`.
-pub fn headline(c: &Changes) -> String {
+/// The last line, with the verdict the exit code gives: `REGRESSION — 2 regressions, 1 new pass,
+/// …`; `NEW FAILURES — 0 regressions, 3 new failures, …` when only new failures fail the
+/// comparison; `NO REGRESSION — …` when nothing fails it (new failures allowed are counted
+/// `(allowed)`).
+pub fn headline(c: &Changes, allow_new_failures: bool) -> String {
     let counted = |n: usize, one: &str, many: &str| {
         (n > 0).then(|| format!("{n} {}", if n == 1 { one } else { many }))
     };
@@ -304,6 +329,15 @@ pub fn headline(c: &Changes) -> String {
         c.regressions.len(),
         if c.regressions.len() == 1 { "" } else { "s" }
     )];
+    parts.extend(
+        counted(c.new_failures.len(), "new failure", "new failures").map(|p| {
+            if allow_new_failures {
+                format!("{p} (allowed)")
+            } else {
+                p
+            }
+        }),
+    );
     parts.extend(counted(c.new_passes.len(), "new pass", "new passes"));
     parts.extend(counted(
         c.severities.len(),
@@ -321,10 +355,12 @@ pub fn headline(c: &Changes) -> String {
     if parts.len() == 1 {
         parts.push("nothing else changed".to_owned());
     }
-    let verdict = if c.regressions.is_empty() {
-        "NO REGRESSION"
-    } else {
+    let verdict = if !c.regressions.is_empty() {
         "REGRESSION"
+    } else if c.fails(allow_new_failures) {
+        "NEW FAILURES"
+    } else {
+        "NO REGRESSION"
     };
     format!("{verdict} — {}", parts.join(", "))
 }
@@ -389,12 +425,14 @@ mod tests {
                 ),
                 case("RETEXT", "fail", &diff("TEXT", "/result/text", "new words")),
                 case("NEW", "fail", &words),
+                case("XNEW", "expected-fail", &words),
                 case("NA", "pass", ""),
                 case("STILL", "expected-fail", &words),
                 case("GEN-7-4", "fail", &words),
+                case("GEN-7-10", "fail", &words),
             ]
             .join(","),
-            r#", "seed": 7, "generated": 10"#,
+            r#", "seed": 7, "generated": 11"#,
         );
         let c = compare(&old, &new);
         assert_eq!(ids(&c.regressions), ["REG", "XREG", "GEN-7-4"]);
@@ -422,15 +460,20 @@ mod tests {
                 new: Some("new words".into()),
             }]
         );
-        assert_eq!(ids(&c.added), ["NEW"]);
+        assert_eq!(
+            ids(&c.new_failures),
+            ["NEW", "GEN-7-10"],
+            "a fixed case the old run lacked, a generated case beyond its count"
+        );
+        assert_eq!(ids(&c.added), ["XNEW"], "added, failing only as listed");
         assert_eq!(ids(&c.removed), ["GONE"]);
         assert_eq!(ids(&c.applicability), ["NA"]);
-        let line = headline(&c);
+        let line = headline(&c, false);
         assert_eq!(
             line,
-            "REGRESSION — 3 regressions, 2 new passes, 1 worst severity changed, 1 text changed, 1 applicability changed, 1 case added, 1 case removed"
+            "REGRESSION — 3 regressions, 2 new failures, 2 new passes, 1 worst severity changed, 1 text changed, 1 applicability changed, 1 case added, 1 case removed"
         );
-        let shown = super::text(&old, &new, ("old.json", "new.json"), &c);
+        let shown = super::text(&old, &new, ("old.json", "new.json"), &c, false);
         assert!(shown.ends_with(&format!("\n{line}\n")), "{shown}");
         assert!(
             shown.contains("\n  REG  pass → fail DECISION  t REG\n      DECISION /listener/kind"),
@@ -455,8 +498,43 @@ mod tests {
         let c = compare(&r, &r);
         assert!(c.is_empty(), "{c:?}");
         assert_eq!(
-            headline(&c),
+            headline(&c, false),
             "NO REGRESSION — 0 regressions, nothing else changed"
+        );
+    }
+
+    /// Across seeds no generated case of one run is a case of the other: the new run's generated
+    /// failures are new failures, which fail the comparison unless allowed.
+    #[test]
+    fn generated_failures_of_another_seed_are_new_failures() {
+        let words = diff("TEXT", "/result/text", "w");
+        let old = report(
+            &[case("A", "pass", ""), case("GEN-7-3", "fail", &words)].join(","),
+            r#", "seed": 7, "generated": 10"#,
+        );
+        let new = report(
+            &[case("A", "pass", ""), case("GEN-8-3", "fail", &words)].join(","),
+            r#", "seed": 8, "generated": 10"#,
+        );
+        let c = compare(&old, &new);
+        assert!(c.regressions.is_empty(), "{c:?}");
+        assert_eq!(ids(&c.new_failures), ["GEN-8-3"]);
+        assert_eq!(ids(&c.removed), ["GEN-7-3"]);
+        assert!(c.fails(false) && !c.fails(true));
+        assert_eq!(
+            headline(&c, false),
+            "NEW FAILURES — 0 regressions, 1 new failure, 1 case removed"
+        );
+        assert_eq!(
+            headline(&c, true),
+            "NO REGRESSION — 0 regressions, 1 new failure (allowed), 1 case removed"
+        );
+        let shown = text(&old, &new, ("old.json", "new.json"), &c, false);
+        assert!(
+            shown.contains(
+                "\nNEW FAILURES — not in the old run, fail now (1):\n  GEN-8-3  absent → fail TEXT"
+            ),
+            "{shown}"
         );
     }
 
@@ -466,7 +544,7 @@ mod tests {
         let old = report(&case("A\\u001b[31m", "pass", ""), "");
         let new = report(&case("A\\u001b[31m", "fail", &diff("TEXT", "/x", "y")), "");
         let c = compare(&old, &new);
-        let shown = text(&old, &new, ("o\u{7}", "n"), &c);
+        let shown = text(&old, &new, ("o\u{7}", "n"), &c, false);
         assert!(
             !shown.contains('\u{1b}') && !shown.contains('\u{7}'),
             "{shown:?}"

@@ -104,6 +104,48 @@ pub fn case_id(seed: u64, k: usize) -> String {
     format!("GEN-{seed}-{k}")
 }
 
+/// A generated case ID read back: `GEN-<seed>-<k>` for a call, `GEN-<seed>-S<k>` for a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeneratedId {
+    /// The run's seed.
+    pub seed: u64,
+    /// The case's number in the whole run (before sharding).
+    pub k: usize,
+    /// Whether it is the session case `k` draws ([`super::sessions::case_id`]).
+    pub session: bool,
+}
+
+impl GeneratedId {
+    /// Reads a generated case ID strictly; `None` for any other ID.
+    pub fn parse(id: &str) -> Option<GeneratedId> {
+        let (seed, k) = id.strip_prefix("GEN-")?.split_once('-')?;
+        let (k, session) = match k.strip_prefix('S') {
+            Some(k) => (k, true),
+            None => (k, false),
+        };
+        let digits =
+            |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(seed) || !digits(k) {
+            return None;
+        }
+        Some(GeneratedId {
+            seed: seed.parse().ok()?,
+            k: k.parse().ok()?,
+            session,
+        })
+    }
+
+    /// Whether a run of `count` generated cases of `seed` (all shards together) draws this case:
+    /// the seed is the run's, the number below the count, and a session case is one its number
+    /// draws. Whether the implementation is asked it (sessions need an implementation that
+    /// observes them) is another question.
+    pub fn drawn_by(&self, seed: u64, count: usize) -> bool {
+        self.seed == seed
+            && self.k < count
+            && (!self.session || super::sessions::draws_session(seed, self.k))
+    }
+}
+
 /// Draws case `k` of `seed`: the same scenario every time, on every machine.
 pub fn draw(seed: u64, k: usize) -> Scenario {
     crate::generate::direct::scenario(&mut crate::generate::direct::Rng::for_case(seed, k as u64))
@@ -978,16 +1020,58 @@ impl GeneratedRun {
 /// the same counterexample twice gives the same case, and different ones never collide in
 /// practice.
 pub fn frozen_id(c: &Counterexample) -> String {
-    let hash = crate::ids::text_hash(&c.minimal_json().to_string());
+    frozen_id_of(&c.minimal_json())
+}
+
+/// The permanent ID of a frozen minimal scenario, a call's or a session's.
+fn frozen_id_of(minimal: &Value) -> String {
+    let hash = crate::ids::text_hash(&minimal.to_string());
     let hex = hash.rsplit(':').next().unwrap_or_default();
     format!("GX-{}", hex[hex.len().saturating_sub(10)..].to_uppercase())
 }
 
+/// What a verdict shows, for a frozen case's title: the first difference, or the breakage.
+fn what(v: &Verdict) -> String {
+    match v {
+        Verdict::Fail { differences } => differences
+            .first()
+            .map(|d| format!("{} at {}", d.severity, d.pointer))
+            .unwrap_or_default(),
+        Verdict::Broken { error } => format!("{:?}", error.kind),
+        Verdict::Pass | Verdict::NotApplicable { .. } => String::new(),
+    }
+}
+
 /// A case file (`spec/cases/` format) holding each counterexample as a fixed case: its minimal
 /// scenario, the reference's outcome as the expectation, and the clauses of the table row it
-/// falls under.
-pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String {
+/// falls under; then each session counterexample, expecting the reference's outcome of every
+/// item (`{"calls": [...]}`) and citing AR-SESSION-2.
+pub fn frozen_file(
+    cs: &[Counterexample],
+    sessions: &[super::sessions::SessionCounterexample],
+    profile: Profile,
+    seed: u64,
+) -> String {
     let table = Table::load(profile).ok();
+    let session_cases = sessions.iter().map(|c| {
+        let minimal = c.minimal_json();
+        let mut calls = serde_json::to_value(&c.reference.calls).unwrap_or(Value::Null);
+        if let Value::Array(items) = &mut calls {
+            for item in items {
+                if let Value::Object(m) = item {
+                    m.remove("id");
+                }
+            }
+        }
+        serde_json::json!({
+            "id": frozen_id_of(&minimal),
+            "title": format!("Generated session counterexample ({}; {})", c.id, what(&c.verdict)),
+            "clauses": ["AR-SESSION-2"],
+            "profiles": [profile],
+            "scenario": minimal,
+            "expect": {"calls": calls},
+        })
+    });
     let cases: Vec<Value> = cs
         .iter()
         .map(|c| {
@@ -997,23 +1081,16 @@ pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String
             if let Value::Object(m) = &mut expect {
                 m.remove("id");
             }
-            let what = match &c.verdict {
-                Verdict::Fail { differences } => differences
-                    .first()
-                    .map(|d| format!("{} at {}", d.severity, d.pointer))
-                    .unwrap_or_default(),
-                Verdict::Broken { error } => format!("{:?}", error.kind),
-                Verdict::Pass | Verdict::NotApplicable { .. } => String::new(),
-            };
             serde_json::json!({
                 "id": frozen_id(c),
-                "title": format!("Generated counterexample ({}; {what})", c.id),
+                "title": format!("Generated counterexample ({}; {})", c.id, what(&c.verdict)),
                 "clauses": row.map(|r| r.clauses.clone()).unwrap_or_default(),
                 "profiles": [profile],
                 "scenario": c.minimal_json(),
                 "expect": expect,
             })
         })
+        .chain(session_cases)
         .collect();
     let file = serde_json::json!({
         "area": "generated",

@@ -569,13 +569,10 @@ impl Report {
                 || (self.count(Status::UnexpectedPass) == 0 && self.stale_expectations.is_empty()))
     }
 
-    /// Adds a generated run's results, seed and time to this report, and lists again the expected
-    /// failures that name no case of the whole run.
-    pub fn join_generated(
-        &mut self,
-        generated: &mut generated::GeneratedRun,
-        expected: &expect::Expected,
-    ) {
+    /// Adds a generated run's results, seed and time to this report. Which expected failures are
+    /// stale depends on the whole run, not on this part of it: whoever knows the run's
+    /// [`expect::Scope`] sets `stale_expectations` ([`expect::Expected::stale`]).
+    pub fn join_generated(&mut self, generated: &mut generated::GeneratedRun) {
         self.results.append(&mut generated.results);
         self.generated_passed += generated.passed;
         self.generated_not_applicable += generated.not_applicable;
@@ -583,7 +580,6 @@ impl Report {
             .extend(generated.found(self.profile, &self.command));
         self.seed = Some(generated.seed);
         self.duration += generated.duration;
-        self.stale_expectations = expected.stale(self.results.iter().map(|r| r.id.as_str()));
     }
 }
 
@@ -682,7 +678,11 @@ pub fn run(
         progress(i + 1, cases.len());
     }
     results.extend(tail_result(imp, expected));
-    let stale_expectations = expected.stale(cases.iter().map(|c| c.id.as_str()));
+    // As far as this function knows, `cases` are the whole run; a run that took part of the
+    // suite (a selection, a shard) sets them again for its whole scope.
+    let stale_expectations = expected.stale(&expect::Scope::of_fixed(
+        cases.iter().map(|c| c.id.as_str()),
+    ));
     Report {
         profile,
         implementation: imp.describe(),

@@ -316,7 +316,7 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
     if !report.stale_expectations.is_empty() {
         let _ = writeln!(
             out,
-            "expected failures listed for cases not in this run{}: {}",
+            "expected failures listed for IDs that name no case of this run{}: {}",
             if strict {
                 " (fails the run under --strict)"
             } else {
@@ -682,7 +682,7 @@ pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::Seria
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             status
                 .set_type("STALE-EXPECTATION")
-                .set_message("listed as an expected failure but not in this run");
+                .set_message("listed as an expected failure but names no case of this run");
             let mut case = TestCase::new(xml_text(id), status);
             case.set_classname("expectations");
             suite.add_test_case(case);
@@ -899,7 +899,7 @@ pub fn markdown(report: &Report, strict: bool) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "\nExpected failures listed for cases not in this run (they fail the run under `--strict`): {}",
+            "\nExpected failures listed for IDs that name no case of this run (they fail the run under `--strict`): {}",
             ids.join(", ")
         );
     }

@@ -43,6 +43,8 @@ pub struct SessionCounterexample {
     pub minimal: SessionScenario,
     /// The verdict on it.
     pub verdict: Verdict,
+    /// The reference's outcome for the minimal session, as far as the implementation observes it.
+    pub reference: crate::outcome::SessionOutcome,
     /// How many candidates were tried.
     pub steps: u32,
 }
@@ -196,10 +198,18 @@ pub fn run(
                 super::generated::rank(v).is_some() && super::generated::rank(v) <= original
             };
             let (minimal, verdict, steps) = shrink(imp, profile, s, &keep, plan.max_shrink_steps);
+            let reference = match compare::observed(
+                InputOutcome::Session(crate::engine::decide_session(&minimal, profile)),
+                observes,
+            ) {
+                InputOutcome::Session(o) => o,
+                InputOutcome::One(_) => unreachable!("a session's outcome is a session's"),
+            };
             out.counterexamples.push(SessionCounterexample {
                 id: id.clone(),
                 minimal,
                 verdict,
+                reference,
                 steps,
             });
         }

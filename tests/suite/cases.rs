@@ -228,7 +228,10 @@ fn a_session_case_expects_one_entry_per_item() {
         let err = cases::file_cases("s.json", &file(expect), Profile::Baseline)
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("s.json: case S-1: expect: "), "{err}");
+        assert!(
+            err.starts_with("s.json: cases[0].expect (case S-1): "),
+            "{err}"
+        );
         assert!(err.contains(why), "{expect}: {err}");
     }
 }

@@ -484,9 +484,15 @@ fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freez
     let cases =
         autoreview::cases::file_cases("generated-3-resilient.json", &text, Profile::Resilient)
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
-    assert_eq!(cases.len(), 1);
-    assert!(cases[0].id.starts_with("GX-"), "{}", cases[0].id);
+    assert_eq!(cases.len(), 2, "the call and the session: {text}");
+    assert!(cases.iter().all(|c| c.id.starts_with("GX-")), "{text}");
     assert!(!cases[0].clauses.is_empty());
+    assert!(cases[0].call().is_some());
+    assert!(
+        cases[1].call().is_none() && cases[1].needs().sessions,
+        "the session is frozen too: {text}"
+    );
+    assert_eq!(cases[1].clauses, ["AR-SESSION-2"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

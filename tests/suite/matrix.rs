@@ -715,3 +715,97 @@ fn compare_reports_the_regressions_a_planted_defect_causes() {
     assert!(err.contains("/nonexistent/report.json"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The README's recipe of a seed per run: with another seed, or beyond the old run's count, a
+/// generated case the new run fails is one the old run could not have drawn. It is a new failure,
+/// not a regression, and fails the comparison unless `--allow-new-failures`; on one seed the same
+/// defect compares as unchanged.
+#[test]
+fn compare_fails_on_a_new_generated_failure_across_seeds() {
+    let dir = std::env::temp_dir().join(format!("autoreview-seeds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tamper = ["node", &format!("{TESTS_DIR}/tamper.js"), BIN, "decision"];
+    let run = |name: &str, seed: &str, n: &str| {
+        let args = ["--no-fixed", "--generated", n, "--seed", seed];
+        check(&dir, name, &args, &tamper, 1)
+            .to_string_lossy()
+            .into_owned()
+    };
+    let (seed11, seed12) = (run("s11.json", "11", "100"), run("s12.json", "12", "100"));
+    let failing = |p: &str| -> BTreeSet<String> {
+        read_json(Path::new(p))["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["status"] == "fail")
+            .map(|r| r["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let new_failures = |out: &str| -> BTreeSet<String> {
+        let mut ids = BTreeSet::new();
+        let mut inside = false;
+        for line in out.lines() {
+            if line.starts_with("NEW FAILURES — ") {
+                inside = true;
+            } else if inside && line.starts_with("  ") && !line.starts_with("      ") {
+                let mut words = line.split_whitespace();
+                ids.insert(words.next().unwrap().to_owned());
+                assert_eq!(words.next(), Some("absent"), "{line}");
+            } else if inside && line.is_empty() {
+                inside = false;
+            }
+        }
+        ids
+    };
+    let last = |out: &str| out.trim_end().lines().last().unwrap().to_owned();
+
+    let failed12 = failing(&seed12);
+    assert!(!failed12.is_empty(), "the defect shows in 100 cases");
+    let (code, out, _) = cli(&["compare", &seed11, &seed12]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(new_failures(&out), failed12, "{out}");
+    assert!(
+        last(&out).starts_with(&format!(
+            "NEW FAILURES — 0 regressions, {} new failures",
+            failed12.len()
+        )),
+        "{out}"
+    );
+    assert!(out.contains("have different seeds"), "{out}");
+    let (code, out, _) = cli(&["compare", "--allow-new-failures", &seed11, &seed12]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        last(&out).starts_with(&format!(
+            "NO REGRESSION — 0 regressions, {} new failures (allowed)",
+            failed12.len()
+        )),
+        "{out}"
+    );
+
+    // One seed, a larger count: only the failures beyond the old count are new.
+    let more = run("s11-more.json", "11", "200");
+    let beyond: BTreeSet<String> = failing(&more)
+        .into_iter()
+        .filter(|id| {
+            id.rsplit('-')
+                .next()
+                .unwrap()
+                .trim_start_matches('S')
+                .parse::<usize>()
+                .unwrap()
+                >= 100
+        })
+        .collect();
+    assert!(!beyond.is_empty(), "the defect shows in cases 100..200");
+    let (code, out, _) = cli(&["compare", &seed11, &more]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(new_failures(&out), beyond, "{out}");
+    // The same run on its own seed compares as unchanged.
+    let (code, out, _) = cli(&["compare", &seed11, &seed11]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        last(&out),
+        "NO REGRESSION — 0 regressions, nothing else changed"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

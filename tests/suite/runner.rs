@@ -1028,7 +1028,7 @@ fn case_files_name_unreadable_text_and_negative_numbers() {
     .to_string();
     assert!(
         err.starts_with(
-            "x.json: case X-1: scenario: session.consecutive_failures: -4 is negative; give a whole number"
+            "x.json: cases[0].scenario (case X-1): session.consecutive_failures: -4 is negative; give a whole number"
         ),
         "{err}"
     );
@@ -1515,5 +1515,376 @@ fn reports_count_not_applicable_cases_apart() {
         last.starts_with("NOTHING RUN — 0 passed, 0 failed, ") && last.ends_with(" not applicable"),
         "{out}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const TAMPER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/tamper.js");
+
+/// One expectation file serves every shard and every selection of a run: under `--strict`, a
+/// listed case the run left out (another shard, outside `--only`) is neither stale nor an
+/// unexpected pass; a listed generated case that passes now is an unexpected pass; and only an ID
+/// that names no case at all (no fixed case of the profile, no generated case the seed and count
+/// draw) is stale.
+#[test]
+fn one_expectation_file_serves_every_shard_and_selection() {
+    let dir = std::env::temp_dir().join(format!("autoreview-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let known = path("known.json");
+    // Questions turned into denials: fixed and generated cases fail.
+    let tamper = ["--", "node", TAMPER, BIN, "decision"];
+    let base = [
+        "check",
+        "--profile",
+        "resilient",
+        "--generated",
+        "60",
+        "--seed",
+        "7",
+    ];
+    let last = |out: &str| out.trim_end().lines().last().unwrap_or_default().to_owned();
+    let (code, out) = cli(&[&base[..], &["--write-expect", &known], &tamper[..]].concat());
+    assert_eq!(code, 1, "{out}");
+    let listed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&known).unwrap()).unwrap();
+    let listed = listed["failures"].as_object().unwrap().clone();
+    assert!(listed.contains_key("RS-PN"), "a case that asks: {listed:?}");
+    assert!(
+        listed.keys().any(|id| id.starts_with("GEN-7-")),
+        "generated failures: {listed:?}"
+    );
+
+    // Each shard, and a selection, passes with the whole run's file under --strict.
+    for extra in [
+        &["--shard", "1/3"][..],
+        &["--shard", "2/3"],
+        &["--shard", "3/3"],
+        &["--only", "RS-PN"],
+        &["--no-fixed"],
+    ] {
+        let (code, out) = cli(&[
+            &base[..],
+            extra,
+            &["--expect", &known, "--strict"],
+            &tamper[..],
+        ]
+        .concat());
+        assert_eq!(code, 0, "{extra:?}: {out}");
+        assert!(
+            !out.contains("stale") && !out.contains("UNEXPECTED PASS"),
+            "{extra:?}: {out}"
+        );
+        assert!(last(&out).starts_with("PASS — "), "{extra:?}: {out}");
+    }
+
+    // Against a correct adapter, the shard's listed cases pass unexpectedly, generated ones too,
+    // and the other shards' entries are still not stale.
+    let (report, rewritten) = (path("serve.json"), path("rewritten.json"));
+    let (code, out) = cli(&[
+        &base[..],
+        &["--shard", "2/3", "--expect", &known, "--strict"],
+        &["--write-expect", &rewritten],
+        &["--report-json", &report, "--", BIN, "serve"],
+    ]
+    .concat());
+    assert_eq!(code, 1, "{out}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["stale_expectations"], serde_json::json!([]), "{out}");
+    let unexpected: Vec<&str> = r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "unexpected-pass")
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    let in_shard = |id: &str| {
+        let k = id.rsplit('-').next().unwrap().trim_start_matches('S');
+        k.parse::<usize>().unwrap() % 3 == 1
+    };
+    let listed_generated: Vec<&str> = listed
+        .keys()
+        .map(String::as_str)
+        .filter(|id| id.starts_with("GEN-") && in_shard(id))
+        .collect();
+    assert!(!listed_generated.is_empty(), "{listed:?}");
+    for id in &listed_generated {
+        assert!(unexpected.contains(id), "{id} passes now: {unexpected:?}");
+    }
+    assert!(
+        unexpected.iter().all(|id| listed.contains_key(*id)),
+        "{unexpected:?}"
+    );
+    // Rewriting the shared file from one shard drops what that shard fixed and keeps the
+    // entries of the cases it did not run.
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rewritten).unwrap()).unwrap();
+    let kept: Vec<&String> = kept["failures"].as_object().unwrap().keys().collect();
+    let want: Vec<&String> = listed
+        .keys()
+        .filter(|id| !unexpected.contains(&id.as_str()))
+        .collect();
+    assert!(kept.len() < listed.len(), "{kept:?}");
+    assert_eq!(kept, want);
+
+    // An ID that names no case is stale in every shard: a fixed ID the profile lacks, another
+    // seed's generated case, one beyond the count, a session the case number does not draw.
+    let no_session = (0..1000)
+        .find(|&k| !autoreview::runner::sessions::draws_session(7, k) && k < 60 && k % 3 == 0)
+        .unwrap();
+    let mut with_stale = listed.clone();
+    let nowhere = [
+        "NOPE-1".to_owned(),
+        "GEN-8-3".to_owned(),
+        "GEN-7-60".to_owned(),
+        format!("GEN-7-S{no_session}"),
+    ];
+    for id in &nowhere {
+        with_stale.insert(id.clone(), "gone".into());
+    }
+    let stale_file = path("stale.json");
+    std::fs::write(
+        &stale_file,
+        serde_json::json!({"version": 1, "failures": with_stale}).to_string(),
+    )
+    .unwrap();
+    let (code, out) = cli(&[
+        &base[..],
+        &["--shard", "1/3", "--expect", &stale_file, "--strict"],
+        &["--report-json", &report],
+        &tamper[..],
+    ]
+    .concat());
+    assert_eq!(code, 1, "{out}");
+    assert!(last(&out).ends_with(", 4 stale expectations"), "{out}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let mut want: Vec<String> = nowhere.to_vec();
+    want.sort();
+    assert_eq!(r["stale_expectations"], serde_json::json!(want), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `autoreview check` run in `cwd`: exit code, stdout, stderr.
+fn cli_in(cwd: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run autoreview");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The regression workflow in the user's own repository: `--freeze DIR` keeps a failing
+/// adapter's counterexamples (calls and sessions) as a case file, and `check --cases` runs that
+/// file from any working directory, failing the same way; a correct adapter passes it.
+#[test]
+fn frozen_counterexamples_run_with_cases_from_another_directory() {
+    let root = std::env::temp_dir().join(format!("autoreview-cases-{}", std::process::id()));
+    let (repo, elsewhere) = (root.join("repo"), root.join("elsewhere"));
+    std::fs::create_dir_all(repo.join("regress")).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let tamper = ["--", "node", TAMPER, BIN, "decision"];
+    let (code, out, err) = cli_in(
+        &repo,
+        &[
+            &["check", "--profile", "resilient", "--no-fixed"][..],
+            &["--generated", "300", "--seed", "3", "--freeze", "regress"],
+            &tamper[..],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 1, "{out}\n{err}");
+    let frozen = repo.join("regress/generated-3-resilient.json");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&frozen).unwrap()).unwrap();
+    let ids: Vec<String> = file["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        file["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["scenario"].get("calls").is_some()),
+        "a session is frozen too: {file}"
+    );
+    assert!(
+        out.contains(
+            "session counterexamples in regress/generated-3-resilient.json (run them with --cases regress)"
+        ),
+        "{out}"
+    );
+
+    // From another directory, by a relative path to the directory: the frozen cases fail as the
+    // counterexamples did, a question turned into a denial.
+    let report = root.join("r.json").to_string_lossy().into_owned();
+    let only = ["--cases", "../repo/regress", "--only", "GX-*"];
+    let (code, out, err) = cli_in(
+        &elsewhere,
+        &[
+            &["check", "--profile", "resilient", "--report-json", &report][..],
+            &only,
+            &tamper[..],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 1, "{out}\n{err}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let results = r["results"].as_array().unwrap();
+    let ran: Vec<&str> = results.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(ran, ids, "{out}");
+    for c in results {
+        assert_eq!(c["status"], "fail", "{c}");
+        assert_eq!(c["area"], "generated", "{c}");
+        assert!(
+            c["differences"].as_array().unwrap().iter().any(|d| {
+                d["severity"] == "DECISION"
+                    && d["pointer"].as_str().unwrap().ends_with("/listener/kind")
+            }),
+            "{c}"
+        );
+    }
+    // A correct implementation passes them; without --only they run after the suite's cases.
+    let (code, out, _) = cli_in(
+        &elsewhere,
+        &[
+            &["check", "--profile", "resilient"][..],
+            &only,
+            &["--", BIN, "serve"],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.trim_end()
+            .ends_with(&format!("PASS — {} passed, 0 failed", ids.len())),
+        "{out}"
+    );
+    let suite = cases::all(Profile::Resilient).unwrap().len();
+    let (code, out, _) = cli_in(
+        &elsewhere,
+        &[
+            "check",
+            "--profile",
+            "resilient",
+            "--cases",
+            "../repo/regress",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.trim_end()
+            .ends_with(&format!("PASS — {} passed, 0 failed", suite + ids.len())),
+        "the engine passes the suite and its own frozen outcomes: {out}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A case file `--cases` cannot use is a usage error (exit 3) before the adapter starts (this one
+/// would end the run with 2), naming the file, the path in it and what to write; a file with no
+/// case of the profile runs nothing (exit 4).
+#[test]
+fn a_bad_case_file_is_a_usage_error_naming_file_path_and_fix() {
+    let dir = std::env::temp_dir().join(format!("autoreview-badcases-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, cases: &str| {
+        let p = dir.join(name);
+        std::fs::write(
+            &p,
+            format!(r#"{{"area": "mine", "about": "", "cases": [{cases}]}}"#),
+        )
+        .unwrap();
+        p.to_string_lossy().into_owned()
+    };
+    let case = |id: &str, scenario: &str| {
+        format!(
+            r#"{{"id": "{id}", "title": "t", "clauses": [], "profiles": ["resilient"], "scenario": {scenario}, "expect": {{}}}}"#
+        )
+    };
+    let good = r#"{"tool": {"name": "pwsh"}, "reviewer": {"text": ""}}"#;
+    let run = |files: &[&str]| {
+        let mut args = vec!["check", "--profile", "resilient"];
+        for f in files {
+            args.extend(["--cases", f]);
+        }
+        args.extend(["--", "node", MISBEHAVE, BIN, "version", "0"]);
+        let (code, out, err) = cli_in(&dir, &args);
+        (code, format!("{out}{err}"))
+    };
+    let ok = write("ok.json", &case("MY-1", good));
+    let bad = write(
+        "bad.json",
+        &[
+            case("MY-2", good),
+            case("MY-3", r#"{"tool": {"name": 5}, "reviewer": {"text": ""}}"#),
+        ]
+        .join(","),
+    );
+    let (code, out) = run(&[&ok, &bad]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains(&format!(
+            "{bad}: cases[1].scenario (case MY-3): tool.name: "
+        )),
+        "{out}"
+    );
+    let typo = write(
+        "typo.json",
+        &case("MY-4", good).replace("\"expect\"", "\"expected\""),
+    );
+    let (code, out) = run(&[&typo]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains(&format!(
+            "{typo}: cases[0].expected: unknown field `expected`"
+        )) && out.contains("as spec/cases/*.json"),
+        "{out}"
+    );
+    let theirs = write("theirs.json", &case("RS-7", good));
+    let (code, out) = run(&[&theirs]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains(&format!(
+            "{theirs}: cases[0].id: RS-7 is an ID of the suite's (spec/decision-table/resilient.json)"
+        )),
+        "{out}"
+    );
+    let copy = write("copy.json", &case("MY-1", good));
+    let (code, out) = run(&[&ok, &copy]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains(&format!(
+            "{copy}: cases[0].id: MY-1 is also the ID of cases[0] in {ok}"
+        )),
+        "{out}"
+    );
+    let reserved = write("reserved.json", &case("GEN-7-1", good));
+    let (code, out) = run(&[&reserved]);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("GEN-7-1 is reserved"), "{out}");
+    let (code, out) = run(&["/nonexistent/cases.json"]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("--cases /nonexistent/cases.json: cannot read"),
+        "{out}"
+    );
+    let baseline_only = write(
+        "baseline.json",
+        &case("MY-5", good).replace("resilient", "baseline"),
+    );
+    let (code, out) = run(&[&baseline_only]);
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("no case of the resilient profile"), "{out}");
+    // A good file gets as far as the adapter.
+    assert_eq!(run(&[&ok]).0, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
