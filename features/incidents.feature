@@ -513,7 +513,7 @@ Auto review has failed 5 times in a row on route qodercn/dfmodel; configure a re
   @baseline @INC-OBJECT-B @F-INC-29 @BL-1 @AR-REVIEW-5 @AR-DECIDE-1
   Scenario: The [object Object] abort, as shipped: the cause is lost in the text the model sees
     Given a session in Auto with approval policy "ask"
-    And the session's requests go to "fuck-gpt/gpt-6.1-sol"
+    And the session's requests go to "relay-gpt/gpt-6.1-sol"
     And the reviewer's response is aborted with "UNKNOWN" and the message:
       """
       {"name":"AbortError","message":"The operation was aborted"}
@@ -530,7 +530,7 @@ Auto review has failed 5 times in a row on route qodercn/dfmodel; configure a re
   @resilient @INC-OBJECT-R @F-INC-30 @RS-F1 @AR-RES-NORM-1 @AR-RES-RETRY-1 @AR-RES-FAIL-2
   Scenario: The [object Object] abort, resilient: the message member is shown, the abort is not retried, and the user decides
     Given a session in Auto with approval policy "ask"
-    And the session's requests go to "fuck-gpt/gpt-6.1-sol"
+    And the session's requests go to "relay-gpt/gpt-6.1-sol"
     And the reviewer's response is aborted with "UNKNOWN" and the message:
       """
       {"name":"AbortError","message":"The operation was aborted"}
@@ -538,7 +538,7 @@ Auto review has failed 5 times in a row on route qodercn/dfmodel; configure a re
     And the user would answer "rejected"
     When the agent calls "pwsh"
     Then the reviewer is asked once
-    And the requests go to "fuck-gpt/gpt-6.1-sol"
+    And the requests go to "relay-gpt/gpt-6.1-sol"
     And the review fails with class "aborted"
     And the review failure reads "auto-review: reviewer ended with aborted UNKNOWN: The operation was aborted"
     And the gate asks with 'Auto review of tool "pwsh" failed: auto-review: reviewer ended with aborted UNKNOWN: The operation was aborted'
@@ -554,7 +554,7 @@ Auto review has failed 5 times in a row on route qodercn/dfmodel; configure a re
   @resilient @INC-OBJECT-2R @F-INC-31 @RS-F1 @AR-RES-NORM-1
   Scenario: An abort whose message object has no message member is shown as compact JSON, never as [object Object]
     Given a session in Auto with approval policy "ask"
-    And the session's requests go to "fuck-gpt/gpt-6.1-sol"
+    And the session's requests go to "relay-gpt/gpt-6.1-sol"
     And the reviewer's response is aborted with "UNKNOWN" and the message:
       """
       {"code":"ECONNRESET","errno":-104}

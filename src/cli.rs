@@ -569,13 +569,19 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     if let Some(dir) = &run.freeze {
         writable_dir("--freeze", dir)?;
     }
-    let parse_all = |raw: &[String]| -> anyhow::Result<Vec<select::Selector>> {
-        Ok(raw
-            .iter()
+    let parse_all = |raw: &[String]| {
+        raw.iter()
             .map(|r| select::Selector::parse(r))
-            .collect::<Result<_, _>>()?)
+            .collect::<Result<Vec<_>, _>>()
     };
-    let (only, skip) = (parse_all(&run.only)?, parse_all(&run.skip)?);
+    let (only, skip) = match parse_all(&run.only).and_then(|o| Ok((o, parse_all(&run.skip)?))) {
+        Ok(both) => both,
+        // A condition no case can meet is a typo, as an ID that names no case is.
+        Err(e) => {
+            eprintln!("autoreview check: {e}");
+            return Ok(ExitCode::from(exit::NOTHING_RUN));
+        }
+    };
     let seed = run.seed.unwrap_or_else(fresh_seed);
     let mut all = crate::cases::all(profile)?;
     // The user's case files, read and checked before any case runs; each argument must bring a

@@ -39,7 +39,7 @@ pub enum SelectError {
     },
     /// A selector that matches no case of the suite under this profile.
     #[error(
-        "{flag} {raw:?} matches no case ID, area, clause ID or feature of the {profile} profile's fixed cases (examples: RS-7, BL-P*, incidents, AR-SCOPE-1, AR-TOL-*, reviewer=failure, effective=never)"
+        "{flag} {raw:?} matches no case ID, area, clause ID or feature of the {profile} profile's fixed cases (examples: {examples}AR-SCOPE-1, AR-PARSE-*, reviewer=failure, effective=never)"
     )]
     MatchesNothing {
         /// `--only` or `--skip`.
@@ -48,6 +48,9 @@ pub enum SelectError {
         raw: String,
         /// The profile.
         profile: Profile,
+        /// Selectors taken from the profile's own cases (an ID, a wildcard, an area), each
+        /// followed by `, `, so that the examples name cases that exist.
+        examples: String,
     },
 }
 
@@ -96,6 +99,16 @@ impl Selector {
     }
 }
 
+/// Selectors that name cases of `all`: the first case's ID, the wildcard of its ID's prefix, and
+/// its area, each followed by `, `.
+fn examples(all: &[Case]) -> String {
+    let Some(first) = all.first() else {
+        return String::new();
+    };
+    let prefix = first.id.trim_end_matches(|c: char| c.is_ascii_digit());
+    format!("{}, {prefix}*, {}, ", first.id, first.area)
+}
+
 /// The cases a run takes: those `only` names (all when it is empty) that `skip` does not name,
 /// in their order. Every selector must name at least one case of `all`.
 pub fn select(
@@ -113,6 +126,7 @@ pub fn select(
                 flag,
                 raw: s.raw.clone(),
                 profile,
+                examples: examples(&all),
             });
         }
     }

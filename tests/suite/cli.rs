@@ -178,6 +178,20 @@ fn an_adapter_command_that_is_missing_or_empty_is_a_usage_error() {
     );
 }
 
+/// A selector that names no case suggests selectors that name cases of the profile run: no
+/// resilient-only ID in a baseline run.
+#[test]
+fn a_selector_naming_nothing_suggests_the_profiles_own_cases() {
+    for (profile, own, other) in [("baseline", "BL-", "RS-"), ("resilient", "RS-", "BL-")] {
+        let out = autoreview(&["check", "--profile", profile, "--only", "NOPE-1"], "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{err}");
+        let examples = err.split_once("(examples: ").expect("examples").1;
+        assert!(examples.starts_with(own), "{profile}: {err}");
+        assert!(!examples.contains(other), "{profile}: {err}");
+    }
+}
+
 /// An output path that is empty, as an unset variable gives it, is refused before any case runs,
 /// saying that it is empty and how to give a default.
 #[test]
