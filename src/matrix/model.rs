@@ -615,14 +615,20 @@ fn columns(runs: &[Run]) -> Vec<Column> {
             }
         })
         .collect();
-    // Columns that share a heading are told apart by their seed, else by their number.
+    // Columns that share a heading are told apart by their seed, else by their report's file.
     let labels: Vec<String> = columns.iter().map(|c| c.label.clone()).collect();
     for (i, c) in columns.iter_mut().enumerate() {
         let same = labels.iter().filter(|l| **l == labels[i]).count();
         if same > 1 {
-            match c.seed {
-                Some(seed) => c.label.push_str(&format!(" · seed {seed}")),
-                None => c.label.push_str(&format!(" · run {}", i + 1)),
+            let file = c.sources.first().map(|s| {
+                std::path::Path::new(s)
+                    .file_name()
+                    .map_or(s.clone(), |f| f.to_string_lossy().into_owned())
+            });
+            match (c.seed, file) {
+                (Some(seed), _) => c.label.push_str(&format!(" · seed {seed}")),
+                (None, Some(file)) => c.label.push_str(&format!(" · {file}")),
+                (None, None) => c.label.push_str(&format!(" · column {}", i + 1)),
             }
         }
     }
@@ -808,6 +814,26 @@ mod tests {
         m.cases()
             .find(|l| l.id == id)
             .unwrap_or_else(|| panic!("no line {id}"))
+    }
+
+    /// Two runs of one implementation, version and profile with no seed to tell them apart are
+    /// labelled by their reports' files, which say what each run was.
+    #[test]
+    fn columns_of_one_heading_are_told_apart_by_their_reports() {
+        let results = [case("A", &["AR-SCOPE-1"], "pass", "")];
+        let m = build(&[
+            ("out/nightly.json".to_owned(), report("gate", "", &results)),
+            (
+                "out/pr.json".to_owned(),
+                report("gate", r#", "generated": 3"#, &results),
+            ),
+        ])
+        .unwrap();
+        let labels: Vec<&str> = m.columns.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["gate 1 · resilient · nightly.json", "gate 1 · resilient · pr.json"]
+        );
     }
 
     /// The shards of one run make one column whose score counts every shard; another
