@@ -202,21 +202,32 @@ fn shorten(pieces: Vec<Piece>) -> Vec<Piece> {
     out
 }
 
-/// About the first `n` characters of `s`, ending at a word boundary when one is near.
+/// About the first `n` characters of `s`, ending just after a whitespace character when one is
+/// among the last half of them.
 fn first_chars(s: &str, n: usize) -> String {
     let cut: String = s.chars().take(n).collect();
-    match cut.rfind(char::is_whitespace) {
-        Some(i) if i >= n / 2 => cut[..=i].to_owned(),
+    let space = cut
+        .char_indices()
+        .enumerate()
+        .filter(|(_, (_, c))| c.is_whitespace())
+        .last();
+    match space {
+        Some((k, (i, c))) if k >= n / 2 => cut[..i + c.len_utf8()].to_owned(),
         _ => cut,
     }
 }
 
-/// About the last `n` characters of `s`, starting at a word boundary when one is near.
+/// About the last `n` characters of `s`, starting at a whitespace character when one is among the
+/// first half of them.
 fn last_chars(s: &str, n: usize) -> String {
     let skip = s.chars().count().saturating_sub(n);
     let cut: String = s.chars().skip(skip).collect();
-    match cut.find(char::is_whitespace) {
-        Some(i) if i <= n / 2 => cut[i..].to_owned(),
+    let space = cut
+        .char_indices()
+        .enumerate()
+        .find(|(_, (_, c))| c.is_whitespace());
+    match space {
+        Some((k, (i, _))) if k <= n / 2 => cut[i..].to_owned(),
         _ => cut,
     }
 }
@@ -398,6 +409,21 @@ mod tests {
             rule: None,
         };
         assert_eq!(of_difference(&kind), None);
+    }
+
+    /// A multi-byte whitespace character (the ideographic space of Chinese text, U+3000) where
+    /// the context beside a change is cut: the cut falls on a character boundary.
+    #[test]
+    fn context_cut_beside_multi_byte_whitespace_keeps_whole_characters() {
+        let lead = format!("{}\u{3000}的文字内容很长的文字", "很长".repeat(12));
+        let tail = "用户拒绝了工具调用之后的所有\u{3000}文字内容都很长很长很长很长";
+        let e = format!("{lead} 拒绝 {tail}");
+        let a = format!("{lead} 允许 {tail}");
+        // Each side keeps its context up to the space nearest the cut, the space included.
+        assert_eq!(
+            plain(&e, &a),
+            "…\u{3000}的文字内容很长的文字 [-拒绝-]{+允许+} 用户拒绝了工具调用之后的所有\u{3000}…"
+        );
     }
 
     #[test]
