@@ -63,50 +63,69 @@ impl CaseResult {
         }
     }
 
-    /// The lines that say why the case failed, at most `max` differences or stderr lines. With
-    /// `terminal`, texts show as word-level differences (coloured when `terminal` is
-    /// `Some(true)`) and control characters as escapes; without, in full.
+    /// The lines that say why the case failed ([`detail_lines`]).
     fn detail_lines(&self, max: usize, terminal: Option<bool>) -> Vec<String> {
-        let shown = |s: &str| match terminal {
-            Some(_) => worddiff::visible(s),
-            None => s.to_owned(),
-        };
-        let mut out = Vec::new();
-        match &self.verdict {
-            Verdict::Pass => {}
-            Verdict::NotApplicable { missing } => {
-                out.push(format!("not applicable: {}", needs_text(missing)));
+        detail_lines(&self.verdict, max, terminal)
+    }
+}
+
+/// The lines that say why a case failed with `verdict`, at most `max` differences or stderr lines.
+/// With `terminal`, texts show as word-level differences (coloured when `terminal` is
+/// `Some(true)`) and control characters as escapes; without, in full.
+fn detail_lines(verdict: &Verdict, max: usize, terminal: Option<bool>) -> Vec<String> {
+    let shown = |s: &str| match terminal {
+        Some(_) => worddiff::visible(s),
+        None => s.to_owned(),
+    };
+    let mut out = Vec::new();
+    match verdict {
+        Verdict::Pass => {}
+        Verdict::NotApplicable { missing } => {
+            out.push(format!("not applicable: {}", needs_text(missing)));
+        }
+        Verdict::Fail { differences } => {
+            for d in differences.iter().take(max) {
+                out.push(match terminal {
+                    Some(color) => terminal_difference(d, color),
+                    None => d.to_string(),
+                });
             }
-            Verdict::Fail { differences } => {
-                for d in differences.iter().take(max) {
-                    out.push(match terminal {
-                        Some(color) => terminal_difference(d, color),
-                        None => d.to_string(),
-                    });
-                }
-                if differences.len() > max {
-                    out.push(format!("… and {} more", differences.len() - max));
-                }
-            }
-            Verdict::Broken { error } => {
-                out.push(shown(&error.message));
-                for l in error.stderr.iter().take(max) {
-                    out.push(format!("stderr: {}", shown(l)));
-                }
-                if error.stderr.len() > max {
-                    out.push(format!(
-                        "… and {} more stderr lines",
-                        error.stderr.len() - max
-                    ));
-                }
+            if differences.len() > max {
+                out.push(format!("… and {} more", differences.len() - max));
             }
         }
-        out
+        Verdict::Broken { error } => {
+            out.push(shown(&error.message));
+            for l in error.stderr.iter().take(max) {
+                out.push(format!("stderr: {}", shown(l)));
+            }
+            if error.stderr.len() > max {
+                out.push(format!(
+                    "… and {} more stderr lines",
+                    error.stderr.len() - max
+                ));
+            }
+        }
     }
+    out
+}
+
+/// Renders `verdict` as every report renders a case's verdict (the terminal's lines, plain and
+/// coloured, the JUnit body, the Markdown line), every difference and stderr line of it, and
+/// drops the text. Judging a case ends with it ([`super::judged`]), so that a verdict whose
+/// rendering panics is caught with its case instead of ending the run when a report is written.
+pub(crate) fn render_verdict(verdict: &Verdict) {
+    for terminal in [Some(false), Some(true)] {
+        let _ = detail_lines(verdict, usize::MAX, terminal);
+    }
+    let _ = xml_text(&detail_lines(verdict, usize::MAX, None).join("\n"));
+    let _ = md_verdict(verdict);
 }
 
 /// One difference for the terminal: texts as a word-level difference, other values in full.
 fn terminal_difference(d: &Difference, color: bool) -> String {
+    #[cfg(test)]
+    tests::panic_if_marked(d);
     let Some(pieces) = worddiff::of_difference(d) else {
         return worddiff::visible(&d.to_string());
     };
@@ -713,12 +732,19 @@ pub fn code_span(s: &str) -> String {
 
 /// How a failing case's first detail reads in Markdown.
 fn md_detail(r: &CaseResult) -> String {
-    match (&r.verdict, r.status) {
-        (_, Status::UnexpectedPass) => format!(
+    match r.status {
+        Status::UnexpectedPass => format!(
             "passes but is listed as an expected failure: {}",
             md_text(r.expected_failure.as_deref().unwrap_or_default(), 300)
         ),
-        (Verdict::Fail { differences }, _) => {
+        _ => md_verdict(&r.verdict),
+    }
+}
+
+/// How a verdict's first detail reads in Markdown.
+fn md_verdict(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Fail { differences } => {
             let more = match differences.len() {
                 0 | 1 => String::new(),
                 n => format!(" (and {} more)", n - 1),
@@ -728,9 +754,9 @@ fn md_detail(r: &CaseResult) -> String {
                 .map(|d| md_difference(d) + &more)
                 .unwrap_or_default()
         }
-        (Verdict::Broken { error }, _) => md_text(&error.message, 300),
-        (Verdict::NotApplicable { missing }, _) => needs_text(missing),
-        (Verdict::Pass, _) => String::new(),
+        Verdict::Broken { error } => md_text(&error.message, 300),
+        Verdict::NotApplicable { missing } => needs_text(missing),
+        Verdict::Pass => String::new(),
     }
 }
 
@@ -875,12 +901,44 @@ pub fn append_markdown(path: &std::path::Path, text: &str) -> std::io::Result<()
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use std::cell::RefCell;
     use std::time::{Duration, SystemTime};
 
     use super::*;
     use crate::profile::Profile;
     use crate::runner::{ImplError, Verdict};
+
+    thread_local! {
+        /// A text whose rendering as a difference panics on this thread, to test what such a
+        /// panic costs.
+        static PANICS: RefCell<Option<String>> = const { RefCell::new(None) };
+    }
+
+    /// Until the guard is dropped, a difference whose actual value holds `text` panics when it is
+    /// rendered for the terminal (on this thread).
+    pub(crate) fn panics_rendering(text: &str) -> impl Drop {
+        struct Unmark;
+        impl Drop for Unmark {
+            fn drop(&mut self) {
+                PANICS.with(|p| p.borrow_mut().take());
+            }
+        }
+        PANICS.with(|p| *p.borrow_mut() = Some(text.to_owned()));
+        Unmark
+    }
+
+    /// Panics if `d` holds the text [`panics_rendering`] set.
+    pub(super) fn panic_if_marked(d: &Difference) {
+        let marked = PANICS.with(|p| {
+            p.borrow()
+                .as_deref()
+                .is_some_and(|t| d.actual.as_str().is_some_and(|a| a.contains(t)))
+        });
+        if marked {
+            panic!("a panic injected into the rendering of a difference");
+        }
+    }
 
     /// A case with `status`, failing with a broken verdict unless it passes.
     pub(super) fn case(id: &str, status: Status) -> CaseResult {
