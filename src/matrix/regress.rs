@@ -245,8 +245,8 @@ pub fn text(old: &RunReport, new: &RunReport, files: (&str, &str), c: &Changes) 
                 out,
                 "  {}  {} → {}  {}",
                 v(&ch.id),
-                ch.old.label(),
-                ch.new.label(),
+                v(&ch.old.label()),
+                v(&ch.new.label()),
                 v(&ch.title)
             );
             if detail {

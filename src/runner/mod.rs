@@ -1012,4 +1012,93 @@ mod tests {
         );
         assert!(found.cases > 40, "every call and session ran");
     }
+
+    /// The reference engine, answering each call with the next of `texts` (in turn) as its
+    /// result text and as the reason and display reasons of its decision.
+    struct Worded {
+        texts: Vec<String>,
+        n: usize,
+    }
+
+    impl Worded {
+        fn reword(&mut self, o: &mut Outcome) {
+            let t = self.texts[self.n % self.texts.len()].clone();
+            self.n += 1;
+            o.result.text = Some(t.clone());
+            match &mut o.listener {
+                Some(crate::outcome::Decision::Deny { reason, .. }) => *reason = t.clone(),
+                Some(crate::outcome::Decision::Ask {
+                    reason,
+                    display_reason,
+                }) => {
+                    *reason = Some(t.clone());
+                    if let Some(d) = display_reason {
+                        d.en = t.clone();
+                        d.zh = format!("{t}\u{3000}{t}");
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    impl Implementation for Worded {
+        fn describe(&self) -> String {
+            "the reference engine, its texts reworded".into()
+        }
+
+        fn decide(
+            &mut self,
+            ask: Ask<'_>,
+            _while_waiting: &mut dyn FnMut(),
+        ) -> Result<Outcome, ImplError> {
+            let mut o = crate::engine::decide(ask.scenario, ask.profile);
+            self.reword(&mut o);
+            Ok(o)
+        }
+
+        fn decide_session(
+            &mut self,
+            session: &SessionScenario,
+            profile: Profile,
+            _while_waiting: &mut dyn FnMut(),
+        ) -> Result<SessionOutcome, ImplError> {
+            let mut o = crate::engine::decide_session(session, profile);
+            for item in &mut o.calls {
+                if let ItemOutcome::Call(c) = item {
+                    self.reword(c);
+                }
+            }
+            Ok(o)
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+        /// An implementation whose texts are any text: the outcome comparison, the judging and
+        /// the shrinking of generated calls and sessions never panic (no case is broken), and
+        /// every report writer holds on the run.
+        #[test]
+        fn any_texts_are_judged_shrunk_and_reported(
+            texts in proptest::collection::vec(crate::runner::report::tests::any_text(), 1..4),
+            seed in 0u64..1000,
+        ) {
+            let plan = generated::Plan {
+                max_shrink_steps: 30,
+                max_counterexamples: 2,
+                ..generated::Plan::new(12, seed)
+            };
+            let expected = expect::Expected::none();
+            let mut imp = Worded { texts, n: 0 };
+            let mut report = run(&mut imp, &[], Profile::Baseline, Oracle::Reference, &expected, &mut |_, _| {});
+            let mut found = generated::run(&mut imp, Profile::Baseline, &plan, &expected, &mut |_, _| {});
+            proptest::prop_assert!(
+                found.results.iter().all(|r| !matches!(r.verdict, Verdict::Broken { .. })),
+                "{:#?}", found.results
+            );
+            report.join_generated(&mut found, &expected);
+            crate::runner::report::tests::writers_hold(&report, &[]);
+        }
+    }
 }

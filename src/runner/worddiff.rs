@@ -431,4 +431,58 @@ mod tests {
         let shown = terminal(&diff("a b c", "a x c"), true);
         assert_eq!(shown, "a \u{1b}[31mb\u{1b}[0m\u{1b}[32mx\u{1b}[0m c");
     }
+
+    /// Checks `pieces`, the difference of `e` and `a`: each unchanged or removed run is text of
+    /// `e` and each added run text of `a` (up to an ellipsis of its own), each is bounded when
+    /// something changed, and the terminal line holds no control character.
+    fn holds(pieces: &[Piece], e: &str, a: &str) {
+        let changed = pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Removed(_) | Piece::Added(_)));
+        for p in pieces {
+            let (t, side, max) = match p {
+                Piece::Same(t) => (t, e, 2 * CONTEXT + 8),
+                Piece::Removed(t) => (t, e, CHANGE + 1),
+                Piece::Added(t) => (t, a, CHANGE + 1),
+                Piece::Elided => continue,
+            };
+            let head = t.split('…').next().unwrap_or_default();
+            assert!(side.contains(head), "{head:?} is not in {side:?}");
+            assert!(
+                !changed || t.chars().count() <= max,
+                "{} characters: {t:?}",
+                t.chars().count()
+            );
+        }
+        let shown = terminal(pieces, false);
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// Any two texts, and two texts that differ between long shared runs of any text (so that
+        /// the context is cut): the difference never panics and holds.
+        #[test]
+        fn any_texts_diff_within_bounds(
+            e in crate::runner::report::tests::any_text(),
+            a in crate::runner::report::tests::any_text(),
+            around in crate::runner::report::tests::any_text(),
+        ) {
+            holds(&diff(&e, &a), &e, &a);
+            let (e, a) = (format!("{around}{e}{around}"), format!("{around}{a}{around}"));
+            holds(&diff(&e, &a), &e, &a);
+            for rule in ["only the first 0 characters are normative", "only the first 30 characters are normative"] {
+                let d = Difference {
+                    severity: Severity::Text,
+                    pointer: "/result/text".into(),
+                    expected: e.clone().into(),
+                    actual: a.clone().into(),
+                    rule: Some(rule.into()),
+                };
+                let pieces = of_difference(&d).unwrap();
+                holds(&pieces, &e, &a);
+            }
+        }
+    }
 }
