@@ -1090,13 +1090,28 @@ mod tests {
                 ..generated::Plan::new(12, seed)
             };
             let expected = expect::Expected::none();
-            let mut imp = Worded { texts, n: 0 };
+            let mut imp = Worded { texts: texts.clone(), n: 0 };
             let mut report = run(&mut imp, &[], Profile::Baseline, Oracle::Reference, &expected, &mut |_, _| {});
             let mut found = generated::run(&mut imp, Profile::Baseline, &plan, &expected, &mut |_, _| {});
             proptest::prop_assert!(
                 found.results.iter().all(|r| !matches!(r.verdict, Verdict::Broken { .. })),
                 "{:#?}", found.results
             );
+            // Each TEXT difference holds the text as the implementation sent it.
+            let sent: Vec<String> = texts
+                .iter()
+                .flat_map(|t| [t.clone(), format!("{t}\u{3000}{t}")])
+                .collect();
+            for r in &found.results {
+                if let Verdict::Fail { differences } = &r.verdict {
+                    for d in differences.iter().filter(|d| d.severity == Severity::Text) {
+                        proptest::prop_assert!(
+                            d.actual.as_str().is_some_and(|a| sent.iter().any(|t| t == a)),
+                            "{d:?}"
+                        );
+                    }
+                }
+            }
             report.join_generated(&mut found, &expected);
             crate::runner::report::tests::writers_hold(&report, &[]);
         }
