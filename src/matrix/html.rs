@@ -578,44 +578,41 @@ fn differences(out: &mut String, ds: &[Difference]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::matrix::{RunReport, build};
 
-    /// Text that breaks hand-written HTML, as JSON string content.
+    /// Text that breaks hand-written HTML.
     const HOSTILE: &str =
-        r#"<script>alert(1)</script> <b>x</b> &amp; \" ' \u0000\u001b[31m <!-- </td></tr>"#;
+        "<script>alert(1)</script> <b>x</b> &amp; \" ' \u{0}\u{1b}[31m <!-- </td></tr>";
 
-    fn hostile_report() -> RunReport {
-        let h = HOSTILE;
-        RunReport::parse(&format!(
-            r#"{{"report_version": 3, "profile": "baseline", "implementation": "{h}",
-                "implementation_info": {{"name": "n {h}", "version": "v {h}"}}, "command": ["{h}"],
-                "spec": "s {h}", "observes": ["{h}"],
-                "results": [
-                  {{"id": "ID {h}", "area": "{h}", "title": "T {h}", "clauses": ["{h}"], "row": "{h}",
-                    "verdict": "fail", "status": "fail",
-                    "differences": [{{"severity": "TEXT", "pointer": "/p {h}", "expected": "e {h}", "actual": "a {h}", "rule": "r {h}"}}]}},
-                  {{"id": "B {h}", "title": "{h}", "clauses": [], "verdict": "broken", "status": "expected-fail",
-                    "expected_failure": "why {h}", "error": {{"kind": "crash {h}", "message": "m {h}", "stderr": ["s {h}"]}}}},
-                  {{"id": "N {h}", "clauses": [], "verdict": "not-applicable", "status": "not-applicable", "missing": ["{h}"]}}
-                ]}}"#
-        ))
-        .unwrap()
+    /// A report whose every text holds `h`.
+    fn hostile_report(h: &str) -> RunReport {
+        let report = serde_json::json!({
+            "report_version": 3, "profile": "baseline", "implementation": h,
+            "implementation_info": {"name": format!("n {h}"), "version": format!("v {h}")},
+            "command": [h], "spec": format!("s {h}"), "observes": [h],
+            "results": [
+                {"id": format!("ID {h}"), "area": h, "title": format!("T {h}"), "clauses": [h],
+                 "row": h, "verdict": "fail", "status": "fail",
+                 "differences": [{"severity": "TEXT", "pointer": format!("/p {h}"),
+                                  "expected": format!("e {h}"), "actual": format!("a {h}"),
+                                  "rule": format!("r {h}")}]},
+                {"id": format!("B {h}"), "title": h, "clauses": [], "verdict": "broken",
+                 "status": "expected-fail", "expected_failure": format!("why {h}"),
+                 "error": {"kind": format!("crash {h}"), "message": format!("m {h}"),
+                           "stderr": [format!("s {h}")]}},
+                {"id": format!("N {h}"), "clauses": [], "verdict": "not-applicable",
+                 "status": "not-applicable", "missing": [h]}
+            ]
+        });
+        RunReport::parse(&report.to_string()).unwrap()
     }
 
-    /// No text from a report becomes markup: every `<` on the page opens a tag the renderer wrote.
-    #[test]
-    fn report_texts_never_become_markup() {
-        let m = build(&[("f <x>.json".to_owned(), hostile_report())]).unwrap();
-        let page = render(&m);
-        assert!(!page.contains("<script"), "a script from a report");
-        assert!(!page.contains("<b>x"), "markup from a report");
-        assert!(!page.contains("<!--"), "a comment from a report");
+    /// Checks that no text from a report becomes markup on `page`: every `<` after the style
+    /// sheet opens a tag the renderer writes, and no control character is left as it was sent.
+    fn page_holds(page: &str) {
         assert!(!page.contains('\u{1b}') && !page.contains('\u{0}'));
-        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
-        assert!(page.contains("\\u{001b}[31m"), "controls shown as escapes");
-        // Every tag is one the renderer writes.
         let allowed = [
             "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4",
             "p", "nav", "a", "section", "table", "thead", "tbody", "tr", "th", "td", "small",
@@ -630,6 +627,45 @@ mod tests {
                 .collect();
             assert!(allowed.contains(&name.as_str()), "<{tag:.40}");
         }
+    }
+
+    /// Checks every matrix writer on `sources`: the page makes no markup of a report's text, the
+    /// Markdown no HTML, each badge is XML a strict parser reads, and comparing the first run
+    /// with the last is written.
+    pub(crate) fn matrix_writers_hold(sources: &[(String, RunReport)]) {
+        let m = build(sources).unwrap();
+        page_holds(&render(&m));
+        let md = crate::matrix::markdown::render(&m);
+        for e in pulldown_cmark::Parser::new_ext(&md, pulldown_cmark::Options::ENABLE_TABLES) {
+            if let pulldown_cmark::Event::Html(h) | pulldown_cmark::Event::InlineHtml(h) = e {
+                panic!("HTML {h:?} in\n{md}");
+            }
+        }
+        for b in crate::matrix::badge::badges(&m) {
+            roxmltree::Document::parse(&b.svg).unwrap_or_else(|e| panic!("{e}: {}", b.svg));
+        }
+        if let (Some((old_file, old)), Some((new_file, new))) = (sources.first(), sources.last()) {
+            let changes = crate::matrix::regress::compare(old, new);
+            let text =
+                crate::matrix::regress::text(old, new, (old_file, new_file), &changes, false);
+            assert!(
+                !text.chars().any(|c| c.is_control() && c != '\n'),
+                "{text:?}"
+            );
+        }
+    }
+
+    /// No text from a report becomes markup: every `<` on the page opens a tag the renderer wrote.
+    #[test]
+    fn report_texts_never_become_markup() {
+        let m = build(&[("f <x>.json".to_owned(), hostile_report(HOSTILE))]).unwrap();
+        let page = render(&m);
+        assert!(!page.contains("<script"), "a script from a report");
+        assert!(!page.contains("<b>x"), "markup from a report");
+        assert!(!page.contains("<!--"), "a comment from a report");
+        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(page.contains("\\u{001b}[31m"), "controls shown as escapes");
+        page_holds(&page);
         // One cell per case, each with its status.
         for (id, status) in [
             ("ID ", "fail"),
@@ -647,9 +683,25 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+        /// Any text in two reports: every matrix writer holds.
+        #[test]
+        fn any_text_in_reports_never_becomes_markup(
+            a in crate::runner::report::tests::any_text(),
+            b in crate::runner::report::tests::any_text(),
+        ) {
+            matrix_writers_hold(&[
+                (format!("{a}.json"), hostile_report(&a)),
+                (format!("{b}.json"), hostile_report(&b)),
+            ]);
+        }
+    }
+
     #[test]
     fn the_page_fetches_nothing() {
-        let m = build(&[("r.json".to_owned(), hostile_report())]).unwrap();
+        let m = build(&[("r.json".to_owned(), hostile_report(HOSTILE))]).unwrap();
         let page = render(&m);
         for outside in [
             "http:", "https:", "src=", "<link", "<script", "@import", "url(",

@@ -832,7 +832,10 @@ mod tests {
         let labels: Vec<&str> = m.columns.iter().map(|c| c.label.as_str()).collect();
         assert_eq!(
             labels,
-            ["gate 1 · resilient · nightly.json", "gate 1 · resilient · pr.json"]
+            [
+                "gate 1 · resilient · nightly.json",
+                "gate 1 · resilient · pr.json"
+            ]
         );
     }
 

@@ -261,8 +261,8 @@ pub fn text(
                 out,
                 "  {}  {} → {}  {}",
                 v(&ch.id),
-                ch.old.label(),
-                ch.new.label(),
+                v(&ch.old.label()),
+                v(&ch.new.label()),
                 v(&ch.title)
             );
             if detail {

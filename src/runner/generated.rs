@@ -447,18 +447,9 @@ fn judge_with(
     let Some(reference) = known.or(computed.as_ref()) else {
         unreachable!("the reference outcome is known or was just computed")
     };
-    let verdict = match answer {
-        Err(error) => Verdict::Broken { error },
-        Ok(outcome) => {
-            let outcome = compare::observed_one(outcome, observes);
-            let differences = compare::compare(reference, &outcome);
-            if differences.is_empty() {
-                Verdict::Pass
-            } else {
-                Verdict::Fail { differences }
-            }
-        }
-    };
+    let verdict = super::judged(answer, |outcome| {
+        compare::compare(reference, &compare::observed_one(outcome, observes))
+    });
     (verdict, computed)
 }
 

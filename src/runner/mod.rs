@@ -223,7 +223,9 @@ pub enum Broken {
     ProtocolError,
     /// The case was not run: the implementation could no longer be restarted.
     NotRun,
-    /// The in-process implementation panicked.
+    /// The in-process implementation panicked, or autoreview itself did while deciding the case
+    /// with the reference engine, judging the answer or rendering the verdict (its message says
+    /// which).
     Panic,
 }
 
@@ -648,9 +650,8 @@ pub fn run(
         prepare();
         // Requests it does not observe are no part of its answer, should it report them anyway.
         let answer = answer.map(|o| compare::observed(o, observes));
-        let verdict = match (answer, reference) {
-            (Err(error), _) => Verdict::Broken { error },
-            (Ok(_), Some(Err(panic))) => Verdict::Broken {
+        let verdict = match reference {
+            Some(Err(panic)) if answer.is_ok() => Verdict::Broken {
                 error: ImplError::new(
                     Broken::Panic,
                     format!(
@@ -658,8 +659,10 @@ pub fn run(
                     ),
                 ),
             },
-            (Ok(outcome), Some(Ok(r))) => judge_against(case, &r, &outcome),
-            (Ok(outcome), None) => judge(case, &outcome, profile, oracle, observes),
+            Some(Ok(r)) => judged(answer, |outcome| against(case, &r, &outcome)),
+            _ => judged(answer, |outcome| {
+                differences(case, &outcome, profile, oracle, observes)
+            }),
         };
         let duration = case_clock.elapsed();
         let expected_failure = expected.reason(&case.id).map(str::to_owned);
@@ -727,9 +730,22 @@ pub fn judge(
     oracle: Oracle,
     observes: Observes,
 ) -> Verdict {
+    judged(Ok(outcome), |outcome| {
+        differences(case, outcome, profile, oracle, observes)
+    })
+}
+
+/// The differences [`judge`] finds.
+fn differences(
+    case: &Case,
+    outcome: &InputOutcome,
+    profile: Profile,
+    oracle: Oracle,
+    observes: Observes,
+) -> Vec<Difference> {
     match oracle {
-        Oracle::CaseExpectation => verdict_of(by_expectation(&case.expect, outcome)),
-        Oracle::Reference => judge_against(
+        Oracle::CaseExpectation => by_expectation(&case.expect, outcome),
+        Oracle::Reference => against(
             case,
             &compare::observed(
                 crate::engine::decide_input(&case.scenario, profile),
@@ -743,12 +759,47 @@ pub fn judge(
 /// Judges one outcome against the reference's outcome for the same case, as far as the
 /// implementation observes it ([`compare::observed`]).
 pub fn judge_against(case: &Case, reference: &InputOutcome, outcome: &InputOutcome) -> Verdict {
+    judged(Ok(outcome), |outcome| against(case, reference, outcome))
+}
+
+/// The differences [`judge_against`] finds.
+fn against(case: &Case, reference: &InputOutcome, outcome: &InputOutcome) -> Vec<Difference> {
     let mut differences = compare::compare_input(reference, outcome);
     if case.implementation_defined {
         // Only the safety rules bind an implementation-defined case.
         differences.retain(|d| d.severity == Severity::Safety);
     }
-    verdict_of(differences)
+    differences
+}
+
+/// The verdict on an implementation's `answer`: its breakage, or the `differences` found in its
+/// outcome. Every verdict on an answer, fixed or generated, call or session, is reached here, and
+/// here judging runs apart: the differences are found, and the verdict is rendered as every
+/// report renders it ([`report::render_verdict`]), inside one `catch_unwind`. A panic in either
+/// (a bug in autoreview, never the implementation's) is this case's broken verdict, naming the
+/// panic, and the run goes on; the verdict kept is one the reports are known to render.
+pub(crate) fn judged<T>(
+    answer: Result<T, ImplError>,
+    differences: impl FnOnce(T) -> Vec<Difference>,
+) -> Verdict {
+    catch_unwind(AssertUnwindSafe(|| {
+        let verdict = match answer {
+            Err(error) => Verdict::Broken { error },
+            Ok(outcome) => verdict_of(differences(outcome)),
+        };
+        report::render_verdict(&verdict);
+        verdict
+    }))
+    .unwrap_or_else(|p| Verdict::Broken {
+        error: ImplError::new(
+            Broken::Panic,
+            format!(
+                "autoreview panicked while judging this case or rendering its verdict (a bug in \
+                 autoreview, not in the implementation): {}",
+                panic_message(&p)
+            ),
+        ),
+    })
 }
 
 fn verdict_of(differences: Vec<Difference>) -> Verdict {
@@ -822,5 +873,261 @@ pub(crate) fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
         s.clone()
     } else {
         "panic with a non-string payload".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::ItemOutcome;
+    use crate::runner::report::tests::panics_rendering;
+
+    /// The text whose rendering panics in these tests.
+    const MARK: &str = "a text whose rendering panics";
+
+    /// The reference engine, answering [`MARK`] as the result text of the `call`th call it is asked
+    /// (from 0) and of each call of its `session`th session.
+    struct Marked {
+        call: Option<usize>,
+        session: Option<usize>,
+        calls: usize,
+        sessions: usize,
+    }
+
+    impl Marked {
+        fn new(call: Option<usize>, session: Option<usize>) -> Marked {
+            Marked {
+                call,
+                session,
+                calls: 0,
+                sessions: 0,
+            }
+        }
+    }
+
+    impl Implementation for Marked {
+        fn describe(&self) -> String {
+            "the reference engine, one answer marked".into()
+        }
+
+        fn decide(
+            &mut self,
+            ask: Ask<'_>,
+            _while_waiting: &mut dyn FnMut(),
+        ) -> Result<Outcome, ImplError> {
+            let mut o = crate::engine::decide(ask.scenario, ask.profile);
+            if self.call == Some(self.calls) {
+                o.result.text = Some(MARK.into());
+            }
+            self.calls += 1;
+            Ok(o)
+        }
+
+        fn decide_session(
+            &mut self,
+            session: &SessionScenario,
+            profile: Profile,
+            _while_waiting: &mut dyn FnMut(),
+        ) -> Result<SessionOutcome, ImplError> {
+            let mut o = crate::engine::decide_session(session, profile);
+            if self.session == Some(self.sessions) {
+                for item in &mut o.calls {
+                    if let ItemOutcome::Call(c) = item {
+                        c.result.text = Some(MARK.into());
+                    }
+                }
+            }
+            self.sessions += 1;
+            Ok(o)
+        }
+    }
+
+    /// Whether `r` is broken by a panic of autoreview's own judging, named in its message.
+    fn judging_panicked(r: &CaseResult) -> bool {
+        matches!(&r.verdict, Verdict::Broken { error }
+            if error.kind == Broken::Panic
+                && error.message.starts_with("autoreview panicked while judging this case")
+                && error.message.contains("a panic injected into the rendering"))
+    }
+
+    /// A panic while judging one case, or rendering its verdict, is that case's broken verdict:
+    /// the run goes on, the other cases are judged, and every report is written with it.
+    #[test]
+    fn a_panic_judging_one_case_breaks_that_case_only() {
+        let _mark = panics_rendering(MARK);
+        let profile = Profile::Baseline;
+        let cases: Vec<Case> = crate::cases::all(profile)
+            .unwrap()
+            .into_iter()
+            .filter(|c| matches!(c.scenario, Input::One(_)) && !c.implementation_defined)
+            .take(4)
+            .collect();
+        let mut imp = Marked::new(Some(1), None);
+        let report = run(
+            &mut imp,
+            &cases,
+            profile,
+            Oracle::Reference,
+            &expect::Expected::none(),
+            &mut |_, _| {},
+        );
+        let broken: Vec<&str> = report
+            .results
+            .iter()
+            .filter(|r| judging_panicked(r))
+            .map(|r| r.id.as_str())
+            .collect();
+        assert_eq!(broken, [cases[1].id.as_str()], "{:#?}", report.results);
+        assert_eq!(report.results.len(), 4);
+        assert_eq!(report.passed(), 3, "the cases after it were judged");
+        assert_eq!(report.results[1].status, Status::Fail);
+        assert!(report::text(&report, false, false).contains("PANIC"));
+        assert!(report::markdown(&report, false).contains("autoreview panicked while judging"));
+        assert!(
+            report::junit(&report, false)
+                .unwrap()
+                .contains("type=\"panic\"")
+        );
+        assert!(report::json(&report, false).contains("\"kind\": \"panic\""));
+    }
+
+    /// Generated cases and sessions, and shrinking them, are judged in the same place: a panic
+    /// breaks the generated case or session, and the run finishes.
+    #[test]
+    fn a_panic_judging_a_generated_case_or_session_breaks_that_case_only() {
+        let _mark = panics_rendering(MARK);
+        let plan = generated::Plan {
+            max_shrink_steps: 20,
+            ..generated::Plan::new(40, 7)
+        };
+        let expected = expect::Expected::none();
+        let mut imp = Marked::new(Some(2), Some(0));
+        let found = generated::run(
+            &mut imp,
+            Profile::Baseline,
+            &plan,
+            &expected,
+            &mut |_, _| {},
+        );
+        let broken: Vec<&str> = found
+            .results
+            .iter()
+            .filter(|r| judging_panicked(r))
+            .map(|r| r.id.as_str())
+            .collect();
+        let session = (0..40)
+            .find(|&k| sessions::draws_session(7, k))
+            .expect("a session among 40 cases");
+        assert_eq!(
+            broken,
+            [generated::case_id(7, 2), sessions::case_id(7, session)],
+            "{:#?}",
+            found.results
+        );
+        assert!(found.cases > 40, "every call and session ran");
+    }
+
+    /// The reference engine, answering each call with the next of `texts` (in turn) as its
+    /// result text and as the reason and display reasons of its decision.
+    struct Worded {
+        texts: Vec<String>,
+        n: usize,
+    }
+
+    impl Worded {
+        fn reword(&mut self, o: &mut Outcome) {
+            let t = self.texts[self.n % self.texts.len()].clone();
+            self.n += 1;
+            o.result.text = Some(t.clone());
+            match &mut o.listener {
+                Some(crate::outcome::Decision::Deny { reason, .. }) => *reason = t.clone(),
+                Some(crate::outcome::Decision::Ask {
+                    reason,
+                    display_reason,
+                }) => {
+                    *reason = Some(t.clone());
+                    if let Some(d) = display_reason {
+                        d.en = t.clone();
+                        d.zh = format!("{t}\u{3000}{t}");
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    impl Implementation for Worded {
+        fn describe(&self) -> String {
+            "the reference engine, its texts reworded".into()
+        }
+
+        fn decide(
+            &mut self,
+            ask: Ask<'_>,
+            _while_waiting: &mut dyn FnMut(),
+        ) -> Result<Outcome, ImplError> {
+            let mut o = crate::engine::decide(ask.scenario, ask.profile);
+            self.reword(&mut o);
+            Ok(o)
+        }
+
+        fn decide_session(
+            &mut self,
+            session: &SessionScenario,
+            profile: Profile,
+            _while_waiting: &mut dyn FnMut(),
+        ) -> Result<SessionOutcome, ImplError> {
+            let mut o = crate::engine::decide_session(session, profile);
+            for item in &mut o.calls {
+                if let ItemOutcome::Call(c) = item {
+                    self.reword(c);
+                }
+            }
+            Ok(o)
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+        /// An implementation whose texts are any text: the outcome comparison, the judging and
+        /// the shrinking of generated calls and sessions never panic (no case is broken), and
+        /// every report writer holds on the run.
+        #[test]
+        fn any_texts_are_judged_shrunk_and_reported(
+            texts in proptest::collection::vec(crate::runner::report::tests::any_text(), 1..4),
+            seed in 0u64..1000,
+        ) {
+            let plan = generated::Plan {
+                max_shrink_steps: 30,
+                max_counterexamples: 2,
+                ..generated::Plan::new(12, seed)
+            };
+            let expected = expect::Expected::none();
+            let mut imp = Worded { texts: texts.clone(), n: 0 };
+            let mut report = run(&mut imp, &[], Profile::Baseline, Oracle::Reference, &expected, &mut |_, _| {});
+            let mut found = generated::run(&mut imp, Profile::Baseline, &plan, &expected, &mut |_, _| {});
+            proptest::prop_assert!(
+                found.results.iter().all(|r| !matches!(r.verdict, Verdict::Broken { .. })),
+                "{:#?}", found.results
+            );
+            // Each TEXT difference holds the text as the implementation sent it.
+            let sent: Vec<String> = texts
+                .iter()
+                .flat_map(|t| [t.clone(), format!("{t}\u{3000}{t}")])
+                .collect();
+            for r in &found.results {
+                if let Verdict::Fail { differences } = &r.verdict {
+                    for d in differences.iter().filter(|d| d.severity == Severity::Text) {
+                        proptest::prop_assert!(
+                            d.actual.as_str().is_some_and(|a| sent.iter().any(|t| t == a)),
+                            "{d:?}"
+                        );
+                    }
+                }
+            }
+            report.join_generated(&mut found);
+            crate::runner::report::tests::writers_hold(&report, &[]);
+        }
     }
 }

@@ -63,50 +63,69 @@ impl CaseResult {
         }
     }
 
-    /// The lines that say why the case failed, at most `max` differences or stderr lines. With
-    /// `terminal`, texts show as word-level differences (coloured when `terminal` is
-    /// `Some(true)`) and control characters as escapes; without, in full.
+    /// The lines that say why the case failed ([`detail_lines`]).
     fn detail_lines(&self, max: usize, terminal: Option<bool>) -> Vec<String> {
-        let shown = |s: &str| match terminal {
-            Some(_) => worddiff::visible(s),
-            None => s.to_owned(),
-        };
-        let mut out = Vec::new();
-        match &self.verdict {
-            Verdict::Pass => {}
-            Verdict::NotApplicable { missing } => {
-                out.push(format!("not applicable: {}", needs_text(missing)));
+        detail_lines(&self.verdict, max, terminal)
+    }
+}
+
+/// The lines that say why a case failed with `verdict`, at most `max` differences or stderr lines.
+/// With `terminal`, texts show as word-level differences (coloured when `terminal` is
+/// `Some(true)`) and control characters as escapes; without, in full.
+fn detail_lines(verdict: &Verdict, max: usize, terminal: Option<bool>) -> Vec<String> {
+    let shown = |s: &str| match terminal {
+        Some(_) => worddiff::visible(s),
+        None => s.to_owned(),
+    };
+    let mut out = Vec::new();
+    match verdict {
+        Verdict::Pass => {}
+        Verdict::NotApplicable { missing } => {
+            out.push(format!("not applicable: {}", needs_text(missing)));
+        }
+        Verdict::Fail { differences } => {
+            for d in differences.iter().take(max) {
+                out.push(match terminal {
+                    Some(color) => terminal_difference(d, color),
+                    None => d.to_string(),
+                });
             }
-            Verdict::Fail { differences } => {
-                for d in differences.iter().take(max) {
-                    out.push(match terminal {
-                        Some(color) => terminal_difference(d, color),
-                        None => d.to_string(),
-                    });
-                }
-                if differences.len() > max {
-                    out.push(format!("… and {} more", differences.len() - max));
-                }
-            }
-            Verdict::Broken { error } => {
-                out.push(shown(&error.message));
-                for l in error.stderr.iter().take(max) {
-                    out.push(format!("stderr: {}", shown(l)));
-                }
-                if error.stderr.len() > max {
-                    out.push(format!(
-                        "… and {} more stderr lines",
-                        error.stderr.len() - max
-                    ));
-                }
+            if differences.len() > max {
+                out.push(format!("… and {} more", differences.len() - max));
             }
         }
-        out
+        Verdict::Broken { error } => {
+            out.push(shown(&error.message));
+            for l in error.stderr.iter().take(max) {
+                out.push(format!("stderr: {}", shown(l)));
+            }
+            if error.stderr.len() > max {
+                out.push(format!(
+                    "… and {} more stderr lines",
+                    error.stderr.len() - max
+                ));
+            }
+        }
     }
+    out
+}
+
+/// Renders `verdict` as every report renders a case's verdict (the terminal's lines, plain and
+/// coloured, the JUnit body, the Markdown line), every difference and stderr line of it, and
+/// drops the text. Judging a case ends with it ([`super::judged`]), so that a verdict whose
+/// rendering panics is caught with its case instead of ending the run when a report is written.
+pub(crate) fn render_verdict(verdict: &Verdict) {
+    for terminal in [Some(false), Some(true)] {
+        let _ = detail_lines(verdict, usize::MAX, terminal);
+    }
+    let _ = xml_text(&detail_lines(verdict, usize::MAX, None).join("\n"));
+    let _ = md_verdict(verdict);
 }
 
 /// One difference for the terminal: texts as a word-level difference, other values in full.
 fn terminal_difference(d: &Difference, color: bool) -> String {
+    #[cfg(test)]
+    tests::panic_if_marked(d);
     let Some(pieces) = worddiff::of_difference(d) else {
         return worddiff::visible(&d.to_string());
     };
@@ -753,12 +772,19 @@ pub fn code_span(s: &str) -> String {
 
 /// How a failing case's first detail reads in Markdown.
 fn md_detail(r: &CaseResult) -> String {
-    match (&r.verdict, r.status) {
-        (_, Status::UnexpectedPass) => format!(
+    match r.status {
+        Status::UnexpectedPass => format!(
             "passes but is listed as an expected failure: {}",
             md_text(r.expected_failure.as_deref().unwrap_or_default(), 300)
         ),
-        (Verdict::Fail { differences }, _) => {
+        _ => md_verdict(&r.verdict),
+    }
+}
+
+/// How a verdict's first detail reads in Markdown.
+fn md_verdict(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Fail { differences } => {
             let more = match differences.len() {
                 0 | 1 => String::new(),
                 n => format!(" (and {} more)", n - 1),
@@ -768,9 +794,9 @@ fn md_detail(r: &CaseResult) -> String {
                 .map(|d| md_difference(d) + &more)
                 .unwrap_or_default()
         }
-        (Verdict::Broken { error }, _) => md_text(&error.message, 300),
-        (Verdict::NotApplicable { missing }, _) => needs_text(missing),
-        (Verdict::Pass, _) => String::new(),
+        Verdict::Broken { error } => md_text(&error.message, 300),
+        Verdict::NotApplicable { missing } => needs_text(missing),
+        Verdict::Pass => String::new(),
     }
 }
 
@@ -919,58 +945,136 @@ pub fn append_markdown(path: &std::path::Path, text: &str) -> std::io::Result<()
     file.write_all(format!("{separator}{text}").as_bytes())
 }
 
+/// A case with `status` of a [`specimen`] run, failing with a broken verdict unless it passes.
+fn specimen_case(id: &str, status: Status) -> CaseResult {
+    let passed = matches!(status, Status::Pass | Status::UnexpectedPass);
+    CaseResult {
+        id: id.into(),
+        area: "area".into(),
+        title: format!("case {id}"),
+        clauses: Vec::new(),
+        row: None,
+        verdict: if passed {
+            Verdict::Pass
+        } else {
+            Verdict::Broken {
+                error: super::ImplError::new(Broken::Error, "no outcome"),
+            }
+        },
+        status,
+        expected_failure: matches!(status, Status::ExpectedFail | Status::UnexpectedPass)
+            .then(|| "listed".to_owned()),
+        duration: std::time::Duration::from_millis(3),
+    }
+}
+
+/// A [`specimen`] run of `results`, listing `stale` expectations.
+fn specimen_run(results: Vec<CaseResult>, stale: &[&str]) -> Report {
+    Report {
+        profile: crate::profile::Profile::Baseline,
+        implementation: "test".into(),
+        implementation_info: None,
+        command: Vec::new(),
+        oracle: super::Oracle::Reference,
+        shard: None,
+        generated: 0,
+        protocol: None,
+        observes: Vec::new(),
+        lacks: Vec::new(),
+        started: SystemTime::UNIX_EPOCH,
+        duration: std::time::Duration::from_millis(10),
+        seed: None,
+        argv: Vec::new(),
+        results,
+        generated_passed: 0,
+        generated_not_applicable: 0,
+        stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
+        counterexamples: Vec::new(),
+    }
+}
+
+/// A run of five cases (`PASS-1`, `FAIL-1` with one TEXT difference at `/result/text`,
+/// `BROKEN-1`, `XFAIL-1` and `XPASS-1`) and a stale expectation, whose free texts hold
+/// `expected` (the implementation's description, the failing case's title, its difference's
+/// expected text and rule, the broken case's message, the expected failure's reason) or `actual`
+/// (the difference's actual text, the broken case's stderr): what the report writers are tested
+/// and fuzzed on (`fuzz/fuzz_targets/report_writers.rs`).
+#[doc(hidden)]
+pub fn specimen(expected: &str, actual: &str) -> Report {
+    let mut fail = specimen_case("FAIL-1", Status::Fail);
+    fail.title = format!("title {expected}");
+    fail.verdict = Verdict::Fail {
+        differences: vec![Difference {
+            severity: Severity::Text,
+            pointer: "/result/text".into(),
+            expected: serde_json::Value::String(format!("expected {expected}")),
+            actual: serde_json::Value::String(format!("actual {actual}")),
+            rule: Some(format!("rule {expected}")),
+        }],
+    };
+    let mut broken = specimen_case("BROKEN-1", Status::Fail);
+    broken.verdict = Verdict::Broken {
+        error: super::ImplError {
+            kind: Broken::ProtocolError,
+            message: format!("message {expected}"),
+            stderr: vec![format!("stderr {actual}")],
+        },
+    };
+    let mut xfail = specimen_case("XFAIL-1", Status::ExpectedFail);
+    xfail.expected_failure = Some(format!("reason {expected}"));
+    let mut r = specimen_run(
+        vec![
+            specimen_case("PASS-1", Status::Pass),
+            fail,
+            broken,
+            xfail,
+            specimen_case("XPASS-1", Status::UnexpectedPass),
+        ],
+        &["STALE-1"],
+    );
+    r.implementation = format!("gate {expected}");
+    r.protocol = Some(1);
+    r.seed = Some(7);
+    r
+}
+
 #[cfg(test)]
-mod tests {
-    use std::time::{Duration, SystemTime};
+pub(crate) mod tests {
+    use std::cell::RefCell;
 
-    use super::*;
-    use crate::profile::Profile;
-    use crate::runner::{ImplError, Verdict};
+    use proptest::prelude::*;
 
-    /// A case with `status`, failing with a broken verdict unless it passes.
-    pub(super) fn case(id: &str, status: Status) -> CaseResult {
-        let passed = matches!(status, Status::Pass | Status::UnexpectedPass);
-        CaseResult {
-            id: id.into(),
-            area: "area".into(),
-            title: format!("case {id}"),
-            clauses: Vec::new(),
-            row: None,
-            verdict: if passed {
-                Verdict::Pass
-            } else {
-                Verdict::Broken {
-                    error: ImplError::new(Broken::Error, "no outcome"),
-                }
-            },
-            status,
-            expected_failure: matches!(status, Status::ExpectedFail | Status::UnexpectedPass)
-                .then(|| "listed".to_owned()),
-            duration: Duration::from_millis(3),
-        }
+    use super::{specimen_case as case, specimen_run as report, *};
+    use crate::runner::Verdict;
+
+    thread_local! {
+        /// A text whose rendering as a difference panics on this thread, to test what such a
+        /// panic costs.
+        static PANICS: RefCell<Option<String>> = const { RefCell::new(None) };
     }
 
-    pub(super) fn report(results: Vec<CaseResult>, stale: &[&str]) -> Report {
-        Report {
-            profile: Profile::Baseline,
-            implementation: "test".into(),
-            implementation_info: None,
-            command: Vec::new(),
-            oracle: crate::runner::Oracle::Reference,
-            shard: None,
-            generated: 0,
-            protocol: None,
-            observes: Vec::new(),
-            lacks: Vec::new(),
-            started: SystemTime::UNIX_EPOCH,
-            duration: Duration::from_millis(10),
-            seed: None,
-            argv: Vec::new(),
-            results,
-            generated_passed: 0,
-            generated_not_applicable: 0,
-            stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
-            counterexamples: Vec::new(),
+    /// Until the guard is dropped, a difference whose actual value holds `text` panics when it is
+    /// rendered for the terminal (on this thread).
+    pub(crate) fn panics_rendering(text: &str) -> impl Drop {
+        struct Unmark;
+        impl Drop for Unmark {
+            fn drop(&mut self) {
+                PANICS.with(|p| p.borrow_mut().take());
+            }
+        }
+        PANICS.with(|p| *p.borrow_mut() = Some(text.to_owned()));
+        Unmark
+    }
+
+    /// Panics if `d` holds the text [`panics_rendering`] set.
+    pub(super) fn panic_if_marked(d: &Difference) {
+        let marked = PANICS.with(|p| {
+            p.borrow()
+                .as_deref()
+                .is_some_and(|t| d.actual.as_str().is_some_and(|a| a.contains(t)))
+        });
+        if marked {
+            panic!("a panic injected into the rendering of a difference");
         }
     }
 
@@ -1196,43 +1300,7 @@ mod tests {
     /// A report whose every free text (titles, reasons, differences, adapter messages and stderr,
     /// the implementation's description) carries [`hostile`] text.
     pub(super) fn hostile_report() -> Report {
-        use crate::runner::{Difference, Severity};
-        let h = hostile();
-        let mut fail = case("FAIL-1", Status::Fail);
-        fail.title = format!("title {h}");
-        fail.verdict = Verdict::Fail {
-            differences: vec![Difference {
-                severity: Severity::Text,
-                pointer: "/result/text".into(),
-                expected: serde_json::Value::String(format!("expected {h}")),
-                actual: serde_json::Value::String(format!("actual {h}")),
-                rule: Some(format!("rule {h}")),
-            }],
-        };
-        let mut broken = case("BROKEN-1", Status::Fail);
-        broken.verdict = Verdict::Broken {
-            error: ImplError {
-                kind: Broken::ProtocolError,
-                message: format!("message {h}"),
-                stderr: vec![format!("stderr {h}")],
-            },
-        };
-        let mut xfail = case("XFAIL-1", Status::ExpectedFail);
-        xfail.expected_failure = Some(format!("reason {h}"));
-        let mut r = report(
-            vec![
-                case("PASS-1", Status::Pass),
-                fail,
-                broken,
-                xfail,
-                case("XPASS-1", Status::UnexpectedPass),
-            ],
-            &["STALE-1"],
-        );
-        r.implementation = format!("gate {h}");
-        r.protocol = Some(1);
-        r.seed = Some(7);
-        r
+        specimen(&hostile(), &hostile())
     }
 
     /// JUnit XML parses with a strict parser whatever text an adapter sends; forbidden characters
@@ -1360,18 +1428,84 @@ mod tests {
         (events, text)
     }
 
+    /// Checks that `md`, as GitHub renders it, shows each of `shown` literally, makes no markup of
+    /// any text (no HTML but the tags the writer uses, no emphasis, strikethrough, link or image),
+    /// holds no terminal colour, and gives every table row the area cell and the 12 counts.
+    pub(crate) fn markdown_holds(md: &str, shown: &[String]) {
+        use pulldown_cmark::{Event, Tag, TagEnd};
+        let (events, text) = rendered(md);
+        for shown in shown {
+            assert!(
+                text.contains(shown.as_str()),
+                "{shown:?} not shown in {text:?}\n{md}"
+            );
+        }
+        let allowed = [
+            "<details>",
+            "<summary>",
+            "</summary>",
+            "</details>",
+            "<del>",
+            "</del>",
+            "<ins>",
+            "</ins>",
+        ];
+        let mut cells = 0;
+        let mut rows = Vec::new();
+        for e in &events {
+            match e {
+                Event::Html(h) | Event::InlineHtml(h) => assert!(
+                    allowed.iter().any(|t| h.trim().starts_with(t)),
+                    "HTML from text: {h:?}\n{md}"
+                ),
+                Event::Start(
+                    Tag::Emphasis | Tag::Strikethrough | Tag::Link { .. } | Tag::Image { .. },
+                ) => panic!("markup from text: {e:?}\n{md}"),
+                Event::Start(Tag::TableCell) => cells += 1,
+                Event::End(TagEnd::TableRow | TagEnd::TableHead) => {
+                    rows.push(cells);
+                    cells = 0;
+                }
+                _ => {}
+            }
+        }
+        assert!(!md.contains('\u{1b}'), "no terminal colours in Markdown");
+        assert!(
+            rows.len() >= 3 && rows.iter().all(|n| *n == 13),
+            "{rows:?}\n{md}"
+        );
+    }
+
+    /// Checks that `xml` parses with a strict parser and that its texts or attributes hold each
+    /// of `shown` (in an attribute, a line feed reads as a space, as XML normalizes it).
+    fn junit_holds(xml: &str, shown: &[String]) {
+        let doc =
+            roxmltree::Document::parse(xml).unwrap_or_else(|e| panic!("invalid XML ({e}):\n{xml}"));
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        let attributes: Vec<&str> = doc
+            .descendants()
+            .flat_map(|n| n.attributes())
+            .map(|a| a.value())
+            .collect();
+        for shown in shown {
+            let attribute = shown.replace('\n', " ");
+            assert!(
+                texts.iter().any(|t| t.contains(shown.as_str()))
+                    || attributes.iter().any(|a| a.contains(&attribute)),
+                "{shown:?} in {texts:?} {attributes:?}"
+            );
+        }
+    }
+
     /// Every text from a case or an adapter shows literally in the Markdown: no HTML, emphasis,
     /// strikethrough, link or entity made of it, and a `|` in an area does not split its cell.
     #[test]
     fn markdown_shows_any_text_literally() {
-        use pulldown_cmark::{Event, Tag, TagEnd};
         let mut r = hostile_report();
         r.results[1].area = format!("a|b {}", hostile());
         r.results[1].id = "ID-`1`".into();
         for strict in [false, true] {
-            let md = markdown(&r, strict);
-            let (events, text) = rendered(&md);
-            for shown in [
+            let shown = [
                 "<tool_call> *x* _y_ ~~z~~ $a$ [l](u) :+1: @user #1 &amp; & \" '",
                 "\\u{0000}\\u{0001}",
                 "\\u{fffe}\\u{ffff}",
@@ -1380,54 +1514,111 @@ mod tests {
                 "message \\u{0000}",
                 "implementation: gate \\u{0000}",
                 "ID-`1`",
-            ] {
-                assert!(
-                    text.contains(shown),
-                    "{shown:?} not shown in {text:?}\n{md}"
-                );
-            }
-            for e in &events {
-                match e {
-                    Event::Html(h) | Event::InlineHtml(h) => assert!(
-                        [
-                            "<details>",
-                            "<summary>",
-                            "</summary>",
-                            "</details>",
-                            "<del>",
-                            "</del>",
-                            "<ins>",
-                            "</ins>"
-                        ]
-                        .iter()
-                        .any(|t| h.trim().starts_with(t)),
-                        "HTML from text: {h:?}\n{md}"
-                    ),
-                    Event::Start(
-                        Tag::Emphasis | Tag::Strikethrough | Tag::Link { .. } | Tag::Image { .. },
-                    ) => panic!("markup from text: {e:?}\n{md}"),
-                    _ => {}
-                }
-            }
-            assert!(!md.contains('\u{1b}'), "no terminal colours in Markdown");
-            assert!(
-                text.contains("/result/text: expectedactual \\u{0000}"),
-                "the difference, removed and added words in tags: {text}"
-            );
-            // Every table row has the area cell and the 11 counts.
-            let mut cells = 0;
-            let mut rows = Vec::new();
-            for e in &events {
-                match e {
-                    Event::Start(Tag::TableCell) => cells += 1,
-                    Event::End(TagEnd::TableRow | TagEnd::TableHead) => {
-                        rows.push(cells);
-                        cells = 0;
-                    }
-                    _ => {}
-                }
-            }
-            assert_eq!(rows, [13, 13, 13, 13], "{md}");
+                // The difference, removed and added words in tags.
+                "/result/text: expectedactual \\u{0000}",
+            ];
+            markdown_holds(&markdown(&r, strict), &shown.map(str::to_owned));
         }
+    }
+
+    /// Arbitrary text as an implementation could send it: any character, weighted toward every
+    /// class of whitespace (U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F,
+    /// U+205F, U+3000, U+FEFF), combining marks, U+FFFD (what a lone surrogate half is read as),
+    /// control characters, markup characters and CJK; now and then a very long line.
+    pub(crate) fn any_text() -> impl Strategy<Value = String> {
+        static SPACES: [char; 22] = [
+            ' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{a0}', '\u{1680}', '\u{2000}',
+            '\u{2003}', '\u{2007}', '\u{200a}', '\u{200b}', '\u{2028}', '\u{2029}', '\u{202f}',
+            '\u{205f}', '\u{3000}', '\u{feff}', '\u{180e}', '\u{fffd}',
+        ];
+        static MARKUP: [char; 20] = [
+            '<', '>', '&', '*', '_', '[', ']', '(', ')', '`', '|', '~', '$', ':', '@', '!', '#',
+            '\\', '"', '\'',
+        ];
+        let ch = prop_oneof![
+            4 => any::<char>(),
+            4 => proptest::sample::select(&SPACES[..]),
+            2 => proptest::char::range('\u{300}', '\u{36f}'),
+            2 => proptest::char::range('\u{0}', '\u{1f}'),
+            1 => proptest::char::range('\u{7f}', '\u{9f}'),
+            2 => proptest::sample::select(&MARKUP[..]),
+            3 => proptest::char::range('\u{4e00}', '\u{9fff}'),
+            4 => proptest::char::range('a', 'z'),
+        ];
+        let short = proptest::collection::vec(ch, 0..40).prop_map(String::from_iter);
+        prop_oneof![
+            12 => short.clone(),
+            1 => (short, 50usize..500).prop_map(|(s, n)| s.repeat(n)),
+        ]
+    }
+
+    /// Checks every writer on `r`: the terminal text holds no control character but line feeds
+    /// (and colour codes when coloured) and shows each of `shown` (a title or message, shown in
+    /// full); the Markdown shows them literally (up to its 300 characters); the JUnit parses and
+    /// holds them; the JSON reads back with every result as it is, and the matrix reads it and
+    /// writes its page, Markdown, badges and comparison.
+    pub(crate) fn writers_hold(r: &Report, shown: &[String]) {
+        let v = worddiff::visible;
+        // Markdown drops the spaces that end a line.
+        let md_shown: Vec<String> = shown
+            .iter()
+            .map(|s| {
+                v(&s.chars().take(300).collect::<String>())
+                    .trim_end_matches(' ')
+                    .to_owned()
+            })
+            .collect();
+        let xml_shown: Vec<String> = shown.iter().map(|s| xml_text(s)).collect();
+        for strict in [false, true] {
+            for color in [false, true] {
+                let t = text(r, strict, color);
+                let plain = ["\u{1b}[31m", "\u{1b}[32m", "\u{1b}[0m"]
+                    .iter()
+                    .fold(t.clone(), |t, code| t.replace(code, ""));
+                assert!(
+                    !plain.chars().any(|c| c.is_control() && c != '\n'),
+                    "{plain:?}"
+                );
+                for s in shown {
+                    assert!(t.contains(&v(s)), "{s:?} in {t}");
+                }
+            }
+            markdown_holds(&markdown(r, strict), &md_shown);
+            junit_holds(&junit(r, strict).unwrap(), &xml_shown);
+            let json = json(r, strict);
+            let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(back["results"], serde_json::to_value(&r.results).unwrap());
+            let read = crate::matrix::RunReport::parse(&json).unwrap();
+            crate::matrix::html::tests::matrix_writers_hold(&[("r.json".to_owned(), read)]);
+        }
+    }
+
+    /// [`writers_hold`] for a [`specimen`] of `e` and `a`, with the texts it holds.
+    fn specimen_holds(e: &str, a: &str) {
+        let r = specimen(e, a);
+        writers_hold(&r, &[format!("title {e}"), format!("message {e}")]);
+        // The adapter's stderr, which the Markdown leaves out.
+        let stderr = format!("stderr: stderr {a}");
+        assert!(text(&r, false, false).contains(&worddiff::visible(&stderr)));
+        junit_holds(&junit(&r, false).unwrap(), &[xml_text(&stderr)]);
+        let back: serde_json::Value = serde_json::from_str(&json(&r, false)).unwrap();
+        let d = &back["results"][1]["differences"][0];
+        assert_eq!(d["expected"], format!("expected {e}"));
+        assert_eq!(d["actual"], format!("actual {a}"));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Every writer shows any text an implementation sends, whole and literally.
+        #[test]
+        fn every_writer_shows_any_text(e in any_text(), a in any_text()) {
+            specimen_holds(&e, &a);
+        }
+    }
+
+    #[test]
+    fn every_writer_shows_the_hostile_text() {
+        specimen_holds(&hostile(), &hostile());
     }
 }

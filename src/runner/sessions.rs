@@ -114,18 +114,11 @@ pub fn judge(
             return verdict;
         }
     }
-    match super::ask_session_safely(imp, s, profile, &mut || {}) {
-        Err(error) => Verdict::Broken { error },
-        Ok(outcome) => {
-            let outcome = compare::observed(InputOutcome::Session(outcome), observes);
-            let differences = compare::compare_input(&reference, &outcome);
-            if differences.is_empty() {
-                Verdict::Pass
-            } else {
-                Verdict::Fail { differences }
-            }
-        }
-    }
+    let answer = super::ask_session_safely(imp, s, profile, &mut || {});
+    super::judged(answer, |outcome| {
+        let outcome = compare::observed(InputOutcome::Session(outcome), observes);
+        compare::compare_input(&reference, &outcome)
+    })
 }
 
 /// Shrinks `start` while `keep` holds, trying at most `max_steps` candidates: dropping an item

@@ -202,21 +202,32 @@ fn shorten(pieces: Vec<Piece>) -> Vec<Piece> {
     out
 }
 
-/// About the first `n` characters of `s`, ending at a word boundary when one is near.
+/// About the first `n` characters of `s`, ending just after a whitespace character when one is
+/// among the last half of them.
 fn first_chars(s: &str, n: usize) -> String {
     let cut: String = s.chars().take(n).collect();
-    match cut.rfind(char::is_whitespace) {
-        Some(i) if i >= n / 2 => cut[..=i].to_owned(),
+    let space = cut
+        .char_indices()
+        .enumerate()
+        .filter(|(_, (_, c))| c.is_whitespace())
+        .last();
+    match space {
+        Some((k, (i, c))) if k >= n / 2 => cut[..i + c.len_utf8()].to_owned(),
         _ => cut,
     }
 }
 
-/// About the last `n` characters of `s`, starting at a word boundary when one is near.
+/// About the last `n` characters of `s`, starting at a whitespace character when one is among the
+/// first half of them.
 fn last_chars(s: &str, n: usize) -> String {
     let skip = s.chars().count().saturating_sub(n);
     let cut: String = s.chars().skip(skip).collect();
-    match cut.find(char::is_whitespace) {
-        Some(i) if i <= n / 2 => cut[i..].to_owned(),
+    let space = cut
+        .char_indices()
+        .enumerate()
+        .find(|(_, (_, c))| c.is_whitespace());
+    match space {
+        Some((k, (i, _))) if k <= n / 2 => cut[i..].to_owned(),
         _ => cut,
     }
 }
@@ -400,9 +411,78 @@ mod tests {
         assert_eq!(of_difference(&kind), None);
     }
 
+    /// A multi-byte whitespace character (the ideographic space of Chinese text, U+3000) where
+    /// the context beside a change is cut: the cut falls on a character boundary.
+    #[test]
+    fn context_cut_beside_multi_byte_whitespace_keeps_whole_characters() {
+        let lead = format!("{}\u{3000}的文字内容很长的文字", "很长".repeat(12));
+        let tail = "用户拒绝了工具调用之后的所有\u{3000}文字内容都很长很长很长很长";
+        let e = format!("{lead} 拒绝 {tail}");
+        let a = format!("{lead} 允许 {tail}");
+        // Each side keeps its context up to the space nearest the cut, the space included.
+        assert_eq!(
+            plain(&e, &a),
+            "…\u{3000}的文字内容很长的文字 [-拒绝-]{+允许+} 用户拒绝了工具调用之后的所有\u{3000}…"
+        );
+    }
+
     #[test]
     fn colour_marks_changes_without_brackets() {
         let shown = terminal(&diff("a b c", "a x c"), true);
         assert_eq!(shown, "a \u{1b}[31mb\u{1b}[0m\u{1b}[32mx\u{1b}[0m c");
+    }
+
+    /// Checks `pieces`, the difference of `e` and `a`: each unchanged or removed run is text of
+    /// `e` and each added run text of `a` (up to an ellipsis of its own), each is bounded when
+    /// something changed, and the terminal line holds no control character.
+    fn holds(pieces: &[Piece], e: &str, a: &str) {
+        let changed = pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Removed(_) | Piece::Added(_)));
+        for p in pieces {
+            let (t, side, max) = match p {
+                Piece::Same(t) => (t, e, 2 * CONTEXT + 8),
+                Piece::Removed(t) => (t, e, CHANGE + 1),
+                Piece::Added(t) => (t, a, CHANGE + 1),
+                Piece::Elided => continue,
+            };
+            let head = t.split('…').next().unwrap_or_default();
+            assert!(side.contains(head), "{head:?} is not in {side:?}");
+            assert!(
+                !changed || t.chars().count() <= max,
+                "{} characters: {t:?}",
+                t.chars().count()
+            );
+        }
+        let shown = terminal(pieces, false);
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// Any two texts, and two texts that differ between long shared runs of any text (so that
+        /// the context is cut): the difference never panics and holds.
+        #[test]
+        fn any_texts_diff_within_bounds(
+            e in crate::runner::report::tests::any_text(),
+            a in crate::runner::report::tests::any_text(),
+            around in crate::runner::report::tests::any_text(),
+        ) {
+            holds(&diff(&e, &a), &e, &a);
+            let (e, a) = (format!("{around}{e}{around}"), format!("{around}{a}{around}"));
+            holds(&diff(&e, &a), &e, &a);
+            for rule in ["only the first 0 characters are normative", "only the first 30 characters are normative"] {
+                let d = Difference {
+                    severity: Severity::Text,
+                    pointer: "/result/text".into(),
+                    expected: e.clone().into(),
+                    actual: a.clone().into(),
+                    rule: Some(rule.into()),
+                };
+                let pieces = of_difference(&d).unwrap();
+                holds(&pieces, &e, &a);
+            }
+        }
     }
 }

@@ -1896,3 +1896,76 @@ fn a_bad_case_file_is_a_usage_error_naming_file_path_and_fix() {
     assert_eq!(run(&[&ok]).0, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A gate that words its messages in its own way, with an ideographic space (U+3000) in them, over
+/// generated cases whose texts quote scenarios drawn with such spaces: every case is judged and
+/// reported, its TEXT differences shown word by word, and every report is written. (This run, seed
+/// and adapter once ended the whole run with a panic in the word diff's context cut, a U+3000 at
+/// the cut, and wrote no report.)
+#[test]
+fn a_gate_that_rewords_its_messages_with_u3000_is_reported_in_full() {
+    const REWORDED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/reworded.js");
+    let dir = std::env::temp_dir().join(format!("autoreview-reworded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let (json, junit, md) = (path("r.json"), path("r.xml"), path("r.md"));
+    let out = Command::new(BIN)
+        .args(["check", "--profile", "baseline", "--generated", "200"])
+        .args([
+            "--seed",
+            "20261217",
+            "--report-json",
+            &json,
+            "--junit",
+            &junit,
+        ])
+        .args(["--markdown", &md, "--", "node", REWORDED])
+        .output()
+        .expect("run autoreview");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}\n{stdout}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with("FAIL — "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("TEXT /result/text: ")
+            && stdout.contains("{+executed：\u{3000}")
+            && stdout.contains("[-executed: "),
+        "the rewording, word by word: {stdout}"
+    );
+    // The context that once panicked: cut just after a U+3000 the scenario's text holds.
+    assert!(
+        stdout.contains("QUOTA_EXCEEDED：\u{3000}+}[object Object],poz\u{3000}…"),
+        "{stdout}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let results = report["results"].as_array().unwrap();
+    assert!(results.iter().all(|r| r["verdict"] != "broken"), "{report}");
+    let texts = results
+        .iter()
+        .flat_map(|r| r["differences"].as_array().into_iter().flatten())
+        .filter(|d| d["severity"] == "TEXT")
+        .filter(|d| {
+            d["actual"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("：\u{3000}")
+        })
+        .count();
+    assert!(texts > 100, "{texts} reworded TEXT differences");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let summary = std::fs::read_to_string(&md).unwrap();
+    assert!(summary.contains("| **total** |") && summary.contains("\u{3000}"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
