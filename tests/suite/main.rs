@@ -16,6 +16,7 @@ mod numbers; // number text agrees with Node's String and JSON.stringify over th
 mod parse_cli; // `autoreview parse` gives the engine's verdicts with bounded reading
 mod parser; // the readers' security properties over generated and hostile text
 mod properties; // invariants of the spec over generated scenarios
+mod readme; // the READMEs' counts are the suite's own
 mod rows; // one case and one snapshot per decision-table row
 mod runner; // the runner against correct and broken adapters
 mod schema; // the JSON Schemas name the documented members; the TypeScript declarations are fresh
