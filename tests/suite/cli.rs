@@ -4,7 +4,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn autoreview(args: &[&str], stdin: &str) -> Output {
+/// Runs the command with `stdin` as its input, to its end.
+pub(crate) fn autoreview(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_autoreview"))
         .args(args)
         .stdin(Stdio::piped())

@@ -745,21 +745,7 @@ fn sh(line: &str) -> String {
 
 /// What `args` writes for `input` given on stdin directly, with no shell in between.
 fn piped(args: &[&str], input: &str) -> String {
-    use std::io::Write as _;
-    let mut child = std::process::Command::new(BIN)
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(crate::cli::autoreview(args, input).stdout).unwrap()
 }
 
 /// Both repro lines, pasted into `sh` (dash, whose `echo` reads backslash escapes), give what the
