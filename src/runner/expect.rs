@@ -76,15 +76,18 @@ impl Scope {
         }
     }
 
-    /// Whether `id` names a case of the run, in this process's part of it or not: a fixed case of
-    /// the profile, a generated case the seed and count draw (a session case where its number
-    /// draws one), or what the implementation wrote after its last reply ([`super::TAIL_ID`]),
-    /// which any run can show.
+    /// Whether `id` names a case, in this process's part of the run or outside it: a fixed case of
+    /// the profile, a generated case, or what the implementation wrote after its last reply
+    /// ([`super::TAIL_ID`]), which any run can show. A generated ID of another seed, beyond the
+    /// count, or in a run that draws none lies outside this run's selection, as another shard
+    /// does; one within this run's seed and count names a case only where the run draws it (a
+    /// session case where its number draws one).
     pub fn names(&self, id: &str) -> bool {
         id == super::TAIL_ID
             || self.fixed.contains(id)
-            || self.generated.is_some_and(|(seed, count)| {
-                super::generated::GeneratedId::parse(id).is_some_and(|g| g.drawn_by(seed, count))
+            || super::generated::GeneratedId::parse(id).is_some_and(|g| match self.generated {
+                Some((seed, count)) if g.seed == seed && g.k < count => g.drawn_by(seed, count),
+                _ => true,
             })
     }
 }
