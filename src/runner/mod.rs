@@ -885,29 +885,33 @@ mod tests {
     /// The text whose rendering panics in these tests.
     const MARK: &str = "a text whose rendering panics";
 
-    /// The reference engine, answering [`MARK`] as the result text of the `call`th call it is asked
-    /// (from 0) and of each call of its `session`th session.
-    struct Marked {
-        call: Option<usize>,
-        session: Option<usize>,
+    /// Where a call's outcome stands among a [`Rewritten`] implementation's answers: the `n`th
+    /// single call it is asked, or a call of the `n`th session (both from 0).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Answer {
+        Call(usize),
+        InSession(usize),
+    }
+
+    /// The reference engine, with each call's outcome passed through `rewrite` before it is
+    /// answered.
+    struct Rewritten<F> {
+        rewrite: F,
         calls: usize,
         sessions: usize,
     }
 
-    impl Marked {
-        fn new(call: Option<usize>, session: Option<usize>) -> Marked {
-            Marked {
-                call,
-                session,
-                calls: 0,
-                sessions: 0,
-            }
+    fn rewritten<F: FnMut(Answer, &mut Outcome)>(rewrite: F) -> Rewritten<F> {
+        Rewritten {
+            rewrite,
+            calls: 0,
+            sessions: 0,
         }
     }
 
-    impl Implementation for Marked {
+    impl<F: FnMut(Answer, &mut Outcome)> Implementation for Rewritten<F> {
         fn describe(&self) -> String {
-            "the reference engine, one answer marked".into()
+            "the reference engine, its answers rewritten".into()
         }
 
         fn decide(
@@ -916,9 +920,7 @@ mod tests {
             _while_waiting: &mut dyn FnMut(),
         ) -> Result<Outcome, ImplError> {
             let mut o = crate::engine::decide(ask.scenario, ask.profile);
-            if self.call == Some(self.calls) {
-                o.result.text = Some(MARK.into());
-            }
+            (self.rewrite)(Answer::Call(self.calls), &mut o);
             self.calls += 1;
             Ok(o)
         }
@@ -930,16 +932,23 @@ mod tests {
             _while_waiting: &mut dyn FnMut(),
         ) -> Result<SessionOutcome, ImplError> {
             let mut o = crate::engine::decide_session(session, profile);
-            if self.session == Some(self.sessions) {
-                for item in &mut o.calls {
-                    if let ItemOutcome::Call(c) = item {
-                        c.result.text = Some(MARK.into());
-                    }
+            for item in &mut o.calls {
+                if let ItemOutcome::Call(c) = item {
+                    (self.rewrite)(Answer::InSession(self.sessions), c);
                 }
             }
             self.sessions += 1;
             Ok(o)
         }
+    }
+
+    /// The reference engine, answering [`MARK`] as the result text of each of `marked`.
+    fn marked(marked: &[Answer]) -> impl Implementation + '_ {
+        rewritten(move |a, o| {
+            if marked.contains(&a) {
+                o.result.text = Some(MARK.into());
+            }
+        })
     }
 
     /// Whether `r` is broken by a panic of autoreview's own judging, named in its message.
@@ -962,7 +971,7 @@ mod tests {
             .filter(|c| matches!(c.scenario, Input::One(_)) && !c.implementation_defined)
             .take(4)
             .collect();
-        let mut imp = Marked::new(Some(1), None);
+        let mut imp = marked(&[Answer::Call(1)]);
         let report = run(
             &mut imp,
             &cases,
@@ -1001,7 +1010,7 @@ mod tests {
             ..generated::Plan::new(40, 7)
         };
         let expected = expect::Expected::none();
-        let mut imp = Marked::new(Some(2), Some(0));
+        let mut imp = marked(&[Answer::Call(2), Answer::InSession(0)]);
         let found = generated::run(
             &mut imp,
             Profile::Baseline,
@@ -1029,15 +1038,11 @@ mod tests {
 
     /// The reference engine, answering each call with the next of `texts` (in turn) as its
     /// result text and as the reason and display reasons of its decision.
-    struct Worded {
-        texts: Vec<String>,
-        n: usize,
-    }
-
-    impl Worded {
-        fn reword(&mut self, o: &mut Outcome) {
-            let t = self.texts[self.n % self.texts.len()].clone();
-            self.n += 1;
+    fn worded(texts: Vec<String>) -> impl Implementation {
+        let mut n = 0;
+        rewritten(move |_, o| {
+            let t = texts[n % texts.len()].clone();
+            n += 1;
             o.result.text = Some(t.clone());
             match &mut o.listener {
                 Some(crate::outcome::Decision::Deny { reason, .. }) => *reason = t.clone(),
@@ -1053,38 +1058,7 @@ mod tests {
                 }
                 _ => {}
             }
-        }
-    }
-
-    impl Implementation for Worded {
-        fn describe(&self) -> String {
-            "the reference engine, its texts reworded".into()
-        }
-
-        fn decide(
-            &mut self,
-            ask: Ask<'_>,
-            _while_waiting: &mut dyn FnMut(),
-        ) -> Result<Outcome, ImplError> {
-            let mut o = crate::engine::decide(ask.scenario, ask.profile);
-            self.reword(&mut o);
-            Ok(o)
-        }
-
-        fn decide_session(
-            &mut self,
-            session: &SessionScenario,
-            profile: Profile,
-            _while_waiting: &mut dyn FnMut(),
-        ) -> Result<SessionOutcome, ImplError> {
-            let mut o = crate::engine::decide_session(session, profile);
-            for item in &mut o.calls {
-                if let ItemOutcome::Call(c) = item {
-                    self.reword(c);
-                }
-            }
-            Ok(o)
-        }
+        })
     }
 
     proptest::proptest! {
@@ -1104,7 +1078,7 @@ mod tests {
                 ..generated::Plan::new(12, seed)
             };
             let expected = expect::Expected::none();
-            let mut imp = Worded { texts: texts.clone(), n: 0 };
+            let mut imp = worded(texts.clone());
             let mut report = run(&mut imp, &[], Profile::Baseline, Oracle::Reference, &expected, &mut |_, _| {});
             let mut found = generated::run(&mut imp, Profile::Baseline, &plan, &expected, &mut |_, _| {});
             proptest::prop_assert!(
