@@ -3,11 +3,13 @@
 //! reference engine, or an adapter named by `AUTOREVIEW_FEATURES_ADAPTER`), and checks the outcome
 //! with its `Then` steps. `features/README.md` lists the step vocabulary.
 //!
-//! Environment: `AUTOREVIEW_FEATURES_JUNIT=FILE` also writes a JUnit XML report;
+//! Only failing scenarios are printed, in full, then the summary; `AUTOREVIEW_FEATURES_VERBOSE=1`
+//! prints every step. Environment: `AUTOREVIEW_FEATURES_JUNIT=FILE` also writes a JUnit XML report;
 //! `AUTOREVIEW_FEATURES_ADAPTER="node adapters/node/skeleton.js"` decides through that adapter
 //! over the protocol instead of the reference engine; scenarios that need more than protocol 1
 //! (sessions, the session log, the requests) are then left out, each named on stderr.
 
+mod quiet;
 mod shim;
 mod steps;
 mod world;
@@ -45,10 +47,27 @@ async fn main() {
                 .filter_run_and_exit(features, filter)
                 .await;
         }
-        None => {
+        // Every step of every scenario, as cucumber prints by default.
+        None if std::env::var_os("AUTOREVIEW_FEATURES_VERBOSE").is_some() => {
             let mut opts = parse(args);
             let filter = applicable(&mut opts);
             cucumber
+                .fail_on_skipped()
+                .with_cli(opts)
+                .filter_run_and_exit(features, filter)
+                .await;
+        }
+        // Only the failing scenarios, in full, and the summary.
+        None => {
+            let mut opts = parse(args);
+            let filter = applicable(&mut opts);
+            let basic = writer::Basic::raw(
+                std::io::stdout(),
+                writer::Coloring::Auto,
+                writer::Verbosity::Default,
+            );
+            cucumber
+                .with_writer(quiet::Quiet::new(basic).normalized().summarized())
                 .fail_on_skipped()
                 .with_cli(opts)
                 .filter_run_and_exit(features, filter)
