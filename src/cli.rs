@@ -779,6 +779,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
 /// The case files `--cases` names, each `(path, text)`: the file itself, or every `*.json` file of
 /// a directory in name order. An unreadable file, or a directory without one, is a usage error.
 fn case_files(arg: &str) -> anyhow::Result<Vec<(String, String)>> {
+    not_empty("--cases", arg)?;
     let p = std::path::Path::new(arg);
     let paths = if p.is_dir() {
         let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(p)
