@@ -203,6 +203,7 @@ fn an_empty_output_path_is_named_as_empty() {
         "--report-json",
         "--write-expect",
         "--freeze",
+        "--cases",
     ] {
         let out = autoreview(&["check", "--profile", "baseline", flag, ""], "");
         let err = String::from_utf8_lossy(&out.stderr);
