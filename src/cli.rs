@@ -8,9 +8,10 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::profile::Profile;
-use crate::runner::{self, Reference};
-use crate::table::{Table, render};
+use autoreview::profile::Profile;
+use autoreview::runner::report::Color;
+use autoreview::runner::{self, Reference};
+use autoreview::table::{Table, render};
 
 /// The executable specification of Auto review: decide scenarios with the reference engine, print
 /// the decision table, and check implementations against the fixed cases.
@@ -46,13 +47,13 @@ pub enum Command {
     /// are still decided, and the exit code is 1 at the end.
     Decide {
         /// The profile whose clauses apply.
-        #[arg(long, value_enum, default_value_t = Profile::Resilient)]
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::Resilient)]
         profile: Profile,
     },
     /// Print a profile's decision table.
     Table {
         /// The profile.
-        #[arg(long, value_enum, default_value_t = Profile::Resilient)]
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::Resilient)]
         profile: Profile,
         /// Markdown for people, JSON for tools.
         #[arg(long, value_enum, default_value_t = TableFormat::Markdown)]
@@ -89,7 +90,7 @@ Examples:
   autoreview check --implementation async-gate --generated 10000          # the async gate against the engine")]
     Check {
         /// The profile to check.
-        #[arg(long, value_enum, default_value_t = Profile::Resilient)]
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::Resilient)]
         profile: Profile,
         /// How to run and report.
         #[command(flatten)]
@@ -103,7 +104,7 @@ Examples:
     /// Serve the reference engine over the adapter protocol on stdin/stdout (spec/protocol.md).
     Serve {
         /// The profiles to offer in the handshake.
-        #[arg(long, visible_alias = "profile", value_enum, num_args = 1.., default_values_t = Profile::ALL)]
+        #[arg(long, visible_alias = "profile", value_parser = ByName::<Profile>::new(), num_args = 1.., default_values_t = Profile::ALL)]
         profiles: Vec<Profile>,
     },
     /// Check an adapter's wiring before blaming the implementation: the handshake, one call that
@@ -113,12 +114,12 @@ Examples:
     /// started or speaks the wrong protocol, 3 on a usage error.
     Smoke {
         /// The profile to use.
-        #[arg(long, value_enum, default_value_t = Profile::Resilient)]
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::Resilient)]
         profile: Profile,
         /// How long the reply to a smoke case may take, in milliseconds (at least 1). The smoke
         /// cases are small requests; a large one would be given `check`'s allowance per MiB on
         /// top (--timeout-ms-per-mib).
-        #[arg(long, default_value_t = crate::runner::subprocess::TIMEOUT_MS, value_parser = at_least_one::<u64>)]
+        #[arg(long, default_value_t = autoreview::runner::subprocess::TIMEOUT_MS, value_parser = at_least_one::<u64>)]
         timeout_ms: u64,
         /// The adapter command and its arguments.
         #[arg(last = true, required = true)]
@@ -133,7 +134,7 @@ Examples:
     /// to 1 MiB and one byte; the baseline reader has no bound and reads all of it.
     Parse {
         /// The profile whose reader applies (baseline: strict, resilient: tolerant).
-        #[arg(long, value_enum, default_value_t = Profile::Resilient)]
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::Resilient)]
         profile: Profile,
         /// Read stdin as a JSON array of blocks, e.g. [{"type": "reasoning", "text": "..."}, {"type": "text", "text": "..."}].
         #[arg(long)]
@@ -250,12 +251,12 @@ pub enum SchemaKind {
 
 impl SchemaKind {
     /// The library's name for the format.
-    pub fn format(self) -> crate::schema::Format {
+    pub fn format(self) -> autoreview::schema::Format {
         match self {
-            SchemaKind::Scenario => crate::schema::Format::Scenario,
-            SchemaKind::Session => crate::schema::Format::Session,
-            SchemaKind::Outcome => crate::schema::Format::Outcome,
-            SchemaKind::Protocol => crate::schema::Format::Protocol,
+            SchemaKind::Scenario => autoreview::schema::Format::Scenario,
+            SchemaKind::Session => autoreview::schema::Format::Session,
+            SchemaKind::Outcome => autoreview::schema::Format::Outcome,
+            SchemaKind::Protocol => autoreview::schema::Format::Protocol,
         }
     }
 }
@@ -266,12 +267,12 @@ pub struct RunOptions {
     /// How long the reply to a small request may take, in milliseconds (at least 1), counted
     /// from when the runner starts writing the request. A case without a reply by then is a
     /// `timeout`, never a pass; the adapter is restarted.
-    #[arg(long, default_value_t = crate::runner::subprocess::TIMEOUT_MS, value_parser = at_least_one::<u64>)]
+    #[arg(long, default_value_t = autoreview::runner::subprocess::TIMEOUT_MS, value_parser = at_least_one::<u64>)]
     pub timeout_ms: u64,
     /// What each MiB of a request adds to --timeout-ms, in milliseconds, in proportion (a
     /// 512 KiB reviewer text adds half): a gate's time grows with the text it reads. The default
     /// is measured: spec/protocol.md, "Time.". 0 gives every case --timeout-ms alone.
-    #[arg(long, value_name = "MS", default_value_t = crate::runner::subprocess::TIMEOUT_MS_PER_MIB)]
+    #[arg(long, value_name = "MS", default_value_t = autoreview::runner::subprocess::TIMEOUT_MS_PER_MIB)]
     pub timeout_ms_per_mib: u64,
     /// The longest reply line, in bytes (at least 1).
     #[arg(long, default_value_t = 1 << 20, value_parser = at_least_one::<usize>)]
@@ -331,8 +332,8 @@ pub struct RunOptions {
     pub no_fixed: bool,
     /// Run one shard of the cases, i of n (1-based): the same seed gives disjoint shards whose
     /// union is the whole run, for a CI matrix.
-    #[arg(long, value_name = "I/N", value_parser = crate::runner::generated::Shard::parse)]
-    pub shard: Option<crate::runner::generated::Shard>,
+    #[arg(long, value_name = "I/N", value_parser = autoreview::runner::generated::Shard::parse)]
+    pub shard: Option<autoreview::runner::generated::Shard>,
     /// Shrink at most this many differences (one per kind of difference).
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_counterexamples: usize,
@@ -347,7 +348,7 @@ pub struct RunOptions {
     pub freeze: Option<String>,
     /// When to colour the terminal report: removed words red and added ones green (without colour:
     /// [-removed-]{+added+}).
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Color::Auto)]
+    #[arg(long, value_parser = ByName::<Color>::new(), value_name = "WHEN", default_value_t = Color::Auto)]
     pub color: Color,
     /// Without an adapter command: which in-process implementation to check. `engine` is checked
     /// against each case's own expectation; `async-gate` against the engine, case by case.
@@ -365,26 +366,75 @@ fn at_least_one<T: std::str::FromStr + PartialEq + From<u8>>(text: &str) -> Resu
     }
 }
 
-/// When `check` colours its terminal report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Color {
-    /// When stdout is a terminal and NO_COLOR is unset or empty.
-    Auto,
-    /// Always, whatever stdout is and NO_COLOR says.
-    Always,
-    /// Never.
-    Never,
+/// A library type the command line names by a wire name: its possible values, and their help
+/// lines in `--help`, come from the type itself, so the library needs no command-line types.
+trait Named: Copy + Send + Sync + 'static {
+    /// Every value, in the order `--help` lists them.
+    fn all() -> &'static [Self];
+    /// The value's name on the command line.
+    fn name(self) -> &'static str;
+    /// What the value means, in one line.
+    fn summary(self) -> &'static str;
 }
 
-impl Color {
-    /// Whether to colour, given whether stdout is a terminal and the value of NO_COLOR
-    /// (no-color.org: set and not empty disables colour, unless asked for explicitly).
-    pub fn enabled(self, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
-        match self {
-            Color::Always => true,
-            Color::Never => false,
-            Color::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
-        }
+impl Named for Profile {
+    fn all() -> &'static [Self] {
+        &Profile::ALL
+    }
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+    fn summary(self) -> &'static str {
+        Profile::summary(self)
+    }
+}
+
+impl Named for Color {
+    fn all() -> &'static [Self] {
+        &Color::ALL
+    }
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+    fn summary(self) -> &'static str {
+        Color::summary(self)
+    }
+}
+
+/// Reads a [`Named`] value by its name, as `clap`'s own enums are read.
+#[derive(Clone)]
+struct ByName<T>(std::marker::PhantomData<T>);
+
+impl<T> ByName<T> {
+    fn new() -> ByName<T> {
+        ByName(std::marker::PhantomData)
+    }
+}
+
+impl<T: Named> clap::builder::TypedValueParser for ByName<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let names = clap::builder::PossibleValuesParser::new(T::all().iter().map(|v| v.name()));
+        let name = names.parse_ref(cmd, arg, value)?;
+        Ok(T::all()
+            .iter()
+            .copied()
+            .find(|v| v.name() == name)
+            .expect("the parser accepts only the names of values"))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(T::all().iter().map(|v| {
+            clap::builder::PossibleValue::new(v.name()).help(v.summary())
+        })))
     }
 }
 
@@ -472,7 +522,7 @@ fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
             // One write per reply: serve flushes after each line, and the default line-buffered
             // stdout would otherwise split a long outcome into several pipe writes.
             let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            crate::protocol::serve(stdin, stdout, std::io::stderr(), &profiles)
+            autoreview::protocol::serve(stdin, stdout, std::io::stderr(), &profiles)
                 .context("serving")?;
             Ok(ExitCode::SUCCESS)
         }
@@ -500,8 +550,8 @@ fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
         } => compare(&old, &new, allow_new_failures),
         Command::Schema { which, typescript } => {
             let text = match which {
-                Some(which) if !typescript => crate::schema::text(which.format()),
-                _ => crate::typescript::declarations()
+                Some(which) if !typescript => autoreview::schema::text(which.format()),
+                _ => autoreview::typescript::declarations()
                     .context("translating the schemas to TypeScript")?,
             };
             print_all(&text)?;
@@ -525,7 +575,7 @@ fn adapter_command(subcommand: &str, command: Vec<String>) -> anyhow::Result<Vec
              unset or empty (`-- \"$ADAPTER\"`)? Give the adapter's command after `--`",
             command
                 .iter()
-                .map(|a| crate::runner::generated::shell_quote(a))
+                .map(|a| autoreview::runner::quote::shell_quote(a))
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
@@ -542,7 +592,7 @@ fn print_all(text: &str) -> anyhow::Result<()> {
 
 /// `check`: the fixed cases against the reference or an adapter.
 fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Result<ExitCode> {
-    use crate::runner::{Oracle, expect, expect::Expected, generated, select, subprocess};
+    use autoreview::runner::{Oracle, expect, expect::Expected, generated, select, subprocess};
     // Everything that can be wrong with the command line or its files is found before any case
     // runs (exit code 3 through the error), so a long run never ends in a configuration error.
     let expected = match &run.expect {
@@ -583,7 +633,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         }
     };
     let seed = run.seed.unwrap_or_else(fresh_seed);
-    let mut all = crate::cases::all(profile)?;
+    let mut all = autoreview::cases::all(profile)?;
     // The user's case files, read and checked before any case runs; each argument must bring a
     // case of this profile, as a selector must name one.
     let case_files = run
@@ -595,7 +645,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         .iter()
         .flat_map(|(_, files)| files.iter().cloned())
         .collect();
-    let mut loaded = crate::cases::user_cases(&texts, profile)?.into_iter();
+    let mut loaded = autoreview::cases::user_cases(&texts, profile)?.into_iter();
     for (arg, files) in &case_files {
         let cases: Vec<_> = loaded.by_ref().take(files.len()).flatten().collect();
         if cases.is_empty() {
@@ -885,9 +935,9 @@ fn progress_bar() -> impl FnMut(usize, usize) {
 }
 
 /// Reads and parses a JSON report; the error names the file.
-fn read_report(path: &str) -> anyhow::Result<crate::matrix::RunReport> {
+fn read_report(path: &str) -> anyhow::Result<autoreview::matrix::RunReport> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
-    crate::matrix::RunReport::parse(&text).with_context(|| path.to_owned())
+    autoreview::matrix::RunReport::parse(&text).with_context(|| path.to_owned())
 }
 
 /// `matrix`: reports merged into a page, a Markdown table and badges.
@@ -897,7 +947,7 @@ fn matrix(
     markdown: Option<String>,
     badges: Option<String>,
 ) -> anyhow::Result<ExitCode> {
-    use crate::matrix;
+    use autoreview::matrix;
     if html.is_none() && markdown.is_none() && badges.is_none() {
         anyhow::bail!("nothing to write: give --html FILE, --markdown FILE or --badges DIR");
     }
@@ -943,7 +993,7 @@ fn matrix(
 /// `compare`: two reports case by case; exit code 1 on a regression, or on a new failure unless
 /// they are allowed.
 fn compare(old: &str, new: &str, allow_new_failures: bool) -> anyhow::Result<ExitCode> {
-    use crate::matrix::regress;
+    use autoreview::matrix::regress;
     let (o, n) = (read_report(old)?, read_report(new)?);
     let changes = regress::compare(&o, &n);
     print_all(&regress::text(
@@ -962,11 +1012,11 @@ fn compare(old: &str, new: &str, allow_new_failures: bool) -> anyhow::Result<Exi
 
 /// `smoke`: the handshake, one call that must run, one that must be denied.
 fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Result<ExitCode> {
-    use crate::runner::{Implementation as _, Oracle, subprocess};
+    use autoreview::runner::{Implementation as _, Oracle, subprocess};
     // Each smoke call is judged on its own: one that breaks the adapter is restarted from.
     let limits = subprocess::Limits {
         timeout: std::time::Duration::from_millis(timeout_ms),
-        max_restarts: crate::cases::smoke_cases().len() as u32,
+        max_restarts: autoreview::cases::smoke_cases().len() as u32,
         ..subprocess::Limits::default()
     };
     let mut imp = match subprocess::Subprocess::start(command, profile, limits) {
@@ -978,13 +1028,15 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
     };
     println!("handshake: ok — {}", imp.describe());
     let mut ok = true;
-    for case in crate::cases::smoke_cases() {
+    for case in autoreview::cases::smoke_cases() {
         let Some(scenario) = case.call() else {
             continue;
         };
         // A call its framework cannot express (a denial without a reason) is not asked.
-        let needs =
-            crate::capability::needed_by_call(scenario, &crate::engine::decide(scenario, profile));
+        let needs = autoreview::capability::needed_by_call(
+            scenario,
+            &autoreview::engine::decide(scenario, profile),
+        );
         let missing = imp.lacks().missing(needs);
         if !missing.is_empty() {
             let names: Vec<&str> = missing.iter().map(|c| c.as_str()).collect();
@@ -995,7 +1047,7 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
             );
             continue;
         }
-        let ask = crate::runner::Ask {
+        let ask = autoreview::runner::Ask {
             scenario,
             profile,
             next: None,
@@ -1004,7 +1056,7 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
             Err(e) => format!("{}: {}", e.kind.as_str(), e.message),
             Ok(outcome) => match runner::judge(
                 &case,
-                &crate::outcome::InputOutcome::One(Box::new(outcome)),
+                &autoreview::outcome::InputOutcome::One(Box::new(outcome)),
                 profile,
                 Oracle::Reference,
                 imp.observes(),
@@ -1035,7 +1087,7 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
 
 /// `cases`: list the fixed cases and check (or update) the ID lock.
 fn cases(lock: bool, accept: &[String], retire: &[String]) -> anyhow::Result<ExitCode> {
-    use crate::ids;
+    use autoreview::ids;
     let current = ids::current().map_err(anyhow::Error::msg)?;
     let committed = ids::Lock::committed().context("reading the embedded spec/case-ids.json")?;
     let problems = if lock {
@@ -1063,9 +1115,9 @@ fn cases(lock: bool, accept: &[String], retire: &[String]) -> anyhow::Result<Exi
         left
     } else {
         let mut out = String::new();
-        let cases: Vec<crate::cases::Case> = crate::Profile::ALL
+        let cases: Vec<autoreview::cases::Case> = autoreview::Profile::ALL
             .iter()
-            .flat_map(|p| crate::cases::all(*p).unwrap_or_default())
+            .flat_map(|p| autoreview::cases::all(*p).unwrap_or_default())
             .collect();
         for (id, (hash, profiles)) in &current {
             let case = cases.iter().find(|c| &c.id == id);
@@ -1094,76 +1146,19 @@ fn cases(lock: bool, accept: &[String], retire: &[String]) -> anyhow::Result<Exi
 /// `parse`: one verdict for the reply on stdin, written as it is serialized (a long reason is not
 /// copied into a line first).
 fn parse(profile: Profile, blocks: bool) -> anyhow::Result<ExitCode> {
-    let verdict = parse_verdict(std::io::stdin().lock(), profile, blocks)?;
+    use autoreview::engine::review::{RawReplyError, read_raw};
+    let verdict = read_raw(std::io::stdin().lock(), profile, blocks).map_err(|e| {
+        let context = match e {
+            RawReplyError::NotBlocks(_) => "--blocks expects a JSON array of blocks on stdin",
+            RawReplyError::Io(_) | RawReplyError::NotUtf8(_) => "reading stdin",
+        };
+        anyhow::Error::new(e).context(context)
+    })?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     serde_json::to_writer(&mut out, &verdict).context("writing to stdout")?;
     out.write_all(b"\n").context("writing to stdout")?;
     out.flush().context("writing to stdout")?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The verdict `autoreview parse` prints for the reply read from `input`: a plain text with a
-/// normal stop, or with `blocks` a JSON array of blocks. The same verdict as
-/// [`crate::engine::review::verdict`] on that attempt, read with bounded memory: the tolerant
-/// reader refuses text over its bound (AR-TOL-3), so a plain text is read only to one byte past
-/// it; the strict reader has no bound, reads everything, and decodes a reason in the text's own
-/// buffer. An error means the input is unusable (not UTF-8, not a block array).
-pub fn parse_verdict(
-    mut input: impl std::io::Read,
-    profile: Profile,
-    blocks: bool,
-) -> anyhow::Result<crate::parse::Verdict> {
-    use std::io::Read as _;
-
-    use crate::parse::{ReplyError, blocks as block_array, strict, tolerant};
-    let utf8 = |bytes: Vec<u8>| {
-        String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("stdin is not valid UTF-8: {e}"))
-    };
-    let mut bytes = Vec::new();
-    let read = match (profile, blocks) {
-        (Profile::Resilient, false) => {
-            let bound = tolerant::MAX_TEXT_BYTES as u64 + 1;
-            input
-                .take(bound)
-                .read_to_end(&mut bytes)
-                .context("reading stdin")?;
-            if bytes.len() > tolerant::MAX_TEXT_BYTES {
-                // Only a character cut by the bound may be incomplete.
-                if let Err(e) = std::str::from_utf8(&bytes)
-                    && e.error_len().is_some()
-                {
-                    anyhow::bail!("stdin is not valid UTF-8: {e}");
-                }
-                Err(ReplyError::TooLarge)
-            } else {
-                let attempt = crate::scenario::Attempt::text(utf8(bytes)?);
-                return crate::engine::review::verdict(&attempt, profile).ok_or_else(|| {
-                    anyhow::anyhow!("internal error: a delivered reply has no verdict")
-                });
-            }
-        }
-        (Profile::Baseline, false) => {
-            input.read_to_end(&mut bytes).context("reading stdin")?;
-            strict::parse_owned(utf8(bytes)?)
-        }
-        (profile, true) => {
-            input.read_to_end(&mut bytes).context("reading stdin")?;
-            let json = utf8(bytes)?;
-            match profile {
-                Profile::Baseline => block_array::strict(json),
-                Profile::Resilient => block_array::tolerant(&json),
-            }
-            .context("--blocks expects a JSON array of blocks on stdin")?
-        }
-    };
-    // As `engine::review::verdict` renders a reader's result.
-    Ok(match read {
-        Ok(d) => crate::parse::Verdict::from_decision(d),
-        Err(e) => crate::parse::Verdict::Failure {
-            ok: false,
-            error: crate::engine::review::failure_text(&e, profile).text,
-        },
-    })
 }
 
 /// `decide`: one output line per non-blank input line. Each line is written out before the next
@@ -1207,9 +1202,9 @@ fn decide(profile: Profile) -> anyhow::Result<ExitCode> {
 fn decide_line(line: &[u8], profile: Profile) -> Result<String, String> {
     let text =
         std::str::from_utf8(line).map_err(|e| format!("the line is not valid UTF-8: {e}"))?;
-    let input = crate::scenario::session::Input::from_json(text).map_err(|e| e.to_string())?;
+    let input = autoreview::scenario::session::Input::from_json(text).map_err(|e| e.to_string())?;
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        crate::engine::decide_input(&input, profile)
+        autoreview::engine::decide_input(&input, profile)
     }))
     .map_err(|_| "internal error: the reference engine panicked on this scenario".to_owned())?;
     serde_json::to_string(&outcome).map_err(|e| format!("internal error: {e}"))

@@ -21,7 +21,6 @@ pub use scenario::Scenario;
 pub mod async_gate;
 pub mod capability;
 pub mod cases;
-pub mod cli;
 pub mod corpus;
 pub mod embedded;
 pub mod generate;

@@ -1,5 +1,8 @@
-//! The `autoreview` binary; everything lives in the library's `cli` module.
+//! The `autoreview` binary: the command line over the library. It parses options, calls the
+//! library and writes what it returns; the library knows nothing of it.
+
+mod cli;
 
 fn main() -> std::process::ExitCode {
-    autoreview::cli::main()
+    cli::main()
 }

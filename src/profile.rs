@@ -16,7 +16,6 @@ use serde::{Deserialize, Serialize};
     Serialize,
     Deserialize,
     JsonSchema,
-    clap::ValueEnum,
     Default,
 )]
 #[serde(rename_all = "kebab-case")]
@@ -38,6 +37,17 @@ impl Profile {
         match self {
             Profile::Baseline => "baseline",
             Profile::Resilient => "resilient",
+        }
+    }
+
+    /// What the profile is, in one line (`--help` lists it beside the name).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Profile::Baseline => "The shipped gate as decided on 2026-08-28",
+            Profile::Resilient => {
+                "A reviewer that is unavailable is not a reviewer that denied: tolerant reading, \
+                 bounded retries, failures asked about under `ask`, readable errors, a recovery hint"
+            }
         }
     }
 }

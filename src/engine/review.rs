@@ -463,6 +463,73 @@ pub fn read_reply(reply: &Reply<'_>, profile: Profile) -> Settlement {
     }
 }
 
+/// Why a raw reply, as `autoreview parse` reads it, has no verdict: the input is not what was
+/// asked for (a UTF-8 text, or a JSON array of blocks).
+#[derive(Debug, thiserror::Error)]
+pub enum RawReplyError {
+    /// The input could not be read.
+    #[error("reading the reply: {0}")]
+    Io(#[from] std::io::Error),
+    /// The input is not valid UTF-8.
+    #[error("the reply is not valid UTF-8: {0}")]
+    NotUtf8(#[from] std::str::Utf8Error),
+    /// The input is not a JSON array of blocks.
+    #[error("expected a JSON array of blocks: {0}")]
+    NotBlocks(#[from] parse::blocks::BlocksError),
+}
+
+/// The verdict on a raw reply read from `input`: a plain text ended by a normal stop, or with
+/// `blocks` a JSON array of blocks ended by a normal stop. The same verdict as [`verdict`] on that
+/// attempt, read with bounded memory: the tolerant reader refuses a text over its bound
+/// (AR-TOL-3), so a plain text is read only to one byte past it; the strict reader has no bound,
+/// reads everything, and decodes a reason in the text's own buffer (AR-PARSE-3..7).
+pub fn read_raw(
+    mut input: impl std::io::Read,
+    profile: Profile,
+    blocks: bool,
+) -> Result<parse::Verdict, RawReplyError> {
+    use std::io::Read as _;
+    let utf8 = |bytes: Vec<u8>| String::from_utf8(bytes).map_err(|e| e.utf8_error());
+    let mut bytes = Vec::new();
+    let read = match (profile, blocks) {
+        (Profile::Resilient, false) => {
+            let bound = parse::tolerant::MAX_TEXT_BYTES;
+            input.take(bound as u64 + 1).read_to_end(&mut bytes)?;
+            if bytes.len() > bound {
+                // Only a character cut by the bound may be incomplete.
+                if let Err(e) = std::str::from_utf8(&bytes)
+                    && e.error_len().is_some()
+                {
+                    return Err(e.into());
+                }
+                Err(ReplyError::TooLarge)
+            } else {
+                parse::tolerant::read(&Reply::text(&utf8(bytes)?))
+            }
+        }
+        (Profile::Baseline, false) => {
+            input.read_to_end(&mut bytes)?;
+            parse::strict::parse_owned(utf8(bytes)?)
+        }
+        (Profile::Baseline, true) => {
+            input.read_to_end(&mut bytes)?;
+            parse::blocks::strict(utf8(bytes)?)?
+        }
+        (Profile::Resilient, true) => {
+            input.read_to_end(&mut bytes)?;
+            parse::blocks::tolerant(&utf8(bytes)?)?
+        }
+    };
+    // As `verdict` renders a reader's result.
+    Ok(match read {
+        Ok(d) => parse::Verdict::from_decision(d),
+        Err(e) => parse::Verdict::Failure {
+            ok: false,
+            error: failure_text(&e, profile).text,
+        },
+    })
+}
+
 /// The failure message of a reply error: as the baseline renders it (JavaScript stringification),
 /// or normalized in the resilient profile (AR-RES-NORM-1..4).
 pub fn failure_text(e: &ReplyError, profile: Profile) -> Text {

@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::read::{CaseRecord, ErrorRecord, FoundRecord, RunReport, Worst};
 use crate::profile::Profile;
-use crate::runner::generated::{Shard, shell_quote};
+use crate::runner::generated::Shard;
+use crate::runner::quote::shell_quote;
 use crate::runner::{Difference, Status};
 
 /// Why reports cannot be shown side by side.

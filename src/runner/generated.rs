@@ -12,6 +12,8 @@ use std::sync::mpsc;
 
 use serde_json::{Map, Value};
 
+use super::quote::shell_quote;
+
 use super::{
     Ask, CaseResult, Implementation, Status, Verdict, ask_safely, compare, expect::Expected,
 };
@@ -841,17 +843,6 @@ pub fn run(
 
 /// Scenarios drawn per message between threads.
 const BATCH: usize = 256;
-
-/// A text quoted for a POSIX shell.
-pub(crate) fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@".contains(c))
-    {
-        return s.to_owned();
-    }
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
 
 /// A counterexample for the terminal: the minimal scenario, each difference, and how to repeat
 /// it with the reference and with the implementation (`command`, empty for an in-process one).

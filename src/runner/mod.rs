@@ -8,6 +8,7 @@
 pub mod compare;
 pub mod expect;
 pub mod generated;
+pub mod quote;
 pub mod report;
 pub mod select;
 pub mod sessions;

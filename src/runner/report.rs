@@ -1038,6 +1038,57 @@ pub fn specimen(expected: &str, actual: &str) -> Report {
     r
 }
 
+/// When the terminal report is coloured: removed words red and added ones green; without colour
+/// `[-removed-]{+added+}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Color {
+    /// When stdout is a terminal and NO_COLOR is unset or empty.
+    Auto,
+    /// Always, whatever stdout is and NO_COLOR says.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl Color {
+    /// Every choice, in the order `--help` lists them.
+    pub const ALL: [Color; 3] = [Color::Auto, Color::Always, Color::Never];
+
+    /// The choice's name on a command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Color::Auto => "auto",
+            Color::Always => "always",
+            Color::Never => "never",
+        }
+    }
+
+    /// What the choice means, in one line.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Color::Auto => "When stdout is a terminal and NO_COLOR is unset or empty",
+            Color::Always => "Always, whatever stdout is and NO_COLOR says",
+            Color::Never => "Never",
+        }
+    }
+
+    /// Whether to colour, given whether stdout is a terminal and the value of NO_COLOR
+    /// (no-color.org: set and not empty disables colour, unless asked for explicitly).
+    pub fn enabled(self, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
+        }
+    }
+}
+
+impl std::fmt::Display for Color {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use std::cell::RefCell;

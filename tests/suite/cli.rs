@@ -870,7 +870,7 @@ fn text_differences_show_the_changed_words() {
 
 #[test]
 fn color_auto_needs_a_terminal_and_no_no_color() {
-    use autoreview::cli::Color;
+    use autoreview::runner::report::Color;
     use std::ffi::OsStr;
     let set = Some(OsStr::new("1"));
     let empty = Some(OsStr::new(""));

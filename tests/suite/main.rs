@@ -9,11 +9,12 @@ mod corpus; // the reviewer-output corpus: lint, expectations, one snapshot per 
 mod features; // the Gherkin features: coverage of rows, clauses and incidents; IDs locked
 mod generated; // generated differential checks: serve, the async gate, tampered adapters, rc.3
 mod json_parse; // the strict reader agrees with the shipped JSON.parse check, run by Node
+mod layers; // the library holds no command line
 mod matrix; // many runs on one page (checked in headless Chromium), and compare of two runs
 mod messages; // the templates and the spec text agree
 mod node_package; // the Node kit packed, installed, run by its name, and compiled against as TypeScript
 mod numbers; // number text agrees with Node's String and JSON.stringify over the committed fixture
-mod parse_cli; // `autoreview parse` gives the engine's verdicts with bounded reading
+mod parse_cli; // `autoreview parse` and `engine::review::read_raw` give the engine's verdicts with bounded reading
 mod parser; // the readers' security properties over generated and hostile text
 mod properties; // invariants of the spec over generated scenarios
 mod readme; // the READMEs' counts are the suite's own

@@ -7,8 +7,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use autoreview::Profile;
-use autoreview::cli::parse_verdict;
 use autoreview::corpus;
+use autoreview::engine::review::read_raw;
 use autoreview::engine::review::verdict;
 use autoreview::parse::tolerant::MAX_TEXT_BYTES;
 use autoreview::scenario::Attempt;
@@ -30,12 +30,12 @@ fn gives_the_engine_verdict_for_every_corpus_reply() {
         };
         for p in Profile::ALL {
             let expected = verdict(&e.attempt, p).unwrap();
-            let got = parse_verdict(input.as_bytes(), p, blocks).unwrap();
+            let got = read_raw(input.as_bytes(), p, blocks).unwrap();
             assert_eq!(got, expected, "{} in {p:?}", e.id);
             if !blocks {
                 // The same text as one text block.
                 let one = serde_json::json!([{ "type": "text", "text": &input }]).to_string();
-                let got = parse_verdict(one.as_bytes(), p, true).unwrap();
+                let got = read_raw(one.as_bytes(), p, true).unwrap();
                 assert_eq!(got, expected, "{} as a block in {p:?}", e.id);
             }
             checked += 1;
@@ -60,23 +60,23 @@ fn the_resilient_profile_reads_one_byte_past_the_bound() {
         }
     }
     let mut endless = Counted(std::io::repeat(b'{'), 0);
-    let got = parse_verdict(&mut endless, Profile::Resilient, false).unwrap();
+    let got = read_raw(&mut endless, Profile::Resilient, false).unwrap();
     assert_eq!(Some(got), too_large);
     assert_eq!(endless.1, MAX_TEXT_BYTES + 1);
     // A character cut by the bound is not an encoding error; bytes past the bound are not read.
     let mut cut = "é".repeat(MAX_TEXT_BYTES / 2 + 1).into_bytes();
     assert_eq!(cut[MAX_TEXT_BYTES], "é".as_bytes()[0]);
     cut.extend_from_slice(b"\xff\xfe");
-    let got = parse_verdict(&cut[..], Profile::Resilient, false).unwrap();
+    let got = read_raw(&cut[..], Profile::Resilient, false).unwrap();
     assert_eq!(Some(got), too_large);
     // Within the bound, broken UTF-8 is unusable input.
-    assert!(parse_verdict(&b"{\xff}"[..], Profile::Resilient, false).is_err());
+    assert!(read_raw(&b"{\xff}"[..], Profile::Resilient, false).is_err());
     let mut bad_early = vec![b'x'; MAX_TEXT_BYTES + 10];
     bad_early[100] = 0xff;
-    assert!(parse_verdict(&bad_early[..], Profile::Resilient, false).is_err());
+    assert!(read_raw(&bad_early[..], Profile::Resilient, false).is_err());
     // The strict reader has no bound: it reads everything.
     let mut finite = Counted(std::io::repeat(b' ').take(3 * MAX_TEXT_BYTES as u64), 0);
-    let got = parse_verdict(&mut finite, Profile::Baseline, false).unwrap();
+    let got = read_raw(&mut finite, Profile::Baseline, false).unwrap();
     let all = verdict(
         &Attempt::text(" ".repeat(3 * MAX_TEXT_BYTES)),
         Profile::Baseline,
