@@ -113,7 +113,7 @@ pub enum CaseError {
     Table(#[from] table::TableError),
     /// A table row cannot be expanded for its own example.
     #[error(transparent)]
-    Expand(#[from] table::expect::ExpandError),
+    Expand(#[from] table::expand::ExpandError),
     /// The reviewer-output corpus is malformed.
     #[error(transparent)]
     Corpus(#[from] crate::corpus::CorpusError),
@@ -135,7 +135,7 @@ pub fn table_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
     t.rows
         .iter()
         .map(|r| {
-            let want = table::expect::expected(&t, r, &r.example.scenario)?;
+            let want = table::expand::expected(&t, r, &r.example.scenario)?;
             let mut scenario = r.example.scenario.clone();
             scenario.id = Some(r.id.clone());
             let mut want = want;
@@ -164,7 +164,7 @@ fn parse_file(file: &str, text: &str) -> Result<CaseFile, CaseError> {
         file: file.to_owned(),
         message,
     };
-    crate::scenario::exact::check(text)
+    crate::scenario::portable::check(text)
         .map_err(|e| err(crate::scenario::ScenarioError::from(e).to_string()))?;
     let mut de = serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {

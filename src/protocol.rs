@@ -303,7 +303,7 @@ impl Reply {
 /// surrogate escape directly followed by a low one is a pair and stays; an escaped backslash
 /// (`\\ud800`) is not an escape of `u`. One pass; the line is copied only when something changes.
 pub fn lone_surrogates_replaced(line: &str) -> std::borrow::Cow<'_, str> {
-    let mut lone = crate::scenario::exact::lone_surrogates(line).peekable();
+    let mut lone = crate::scenario::portable::lone_surrogates(line).peekable();
     if lone.peek().is_none() {
         return std::borrow::Cow::Borrowed(line);
     }
@@ -333,7 +333,7 @@ pub enum Line {
 /// JSON object. `None` when serde's own message is the better one.
 pub fn unreadable_line(line: &str, kind: Line) -> Option<String> {
     let line = line.trim_end_matches(['\n', '\r']);
-    if let Some(not) = crate::scenario::exact::not_an_object(line) {
+    if let Some(not) = crate::scenario::portable::not_an_object(line) {
         let what = match kind {
             Line::Request => "request",
             Line::Reply => "reply",
@@ -344,7 +344,7 @@ pub fn unreadable_line(line: &str, kind: Line) -> Option<String> {
         Line::Reply => lone_surrogates_replaced(line),
         Line::Request => std::borrow::Cow::Borrowed(line),
     };
-    crate::scenario::exact::check(&line)
+    crate::scenario::portable::check(&line)
         .err()
         .map(|e| crate::scenario::ScenarioError::from(e).to_string())
 }
@@ -464,7 +464,7 @@ pub fn serve(
             }
             Ok(Request::Decide { seq, scenario }) => {
                 // The line's text still shows members named twice, which the parsed value lost.
-                let read = crate::scenario::exact::check(&line)
+                let read = crate::scenario::portable::check(&line)
                     .map_err(crate::scenario::ScenarioError::from)
                     .and_then(|()| Input::from_value(&scenario));
                 match (profile, read) {

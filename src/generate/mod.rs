@@ -3,8 +3,8 @@
 //! properties draw from these (and shrink with proptest); generated conformance runs draw from
 //! [`direct`], which makes the same choices from the same tables without building value trees.
 
+pub mod coverage;
 pub mod direct;
-pub mod reach;
 pub mod sessions;
 
 use proptest::prelude::*;

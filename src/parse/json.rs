@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::names;
+use super::repeated_names;
 
 /// A decoded JSON string exactly as a JavaScript string holds it, stored as WTF-8: UTF-8 in which
 /// an unpaired surrogate escape (`\ud800`) keeps its own three-byte encoding. Two of them are
@@ -123,8 +123,8 @@ impl<'t> Object<'t> {
     /// (AR-PARSE-6). Linear in the text in expectation; exact whatever the hashes do.
     pub fn has_repeated_name(&self) -> bool {
         match self.first.get(..self.members) {
-            Some(first) => names::any_repeated(self.text, first),
-            None => names::any_repeated_in_text(self.text, self.members),
+            Some(first) => repeated_names::any_repeated(self.text, first),
+            None => repeated_names::any_repeated_in_text(self.text, self.members),
         }
     }
 

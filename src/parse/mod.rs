@@ -3,8 +3,8 @@
 
 pub mod blocks;
 pub mod json;
-mod names;
 pub mod object;
+mod repeated_names;
 pub mod scan;
 pub mod strict;
 pub mod tolerant;

@@ -242,8 +242,8 @@ pub struct Distribution {
     /// Every clause the profile's table rows restate, reached or not.
     pub table_clauses: std::collections::BTreeSet<String>,
     /// What the cases reached beyond their rows: clauses, sides of limits, templates and hostile
-    /// tool names ([`crate::generate::reach`]).
-    pub reach: crate::generate::reach::Tally,
+    /// tool names ([`crate::generate::coverage`]).
+    pub reach: crate::generate::coverage::Coverage,
     /// The profile the cases were decided under.
     pub profile: Profile,
 }
@@ -255,7 +255,7 @@ impl Distribution {
         tally: &std::collections::HashMap<features::Features, usize>,
         rows: BTreeMap<String, usize>,
         table: Option<&Table>,
-        reach: crate::generate::reach::Tally,
+        reach: crate::generate::coverage::Coverage,
         profile: Profile,
     ) -> Distribution {
         let mut d = Distribution {
@@ -663,7 +663,7 @@ struct Drawn {
     features: features::Features,
     row: Option<usize>,
     /// What it reaches beyond its row.
-    reached: crate::generate::reach::Reached,
+    reached: crate::generate::coverage::Reached,
 }
 
 /// Runs this shard of a generated plan against `imp`, comparing with the reference engine.
@@ -686,7 +686,7 @@ pub fn run(
     let mut counterexamples = Vec::new();
     let mut tally: std::collections::HashMap<features::Features, usize> = Default::default();
     let mut row_hits = vec![0usize; table.as_ref().map_or(0, |t| t.rows.len())];
-    let mut reach = crate::generate::reach::Tally::default();
+    let mut reach = crate::generate::coverage::Coverage::default();
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut minimals: BTreeSet<String> = BTreeSet::new();
     let producers = std::thread::available_parallelism()
@@ -716,7 +716,7 @@ pub fn run(
                         let scenario = observes.restrict(realizable(draw(seed, k)));
                         // One review serves the reference decision and the features.
                         let (reference, review, reached) =
-                            crate::generate::reach::call(&scenario, profile);
+                            crate::generate::coverage::call(&scenario, profile);
                         let reference = compare::observed_one(reference, observes);
                         let features = features::of_reviewed(&scenario, profile, review.as_ref());
                         let row = table

@@ -91,8 +91,8 @@ pub struct SessionsRun {
     pub not_applicable: usize,
     /// The differences, shrunk: one per kind, up to the plan's limit.
     pub counterexamples: Vec<SessionCounterexample>,
-    /// What the judged sessions reached ([`crate::generate::reach::session`]).
-    pub reach: crate::generate::reach::Tally,
+    /// What the judged sessions reached ([`crate::generate::coverage::session`]).
+    pub reach: crate::generate::coverage::Coverage,
 }
 
 /// Asks the implementation about a session and judges the answer against the reference.
@@ -180,7 +180,7 @@ pub fn run(
             continue;
         }
         out.reach
-            .add(&crate::generate::reach::session(&s, profile).1);
+            .add(&crate::generate::coverage::session(&s, profile).1);
         let id = case_id(plan.seed, k);
         if let Some(sig) = super::generated::signature(&verdict)
             && out.counterexamples.len() < plan.max_counterexamples

@@ -6,9 +6,9 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::exact::MAX_SAFE_INTEGER;
 use super::kind_of;
-use super::whole::Whole;
+use super::portable::MAX_SAFE_INTEGER;
+use super::whole_number::Whole;
 
 /// The reviewer's script: one attempt, or a list of attempts in request order.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

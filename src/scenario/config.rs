@@ -6,8 +6,8 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 
 use super::Route;
-use super::exact::MAX_SAFE_INTEGER;
-use super::whole::Whole;
+use super::portable::MAX_SAFE_INTEGER;
+use super::whole_number::Whole;
 
 /// The resilient gate's configuration (AR-RES-CONFIG-1); every member is optional.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

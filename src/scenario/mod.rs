@@ -7,11 +7,11 @@
 
 pub mod attempt;
 pub mod config;
-pub mod exact;
 pub mod log;
+pub mod portable;
 pub mod realizable;
 pub mod session;
-pub mod whole;
+pub mod whole_number;
 
 use schemars::JsonSchema;
 use serde::de::{self, Deserializer};
@@ -144,7 +144,7 @@ impl std::fmt::Display for Route {
     }
 }
 fn failure_count<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    whole::Whole::new("failures", 0, u64::from(u32::MAX)).read_u32(d)
+    whole_number::Whole::new("failures", 0, u64::from(u32::MAX)).read_u32(d)
 }
 
 fn default_true() -> bool {
@@ -561,8 +561,8 @@ pub struct ScenarioError {
     pub message: String,
 }
 
-impl From<exact::Inexact> for ScenarioError {
-    fn from(e: exact::Inexact) -> Self {
+impl From<portable::Inexact> for ScenarioError {
+    fn from(e: portable::Inexact) -> Self {
         ScenarioError {
             path: e.path,
             message: e.message,
@@ -573,10 +573,10 @@ impl From<exact::Inexact> for ScenarioError {
 impl Scenario {
     /// Reads one scenario from JSON text, with the path of the offending field in the error.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        if let Some(kind) = exact::not_an_object(text) {
+        if let Some(kind) = portable::not_an_object(text) {
             return Err(ScenarioError::not_an_object(kind));
         }
-        exact::check(text).map_err(ScenarioError::from)?;
+        portable::check(text).map_err(ScenarioError::from)?;
         let mut de = serde_json::Deserializer::from_str(text);
         let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let inner = e.inner();
@@ -597,7 +597,7 @@ impl Scenario {
     }
 
     /// Reads one scenario from an already parsed JSON value. A parsed value has lost any member
-    /// its text named twice: callers holding the text check it with `exact::check` first.
+    /// its text named twice: callers holding the text check it with `portable::check` first.
     pub fn from_value(v: &Value) -> Result<Scenario, ScenarioError> {
         if !v.is_object() {
             return Err(ScenarioError::not_an_object(kind_of(v)));

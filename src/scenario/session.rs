@@ -6,7 +6,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{AbortPoint, Config, Policy, Preset, Scenario, ScenarioError, Session, exact, kind_of};
+use super::{
+    AbortPoint, Config, Policy, Preset, Scenario, ScenarioError, Session, kind_of, portable,
+};
 
 /// A session of calls and lifecycle events, decided in order (AR-SESSION-1).
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -182,10 +184,10 @@ impl SessionScenario {
     /// Reads a session scenario from JSON text, refusing what the text alone shows wrong
     /// (members named twice, a byte-order mark, lone surrogates) first.
     pub fn from_json(text: &str) -> Result<SessionScenario, ScenarioError> {
-        if let Some(kind) = exact::not_an_object(text) {
+        if let Some(kind) = portable::not_an_object(text) {
             return Err(ScenarioError::not_an_object(kind));
         }
-        exact::check(text).map_err(ScenarioError::from)?;
+        portable::check(text).map_err(ScenarioError::from)?;
         let v: Value = serde_json::from_str(text).map_err(|e| ScenarioError {
             path: String::new(),
             message: format!("invalid JSON: {}", super::placed(&e)),

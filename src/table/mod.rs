@@ -3,7 +3,7 @@
 //! engine does not read it. Tests prove every point of the input space matches exactly one row and
 //! that the engine's outcome equals the row's.
 
-pub mod expect;
+pub mod expand;
 pub mod features;
 pub mod lifecycle;
 pub mod render;
@@ -166,7 +166,7 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Cond<T> {
     }
 }
 
-/// The outcome a row prescribes, in symbolic forms that `expect` expands.
+/// The outcome a row prescribes, in symbolic forms that `expand` expands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Then {
@@ -280,7 +280,7 @@ impl Table {
 
     /// Parses table text, with the path of any offending field.
     pub fn parse(profile: Profile, text: &str) -> Result<Table, TableError> {
-        crate::scenario::exact::check(text).map_err(|e| TableError::Format {
+        crate::scenario::portable::check(text).map_err(|e| TableError::Format {
             profile,
             message: crate::scenario::ScenarioError::from(e).to_string(),
         })?;

@@ -34,20 +34,20 @@ fn case_ids_are_unique_and_link_to_existing_clauses() {
 /// The fixed cases of each profile exercise every clause of the profile (those its cases cite,
 /// and those their outcomes show), every side of each numeric limit, every message template the
 /// profile's cases can show, and every hostile kind of tool name on each template that inserts a
-/// name: the same accounting generated runs are held to (`generate::reach`).
+/// name: the same accounting generated runs are held to (`generate::coverage`).
 #[test]
 fn every_clause_limit_and_message_path_is_exercised_by_fixed_cases() {
-    use autoreview::generate::reach;
+    use autoreview::generate::coverage;
     use autoreview::scenario::session::Input;
     let mut gaps = Vec::new();
     for profile in Profile::ALL {
-        let mut tally = reach::Tally::default();
+        let mut tally = coverage::Coverage::default();
         let mut cited = BTreeSet::new();
         for c in cases::all(profile).unwrap() {
             cited.extend(c.clauses.iter().cloned());
             tally.add(&match &c.scenario {
-                Input::One(s) => reach::call(s, profile).2,
-                Input::Session(s) => reach::session(s, profile).1,
+                Input::One(s) => coverage::call(s, profile).2,
+                Input::Session(s) => coverage::session(s, profile).1,
             });
         }
         let missing = tally.missing(profile, &cited);

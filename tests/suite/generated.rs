@@ -704,9 +704,9 @@ fn the_ci_run_exercises_every_clause_limit_and_message_path() {
             "{profile}: {:?}",
             d.reach.clauses
         );
-        let all = autoreview::generate::reach::profile_clauses(profile)
+        let all = autoreview::generate::coverage::profile_clauses(profile)
             .iter()
-            .filter(|c| autoreview::generate::reach::vacuous(c, profile).is_none())
+            .filter(|c| autoreview::generate::coverage::vacuous(c, profile).is_none())
             .count();
         let render = d.render();
         assert!(
@@ -715,7 +715,7 @@ fn the_ci_run_exercises_every_clause_limit_and_message_path() {
             )),
             "{render}"
         );
-        let templates = autoreview::generate::reach::profile_templates(profile).len();
+        let templates = autoreview::generate::coverage::profile_templates(profile).len();
         assert!(
             render.contains(&format!(
                 "templates   {templates} of the {templates} message templates\n"

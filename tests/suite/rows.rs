@@ -2,7 +2,7 @@
 //! outcome for the row's example equals the row's prescription and is snapshotted under the
 //! top-level `snapshots/`, so every text a model or a person sees is reviewed as a diff.
 
-use autoreview::table::{Table, expect};
+use autoreview::table::{Table, expand};
 use autoreview::{Profile, decide};
 
 fn row_snapshot(profile: &str, id: &str) {
@@ -16,7 +16,7 @@ fn row_snapshot(profile: &str, id: &str) {
         .unwrap_or_else(|| panic!("row {id} is generated but no longer in the table"));
     let outcome = decide(&row.example.scenario, profile);
     let want =
-        expect::expected(&table, row, &row.example.scenario).unwrap_or_else(|e| panic!("{e}"));
+        expand::expected(&table, row, &row.example.scenario).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(outcome, want, "row {id}");
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path("../../snapshots");

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use autoreview::table::{self, ApprovalForm, Cond, Table, expect, features, render, space};
+use autoreview::table::{self, ApprovalForm, Cond, Table, expand, features, render, space};
 use autoreview::{Profile, decide, spec};
 
 fn tables() -> Vec<Table> {
@@ -68,7 +68,7 @@ fn every_example_falls_under_its_own_row_only_and_the_engine_agrees() {
                 r.id
             );
             let want =
-                expect::expected(&t, r, &r.example.scenario).unwrap_or_else(|e| panic!("{e}"));
+                expand::expected(&t, r, &r.example.scenario).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(decide(&r.example.scenario, t.profile), want, "row {}", r.id);
         }
     }
@@ -147,7 +147,7 @@ fn check_point(t: &Table, s: &autoreview::Scenario, hits: &mut BTreeMap<String, 
     match rows.as_slice() {
         [row] => {
             *hits.entry(row.id.clone()).or_default() += 1;
-            let want = expect::expected(t, row, s).unwrap_or_else(|e| panic!("{e}"));
+            let want = expand::expected(t, row, s).unwrap_or_else(|e| panic!("{e}"));
             let got = decide(s, t.profile);
             if got != want {
                 panic!(

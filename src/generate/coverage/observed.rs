@@ -334,12 +334,12 @@ static MESSAGE_CLAUSES: std::sync::LazyLock<Vec<(&'static str, &'static str)>> =
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::reach;
+    use crate::generate::coverage;
     use serde_json::{Value, json};
 
-    fn call(v: Value, profile: Profile) -> reach::Reached {
+    fn call(v: Value, profile: Profile) -> coverage::Reached {
         let s = Scenario::from_value(&v).unwrap();
-        reach::call(&s, profile).2
+        coverage::call(&s, profile).2
     }
 
     #[test]
@@ -432,7 +432,7 @@ mod tests {
             {"event": "select-auto"},
         ]}))
         .unwrap();
-        let (_, r) = reach::session(&s, Profile::Resilient);
+        let (_, r) = coverage::session(&s, Profile::Resilient);
         for c in [
             "AR-SESSION-1",
             "AR-SESSION-2",

@@ -7,8 +7,8 @@ use std::fmt;
 use serde::de::{self, Deserializer, Visitor};
 use serde_json::Value;
 
-use super::exact::MAX_SAFE_INTEGER;
 use super::kind_of;
+use super::portable::MAX_SAFE_INTEGER;
 
 /// What one integer member of the scenario accepts, and how to say why a number is refused.
 #[derive(Debug, Clone, Copy)]

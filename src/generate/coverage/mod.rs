@@ -416,7 +416,7 @@ pub fn session(s: &SessionScenario, profile: Profile) -> (SessionOutcome, Reache
 
 /// How many cases reached each clause, side, template and name path.
 #[derive(Debug, Clone, Default)]
-pub struct Tally {
+pub struct Coverage {
     /// Cases counted.
     pub cases: usize,
     /// Clause → cases.
@@ -457,7 +457,7 @@ impl Missing {
     }
 }
 
-impl Tally {
+impl Coverage {
     /// Counts one case.
     pub fn add(&mut self, r: &Reached) {
         self.cases += 1;
@@ -479,7 +479,7 @@ impl Tally {
     }
 
     /// Adds another tally's counts.
-    pub fn merge(&mut self, other: &Tally) {
+    pub fn merge(&mut self, other: &Coverage) {
         self.cases += other.cases;
         for (c, n) in &other.clauses {
             *self.clauses.entry(c).or_default() += n;
@@ -700,7 +700,7 @@ mod tests {
 
     #[test]
     fn a_tally_names_what_it_misses() {
-        let mut t = Tally::default();
+        let mut t = Coverage::default();
         let full = t.missing(Profile::Resilient, &BTreeSet::new());
         assert_eq!(full.limits.len(), 18);
         assert!(full.clauses.contains(&"AR-TOL-4".to_owned()));
