@@ -334,6 +334,82 @@ pub fn check(
 mod tests {
     use super::*;
 
+    fn request(only: &[&str], generated: usize) -> Request {
+        Request {
+            profile: Profile::Baseline,
+            fixed: crate::cases::all(Profile::Baseline).unwrap(),
+            only: only.iter().map(|s| Selector::parse(s).unwrap()).collect(),
+            skip: Vec::new(),
+            no_fixed: false,
+            shard: None,
+            generated,
+            seed: 3,
+            max_counterexamples: 5,
+            shrink_steps: 100,
+            expected: Expected::none(),
+            subject: Subject::InProcess(InProcess::AsyncGate),
+            argv: vec!["not read".to_owned()],
+        }
+    }
+
+    /// A check run as a library function returns a report that records its plan, needs nothing
+    /// added, and reads back as written; sessions a run does not ask are still recorded as drawn.
+    #[test]
+    fn a_check_returns_the_report_of_its_plan() {
+        let plan = Plan::new(request(&["BL-P1*"], 24)).unwrap();
+        assert_eq!(plan.oracle(), Oracle::Reference);
+        let Checked {
+            report, generated, ..
+        } = check(
+            &plan,
+            &mut super::super::AsyncGate::new().unwrap(),
+            &mut |_, _| {},
+        );
+        assert!(report.results.iter().any(|r| r.id == "BL-P1"));
+        assert!(report.results.iter().all(|r| r.id.starts_with("BL-P1")));
+        // The async gate does not observe sessions: it is asked the 24 calls alone.
+        assert_eq!(report.cases(), report.results.len() + 24);
+        assert_eq!(report.in_process, Some(InProcess::AsyncGate));
+        assert_eq!(report.selection.only, ["BL-P1*"]);
+        assert_eq!(
+            (report.generated, report.seed, report.shard),
+            (24, Some(3), None)
+        );
+        let draws = report.session_draws.clone().unwrap();
+        assert!((0..24).all(|k| draws.contains(k) == super::super::sessions::draws_session(3, k)));
+        assert!(
+            (0..24).any(|k| draws.contains(k)),
+            "a session among 24 cases"
+        );
+        assert!(
+            generated.is_some_and(|g| g.frozen.is_none()),
+            "the engine has no counterexample"
+        );
+        // Read back, it writes the same text (times are written to the millisecond and the
+        // microsecond).
+        let text = super::super::report::json(&report, false);
+        let back = super::super::report::read(&text).unwrap();
+        assert_eq!(super::super::report::json(&back.run, false), text);
+    }
+
+    #[test]
+    fn a_plan_without_cases_is_refused() {
+        let none = Request {
+            no_fixed: true,
+            ..request(&[], 0)
+        };
+        let e = Plan::new(none).unwrap_err();
+        assert!(e.to_string().contains("--no-fixed leaves out"), "{e}");
+        let e = Plan::new(request(&["NO-SUCH-CASE"], 0)).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                PlanError::Select(select::SelectError::MatchesNothing { .. })
+            ),
+            "{e}"
+        );
+    }
+
     #[test]
     fn session_draws_hold_each_case_in_its_bit() {
         let d = SessionDraws::of(8, |k| k == 0 || k == 5);
