@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use autoreview::profile::Profile;
+use autoreview::runner::check::InProcess;
 use autoreview::runner::report::Color;
 use autoreview::runner::{self, Reference};
 use autoreview::table::{Table, render};
@@ -247,6 +248,8 @@ pub enum SchemaKind {
     Outcome,
     /// The adapter protocol's messages.
     Protocol,
+    /// The JSON report `check --report-json` writes.
+    Report,
 }
 
 impl SchemaKind {
@@ -257,6 +260,7 @@ impl SchemaKind {
             SchemaKind::Session => autoreview::schema::Format::Session,
             SchemaKind::Outcome => autoreview::schema::Format::Outcome,
             SchemaKind::Protocol => autoreview::schema::Format::Protocol,
+            SchemaKind::Report => autoreview::schema::Format::Report,
         }
     }
 }
@@ -293,8 +297,9 @@ pub struct RunOptions {
     /// its entries for cases this run left out: another shard, outside the selection).
     #[arg(long, value_name = "FILE")]
     pub write_expect: Option<String>,
-    /// Write the versioned JSON report: every result in full with its duration, the run's start,
-    /// duration, seed, protocol version and command line.
+    /// Write the versioned JSON report (spec/report.schema.json): every result in full with its
+    /// duration, the run's start, duration, protocol version and command line, and its plan
+    /// (selection, shard, seed, generated count, implementation, oracle).
     #[arg(long, value_name = "FILE")]
     pub report_json: Option<String>,
     /// Write JUnit XML: one test suite per area, times, the run's start, and profile,
@@ -352,7 +357,7 @@ pub struct RunOptions {
     pub color: Color,
     /// Without an adapter command: which in-process implementation to check. `engine` is checked
     /// against each case's own expectation; `async-gate` against the engine, case by case.
-    #[arg(long, value_enum, default_value_t = InProcess::Engine)]
+    #[arg(long, value_parser = ByName::<InProcess>::new(), default_value_t = InProcess::Engine)]
     pub implementation: InProcess,
 }
 
@@ -386,6 +391,18 @@ impl Named for Profile {
     }
     fn summary(self) -> &'static str {
         Profile::summary(self)
+    }
+}
+
+impl Named for InProcess {
+    fn all() -> &'static [Self] {
+        &InProcess::ALL
+    }
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+    fn summary(self) -> &'static str {
+        InProcess::summary(self)
     }
 }
 
@@ -436,15 +453,6 @@ impl<T: Named> clap::builder::TypedValueParser for ByName<T> {
             clap::builder::PossibleValue::new(v.name()).help(v.summary())
         })))
     }
-}
-
-/// The in-process implementations `check` can run without an adapter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum InProcess {
-    /// The pure reference engine.
-    Engine,
-    /// The async reference gate on tokio.
-    AsyncGate,
 }
 
 /// The process exit codes, each distinct so that CI can tell them apart.
@@ -592,7 +600,7 @@ fn print_all(text: &str) -> anyhow::Result<()> {
 
 /// `check`: the fixed cases against the reference or an adapter.
 fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Result<ExitCode> {
-    use autoreview::runner::{Oracle, expect, expect::Expected, generated, select, subprocess};
+    use autoreview::runner::{check, expect::Expected, select, subprocess};
     // Everything that can be wrong with the command line or its files is found before any case
     // runs (exit code 3 through the error), so a long run never ends in a configuration error.
     let expected = match &run.expect {
@@ -656,137 +664,93 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         }
         all.extend(cases);
     }
-    // The cases the whole run could take, for judging --expect entries this part of it left out.
-    let mut scope = expect::Scope::of_fixed(all.iter().map(|c| c.id.as_str()))
-        .with_generated(seed, run.generated);
-    let cases = if run.no_fixed {
-        Vec::new()
+    let subject = if command.is_empty() {
+        check::Subject::InProcess(run.implementation)
     } else {
-        match select::select(all, &only, &skip, profile) {
-            Ok(cases) => cases,
-            Err(e @ select::SelectError::MatchesNothing { .. }) => {
-                eprintln!("autoreview check: {e}");
-                return Ok(ExitCode::from(exit::NOTHING_RUN));
-            }
-            Err(e) => return Err(e.into()),
-        }
+        check::Subject::Adapter(command.clone())
     };
-    let shard = run.shard.unwrap_or(generated::Shard::ALL);
-    let cases: Vec<_> = cases
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| shard.contains(*i))
-        .map(|(_, c)| c)
-        .collect();
-    scope = scope.running(cases.iter().map(|c| c.id.as_str()));
-    scope.shard = shard;
-    if cases.is_empty() && run.generated == 0 {
-        eprintln!(
-            "autoreview check: the run has no case: {}",
-            if run.no_fixed {
-                "--no-fixed leaves out the fixed cases and --generated is 0".to_owned()
-            } else {
-                format!(
-                    "the selection{} leaves no fixed case in shard {shard}, and no generated scenario was asked for",
-                    if only.is_empty() && skip.is_empty() {
-                        ""
-                    } else {
-                        " (--only/--skip)"
-                    }
-                )
-            }
-        );
-        return Ok(ExitCode::from(exit::NOTHING_RUN));
-    }
-    let mut progress = progress_bar();
-    let mut imp: Box<dyn runner::Implementation> = if command.is_empty() {
-        match run.implementation {
-            InProcess::Engine => Box::new(Reference),
-            InProcess::AsyncGate => Box::new(runner::AsyncGate::new()?),
-        }
-    } else {
-        let limits = subprocess::Limits {
-            timeout: std::time::Duration::from_millis(run.timeout_ms),
-            timeout_per_mib: std::time::Duration::from_millis(run.timeout_ms_per_mib),
-            max_reply_bytes: run.max_reply_bytes,
-            max_restarts: run.max_restarts,
-            ..subprocess::Limits::default()
-        };
-        match subprocess::Subprocess::start(command.clone(), profile, limits) {
-            Ok(imp) => Box::new(imp),
-            Err(e) => {
-                eprintln!("autoreview: {e}");
-                return Ok(ExitCode::from(exit::ADAPTER_UNUSABLE));
-            }
-        }
-    };
-    // The engine checks itself against the cases' own expectations; anything else is compared
-    // with the engine.
-    scope.sessions = imp.observes().sessions;
-    let oracle = if command.is_empty() && run.implementation == InProcess::Engine {
-        Oracle::CaseExpectation
-    } else {
-        Oracle::Reference
-    };
-    let mut report = runner::run(
-        imp.as_mut(),
-        &cases,
+    let request = check::Request {
         profile,
-        oracle,
-        &expected,
-        &mut progress,
-    );
-    report.command = command.clone();
-    report.shard = run.shard.filter(|s| s.of > 1);
-    report.generated = run.generated;
-    if run.generated > 0 {
-        let plan = generated::Plan {
-            shard,
-            max_counterexamples: run.max_counterexamples,
-            max_shrink_steps: run.shrink_steps,
-            ..generated::Plan::new(run.generated, seed)
-        };
-        let mut found = generated::run(imp.as_mut(), profile, &plan, &expected, &mut progress);
+        fixed: all,
+        only,
+        skip,
+        no_fixed: run.no_fixed,
+        shard: run.shard,
+        generated: run.generated,
+        seed,
+        max_counterexamples: run.max_counterexamples,
+        shrink_steps: run.shrink_steps,
+        expected,
+        subject,
+        argv: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+    };
+    let plan = match check::Plan::new(request) {
+        Ok(plan) => plan,
+        Err(
+            e @ (check::PlanError::NothingToRun(_)
+            | check::PlanError::Select(select::SelectError::MatchesNothing { .. })),
+        ) => {
+            eprintln!("autoreview check: {e}");
+            return Ok(ExitCode::from(exit::NOTHING_RUN));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut progress = progress_bar();
+    let mut imp: Box<dyn runner::Implementation> = match &plan.request().subject {
+        check::Subject::InProcess(check::InProcess::Engine) => Box::new(Reference),
+        check::Subject::InProcess(check::InProcess::AsyncGate) => {
+            Box::new(runner::AsyncGate::new()?)
+        }
+        check::Subject::Adapter(command) => {
+            let limits = subprocess::Limits {
+                timeout: std::time::Duration::from_millis(run.timeout_ms),
+                timeout_per_mib: std::time::Duration::from_millis(run.timeout_ms_per_mib),
+                max_reply_bytes: run.max_reply_bytes,
+                max_restarts: run.max_restarts,
+                ..subprocess::Limits::default()
+            };
+            match subprocess::Subprocess::start(command.clone(), profile, limits) {
+                Ok(imp) => Box::new(imp),
+                Err(e) => {
+                    eprintln!("autoreview: {e}");
+                    return Ok(ExitCode::from(exit::ADAPTER_UNUSABLE));
+                }
+            }
+        }
+    };
+    let check::Checked {
+        report,
+        generated,
+        scope,
+    } = check::check(&plan, imp.as_mut(), &mut progress);
+    let expected = &plan.request().expected;
+    if let Some(found) = &generated {
         println!(
-            "generated: seed {seed}, shard {shard} (repeat with --generated {} --seed {seed}{})",
+            "generated: seed {seed}, shard {} (repeat with --generated {} --seed {seed}{})",
+            plan.shard(),
             run.generated,
             run.shard
                 .map(|s| format!(" --shard {s}"))
                 .unwrap_or_default()
         );
-        print!("{}", found.distribution.render());
-        for f in found.found(profile, &command) {
-            print!("{}", generated::render_found(&f));
+        print!("{}", found.distribution);
+        for f in &found.found {
+            print!("{f}");
         }
-        let (calls, sessions) = (
-            found.counterexamples.len(),
-            found.session_counterexamples.len(),
-        );
-        if let Some(dir) = &run.freeze
-            && calls + sessions > 0
-        {
-            let path = std::path::Path::new(dir).join(format!("generated-{seed}-{profile}.json"));
-            std::fs::write(
-                &path,
-                generated::frozen_file(
-                    &found.counterexamples,
-                    &found.session_counterexamples,
-                    profile,
-                    seed,
-                ),
-            )
-            .with_context(|| format!("writing {}", path.display()))?;
+        if let (Some(dir), Some(frozen)) = (&run.freeze, &found.frozen) {
+            let path = std::path::Path::new(dir).join(&frozen.file);
+            std::fs::write(&path, &frozen.text)
+                .with_context(|| format!("writing {}", path.display()))?;
             println!(
-                "froze {calls} counterexamples and {sessions} session counterexamples in {} (run them with --cases {dir})",
+                "froze {} counterexamples and {} session counterexamples in {} (run them with --cases {dir})",
+                frozen.calls,
+                frozen.sessions,
                 path.display()
             );
         }
-        report.join_generated(&mut found);
     }
-    report.stale_expectations = expected.stale(&scope);
-    report.argv = std::env::args_os()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
     // Each report is rendered only when asked for: a million generated results make large ones.
     let write = |path: &Option<String>, text: &dyn Fn() -> anyhow::Result<String>| {
         if let Some(p) = path {
@@ -806,7 +770,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             .with_context(|| format!("appending to {p}"))?;
     }
     write(&run.write_expect, &|| {
-        Ok(Expected::from_report(&report, &expected, &scope).to_text())
+        Ok(Expected::from_report(&report, expected, &scope).to_text())
     })?;
     let color = run.color.enabled(
         std::io::IsTerminal::is_terminal(&std::io::stdout()),

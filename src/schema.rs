@@ -1,6 +1,7 @@
-//! JSON Schemas of the scenario and outcome formats, generated from the Rust types so the contract
-//! and the code cannot drift (committed as `spec/scenario.schema.json`, `spec/session.schema.json`,
-//! `spec/outcome.schema.json`, `spec/protocol.schema.json`).
+//! JSON Schemas of the scenario and outcome formats and of the runner's JSON report, generated from
+//! the Rust types so the contract and the code cannot drift (committed as
+//! `spec/scenario.schema.json`, `spec/session.schema.json`, `spec/outcome.schema.json`,
+//! `spec/protocol.schema.json`, `spec/report.schema.json`).
 
 use crate::outcome::Outcome;
 use crate::scenario::Scenario;
@@ -17,6 +18,8 @@ pub enum Format {
     Outcome,
     /// The adapter protocol's messages (`spec/protocol.schema.json`).
     Protocol,
+    /// The JSON report `check --report-json` writes (`spec/report.schema.json`).
+    Report,
 }
 
 /// The schema of one format, pretty-printed with a trailing newline.
@@ -26,6 +29,7 @@ pub fn text(which: Format) -> String {
         Format::Session => schemars::schema_for!(SessionScenario),
         Format::Outcome => schemars::schema_for!(Outcome),
         Format::Protocol => return crate::protocol::schema_text(),
+        Format::Report => schemars::schema_for!(crate::runner::report::JsonReport),
     };
     let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
     s.push('\n');
@@ -45,6 +49,7 @@ mod tests {
             (Format::Session, "session"),
             (Format::Outcome, "outcome"),
             (Format::Protocol, "protocol"),
+            (Format::Report, "report"),
         ] {
             let path = format!("{}/spec/{file}.schema.json", env!("CARGO_MANIFEST_DIR"));
             let committed = std::fs::read_to_string(&path).unwrap_or_default();

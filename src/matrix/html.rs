@@ -586,12 +586,14 @@ pub(crate) mod tests {
     const HOSTILE: &str =
         "<script>alert(1)</script> <b>x</b> &amp; \" ' \u{0}\u{1b}[31m <!-- </td></tr>";
 
-    /// A report whose every text holds `h`.
+    /// A report whose every free text holds `h` (its observables, needs and kinds of breakage are
+    /// names a report is refused without).
     fn hostile_report(h: &str) -> RunReport {
         let report = serde_json::json!({
             "report_version": 3, "profile": "baseline", "implementation": h,
-            "implementation_info": {"name": format!("n {h}"), "version": format!("v {h}")},
-            "command": [h], "spec": format!("s {h}"), "observes": [h],
+            "implementation_info": {"name": format!("n {h}"), "version": format!("v {h}"),
+                                    "language": h},
+            "command": [h], "spec": format!("s {h}"), "observes": ["sessions"],
             "results": [
                 {"id": format!("ID {h}"), "area": h, "title": format!("T {h}"), "clauses": [h],
                  "row": h, "verdict": "fail", "status": "fail",
@@ -600,10 +602,10 @@ pub(crate) mod tests {
                                   "rule": format!("r {h}")}]},
                 {"id": format!("B {h}"), "title": h, "clauses": [], "verdict": "broken",
                  "status": "expected-fail", "expected_failure": format!("why {h}"),
-                 "error": {"kind": format!("crash {h}"), "message": format!("m {h}"),
+                 "error": {"kind": "crash", "message": format!("m {h}"),
                            "stderr": [format!("s {h}")]}},
                 {"id": format!("N {h}"), "clauses": [], "verdict": "not-applicable",
-                 "status": "not-applicable", "missing": [h]}
+                 "status": "not-applicable", "missing": ["sessions"]}
             ]
         });
         RunReport::parse(&report.to_string()).unwrap()

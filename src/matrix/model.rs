@@ -6,11 +6,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::read::{CaseRecord, ErrorRecord, FoundRecord, RunReport, Worst};
+use super::read::{CaseRecord, FoundRecord, RunReport, Worst};
 use crate::profile::Profile;
-use crate::runner::generated::Shard;
+use crate::runner::check::InProcess;
+use crate::runner::generated::{FoundKind, Shard};
 use crate::runner::quote::shell_quote;
-use crate::runner::{Difference, Status};
+use crate::runner::{Difference, ImplError, Status};
 
 /// Why reports cannot be shown side by side.
 #[derive(Debug, thiserror::Error)]
@@ -339,8 +340,8 @@ impl RunKey {
             version: r.version().to_owned(),
             profile: r.profile,
             seed: r.seed,
-            command: r.command(),
-            generated: r.generated(),
+            command: r.command.clone(),
+            generated: r.generated,
         }
     }
 
@@ -476,8 +477,9 @@ fn repro(run: &Run, id: &str, found: Option<&FoundRecord>) -> Vec<String> {
     }
     let report = run.reports[0].1;
     let mut line = format!("autoreview check --profile {}", run.key.profile);
-    if let Some(i) = report.implementation_option() {
-        line.push_str(&format!(" --implementation {}", shell_quote(&i)));
+    // The engine is what a check without an adapter runs unless told otherwise.
+    if let Some(i) = report.in_process.filter(|i| *i != InProcess::Engine) {
+        line.push_str(&format!(" --implementation {}", i.as_str()));
     }
     match (super::read::generated_case(id), run.key.seed) {
         (Some(_), Some(seed)) => line.push_str(&format!(
@@ -493,8 +495,12 @@ fn repro(run: &Run, id: &str, found: Option<&FoundRecord>) -> Vec<String> {
     vec![line]
 }
 
-fn error_of(e: &ErrorRecord) -> (String, String, Vec<String>) {
-    (e.kind.clone(), e.message.clone(), e.stderr.clone())
+fn error_of(e: &ImplError) -> (String, String, Vec<String>) {
+    (
+        e.kind.as_str().to_owned(),
+        e.message.clone(),
+        e.stderr.clone(),
+    )
 }
 
 /// The cell of a run for case `id`.
@@ -515,12 +521,16 @@ fn cell(run: &Run, id: &str) -> Cell {
     let detail = r.failed().then(|| {
         let found = run.found.get(id).copied();
         Detail {
-            differences: r.differences.clone(),
-            error: r.error.as_ref().map(error_of),
+            differences: r.differences().to_vec(),
+            error: r.error().map(error_of),
             counterexample: found.map(|f| Counterexample {
-                kind: f.kind.clone(),
+                kind: match f.kind {
+                    FoundKind::Call => "call",
+                    FoundKind::Session => "session",
+                }
+                .to_owned(),
                 minimal: f.minimal.to_string(),
-                differences: f.differences.clone(),
+                differences: f.differences().to_vec(),
             }),
             repro: repro(run, id, found),
         }
@@ -529,7 +539,7 @@ fn cell(run: &Run, id: &str) -> Cell {
         status: Some(r.status),
         listed: true,
         worst: r.worst(),
-        missing: r.missing.clone(),
+        missing: r.missing_names(),
         expected_failure: r.expected_failure.clone(),
         detail,
     }
@@ -608,7 +618,11 @@ fn columns(runs: &[Run]) -> Vec<Column> {
                 seed: run.key.seed,
                 generated: run.key.generated,
                 command: run.key.command.clone(),
-                observes: first.observes.clone(),
+                observes: first
+                    .observes
+                    .iter()
+                    .map(|o| o.as_str().to_owned())
+                    .collect(),
                 shards: run.shards.len().max(1),
                 sources: run.reports.iter().map(|(n, _)| (*n).to_owned()).collect(),
                 runner: first.runner.clone(),
@@ -789,10 +803,17 @@ mod tests {
         .unwrap()
     }
 
+    /// A result of `status`; its verdict is what the status and `more` (an `error`) say.
     fn case(id: &str, clauses: &[&str], status: &str, more: &str) -> String {
         let clauses: Vec<String> = clauses.iter().map(|c| format!("\"{c}\"")).collect();
+        let verdict = match status {
+            "pass" | "unexpected-pass" => "pass",
+            "not-applicable" => "not-applicable",
+            _ if more.contains("\"error\"") => "broken",
+            _ => "fail",
+        };
         format!(
-            r#"{{"id": "{id}", "area": "a", "title": "title {id}", "clauses": [{}], "verdict": "v", "status": "{status}"{more}}}"#,
+            r#"{{"id": "{id}", "area": "a", "title": "title {id}", "clauses": [{}], "verdict": "{verdict}", "status": "{status}"{more}}}"#,
             clauses.join(",")
         )
     }

@@ -1,185 +1,21 @@
-//! The JSON report of `autoreview check --report-json` as the matrix and `compare` read it:
-//! `report_version` 3 or 4, members added since 3 read when present and derived from the command
-//! line when not (an older report's shard, adapter command and generated count), unknown members
-//! ignored, and the needs of a not-applicable case kept as plain names.
+//! The JSON report as the matrix and `compare` read it: the one report type
+//! ([`crate::runner::report::JsonReport`]), read by [`crate::runner::report::read`] (which
+//! upgrades reports 3 and 4), and what these readers ask of it. Nothing here parses a command line
+//! or draws a generated case: what a run was asked, its report records.
 
-use serde::Deserialize;
+use crate::runner::generated::{Found, GeneratedId, Shard};
+use crate::runner::report::JsonReport;
+pub use crate::runner::report::ReadError;
+use crate::runner::{CaseResult, Difference, ImplError, Severity, Status, Verdict};
 
-use crate::profile::Profile;
-use crate::runner::generated::{GeneratedId, Shard};
-use crate::runner::report::REPORT_VERSION;
-use crate::runner::{Difference, Severity, Status};
+/// One run's report, as read.
+pub type RunReport = JsonReport;
 
-/// Why a report cannot be read.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// Not a JSON report of the expected shape.
-    #[error("not an autoreview JSON report: {0}")]
-    Json(String),
-    /// A report version this build does not read.
-    #[error(
-        "report_version {found}: this autoreview reads report_version 3 and {REPORT_VERSION} (write the report again with this autoreview's `check --report-json`)"
-    )]
-    Version {
-        /// The version the report states.
-        found: u64,
-    },
-}
+/// One case's result, as read.
+pub type CaseRecord = CaseResult;
 
-/// One run's report.
-#[derive(Debug, Clone, Deserialize)]
-pub struct RunReport {
-    /// The profile checked.
-    pub profile: Profile,
-    /// The implementation as it described itself.
-    pub implementation: String,
-    /// Its name, version and language, when the report records them.
-    #[serde(default)]
-    pub implementation_info: Option<Info>,
-    /// The adapter command, when the report records it.
-    #[serde(default)]
-    command: Option<Vec<String>>,
-    /// The shard, when the report records it (`null` for a whole run).
-    #[serde(default, deserialize_with = "some_shard")]
-    shard: Option<Option<ShardNo>>,
-    /// The generated count of the whole run, when the report records it.
-    #[serde(default)]
-    generated: Option<usize>,
-    /// The seed of the generated cases.
-    #[serde(default)]
-    pub seed: Option<u64>,
-    /// The command line of the run.
-    #[serde(default)]
-    pub argv: Vec<String>,
-    /// What the implementation observes beyond protocol 1.
-    #[serde(default)]
-    pub observes: Vec<String>,
-    /// The spec text version.
-    #[serde(default)]
-    pub spec: String,
-    /// The runner that wrote the report.
-    #[serde(default)]
-    pub runner: String,
-    /// When the run started.
-    #[serde(default)]
-    pub started: String,
-    /// Generated cases that passed: counted, not listed.
-    #[serde(default)]
-    pub generated_passed: usize,
-    /// Generated cases not sent because they needed a capability the implementation lacks:
-    /// counted, not listed (report 4).
-    #[serde(default)]
-    pub generated_not_applicable: usize,
-    /// Every listed case's result.
-    pub results: Vec<CaseRecord>,
-    /// Generated differences shrunk to minimal scenarios.
-    #[serde(default)]
-    pub counterexamples: Vec<FoundRecord>,
-}
-
-/// An implementation's name, version and language.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Info {
-    /// Its name.
-    pub name: String,
-    /// Its version.
-    pub version: String,
-    /// Its language.
-    #[serde(default)]
-    pub language: String,
-}
-
-/// A shard as the report writes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-struct ShardNo {
-    index: usize,
-    of: usize,
-}
-
-/// Tells a `shard` written as `null` (a whole run) from one not written at all (an older report).
-fn some_shard<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<ShardNo>>, D::Error> {
-    Option::<ShardNo>::deserialize(d).map(Some)
-}
-
-/// One case's result.
-#[derive(Debug, Clone, Deserialize)]
-pub struct CaseRecord {
-    /// The case ID.
-    pub id: String,
-    /// Its area.
-    #[serde(default)]
-    pub area: String,
-    /// Its title.
-    #[serde(default)]
-    pub title: String,
-    /// The clauses it cites.
-    #[serde(default)]
-    pub clauses: Vec<String>,
-    /// The decision-table row its call falls under.
-    #[serde(default)]
-    pub row: Option<String>,
-    /// Its status after expected failures.
-    pub status: Status,
-    /// Its differences, when it failed with some.
-    #[serde(default)]
-    pub differences: Vec<Difference>,
-    /// Why it gave no outcome, when it gave none.
-    #[serde(default)]
-    pub error: Option<ErrorRecord>,
-    /// What it needs that the implementation lacks, when not applicable: observables or
-    /// capabilities, by name.
-    #[serde(default)]
-    pub missing: Vec<String>,
-    /// Why it is listed as an expected failure.
-    #[serde(default)]
-    pub expected_failure: Option<String>,
-}
-
-/// Why an implementation gave no outcome.
-#[derive(Debug, Clone, Deserialize)]
-pub struct ErrorRecord {
-    /// The kind of breakage (`crash`, `timeout`, ...).
-    pub kind: String,
-    /// What happened.
-    #[serde(default)]
-    pub message: String,
-    /// What the implementation wrote to stderr meanwhile.
-    #[serde(default)]
-    pub stderr: Vec<String>,
-}
-
-/// A generated difference shrunk to a minimal scenario.
-#[derive(Debug, Clone, Deserialize)]
-pub struct FoundRecord {
-    /// The generated case it was found in.
-    pub id: String,
-    /// `call` or `session`.
-    #[serde(default)]
-    pub kind: String,
-    /// The minimal scenario.
-    #[serde(default)]
-    pub minimal: serde_json::Value,
-    /// The differences on it.
-    #[serde(default)]
-    pub differences: Vec<Difference>,
-    /// Why it gave no outcome, when it gave none.
-    #[serde(default)]
-    pub error: Option<ErrorRecord>,
-    /// The lines that repeat it.
-    #[serde(default)]
-    pub repro: ReproRecord,
-}
-
-/// The lines that repeat a counterexample.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct ReproRecord {
-    /// With the reference engine.
-    #[serde(default)]
-    pub reference: String,
-    /// With the implementation, through its adapter.
-    #[serde(default)]
-    pub implementation: Option<String>,
-}
+/// A generated difference shrunk to a minimal scenario, as read.
+pub type FoundRecord = Found;
 
 /// The worst thing a failing case shows: a severity, or an outcome it did not give.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -218,7 +54,7 @@ impl Worst {
     }
 }
 
-impl CaseRecord {
+impl CaseResult {
     /// Whether it passed (an unexpected pass passed too).
     pub fn passed(&self) -> bool {
         matches!(self.status, Status::Pass | Status::UnexpectedPass)
@@ -229,121 +65,100 @@ impl CaseRecord {
         matches!(self.status, Status::Fail | Status::ExpectedFail)
     }
 
+    /// Its differences, when it failed with some.
+    pub fn differences(&self) -> &[Difference] {
+        differences(&self.verdict)
+    }
+
+    /// Why it gave no outcome, when it gave none.
+    pub fn error(&self) -> Option<&ImplError> {
+        error(&self.verdict)
+    }
+
+    /// What it needs that the implementation lacks, when not applicable, by name.
+    pub fn missing_names(&self) -> Vec<String> {
+        match &self.verdict {
+            Verdict::NotApplicable { missing } => {
+                missing.iter().map(|m| m.as_str().to_owned()).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The worst of a failure: its worst severity, or the breakage that left it without outcome.
     pub fn worst(&self) -> Option<Worst> {
         if !self.failed() {
             return None;
         }
-        if let Some(s) = self.differences.iter().map(|d| d.severity).min() {
+        if let Some(s) = self.differences().iter().map(|d| d.severity).min() {
             return Some(Worst::Severity(s));
         }
-        self.error.as_ref().map(|e| Worst::Broken(e.kind.clone()))
+        self.error()
+            .map(|e| Worst::Broken(e.kind.as_str().to_owned()))
     }
 }
 
-impl RunReport {
-    /// Reads a report's text.
+impl Found {
+    /// The differences on the minimal scenario.
+    pub fn differences(&self) -> &[Difference] {
+        differences(&self.verdict)
+    }
+}
+
+/// The differences of a verdict that failed with some.
+fn differences(v: &Verdict) -> &[Difference] {
+    match v {
+        Verdict::Fail { differences } => differences,
+        _ => &[],
+    }
+}
+
+/// Why a verdict has no outcome, when it has none.
+fn error(v: &Verdict) -> Option<&ImplError> {
+    match v {
+        Verdict::Broken { error } => Some(error),
+        _ => None,
+    }
+}
+
+impl JsonReport {
+    /// Reads a report's text, of any version [`crate::runner::report::read`] reads.
     pub fn parse(text: &str) -> Result<RunReport, ReadError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| ReadError::Json(e.to_string()))?;
-        match value
-            .get("report_version")
-            .and_then(serde_json::Value::as_u64)
-        {
-            // 4 added what a capability-lacking adapter was not asked; 3 reads as lacking nothing.
-            Some(v) if v == 3 || v == u64::from(REPORT_VERSION) => {}
-            Some(found) => return Err(ReadError::Version { found }),
-            None => {
-                return Err(ReadError::Json(
-                    "it has no numeric report_version".to_owned(),
-                ));
-            }
-        }
-        serde_path_to_error::deserialize(value)
-            .map_err(|e| ReadError::Json(format!("{}: {}", e.path(), e.inner())))
+        crate::runner::report::read(text)
     }
 
     /// The implementation's name: its handshake's, or else its description.
     pub fn name(&self) -> &str {
-        match &self.implementation_info {
+        match &self.run.implementation_info {
             Some(i) => &i.name,
-            None => &self.implementation,
+            None => &self.run.implementation,
         }
     }
 
     /// The implementation's version, when known.
     pub fn version(&self) -> &str {
-        self.implementation_info
+        self.run
+            .implementation_info
             .as_ref()
             .map_or("", |i| i.version.as_str())
     }
 
-    /// The adapter command (empty in process): recorded, or what follows `--` on the command line.
-    pub fn command(&self) -> Vec<String> {
-        match &self.command {
-            Some(c) => c.clone(),
-            None => self
-                .argv
-                .iter()
-                .position(|a| a == "--")
-                .map(|i| self.argv[i + 1..].to_vec())
-                .unwrap_or_default(),
-        }
-    }
-
-    /// The shard this report holds, `None` for a whole run: recorded, or read from `--shard` on
-    /// the command line. A shard `1/1` is the whole run.
+    /// The shard this report holds, `None` for a whole run (a shard `1/1` is the whole run).
     pub fn shard(&self) -> Option<Shard> {
-        let shard = match self.shard {
-            Some(recorded) => recorded.map(|s| Shard {
-                index: s.index,
-                of: s.of,
-            }),
-            None => self.option("--shard").and_then(|s| Shard::parse(&s).ok()),
-        };
-        shard.filter(|s| s.of > 1)
-    }
-
-    /// How many generated cases the whole run draws: recorded, or read from `--generated`.
-    pub fn generated(&self) -> usize {
-        self.generated.unwrap_or_else(|| {
-            self.option("--generated")
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0)
-        })
-    }
-
-    /// The value of an option on the command line before `--`, written `--x v` or `--x=v`.
-    fn option(&self, name: &str) -> Option<String> {
-        let own = self.argv.iter().take_while(|a| *a != "--");
-        let mut value = None;
-        let mut next = false;
-        for a in own {
-            if next {
-                value = Some(a.clone());
-                next = false;
-            } else if a == name {
-                next = true;
-            } else if let Some(v) = a.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
-                value = Some(v.to_owned());
-            }
-        }
-        value
-    }
-
-    /// The in-process implementation `--implementation` chose, when the command line names one.
-    pub fn implementation_option(&self) -> Option<String> {
-        self.option("--implementation")
+        self.run.shard.filter(|s| s.of > 1)
     }
 
     /// Whether the implementation observes session scenarios.
     pub fn observes_sessions(&self) -> bool {
-        self.observes.iter().any(|o| o == "sessions")
+        self.run
+            .observes
+            .contains(&crate::protocol::Observable::Sessions)
     }
 
     /// Whether generated case `id` passed in this run without being listed: its seed is the
     /// run's, its number is among the run's and in this report's shard (all of `shards` when
-    /// given: the shards merged), and a session case is one the run drew. A listed case is not
+    /// given: the shards merged), and a session case is one the run records drawing and asking
+    /// (a report that does not record its draws knows of no session case). A listed case is not
     /// asked about here. A run that left generated cases unasked for a capability its
     /// implementation lacks lists neither them nor its passes, so no unlisted case is known to
     /// have passed there.
@@ -351,21 +166,21 @@ impl RunReport {
         let Some(g) = GeneratedId::parse(id) else {
             return false;
         };
-        if self.generated_not_applicable > 0 {
+        let run = &self.run;
+        if run.generated_not_applicable > 0 || run.seed != Some(g.seed) || g.k >= run.generated {
             return false;
         }
-        let Some(seed) = self.seed else {
-            return false;
+        let session_asked = || {
+            self.observes_sessions() && run.session_draws.as_ref().is_some_and(|d| d.contains(g.k))
         };
-        if !g.drawn_by(seed, self.generated()) {
+        if g.session && !session_asked() {
             return false;
         }
-        let in_shard = match (shards, self.shard()) {
+        match (shards, self.shard()) {
             (Some(all), _) => all.iter().any(|s| s.contains(g.k)),
             (None, Some(s)) => s.contains(g.k),
             (None, None) => true,
-        };
-        in_shard && (!g.session || self.observes_sessions())
+        }
     }
 }
 
@@ -378,29 +193,92 @@ pub fn generated_case(id: &str) -> Option<(u64, usize, bool)> {
 mod tests {
     use super::*;
 
-    fn report(extra: &str) -> String {
+    fn report(version: u32, extra: &str) -> String {
         format!(
-            r#"{{"report_version": 3, "profile": "baseline", "implementation": "x"{extra}, "results": []}}"#
+            r#"{{"report_version": {version}, "profile": "baseline", "implementation": "x"{extra}, "results": []}}"#
         )
     }
 
-    /// An older report says its shard, command and generated count only on its command line.
+    /// An older report says its shard, command, generated count, in-process implementation and
+    /// selection only on its command line, which its upgrade reads.
     #[test]
     fn an_older_report_is_read_from_its_command_line() {
         let r = RunReport::parse(&report(
-            r#", "argv": ["autoreview", "check", "--shard=2/4", "--generated", "100", "--", "node", "--shard", "9/9"]"#,
+            3,
+            r#", "argv": ["autoreview", "check", "--shard=2/4", "--only", "RS-*", "--skip=RS-F1", "--generated", "100", "--", "node", "--shard", "9/9"]"#,
         ))
         .unwrap();
+        assert_eq!(r.report_version, crate::runner::report::REPORT_VERSION);
         assert_eq!(r.shard(), Some(Shard { index: 2, of: 4 }));
-        assert_eq!(r.generated(), 100);
-        assert_eq!(r.command(), ["node", "--shard", "9/9"]);
+        assert_eq!(r.generated, 100);
+        assert_eq!(r.command, ["node", "--shard", "9/9"]);
+        assert_eq!(r.in_process, None);
+        assert_eq!(
+            (r.selection.only.as_slice(), r.selection.skip.as_slice()),
+            (&["RS-*".to_owned()][..], &["RS-F1".to_owned()][..])
+        );
+        assert_eq!(r.session_draws, None);
         assert_eq!((r.name(), r.version()), ("x", ""));
+        let r = RunReport::parse(&report(
+            4,
+            r#", "argv": ["autoreview", "check", "--implementation", "async-gate", "--no-fixed"]"#,
+        ))
+        .unwrap();
+        assert_eq!(
+            r.in_process,
+            Some(crate::runner::check::InProcess::AsyncGate)
+        );
+        assert!(r.selection.no_fixed);
         // Recorded members win, and a recorded null shard is a whole run.
         let r = RunReport::parse(&report(
-            r#", "argv": ["autoreview", "check", "--shard", "2/4"], "shard": null, "command": [], "generated": 0"#,
+            4,
+            r#", "argv": ["autoreview", "check", "--shard", "2/4"], "shard": null, "command": ["a"], "generated": 0"#,
         ))
         .unwrap();
-        assert_eq!((r.shard(), r.generated()), (None, 0));
+        assert_eq!((r.shard(), r.generated, r.in_process), (None, 0, None));
+        // A report of this version is read as it is: its command line is not read.
+        let r = RunReport::parse(&report(
+            5,
+            r#", "argv": ["autoreview", "check", "--shard", "2/4"]"#,
+        ))
+        .unwrap();
+        assert_eq!((r.shard(), r.in_process), (None, None));
+    }
+
+    /// Reports of version 4 that this runner wrote (`tests/reports/`) read, their plan taken
+    /// from what they record and, for what they do not, their command lines.
+    #[test]
+    fn committed_reports_of_version_4_read() {
+        use crate::runner::check::InProcess;
+        let rc3 = RunReport::parse(include_str!(
+            "../../tests/reports/v4-rc3-model-shard-1-of-2.json"
+        ))
+        .unwrap();
+        assert_eq!(rc3.shard(), Some(Shard { index: 1, of: 2 }));
+        assert_eq!((rc3.generated, rc3.seed), (40, Some(7)));
+        assert_eq!(rc3.command, ["node", "adapters/node/rc3-model.js"]);
+        assert_eq!(
+            (rc3.in_process, rc3.selection.only.as_slice()),
+            (None, &["RS-F*".to_owned()][..])
+        );
+        assert_eq!(rc3.results.len(), 16);
+        assert_eq!(rc3.generated_passed, 11);
+        // Case 0 is in shard 1 and not listed: it passed. Its session draw is not recorded.
+        assert!(rc3.results.iter().all(|r| r.id != "GEN-7-0"));
+        assert!(rc3.passed_unlisted("GEN-7-0", None));
+        assert!(!rc3.passed_unlisted("GEN-7-1", None), "shard 2's");
+        assert_eq!(rc3.session_draws, None);
+        assert!(!rc3.passed_unlisted("GEN-7-S0", None));
+        let gate =
+            RunReport::parse(include_str!("../../tests/reports/v4-async-gate.json")).unwrap();
+        assert_eq!(gate.in_process, Some(InProcess::AsyncGate));
+        assert_eq!(
+            (gate.shard(), gate.generated, gate.seed),
+            (None, 16, Some(3))
+        );
+        assert_eq!(gate.selection.only, ["BL-P1*"]);
+        assert!(gate.command.is_empty());
+        assert!(gate.passed_unlisted("GEN-3-15", None));
     }
 
     #[test]
@@ -409,10 +287,20 @@ mod tests {
         assert!(e.to_string().starts_with("report_version 2: "), "{e}");
         let e = RunReport::parse("[1]").unwrap_err();
         assert!(e.to_string().contains("no numeric report_version"), "{e}");
-        let e = RunReport::parse(&report(r#", "profile": "nope""#)).unwrap_err();
+        let e = RunReport::parse(&report(3, r#", "profile": "nope""#)).unwrap_err();
         assert!(e.to_string().contains("profile"), "{e}");
         let e = RunReport::parse("{").unwrap_err();
         assert!(matches!(e, ReadError::Json(_)), "{e}");
+        // What a hostile report could make a reader divide by, or count back from, is refused.
+        for (extra, what) in [
+            (r#", "shard": {"index": 0, "of": 0}"#, "shard"),
+            (r#", "shard": {"index": 3, "of": 2}"#, "shard"),
+            (r#", "duration_ms": -1"#, "duration_ms"),
+            (r#", "started": "yesterday""#, "started"),
+        ] {
+            let e = RunReport::parse(&report(5, extra)).unwrap_err();
+            assert!(e.to_string().contains(what), "{extra}: {e}");
+        }
     }
 
     #[test]
@@ -431,25 +319,41 @@ mod tests {
         }
     }
 
-    /// A generated case that is not listed passed, when the run (or this shard of it) drew it.
+    /// A generated case that is not listed passed, when the run (or this shard of it) drew it,
+    /// and a session case when the report records its draw and the implementation observes
+    /// sessions.
     #[test]
     fn an_unlisted_generated_case_passed_when_the_run_drew_it() {
-        let r = RunReport::parse(&report(
-            r#", "seed": 7, "generated": 40, "shard": {"index": 2, "of": 2}, "observes": []"#,
-        ))
-        .unwrap();
+        // Cases 1 and 6 of 8 draw a session.
+        let run = |observes: &str, draws: &str| {
+            RunReport::parse(&report(
+                5,
+                &format!(
+                    r#", "seed": 7, "generated": 8, "shard": {{"index": 2, "of": 2}}, "observes": [{observes}]{draws}"#
+                ),
+            ))
+            .unwrap()
+        };
+        let r = run(r#""sessions""#, r#", "session_draws": "24""#);
         assert!(r.passed_unlisted("GEN-7-1", None));
         assert!(!r.passed_unlisted("GEN-7-2", None), "another shard's");
-        assert!(!r.passed_unlisted("GEN-7-41", None), "beyond the count");
+        assert!(!r.passed_unlisted("GEN-7-9", None), "beyond the count");
         assert!(!r.passed_unlisted("GEN-8-1", None), "another seed");
         let all = [Shard { index: 1, of: 2 }, Shard { index: 2, of: 2 }];
         assert!(r.passed_unlisted("GEN-7-2", Some(&all)));
-        let session = (0..40)
-            .find(|&k| crate::runner::sessions::draws_session(7, k))
-            .expect("a session among 40 cases");
+        assert!(r.passed_unlisted("GEN-7-S1", None));
+        assert!(r.passed_unlisted("GEN-7-S6", Some(&all)));
         assert!(
-            !r.passed_unlisted(&format!("GEN-7-S{session}"), Some(&all)),
+            !r.passed_unlisted("GEN-7-S3", Some(&all)),
+            "no session drawn"
+        );
+        assert!(
+            !run("", r#", "session_draws": "24""#).passed_unlisted("GEN-7-S1", None),
             "no sessions without observing them"
+        );
+        assert!(
+            !run(r#""sessions""#, "").passed_unlisted("GEN-7-S1", None),
+            "no sessions known without their draws"
         );
     }
 }

@@ -63,7 +63,19 @@ pub fn observed_one(mut expected: Outcome, observes: Observes) -> Outcome {
 }
 
 /// How much a difference matters, worst first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Severity {
     /// The body ran, or the gate allowed, where the expected outcome did not.
@@ -107,7 +119,7 @@ impl fmt::Display for Severity {
 }
 
 /// One difference between the expected and the actual outcome.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Difference {
     /// How much it matters.
     pub severity: Severity,

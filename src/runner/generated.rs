@@ -23,12 +23,42 @@ use crate::scenario::Scenario;
 use crate::table::{Table, features};
 
 /// Which part of a run this process takes: cases whose number is `index - 1` modulo `of`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(try_from = "ShardParts")]
 pub struct Shard {
     /// 1-based.
     pub index: usize,
     /// How many shards the run is split into.
     pub of: usize,
+}
+
+/// A shard as a report writes it, before it is checked.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct ShardParts {
+    /// 1-based.
+    index: usize,
+    /// How many shards the run is split into.
+    of: usize,
+}
+
+impl TryFrom<ShardParts> for Shard {
+    type Error = String;
+
+    fn try_from(p: ShardParts) -> Result<Shard, String> {
+        Shard::parse(&format!("{}/{}", p.index, p.of))
+    }
 }
 
 impl Shard {
@@ -859,10 +889,21 @@ pub fn render(c: &Counterexample, profile: Profile, command: &[String]) -> Strin
 }
 
 /// What a minimal scenario is: one call, or a session of calls and events.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum FoundKind {
-    /// A single call.
+    /// A single call (what a report that does not say holds).
+    #[default]
     Call,
     /// A session scenario (AR-SESSION-1).
     Session,
@@ -870,32 +911,39 @@ pub enum FoundKind {
 
 /// A difference shrunk to a minimal scenario, as the reports keep it: the scenario, the verdict
 /// on it, and the command lines that repeat it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Found {
     /// The generated case it was found in.
     pub id: String,
     /// A call or a session.
+    #[serde(default)]
     pub kind: FoundKind,
     /// How many smaller candidates were tried.
+    #[serde(default)]
     pub steps: u32,
     /// The minimal scenario, members at their default left out.
+    #[serde(default)]
     pub minimal: Value,
     /// The verdict on it.
     #[serde(flatten)]
     pub verdict: Verdict,
     /// How to repeat it.
+    #[serde(default)]
     pub repro: Repro,
 }
 
 /// The shell lines that repeat a counterexample.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(
+    Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Repro {
     /// The reference's decision: `printf '%s\n' '<scenario>' | autoreview decide --profile P`
     /// (`printf '%s'`, not `echo`: a shell's `echo` may read backslash escapes in the scenario).
+    #[serde(default)]
     pub reference: String,
     /// The implementation's, through its adapter: `printf '%s\n' '<hello>' '<decide>' | <command>`;
     /// `None` for an implementation in process.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub implementation: Option<String>,
 }
 

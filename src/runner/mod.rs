@@ -5,6 +5,7 @@
 //! implementation does not observe (a session, a log fact, the requests) is not sent to it: it is
 //! *not applicable*, counted apart from passes and failures.
 
+pub mod check;
 pub mod compare;
 pub mod expect;
 pub mod generated;
@@ -18,7 +19,8 @@ pub mod worddiff;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant, SystemTime};
 
-use serde::{Serialize, Serializer};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::capability::{Capability, Lacks, Need};
@@ -188,14 +190,15 @@ pub struct Ask<'a> {
 }
 
 /// Why an implementation produced no outcome; never a pass.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ImplError {
     /// What kind of breakage.
     pub kind: Broken,
     /// What happened.
+    #[serde(default)]
     pub message: String,
     /// What the implementation wrote to stderr while the case was in flight.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stderr: Vec<String>,
 }
 
@@ -211,7 +214,9 @@ impl ImplError {
 }
 
 /// The ways an implementation can fail to answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Broken {
     /// The implementation reported that it could not decide the scenario.
@@ -330,7 +335,7 @@ impl Implementation for AsyncGate {
 }
 
 /// What an outcome is judged against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Oracle {
     /// Each case's own expectation, written from the spec: how the reference engine itself is
@@ -353,7 +358,7 @@ impl Oracle {
 }
 
 /// The verdict on one case, before expected failures are taken into account.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
     /// The outcome met the expectation.
@@ -361,6 +366,7 @@ pub enum Verdict {
     /// The outcome differs, worst difference first.
     Fail {
         /// The differences.
+        #[serde(default)]
         differences: Vec<Difference>,
     },
     /// No outcome.
@@ -371,7 +377,10 @@ pub enum Verdict {
     /// Not asked: the case needs what the implementation does not observe, or a capability its
     /// framework lacks.
     NotApplicable {
-        /// What it lacks.
+        /// What it lacks: observables it does not observe or capabilities its framework lacks,
+        /// by their names in a `hello`.
+        #[serde(default, deserialize_with = "report::deserialize_needs")]
+        #[schemars(with = "Vec<String>")]
         missing: Vec<Need>,
     },
 }
@@ -392,7 +401,7 @@ impl Verdict {
 }
 
 /// A case's final status in a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Passed.
@@ -445,19 +454,22 @@ pub(crate) fn ask_session_safely(
 }
 
 /// One case's result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CaseResult {
     /// The case ID.
     pub id: String,
     /// The case's area.
+    #[serde(default)]
     pub area: String,
     /// The case's title.
+    #[serde(default)]
     pub title: String,
     /// The clauses the case exercises.
+    #[serde(default)]
     pub clauses: Vec<String>,
     /// The decision-table row the case's call falls under (a row's own case included); `None`
     /// for a session, or a call no row of the profile's table holds.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub row: Option<String>,
     /// The verdict.
     #[serde(flatten)]
@@ -465,10 +477,16 @@ pub struct CaseResult {
     /// The status after expected failures.
     pub status: Status,
     /// Why the case is expected to fail, when it is.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_failure: Option<String>,
-    /// How long asking the implementation and judging its answer took.
-    #[serde(rename = "duration_ms", serialize_with = "millis")]
+    /// How long asking the implementation and judging its answer took, in milliseconds.
+    #[serde(
+        rename = "duration_ms",
+        default,
+        serialize_with = "millis",
+        deserialize_with = "report::deserialize_millis"
+    )]
+    #[schemars(with = "f64")]
     pub duration: Duration,
 }
 
@@ -478,7 +496,10 @@ pub(crate) fn millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Erro
 }
 
 /// A whole run: what was checked, under which conditions, and every case's result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+///
+/// It is serialized and read back as the body of the JSON report ([`report::JsonReport`]);
+/// members a reader may miss in a report written by hand read as their default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
     /// The profile checked.
     pub profile: Profile,
@@ -486,43 +507,82 @@ pub struct Report {
     pub implementation: String,
     /// Its name, version and language, as its handshake gives them (the engine's own for an
     /// implementation in process); `None` when an adapter gave none.
+    #[serde(default)]
     pub implementation_info: Option<ImplementationInfo>,
     /// The adapter command and its arguments; empty for an implementation in process.
+    #[serde(default)]
     pub command: Vec<String>,
+    /// The implementation in process that was checked (`--implementation`); `None` for an
+    /// adapter.
+    #[serde(default)]
+    pub in_process: Option<check::InProcess>,
     /// What its outcomes were compared with.
+    #[serde(rename = "compared_with", default = "report::oracle_reference")]
     pub oracle: Oracle,
+    /// The fixed cases the run selected, as the command line gave them.
+    #[serde(default)]
+    pub selection: check::Selection,
     /// Which shard of the run this report holds, when the run was split (`--shard i/n`).
+    #[serde(default)]
     pub shard: Option<generated::Shard>,
     /// How many generated scenarios the whole run draws, all shards together; 0 for none.
+    #[serde(default)]
     pub generated: usize,
+    /// Which of the whole run's generated cases also draw a session, all shards together: what a
+    /// reader needs to know which session IDs the run holds without drawing them again. `None`
+    /// in a report that does not record it (before report 5).
+    #[serde(default)]
+    pub session_draws: Option<check::SessionDraws>,
     /// The adapter protocol version spoken; `None` for an implementation in process.
+    #[serde(default)]
     pub protocol: Option<u32>,
     /// What the implementation observes beyond protocol 1.
+    #[serde(default)]
     pub observes: Vec<Observable>,
     /// What the implementation's framework cannot express.
+    #[serde(default)]
     pub lacks: Vec<Capability>,
-    /// When the run started.
-    #[serde(serialize_with = "report::serialize_timestamp")]
+    /// When the run started (RFC 3339, UTC).
+    #[serde(
+        default = "report::epoch",
+        serialize_with = "report::serialize_timestamp",
+        deserialize_with = "report::deserialize_timestamp"
+    )]
+    #[schemars(with = "String")]
     pub started: SystemTime,
-    /// How long the cases took, fixed and generated together (start-up and shrinking included).
-    #[serde(rename = "duration_ms", serialize_with = "millis")]
+    /// How long the cases took, fixed and generated together (start-up and shrinking included),
+    /// in milliseconds.
+    #[serde(
+        rename = "duration_ms",
+        default,
+        serialize_with = "millis",
+        deserialize_with = "report::deserialize_millis"
+    )]
+    #[schemars(with = "f64")]
     pub duration: Duration,
     /// The seed of the generated cases, when generated cases ran.
+    #[serde(default)]
     pub seed: Option<u64>,
-    /// The command line of the run (empty when it did not come from one).
+    /// The command line of the run (empty when it did not come from one), for people: what the
+    /// run was asked is recorded in the members above, and no reader parses it.
+    #[serde(default)]
     pub argv: Vec<String>,
-    /// Every fixed case's result, and the generated cases that did not simply pass, in case
-    /// order.
-    pub results: Vec<CaseResult>,
+    /// Expected failures listed for cases that were not in the run.
+    #[serde(default)]
+    pub stale_expectations: Vec<String>,
     /// Generated cases that passed: counted, not listed, so a run of a million keeps little.
+    #[serde(default)]
     pub generated_passed: usize,
     /// Generated cases not sent because they need a capability the implementation lacks: counted,
     /// not listed.
+    #[serde(default)]
     pub generated_not_applicable: usize,
-    /// Expected failures listed for cases that were not in the run.
-    pub stale_expectations: Vec<String>,
+    /// Every fixed case's result, and the generated cases that did not simply pass, in case
+    /// order.
+    pub results: Vec<CaseResult>,
     /// The differences generated cases showed, each shrunk to a minimal scenario, with the lines
     /// that repeat it.
+    #[serde(default)]
     pub counterexamples: Vec<generated::Found>,
 }
 
@@ -692,9 +752,12 @@ pub fn run(
         implementation: imp.describe(),
         implementation_info: imp.info(),
         command: Vec::new(),
+        in_process: None,
         oracle,
+        selection: check::Selection::default(),
         shard: None,
         generated: 0,
+        session_draws: None,
         protocol: imp.protocol(),
         observes: observes.list(),
         lacks: lacks.list(),

@@ -1,14 +1,17 @@
 //! Renders a run: a terminal summary (failures worst first, a per-area and per-severity table, and
 //! last the verdict the exit code gives, `PASS — N passed, N failed, …`), a versioned JSON report,
 //! JUnit XML and a Markdown summary for CI step pages. Each counts not-applicable cases apart from
-//! passes and failures.
+//! passes and failures. The JSON report is one type, [`JsonReport`], written by [`json`] and read
+//! back by [`read`], which upgrades the older reports it reads in one place ([`upgrade`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::SystemTime;
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
+use super::generated::Shard;
 use super::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
 use crate::capability::Need;
 
@@ -18,7 +21,13 @@ use crate::capability::Need;
 /// `not_applicable`; the run's facts add `observes`; `succeeded` is false when nothing ran.
 /// 4: `missing` may name capabilities the implementation lacks as well as observables; the run's
 /// facts add `lacks`; `generated_not_applicable` counts the generated cases that needed one.
-pub const REPORT_VERSION: u32 = 4;
+/// 5: the report records the plan of the run: `in_process`, `selection` and `session_draws`
+/// join `shard`, `generated`, `seed` and `command`, which every report now has, so that no
+/// reader parses `argv` or draws the generated cases again.
+pub const REPORT_VERSION: u32 = 5;
+
+/// The report versions [`read`] reads: older ones are upgraded ([`upgrade`]).
+pub const READS: [u32; 3] = [3, 4, REPORT_VERSION];
 
 /// What a not-applicable case needs: `needs sessions`, `needs sessions and deny-reason`.
 pub fn needs_text(missing: &[Need]) -> String {
@@ -142,7 +151,8 @@ fn terminal_difference(d: &Difference, color: bool) -> String {
 }
 
 /// Counts for one area (or the total).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct Tally {
     /// Cases.
     pub cases: usize,
@@ -465,44 +475,299 @@ pub fn headline(report: &Report, strict: bool) -> String {
     format!("{verdict} — {}", parts.join(", "))
 }
 
-/// The JSON report (format [`REPORT_VERSION`]): the run's facts (profile, implementation,
-/// protocol, start, duration, seed, command line), the tallies, and every case's result with its
-/// duration.
+/// The JSON report of `autoreview check --report-json`: what the run was asked (its plan), what
+/// it checked, its tallies and every listed case's result. `matrix` and `compare` read it; they
+/// read report versions 3 and 4 too, upgraded.
+// The one type written and read (`spec/report.schema.json`, `autoreview schema report`): `R` is
+// the run, a `Report` read back or a borrowed one written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct JsonReport<R = Report> {
+    /// The report's format version: 5.
+    pub report_version: u32,
+    /// The runner that wrote it: `autoreview <version>`.
+    #[serde(default)]
+    pub runner: String,
+    /// The version of the spec text the cases are written from.
+    #[serde(default)]
+    pub spec: String,
+    /// Whether unexpected passes and stale expectations failed the run (`--strict`).
+    #[serde(default)]
+    pub strict: bool,
+    /// Whether the run succeeded, as its exit code says.
+    #[serde(default)]
+    pub succeeded: bool,
+    /// The tallies, per area and in total.
+    #[serde(default)]
+    pub summary: Summary,
+    /// The run: what it was asked, what it checked, and every case's result.
+    #[serde(flatten)]
+    pub run: R,
+}
+
+/// The tallies of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Summary {
+    /// All cases.
+    #[serde(default)]
+    pub total: Tally,
+    /// Each area's, in the order areas first appear.
+    #[serde(default)]
+    pub areas: Vec<AreaTally>,
+}
+
+/// One area's tally.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AreaTally {
+    /// The area.
+    pub area: String,
+    /// Its counts.
+    pub tally: Tally,
+}
+
+impl<R> std::ops::Deref for JsonReport<R> {
+    type Target = R;
+
+    fn deref(&self) -> &R {
+        &self.run
+    }
+}
+
+impl<R> JsonReport<R> {
+    /// The same report around another form of its run.
+    fn with_run<S>(self, run: S) -> JsonReport<S> {
+        JsonReport {
+            report_version: self.report_version,
+            runner: self.runner,
+            spec: self.spec,
+            strict: self.strict,
+            succeeded: self.succeeded,
+            summary: self.summary,
+            run,
+        }
+    }
+}
+
+impl<'a> JsonReport<&'a Report> {
+    /// The JSON report of `report`, judged `strict` or not.
+    pub fn of(report: &'a Report, strict: bool) -> JsonReport<&'a Report> {
+        let (areas, total) = tallies(report);
+        JsonReport {
+            report_version: REPORT_VERSION,
+            runner: format!("autoreview {}", env!("CARGO_PKG_VERSION")),
+            spec: crate::table::Table::load(report.profile)
+                .map(|t| t.spec)
+                .unwrap_or_default(),
+            strict,
+            succeeded: report.succeeded(strict),
+            summary: Summary {
+                total,
+                areas: areas
+                    .into_iter()
+                    .map(|(area, tally)| AreaTally { area, tally })
+                    .collect(),
+            },
+            run: report,
+        }
+    }
+}
+
+/// The JSON report of a run ([`JsonReport`]), pretty-printed with a trailing newline.
 pub fn json(report: &Report, strict: bool) -> String {
-    let (areas, total) = tallies(report);
-    let v = serde_json::json!({
-        "report_version": REPORT_VERSION,
-        "runner": format!("autoreview {}", env!("CARGO_PKG_VERSION")),
-        "spec": crate::table::Table::load(report.profile).map(|t| t.spec).unwrap_or_default(),
-        "profile": report.profile,
-        "implementation": report.implementation,
-        "implementation_info": report.implementation_info,
-        "command": report.command,
-        "compared_with": report.oracle,
-        "shard": report.shard,
-        "generated": report.generated,
-        "protocol": report.protocol,
-        "observes": report.observes,
-        "lacks": report.lacks,
-        "started": timestamp(report.started),
-        "duration_ms": (report.duration.as_micros() as f64) / 1000.0,
-        "seed": report.seed,
-        "argv": report.argv,
-        "strict": strict,
-        "succeeded": report.succeeded(strict),
-        "summary": {
-            "total": total,
-            "areas": areas.iter().map(|(a, t)| serde_json::json!({"area": a, "tally": t})).collect::<Vec<_>>(),
-        },
-        "stale_expectations": report.stale_expectations,
-        "generated_passed": report.generated_passed,
-        "generated_not_applicable": report.generated_not_applicable,
-        "results": report.results,
-        "counterexamples": report.counterexamples,
-    });
-    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    let mut s = serde_json::to_string_pretty(&JsonReport::of(report, strict)).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// Why a JSON report cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Not a JSON report of the expected shape.
+    #[error("not an autoreview JSON report: {0}")]
+    Json(String),
+    /// A report version this build does not read.
+    #[error(
+        "report_version {found}: this autoreview reads report_version 3, 4 and {REPORT_VERSION} (write the report again with this autoreview's `check --report-json`)"
+    )]
+    Version {
+        /// The version the report states.
+        found: u64,
+    },
+}
+
+/// Reads a JSON report of any version in [`READS`], upgraded to the current one.
+pub fn read(text: &str) -> Result<JsonReport, ReadError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ReadError::Json(e.to_string()))?;
+    // The run is read apart from the members around it: through serde's `flatten` an error
+    // would lose the path that says where it is.
+    fn deserialize<T: serde::de::DeserializeOwned>(
+        value: serde_json::Value,
+    ) -> Result<T, ReadError> {
+        serde_path_to_error::deserialize(value)
+            .map_err(|e| ReadError::Json(format!("{}: {}", e.path(), e.inner())))
+    }
+    let mut head: JsonReport<serde_json::Map<String, serde_json::Value>> =
+        deserialize(upgrade(value)?)?;
+    let run: Report = deserialize(serde_json::Value::Object(std::mem::take(&mut head.run)))?;
+    Ok(head.with_run(run))
+}
+
+/// A report of an older version as the current version writes it; the one place that knows how
+/// reports changed. Report 3 lacks what 4 added (`lacks`, `generated_not_applicable`: it lacked
+/// nothing); both lack what 5 records of the plan, and say some of it only on their command line
+/// (`argv`), which is read here and nowhere else: the adapter command after `--`, `--shard`,
+/// `--generated`, `--implementation`, `--only`, `--skip`, `--no-fixed`. Which generated cases
+/// drew a session they do not record, and it is not drawn again (the generator may have changed
+/// since): `session_draws` stays unknown, and none of their unlisted session cases is known to
+/// have passed.
+pub fn upgrade(mut value: serde_json::Value) -> Result<serde_json::Value, ReadError> {
+    use serde_json::{Value, json};
+    let found = value
+        .get("report_version")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| ReadError::Json("it has no numeric report_version".to_owned()))?;
+    if !READS.iter().any(|v| u64::from(*v) == found) {
+        return Err(ReadError::Version { found });
+    }
+    if found == u64::from(REPORT_VERSION) {
+        return Ok(value);
+    }
+    let Some(report) = value.as_object_mut() else {
+        return Err(ReadError::Json("it is not a JSON object".to_owned()));
+    };
+    let argv: Vec<String> = match report.get("argv") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_owned())
+            .collect(),
+        _ => Vec::new(),
+    };
+    // The options before `--`, the adapter command after it.
+    let split = argv.iter().position(|a| a == "--");
+    let (own, command) = match split {
+        Some(i) => (&argv[..i], &argv[i + 1..]),
+        None => (&argv[..], &argv[argv.len()..]),
+    };
+    // Every value of an option, written `--x v` or `--x=v`.
+    let values = |name: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut next = false;
+        for a in own {
+            if next {
+                out.push(a.clone());
+                next = false;
+            } else if a == name {
+                next = true;
+            } else if let Some(v) = a.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
+                out.push(v.to_owned());
+            }
+        }
+        out
+    };
+    let last = |name: &str| values(name).pop();
+    let mut fill = |key: &str, v: Value| {
+        report.entry(key.to_owned()).or_insert(v);
+    };
+    fill("command", json!(command));
+    fill(
+        "shard",
+        match last("--shard").map(|s| Shard::parse(&s)) {
+            Some(Ok(s)) if s.of > 1 => json!({"index": s.index, "of": s.of}),
+            _ => Value::Null,
+        },
+    );
+    fill(
+        "generated",
+        json!(
+            last("--generated")
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or(0)
+        ),
+    );
+    fill(
+        "selection",
+        json!({
+            "only": values("--only"),
+            "skip": values("--skip"),
+            "no_fixed": own.iter().any(|a| a == "--no-fixed"),
+        }),
+    );
+    // In process when the report names no adapter command (recorded, or on its command line).
+    let adapter = report
+        .get("command")
+        .and_then(Value::as_array)
+        .is_some_and(|c| !c.is_empty());
+    let in_process = match (adapter, last("--implementation").as_deref()) {
+        (true, _) => Value::Null,
+        (false, Some("async-gate")) => json!("async-gate"),
+        (false, _) => json!("engine"),
+    };
+    report.entry("in_process".to_owned()).or_insert(in_process);
+    report.insert("report_version".to_owned(), json!(REPORT_VERSION));
+    Ok(value)
+}
+
+/// A report's members a reader may miss: the oracle of a report that does not say.
+pub(crate) fn oracle_reference() -> super::Oracle {
+    super::Oracle::Reference
+}
+
+/// A report's members a reader may miss: the start of a report that does not say.
+pub(crate) fn epoch() -> SystemTime {
+    SystemTime::UNIX_EPOCH
+}
+
+/// Reads a moment written as [`timestamp`] text (any RFC 3339 moment).
+pub(crate) fn deserialize_timestamp<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<SystemTime, D::Error> {
+    let text = String::deserialize(d)?;
+    chrono::DateTime::parse_from_rfc3339(&text)
+        .map(SystemTime::from)
+        .map_err(|e| {
+            serde::de::Error::custom(format!(
+                "{text:?} is not an RFC 3339 moment ({e}); expected e.g. \"2026-08-28T09:15:02.117Z\""
+            ))
+        })
+}
+
+/// Reads a duration written as milliseconds ([`super::millis`]): a number, not negative.
+pub(crate) fn deserialize_millis<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<std::time::Duration, D::Error> {
+    // Written to the microsecond, and read back so.
+    let ms = f64::deserialize(d)?;
+    let micros = (ms * 1000.0).round();
+    if !(0.0..=u64::MAX as f64).contains(&micros) {
+        return Err(serde::de::Error::custom(format!(
+            "{ms} is not a duration in milliseconds (expected a number, 0 or more)"
+        )));
+    }
+    Ok(std::time::Duration::from_micros(micros as u64))
+}
+
+/// Reads what a not-applicable case needs: observables and capabilities by their names in a
+/// `hello`.
+pub(crate) fn deserialize_needs<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Vec<Need>, D::Error> {
+    use crate::capability::Capability;
+    use crate::protocol::Observable;
+    let names = Vec::<String>::deserialize(d)?;
+    names
+        .iter()
+        .map(|n| {
+            let v = serde_json::Value::String(n.clone());
+            serde_json::from_value::<Observable>(v.clone())
+                .map(Need::Observable)
+                .or_else(|_| serde_json::from_value::<Capability>(v).map(Need::Capability))
+                .map_err(|_| {
+                    serde::de::Error::custom(format!(
+                        "{n:?} is neither an observable nor a capability a `hello` names"
+                    ))
+                })
+        })
+        .collect()
 }
 
 /// A moment as RFC 3339 text in UTC, to the millisecond (`2026-08-28T09:15:02.117Z`).
@@ -975,9 +1240,12 @@ fn specimen_run(results: Vec<CaseResult>, stale: &[&str]) -> Report {
         implementation: "test".into(),
         implementation_info: None,
         command: Vec::new(),
+        in_process: None,
         oracle: super::Oracle::Reference,
+        selection: super::check::Selection::default(),
         shard: None,
         generated: 0,
+        session_draws: None,
         protocol: None,
         observes: Vec::new(),
         lacks: Vec::new(),
@@ -1318,7 +1586,7 @@ pub(crate) mod tests {
             "{terminal}"
         );
         let v: serde_json::Value = serde_json::from_str(&json(&r, false)).unwrap();
-        assert_eq!(v["report_version"], 4);
+        assert_eq!(v["report_version"], REPORT_VERSION);
         assert_eq!(
             v["lacks"],
             serde_json::json!(["deny-reason", "abort-signal"])
@@ -1665,6 +1933,27 @@ pub(crate) mod tests {
         #[test]
         fn every_writer_shows_any_text(e in any_text(), a in any_text()) {
             specimen_holds(&e, &a);
+        }
+    }
+
+    /// The JSON report reads back as the report it was written from, and as what its schema
+    /// describes.
+    #[test]
+    fn the_json_report_reads_back_as_written() {
+        let mut r = specimen("e", "a");
+        r.selection.only = vec!["RS-*".to_owned()];
+        r.in_process = Some(crate::runner::check::InProcess::AsyncGate);
+        r.shard = Some(Shard { index: 2, of: 3 });
+        r.generated = 9;
+        r.seed = Some(4);
+        r.session_draws = Some(crate::runner::check::SessionDraws::of(9, |k| k == 7));
+        r.started = SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(1_700_000_000_123);
+        for strict in [false, true] {
+            let back = read(&json(&r, strict)).unwrap();
+            assert_eq!(back.run, r);
+            assert_eq!((back.strict, back.succeeded), (strict, r.succeeded(strict)));
+            assert_eq!(back.report_version, REPORT_VERSION);
+            assert_eq!(back.summary.total, tallies(&r).1);
         }
     }
 

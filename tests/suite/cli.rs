@@ -743,8 +743,9 @@ fn the_markdown_summary_is_appended_and_states_the_verdict() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The JSON report records the run: its start, its duration and each case's, the seed of the
-/// generated cases and the command line, beside every result.
+/// The JSON report records the run: its start, its duration and each case's, its plan (the seed
+/// and count of the generated cases, the selection, the implementation) and the command line,
+/// beside every result.
 #[test]
 fn the_json_report_records_the_run() {
     let dir = temp_dir("json");
@@ -772,7 +773,7 @@ fn the_json_report_records_the_run() {
     );
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["report_version"], 4);
+    assert_eq!(r["report_version"], 5);
     assert_eq!(r["seed"], 7);
     assert_eq!(r["protocol"], serde_json::Value::Null, "in process");
     assert_eq!(r["succeeded"], true);
@@ -783,6 +784,17 @@ fn the_json_report_records_the_run() {
     assert_eq!(r["command"], serde_json::json!([]), "no adapter");
     assert_eq!(r["shard"], serde_json::Value::Null, "not split");
     assert_eq!(r["generated"], 3);
+    // The plan of the run, so that no reader parses the command line.
+    assert_eq!(r["in_process"], "engine");
+    assert_eq!(
+        r["selection"],
+        serde_json::json!({"only": ["BL-P*"], "skip": [], "no_fixed": false})
+    );
+    let draws = r["session_draws"].as_str().expect("the session draws");
+    assert!(
+        draws.len() == 1 && draws.chars().all(|c| c.is_ascii_hexdigit()),
+        "one hexadecimal digit for 3 cases: {draws}"
+    );
     assert_eq!(r["counterexamples"], serde_json::json!([]));
     // A decision-table row's case falls under its own row.
     for c in r["results"].as_array().unwrap() {
