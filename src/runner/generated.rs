@@ -683,17 +683,17 @@ struct Drawn {
 
 /// The counterexamples of one kind of input a run shrinks: one per kind of difference, up to the
 /// plan's limit, each minimal input kept once.
-struct Shrinking<'p> {
+pub(crate) struct Shrinking<'p> {
     plan: &'p Plan,
     /// The kinds of difference shrunk so far ([`signature`]).
     seen: BTreeSet<String>,
     /// The minimal inputs found so far, as JSON.
     minimals: BTreeSet<String>,
-    found: Vec<Counterexample>,
+    pub(crate) found: Vec<Counterexample>,
 }
 
 impl<'p> Shrinking<'p> {
-    fn new(plan: &'p Plan) -> Shrinking<'p> {
+    pub(crate) fn new(plan: &'p Plan) -> Shrinking<'p> {
         Shrinking {
             plan,
             seen: BTreeSet::new(),
@@ -704,7 +704,13 @@ impl<'p> Shrinking<'p> {
 
     /// Shrinks the difference `verdict` shows on `input` (generated case `id`), unless one of its
     /// kind was shrunk already or the limit is reached.
-    fn consider(&mut self, judge: &mut Judge<'_>, id: &str, input: &Input, verdict: &Verdict) {
+    pub(crate) fn consider(
+        &mut self,
+        judge: &mut Judge<'_>,
+        id: &str,
+        input: &Input,
+        verdict: &Verdict,
+    ) {
         let Some(sig) = signature(verdict) else {
             return;
         };

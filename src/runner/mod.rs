@@ -800,6 +800,42 @@ mod tests {
         assert!(report::json(&report, false).contains("\"kind\": \"panic\""));
     }
 
+    /// Sessions are shrunk as calls are: two kinds of difference one session shows, which shrink
+    /// to one minimal session, are kept once.
+    #[test]
+    fn session_counterexamples_that_shrink_alike_are_kept_once() {
+        let mut imp = rewritten(|a, o| {
+            if let (Answer::InSession(_), Some(t)) = (a, &mut o.result.text) {
+                t.push_str(" (changed)");
+            }
+        });
+        let expected = expect::Expected::none();
+        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let observes = judge.observes;
+        let input = (0..400)
+            .filter(|&k| sessions::draws_session(3, k))
+            .map(|k| observes.restrict(Input::Session(sessions::draw(3, k))))
+            .find(|s| judge.against_reference(s).0.worst() == Some(Severity::Text))
+            .expect("a session whose texts differ");
+        let (verdict, _) = judge.against_reference(&input);
+        // The same difference, and one more of the same severity elsewhere: another kind.
+        let Verdict::Fail { differences } = &verdict else {
+            panic!("{verdict:?}")
+        };
+        let mut more = differences.clone();
+        more.push(Difference {
+            pointer: "/calls/99/result/text".into(),
+            ..differences[0].clone()
+        });
+        let other = Verdict::Fail { differences: more };
+        assert_ne!(generated::signature(&verdict), generated::signature(&other));
+        let plan = generated::Plan::new(1, 3);
+        let mut shrinking = generated::Shrinking::new(&plan);
+        shrinking.consider(&mut judge, "GEN-3-S0", &input, &verdict);
+        shrinking.consider(&mut judge, "GEN-3-S1", &input, &other);
+        assert_eq!(shrinking.found.len(), 1, "{:#?}", shrinking.found);
+    }
+
     /// Generated cases and sessions, and shrinking them, are judged in the same place: a panic
     /// breaks the generated case or session, and the run finishes.
     #[test]

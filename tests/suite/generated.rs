@@ -275,6 +275,30 @@ fn a_defect_that_can_run_a_body_is_reported_as_safety() {
         c.call().expect("a call").approval,
         autoreview::scenario::ApprovalAnswer::AllowedOnce
     );
+    // A session that shows it is taken to SAFETY the same way, and shrunk from there.
+    let first = run
+        .results
+        .iter()
+        .find(|r| r.id.contains("-S") && !r.verdict.passed())
+        .expect("a session shows the defect");
+    assert_eq!(
+        first.verdict.worst(),
+        Some(Severity::Decision),
+        "{first:#?}"
+    );
+    let c = run
+        .counterexamples
+        .iter()
+        .find(|c| c.session().is_some())
+        .expect("a session counterexample");
+    assert_eq!(c.verdict.worst(), Some(Severity::Safety), "{c:#?}");
+    assert!(
+        c.session().unwrap().calls.iter().any(|i| matches!(i,
+            autoreview::scenario::session::Item::Call(c)
+                if c.approval == autoreview::scenario::ApprovalAnswer::AllowedOnce)),
+        "{}",
+        c.minimal_json()
+    );
 }
 
 #[test]
