@@ -139,11 +139,6 @@ pub fn needed_by(input: &Input, reference: &InputOutcome) -> Lacks {
     needs
 }
 
-/// [`needed_by`] for a single call and the reference's outcome of it.
-pub fn needed_by_call(s: &Scenario, reference: &Outcome) -> Lacks {
-    Lacks(by_call(s).0 | by_outcome(reference).0)
-}
-
 /// What setting up the call takes: the caller's abort signal (AR-CANCEL-1, AR-CANCEL-5).
 fn by_call(s: &Scenario) -> Lacks {
     match s.abort {

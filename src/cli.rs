@@ -991,48 +991,32 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
         }
     };
     println!("handshake: ok — {}", imp.describe());
+    let expected = runner::expect::Expected::none();
+    let mut judge = runner::Judge::new(&mut imp, profile, &expected);
     let mut ok = true;
     for case in autoreview::cases::smoke_cases() {
-        let Some(scenario) = case.call() else {
-            continue;
-        };
         // A call its framework cannot express (a denial without a reason) is not asked.
-        let needs = autoreview::capability::needed_by_call(
-            scenario,
-            &autoreview::engine::decide(scenario, profile),
-        );
-        let missing = imp.lacks().missing(needs);
-        if !missing.is_empty() {
-            let names: Vec<&str> = missing.iter().map(|c| c.as_str()).collect();
-            println!(
-                "{}: not applicable (needs {})",
-                case.title,
-                names.join(", ")
-            );
-            continue;
-        }
-        let ask = autoreview::runner::Ask {
-            scenario,
-            profile,
-            next: None,
-        };
-        let verdict = match imp.decide(ask, &mut || {}) {
-            Err(e) => format!("{}: {}", e.kind.as_str(), e.message),
-            Ok(outcome) => match runner::judge(
-                &case,
-                &autoreview::outcome::InputOutcome::One(Box::new(outcome)),
-                profile,
-                Oracle::Reference,
-                imp.observes(),
-            ) {
-                runner::Verdict::Pass => "ok".into(),
-                v => format!("differs: {}", serde_json::to_string(&v).unwrap_or_default()),
-            },
+        let result = judge.case(&case, None, Oracle::Reference, None, None);
+        let verdict = match &result.verdict {
+            runner::Verdict::NotApplicable { missing } => {
+                let names: Vec<&str> = missing.iter().map(|n| n.as_str()).collect();
+                println!(
+                    "{}: not applicable (needs {})",
+                    result.title,
+                    names.join(", ")
+                );
+                continue;
+            }
+            runner::Verdict::Broken { error } => {
+                format!("{}: {}", error.kind.as_str(), error.message)
+            }
+            runner::Verdict::Pass => "ok".into(),
+            v => format!("differs: {}", serde_json::to_string(v).unwrap_or_default()),
         };
         if verdict != "ok" {
             ok = false;
         }
-        println!("{}: {verdict}", case.title);
+        println!("{}: {verdict}", result.title);
     }
     println!(
         "{}",

@@ -170,11 +170,34 @@ impl Observes {
         needs
     }
 
-    /// The scenario without the members this implementation cannot set up: a consistent log,
-    /// a header with a working directory, and the default session id (which only requests
-    /// show). The generator draws through it, so that nobody is judged on what they cannot
-    /// express.
-    pub fn restrict(&self, mut s: crate::scenario::Scenario) -> crate::scenario::Scenario {
+    /// The input without the members this implementation cannot set up, in the session and in
+    /// every call: a consistent log, a header with a working directory, and the default session
+    /// id (which only requests show). The generator draws through it, so that nobody is judged
+    /// on what they cannot express.
+    pub fn restrict(&self, mut input: Input) -> Input {
+        let session = match &mut input {
+            Input::One(s) => {
+                self.restrict_call(s);
+                return input;
+            }
+            Input::Session(s) => s,
+        };
+        if !self.session_log {
+            session.session.working_directory = true;
+        }
+        if !self.requests {
+            session.session.id = crate::scenario::DEFAULT_SESSION_ID.to_owned();
+        }
+        for item in &mut session.calls {
+            if let Item::Call(c) = item {
+                self.restrict_call(c);
+            }
+        }
+        input
+    }
+
+    /// [`Observes::restrict`] for one call, in place.
+    fn restrict_call(&self, s: &mut crate::scenario::Scenario) {
         if !self.session_log {
             s.log = crate::scenario::LogFact::Consistent;
             s.session.working_directory = true;
@@ -182,27 +205,6 @@ impl Observes {
         if !self.requests {
             s.session.id = crate::scenario::DEFAULT_SESSION_ID.to_owned();
         }
-        s
-    }
-
-    /// [`Observes::restrict`] for every call of a session and for the session itself.
-    pub fn restrict_session(
-        &self,
-        mut s: crate::scenario::session::SessionScenario,
-    ) -> crate::scenario::session::SessionScenario {
-        use crate::scenario::session::Item;
-        if !self.session_log {
-            s.session.working_directory = true;
-        }
-        if !self.requests {
-            s.session.id = crate::scenario::DEFAULT_SESSION_ID.to_owned();
-        }
-        for item in &mut s.calls {
-            if let Item::Call(c) = item {
-                **c = self.restrict((**c).clone());
-            }
-        }
-        s
     }
 }
 

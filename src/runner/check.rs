@@ -296,18 +296,10 @@ pub fn check(
             ..generated::Plan::new(request.generated, request.seed)
         };
         let mut found = generated::run(imp, profile, &gplan, &request.expected, progress);
-        let (calls, sessions) = (
-            found.counterexamples.len(),
-            found.session_counterexamples.len(),
-        );
+        let (calls, sessions) = found.counterexample_kinds();
         let frozen = (calls + sessions > 0).then(|| Frozen {
             file: format!("generated-{}-{profile}.json", request.seed),
-            text: generated::frozen_file(
-                &found.counterexamples,
-                &found.session_counterexamples,
-                profile,
-                request.seed,
-            ),
+            text: generated::frozen_file(&found.counterexamples, profile, request.seed),
             calls,
             sessions,
         });

@@ -54,14 +54,6 @@ pub fn observed(mut expected: InputOutcome, observes: Observes) -> InputOutcome 
     expected
 }
 
-/// [`observed`] for a single call's outcome.
-pub fn observed_one(mut expected: Outcome, observes: Observes) -> Outcome {
-    if !observes.requests {
-        expected.review.requests = None;
-    }
-    expected
-}
-
 /// How much a difference matters, worst first.
 #[derive(
     Debug,

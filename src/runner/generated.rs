@@ -6,7 +6,6 @@
 //! Case `k` of seed `s` is drawn from its own random stream, so any case can be drawn again alone
 //! (to shrink it, or to repeat it), and shards of one run are disjoint by construction.
 
-use crate::capability::Lacks;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc;
 
@@ -15,11 +14,12 @@ use serde_json::{Map, Value};
 use super::quote::shell_quote;
 
 use super::{
-    Ask, CaseResult, Implementation, Status, Verdict, ask_safely, compare, expect::Expected,
+    CaseResult, Implementation, Judge, Status, Subject, Verdict, compare, expect::Expected,
 };
-use crate::outcome::Outcome;
+use crate::outcome::InputOutcome;
 use crate::profile::Profile;
 use crate::scenario::Scenario;
+use crate::scenario::session::{Input, Item, SessionScenario};
 use crate::table::{Table, features};
 
 /// Which part of a run this process takes: cases whose number is `index - 1` modulo `of`.
@@ -196,25 +196,72 @@ fn realizable(scenario: Scenario) -> Scenario {
     scenario
 }
 
-/// A difference shrunk to a minimal scenario.
+/// A difference shrunk to a minimal input: a single call, or a session (AR-SESSION-2).
 #[derive(Debug, Clone)]
 pub struct Counterexample {
     /// The generated case it was found in.
     pub id: String,
-    /// The smallest scenario found that still shows the difference.
-    pub minimal: Scenario,
-    /// The verdict on the minimal scenario.
+    /// The smallest input found that still shows the difference.
+    pub minimal: Input,
+    /// The verdict on the minimal input.
     pub verdict: Verdict,
-    /// The reference's outcome for the minimal scenario.
-    pub reference: Outcome,
+    /// The reference's outcome for the minimal input, as far as the implementation observes it.
+    pub reference: InputOutcome,
     /// How many candidates were tried.
     pub steps: u32,
 }
 
 impl Counterexample {
-    /// The minimal scenario as JSON, without the members that hold their default value.
+    /// The minimal input as JSON, without the members that hold their default value.
     pub fn minimal_json(&self) -> Value {
-        sparse(&self.minimal)
+        sparse_input(&self.minimal)
+    }
+
+    /// Whether the minimal input is a call or a session.
+    pub fn kind(&self) -> FoundKind {
+        match self.minimal {
+            Input::One(_) => FoundKind::Call,
+            Input::Session(_) => FoundKind::Session,
+        }
+    }
+
+    /// The minimal single call; `None` for a session.
+    pub fn call(&self) -> Option<&Scenario> {
+        match &self.minimal {
+            Input::One(s) => Some(s),
+            Input::Session(_) => None,
+        }
+    }
+
+    /// The minimal session; `None` for a single call.
+    pub fn session(&self) -> Option<&SessionScenario> {
+        match &self.minimal {
+            Input::One(_) => None,
+            Input::Session(s) => Some(s),
+        }
+    }
+
+    /// The counterexample as the reports keep it, with its repro lines for `profile` and the
+    /// adapter `command` (empty for an in-process implementation).
+    pub fn found(&self, profile: Profile, command: &[String]) -> Found {
+        found(
+            self.kind(),
+            &self.id,
+            self.steps,
+            self.minimal_json(),
+            &self.verdict,
+            profile,
+            command,
+        )
+    }
+}
+
+/// An input as JSON with members at their default value left out: a call's ([`sparse`]) or a
+/// session's ([`super::sessions::sparse`]).
+pub fn sparse_input(input: &Input) -> Value {
+    match input {
+        Input::One(s) => sparse(s),
+        Input::Session(s) => super::sessions::sparse(s),
     }
 }
 
@@ -372,10 +419,9 @@ pub struct GeneratedRun {
     /// How many of them were not sent, because they need a capability the implementation lacks
     /// (and are not in `results`).
     pub not_applicable: usize,
-    /// The differences, shrunk: one per kind of difference, up to the plan's limit.
+    /// The differences, shrunk: of calls, then of sessions (AR-SESSION-2), one per kind of
+    /// difference of each, up to the plan's limit for each.
     pub counterexamples: Vec<Counterexample>,
-    /// The sessions that showed a difference, shrunk (AR-SESSION-2).
-    pub session_counterexamples: Vec<super::sessions::SessionCounterexample>,
     /// Where the cases fell.
     pub distribution: Distribution,
     /// The plan's seed.
@@ -425,92 +471,20 @@ pub(crate) fn rank(v: &Verdict) -> Option<u8> {
     }
 }
 
-/// Asks the implementation and the reference about one scenario and judges the answer. The
-/// reference's outcome is returned as far as the implementation observes it.
-pub fn judge_one(
-    imp: &mut dyn Implementation,
-    scenario: &Scenario,
-    profile: Profile,
-) -> (Verdict, Outcome) {
-    let observes = imp.observes();
-    let (verdict, reference) = judge_with(imp, scenario, profile, None);
-    let reference = reference.unwrap_or_else(|| {
-        compare::observed_one(crate::engine::decide(scenario, profile), observes)
-    });
-    (verdict, reference)
-}
-
-/// [`judge_one`] with the reference's outcome, as far as the implementation observes it, already
-/// known (it was computed ahead).
-fn judge_with(
-    imp: &mut dyn Implementation,
-    scenario: &Scenario,
-    profile: Profile,
-    known: Option<&Outcome>,
-) -> (Verdict, Option<Outcome>) {
-    let observes = imp.observes();
-    let reference = || compare::observed_one(crate::engine::decide(scenario, profile), observes);
-    let mut computed = None;
-    // A case that needs a capability the implementation lacks is not sent.
-    let lacks = imp.lacks();
-    if lacks != Lacks::NONE {
-        let r = known.cloned().unwrap_or_else(reference);
-        let lacked = super::lacking(lacks, crate::capability::needed_by_call(scenario, &r));
-        if known.is_none() {
-            computed = Some(r);
-        }
-        if let Some(verdict) = lacked {
-            return (verdict, computed);
-        }
-    }
-    let ask = Ask {
-        scenario,
-        profile,
-        next: None,
-    };
-    let answer = ask_safely(imp, ask, &mut || {
-        if known.is_none() && computed.is_none() {
-            computed = Some(reference());
-        }
-    });
-    if known.is_none() && computed.is_none() {
-        computed = Some(reference());
-    }
-    let Some(reference) = known.or(computed.as_ref()) else {
-        unreachable!("the reference outcome is known or was just computed")
-    };
-    let verdict = super::judged(answer, |outcome| {
-        compare::compare(reference, &compare::observed_one(outcome, observes))
-    });
-    (verdict, computed)
-}
-
-/// Shrinks `start` while `keep` holds for the implementation's verdict, re-asking it for every
-/// candidate, for at most `max_steps` candidates. Returns the smallest scenario kept, its verdict
-/// and reference outcome, and the number of candidates tried.
+/// Shrinks `start` while `keep` holds for the candidate and the implementation's verdict on it,
+/// re-asking the implementation for every candidate, for at most `max_steps` candidates.
+/// Candidates, simplest first ([`simpler`]), are restricted to what the implementation can set
+/// up. A candidate that keeps the difference replaces the best and the search starts again; what
+/// is left is an input none of whose simplifications keeps the difference. Returns the smallest
+/// input kept, its verdict and reference outcome, and the number of candidates tried.
 pub fn shrink(
-    imp: &mut dyn Implementation,
-    profile: Profile,
-    start: Scenario,
-    keep: &dyn Fn(&Verdict) -> bool,
+    judge: &mut Judge<'_>,
+    start: Input,
+    keep: &dyn Fn(&Input, &Verdict) -> bool,
     max_steps: u32,
-) -> (Scenario, Verdict, Outcome, u32) {
-    shrink_with(imp, profile, start, &|_, v| keep(v), max_steps)
-}
-
-/// [`shrink`] with a predicate that also sees the candidate scenario. Candidates, simplest first:
-/// fewer reviewer attempts, attempts that answer at once, a plain tool name, then each member back
-/// to its default. A candidate that keeps the difference replaces the best and the search starts
-/// again; what is left is a scenario none of whose simplifications keeps the difference.
-pub fn shrink_with(
-    imp: &mut dyn Implementation,
-    profile: Profile,
-    start: Scenario,
-    keep: &dyn Fn(&Scenario, &Verdict) -> bool,
-    max_steps: u32,
-) -> (Scenario, Verdict, Outcome, u32) {
+) -> (Input, Verdict, InputOutcome, u32) {
     let mut best = start;
-    let (mut best_verdict, mut best_reference) = judge_one(imp, &best, profile);
+    let (mut best_verdict, mut best_reference) = judge.against_reference(&best);
     let mut steps = 0;
     let mut improved = true;
     while improved && steps < max_steps {
@@ -520,7 +494,8 @@ pub fn shrink_with(
                 break;
             }
             steps += 1;
-            let (verdict, reference) = judge_one(imp, &candidate, profile);
+            let candidate = judge.observes.restrict(candidate);
+            let (verdict, reference) = judge.against_reference(&candidate);
             if keep(&candidate, &verdict) {
                 best = candidate;
                 best_verdict = verdict;
@@ -533,56 +508,68 @@ pub fn shrink_with(
     (best, best_verdict, best_reference, steps)
 }
 
-/// For a difference short of SAFETY, a nearby scenario in which the implementation runs the body
-/// where the reference does not, if one exists: the user allows once, downstream allows, nothing
-/// aborts, the policy asks. A gate that asks where it must deny, say, shows it only when someone
-/// answers the question, and a drawn scenario's answer is usually that nobody can.
+/// The changes [`toward_safety`] tries, in order, as (the user allows once, downstream allows,
+/// nothing aborts, the policy asks): the answer alone, downstream alone, both, both and no abort,
+/// and all four.
+const TOWARD_SAFETY: [(bool, bool, bool, bool); 5] = [
+    (true, false, false, false),
+    (false, true, false, false),
+    (true, true, false, false),
+    (true, true, true, false),
+    (true, true, true, true),
+];
+
+/// For a difference short of SAFETY, a nearby input in which the implementation runs a body
+/// where the reference does not, if one exists, with the verdict on it: each call of it changed
+/// by a step of [`TOWARD_SAFETY`]. A gate that asks where it must deny, say, shows it only when
+/// someone answers the question, and a drawn input's answer is usually that nobody can.
 fn toward_safety(
-    imp: &mut dyn Implementation,
-    profile: Profile,
-    s: &Scenario,
+    judge: &mut Judge<'_>,
+    input: &Input,
     verdict: &Verdict,
-) -> Option<(Scenario, Verdict)> {
-    use crate::scenario::{AbortPoint, ApprovalAnswer, ApprovalPolicy, Downstream};
+) -> Option<(Input, Verdict)> {
+    use crate::scenario::{AbortPoint, ApprovalAnswer, ApprovalPolicy, Downstream, Policy};
     if !matches!(verdict, Verdict::Fail { .. })
         || verdict.worst() == Some(compare::Severity::Safety)
     {
         return None;
     }
-    let allowing = |mut c: Scenario| {
-        c.approval = ApprovalAnswer::AllowedOnce;
-        c
-    };
-    let candidates = [
-        allowing(s.clone()),
-        Scenario {
-            downstream: Downstream::Allow,
-            ..s.clone()
-        },
-        allowing(Scenario {
-            downstream: Downstream::Allow,
-            ..s.clone()
-        }),
-        allowing(Scenario {
-            abort: AbortPoint::None,
-            downstream: Downstream::Allow,
-            ..s.clone()
-        }),
-        allowing(Scenario {
-            policy: crate::scenario::Policy {
-                override_: Some(ApprovalPolicy::Ask),
-                ..s.policy
-            },
-            abort: AbortPoint::None,
-            downstream: Downstream::Allow,
-            ..s.clone()
-        }),
-    ];
-    for c in candidates {
-        if &c == s || crate::scenario::realizable::check(&c).is_err() {
+    for (allow_once, downstream, no_abort, ask) in TOWARD_SAFETY {
+        let call = |c: &mut Scenario| {
+            if allow_once {
+                c.approval = ApprovalAnswer::AllowedOnce;
+            }
+            if downstream {
+                c.downstream = Downstream::Allow;
+            }
+            if no_abort {
+                c.abort = AbortPoint::None;
+            }
+        };
+        let asking = |p: &mut Policy| {
+            if ask {
+                p.override_ = Some(ApprovalPolicy::Ask);
+            }
+        };
+        let mut c = input.clone();
+        match &mut c {
+            Input::One(s) => {
+                call(s);
+                asking(&mut s.policy);
+            }
+            Input::Session(s) => {
+                for item in &mut s.calls {
+                    if let Item::Call(one) = item {
+                        call(one);
+                    }
+                }
+                asking(&mut s.policy);
+            }
+        }
+        if &c == input || !realizable_input(&c) {
             continue;
         }
-        let (v, _) = judge_one(imp, &c, profile);
+        let (v, _) = judge.against_reference(&c);
         if v.worst() == Some(compare::Severity::Safety) {
             return Some((c, v));
         }
@@ -590,12 +577,40 @@ fn toward_safety(
     None
 }
 
-/// The one-step simplifications of `s` that are valid, realizable scenarios, simplest first.
-pub(crate) fn simpler_call(s: &Scenario) -> Vec<Scenario> {
-    simpler(s)
+/// Whether the real runtime can produce `input` (`scenario::realizable`, and for a session
+/// RZ-5..7).
+fn realizable_input(input: &Input) -> bool {
+    match input {
+        Input::One(s) => crate::scenario::realizable::check(s).is_ok(),
+        Input::Session(s) => {
+            s.calls.iter().all(|i| match i {
+                Item::Call(c) => crate::scenario::realizable::check(c).is_ok(),
+                Item::Event(_) => true,
+            }) && s.clone().realizable().is_ok()
+        }
+    }
 }
 
-fn simpler(s: &Scenario) -> Vec<Scenario> {
+/// The one-step simplifications of `input` that are valid, realizable inputs, simplest first: of
+/// a call, [`simpler_call`]; of a session, dropping an item first, then the session's members,
+/// then simplifying one call ([`crate::generate::sessions::simpler_session`]).
+fn simpler(input: &Input) -> Vec<Input> {
+    match input {
+        Input::One(s) => simpler_call(s)
+            .into_iter()
+            .map(|c| Input::One(Box::new(c)))
+            .collect(),
+        Input::Session(s) => crate::generate::sessions::simpler_session(s, &simpler_call)
+            .into_iter()
+            .map(Input::Session)
+            .collect(),
+    }
+}
+
+/// The one-step simplifications of a call that are valid, realizable scenarios, simplest first:
+/// fewer reviewer attempts, attempts that answer at once, a plain tool name, then each member back
+/// to its default.
+fn simpler_call(s: &Scenario) -> Vec<Scenario> {
     use crate::scenario::{Attempt, Reviewer};
     let mut out = Vec::new();
     let valid =
@@ -687,45 +702,109 @@ fn without(s: &Scenario, path: &[String]) -> Option<Scenario> {
 
 /// One drawn case, prepared off the judging thread.
 struct Drawn {
-    k: usize,
-    scenario: Scenario,
-    reference: Outcome,
-    features: features::Features,
-    row: Option<usize>,
-    /// What it reaches beyond its row.
+    /// What the reports call it.
+    subject: Subject,
+    input: Input,
+    /// The reference's outcome, as far as the implementation observes it.
+    reference: InputOutcome,
+    /// A call's features and the index of its table row; `None` for a session.
+    features: Option<(features::Features, Option<usize>)>,
+    /// What it reaches.
     reached: crate::generate::coverage::Reached,
 }
 
-/// Runs this shard of a generated plan against `imp`, comparing with the reference engine.
-pub fn run(
-    imp: &mut dyn Implementation,
-    profile: Profile,
+/// The counterexamples of one kind of input a run shrinks: one per kind of difference, up to the
+/// plan's limit, each minimal input kept once.
+pub(crate) struct Shrinking<'p> {
+    plan: &'p Plan,
+    /// The kinds of difference shrunk so far ([`signature`]).
+    seen: BTreeSet<String>,
+    /// The minimal inputs found so far, as JSON.
+    minimals: BTreeSet<String>,
+    pub(crate) found: Vec<Counterexample>,
+}
+
+impl<'p> Shrinking<'p> {
+    pub(crate) fn new(plan: &'p Plan) -> Shrinking<'p> {
+        Shrinking {
+            plan,
+            seen: BTreeSet::new(),
+            minimals: BTreeSet::new(),
+            found: Vec::new(),
+        }
+    }
+
+    /// Shrinks the difference `verdict` shows on `input` (generated case `id`), unless one of its
+    /// kind was shrunk already or the limit is reached.
+    pub(crate) fn consider(
+        &mut self,
+        judge: &mut Judge<'_>,
+        id: &str,
+        input: &Input,
+        verdict: &Verdict,
+    ) {
+        let Some(sig) = signature(verdict) else {
+            return;
+        };
+        if self.found.len() >= self.plan.max_counterexamples || !self.seen.insert(sig) {
+            return;
+        }
+        // A difference that can run a body is reported as one that does.
+        let (start, start_verdict) = toward_safety(judge, input, verdict)
+            .unwrap_or_else(|| (input.clone(), verdict.clone()));
+        let original_rank = rank(&start_verdict);
+        let keep = move |_: &Input, v: &Verdict| rank(v).is_some() && rank(v) <= original_rank;
+        let (minimal, verdict, reference, steps) =
+            shrink(judge, start, &keep, self.plan.max_shrink_steps);
+        // Different differences often shrink to one input: keep it once.
+        if self.minimals.insert(sparse_input(&minimal).to_string()) {
+            self.found.push(Counterexample {
+                id: id.to_owned(),
+                minimal,
+                verdict,
+                reference,
+                steps,
+            });
+        }
+    }
+}
+
+/// What judging one kind of drawn input found.
+#[derive(Default)]
+struct Judged {
+    results: Vec<CaseResult>,
+    passed: usize,
+    not_applicable: usize,
+    counterexamples: Vec<Counterexample>,
+    /// Distinct features of the calls judged, counted.
+    tally: std::collections::HashMap<features::Features, usize>,
+    /// Calls judged under each table row, by row index.
+    row_hits: Vec<usize>,
+    reach: crate::generate::coverage::Coverage,
+}
+
+/// Judges the `total` cases that `ks` lists by batch (`ks(b)` is batch `b`, of at most [`BATCH`]),
+/// in case order: other threads draw each case, with `draw`, and decide it with the reference
+/// ahead, for that is most of the work; this one asks the implementation and judges.
+fn judge_drawn(
+    judge: &mut Judge<'_>,
     plan: &Plan,
-    expected: &Expected,
+    total: usize,
+    ks: &(dyn Fn(usize) -> Vec<usize> + Sync),
+    draw: &(dyn Fn(usize) -> Drawn + Sync),
+    rows: usize,
     progress: &mut dyn FnMut(usize, usize),
-) -> GeneratedRun {
-    let clock = std::time::Instant::now();
-    let table = Table::load(profile).ok();
-    // This shard's cases, taken by batch number without a list of them.
-    let total = plan.cases().len();
+) -> Judged {
     let batches = total.div_ceil(BATCH);
-    let batch_ks = |b: usize| plan.cases().skip(b * BATCH).take(BATCH);
-    let mut results = Vec::new();
-    let mut passed = 0usize;
-    let mut not_applicable = 0usize;
-    let mut counterexamples = Vec::new();
-    let mut tally: std::collections::HashMap<features::Features, usize> = Default::default();
-    let mut row_hits = vec![0usize; table.as_ref().map_or(0, |t| t.rows.len())];
-    let mut reach = crate::generate::coverage::Coverage::default();
-    let mut seen: BTreeSet<String> = BTreeSet::new();
-    let mut minimals: BTreeSet<String> = BTreeSet::new();
+    let mut out = Judged {
+        row_hits: vec![0; rows],
+        ..Judged::default()
+    };
+    let mut shrinking = Shrinking::new(plan);
     let producers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 4);
-    let observes = imp.observes();
     std::thread::scope(|scope| {
-        // Drawing a case, and deciding it with the reference, is most of the work: other threads
-        // do it ahead in batches, and this one asks the implementation and judges, in case order.
         let mut queues = Vec::new();
         let mut returns = Vec::new();
         for p in 0..producers {
@@ -735,31 +814,12 @@ pub fn run(
             let (back, done) = mpsc::channel::<Vec<Drawn>>();
             queues.push(rx);
             returns.push(back);
-            let (table, seed) = (table.as_ref(), plan.seed);
             scope.spawn(move || {
                 for b in (p..batches).step_by(producers) {
                     while let Ok(old) = done.try_recv() {
                         drop(old);
                     }
-                    let mut drawn = Vec::with_capacity(BATCH);
-                    drawn.extend(batch_ks(b).map(|k| {
-                        let scenario = observes.restrict(realizable(draw(seed, k)));
-                        // One review serves the reference decision and the features.
-                        let (reference, review, reached) =
-                            crate::generate::coverage::call(&scenario, profile);
-                        let reference = compare::observed_one(reference, observes);
-                        let features = features::of_reviewed(&scenario, profile, review.as_ref());
-                        let row = table
-                            .and_then(|t| t.rows.iter().position(|r| r.when.matches(&features)));
-                        Drawn {
-                            k,
-                            scenario,
-                            reference,
-                            features,
-                            row,
-                            reached,
-                        }
-                    }));
+                    let drawn: Vec<Drawn> = ks(b).into_iter().map(draw).collect();
                     if tx.send(drawn).is_err() {
                         return;
                     }
@@ -775,65 +835,31 @@ pub fn run(
             let Ok(batch) = queues[b % producers].recv() else {
                 break;
             };
-            for d in &batch {
+            for (i, d) in batch.iter().enumerate() {
                 position += 1;
                 let case_clock = std::time::Instant::now();
-                let (verdict, _) = judge_with(imp, &d.scenario, profile, Some(&d.reference));
+                let next = batch.get(i + 1).map(|n| &n.input);
+                let verdict = judge.verdict(&d.input, &d.reference, next);
                 if let Verdict::NotApplicable { .. } = verdict {
-                    not_applicable += 1;
+                    out.not_applicable += 1;
                     progress(position, total);
                     continue;
                 }
                 // The case's own time; shrinking it is the run's.
                 let duration = case_clock.elapsed();
-                *tally.entry(d.features).or_default() += 1;
-                if let Some(i) = d.row {
-                    row_hits[i] += 1;
-                }
-                reach.add(&d.reached);
-                let row = d.row.and_then(|i| table.as_ref().map(|t| &t.rows[i]));
-                let id = case_id(plan.seed, d.k);
-                if let Some(sig) = signature(&verdict)
-                    && counterexamples.len() < plan.max_counterexamples
-                    && seen.insert(sig)
-                {
-                    // A difference that can run a body is reported as one that does.
-                    let (start, start_verdict) = toward_safety(imp, profile, &d.scenario, &verdict)
-                        .unwrap_or_else(|| (d.scenario.clone(), verdict.clone()));
-                    let original_rank = rank(&start_verdict);
-                    let keep = move |v: &Verdict| rank(v).is_some() && rank(v) <= original_rank;
-                    let (minimal, verdict, reference, steps) =
-                        shrink(imp, profile, start, &keep, plan.max_shrink_steps);
-                    // Different differences often shrink to one scenario: keep it once.
-                    let key = sparse(&minimal).to_string();
-                    if minimals.insert(key) {
-                        counterexamples.push(Counterexample {
-                            id: id.clone(),
-                            minimal,
-                            verdict,
-                            reference,
-                            steps,
-                        });
+                if let Some((features, row)) = &d.features {
+                    *out.tally.entry(*features).or_default() += 1;
+                    if let Some(r) = row {
+                        out.row_hits[*r] += 1;
                     }
                 }
-                let expected_failure = expected.reason(&id).map(str::to_owned);
-                let status = Status::of(verdict.passed(), expected_failure.is_some());
-                if status == Status::Pass {
-                    passed += 1;
+                out.reach.add(&d.reached);
+                shrinking.consider(judge, &d.subject.id, &d.input, &verdict);
+                let result = judge.result(d.subject.clone(), verdict, duration);
+                if result.status == Status::Pass {
+                    out.passed += 1;
                 } else {
-                    results.push(CaseResult {
-                        id,
-                        area: "generated".into(),
-                        title: row
-                            .map(|r| format!("a call under row {}", r.id))
-                            .unwrap_or_default(),
-                        clauses: row.map(|r| r.clauses.clone()).unwrap_or_default(),
-                        row: row.map(|r| r.id.clone()),
-                        verdict,
-                        status,
-                        expected_failure,
-                        duration,
-                    });
+                    out.results.push(result);
                 }
                 progress(position, total);
             }
@@ -842,23 +868,122 @@ pub fn run(
         drop(returns);
         drop(queues);
     });
+    out.counterexamples = shrinking.found;
+    out
+}
+
+/// Runs this shard of a generated plan against `imp`, comparing with the reference engine: its
+/// calls, then, for an implementation that observes sessions, the sessions some of the same cases
+/// draw too.
+pub fn run(
+    imp: &mut dyn Implementation,
+    profile: Profile,
+    plan: &Plan,
+    expected: &Expected,
+    progress: &mut dyn FnMut(usize, usize),
+) -> GeneratedRun {
+    let clock = std::time::Instant::now();
+    let table = Table::load(profile).ok();
+    let mut judge = Judge::new(imp, profile, expected);
+    let observes = judge.observes;
+    let seed = plan.seed;
+    // This shard's cases, taken by batch number without a list of them.
+    let total = plan.cases().len();
+    let call_ks = |b: usize| plan.cases().skip(b * BATCH).take(BATCH).collect();
+    let table_ref = table.as_ref();
+    let draw_call = |k: usize| {
+        let input = observes.restrict(Input::One(Box::new(realizable(draw(seed, k)))));
+        let Input::One(scenario) = &input else {
+            unreachable!("a call restricted is a call")
+        };
+        // One review serves the reference decision and the features.
+        let (reference, review, reached) = crate::generate::coverage::call(scenario, profile);
+        let features = features::of_reviewed(scenario, profile, review.as_ref());
+        let row = table_ref.and_then(|t| t.rows.iter().position(|r| r.when.matches(&features)));
+        let row_of = row.and_then(|i| table_ref.map(|t| &t.rows[i]));
+        Drawn {
+            subject: Subject {
+                id: case_id(seed, k),
+                area: "generated".into(),
+                title: row_of
+                    .map(|r| format!("a call under row {}", r.id))
+                    .unwrap_or_default(),
+                clauses: row_of.map(|r| r.clauses.clone()).unwrap_or_default(),
+                row: row_of.map(|r| r.id.clone()),
+            },
+            input,
+            reference: compare::observed(InputOutcome::One(Box::new(reference)), observes),
+            features: Some((features, row)),
+            reached,
+        }
+    };
+    let rows = table.as_ref().map_or(0, |t| t.rows.len());
+    let calls = judge_drawn(
+        &mut judge, plan, total, &call_ks, &draw_call, rows, progress,
+    );
     // Sessions, for an implementation that observes them: some of the same cases draw one too.
-    let sessions = super::sessions::run(imp, profile, plan, expected);
+    let session_ks: Vec<usize> = if observes.sessions {
+        plan.cases()
+            .filter(|&k| super::sessions::draws_session(seed, k))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let draw_session = |k: usize| {
+        let input = observes.restrict(Input::Session(super::sessions::draw(seed, k)));
+        let Input::Session(session) = &input else {
+            unreachable!("a session restricted is a session")
+        };
+        let (reference, reached) = crate::generate::coverage::session(session, profile);
+        Drawn {
+            subject: Subject {
+                id: super::sessions::case_id(seed, k),
+                area: "generated".into(),
+                title: "a session of calls and lifecycle events".into(),
+                clauses: vec!["AR-SESSION-2".into()],
+                row: None,
+            },
+            input,
+            reference: compare::observed(InputOutcome::Session(reference), observes),
+            features: None,
+            reached,
+        }
+    };
+    let session_batch = |b: usize| {
+        session_ks
+            .iter()
+            .skip(b * BATCH)
+            .take(BATCH)
+            .copied()
+            .collect()
+    };
+    let sessions = judge_drawn(
+        &mut judge,
+        plan,
+        session_ks.len(),
+        &session_batch,
+        &draw_session,
+        0,
+        &mut |_, _| {},
+    );
+    let mut reach = calls.reach;
     reach.merge(&sessions.reach);
+    let mut results = calls.results;
     results.extend(sessions.results);
-    results.extend(super::tail_result(imp, expected));
+    results.extend(judge.tail());
+    let mut counterexamples = calls.counterexamples;
+    counterexamples.extend(sessions.counterexamples);
     GeneratedRun {
         results,
-        cases: total + sessions.cases,
-        passed: passed + sessions.passed,
-        not_applicable: not_applicable + sessions.not_applicable,
+        cases: total + session_ks.len(),
+        passed: calls.passed + sessions.passed,
+        not_applicable: calls.not_applicable + sessions.not_applicable,
         counterexamples,
-        session_counterexamples: sessions.counterexamples,
         distribution: Distribution::from_tally(
-            &tally,
+            &calls.tally,
             table
                 .iter()
-                .flat_map(|t| t.rows.iter().zip(&row_hits))
+                .flat_map(|t| t.rows.iter().zip(&calls.row_hits))
                 .filter(|(_, n)| **n > 0)
                 .map(|(r, n)| (r.id.clone(), *n))
                 .collect(),
@@ -874,18 +999,10 @@ pub fn run(
 /// Scenarios drawn per message between threads.
 const BATCH: usize = 256;
 
-/// A counterexample for the terminal: the minimal scenario, each difference, and how to repeat
-/// it with the reference and with the implementation (`command`, empty for an in-process one).
+/// A counterexample for the terminal: the minimal input, each difference, and how to repeat it
+/// with the reference and with the implementation (`command`, empty for an in-process one).
 pub fn render(c: &Counterexample, profile: Profile, command: &[String]) -> String {
-    render_found(&found(
-        FoundKind::Call,
-        &c.id,
-        c.steps,
-        c.minimal_json(),
-        &c.verdict,
-        profile,
-        command,
-    ))
+    render_found(&c.found(profile, command))
 }
 
 /// What a minimal scenario is: one call, or a session of calls and events.
@@ -1020,42 +1137,28 @@ pub fn render_found(f: &Found) -> String {
 impl GeneratedRun {
     /// Every counterexample of the run, calls then sessions, as the reports keep them.
     pub fn found(&self, profile: Profile, command: &[String]) -> Vec<Found> {
-        let calls = self.counterexamples.iter().map(|c| {
-            found(
-                FoundKind::Call,
-                &c.id,
-                c.steps,
-                c.minimal_json(),
-                &c.verdict,
-                profile,
-                command,
-            )
-        });
-        let sessions = self.session_counterexamples.iter().map(|c| {
-            found(
-                FoundKind::Session,
-                &c.id,
-                c.steps,
-                c.minimal_json(),
-                &c.verdict,
-                profile,
-                command,
-            )
-        });
-        calls.chain(sessions).collect()
+        self.counterexamples
+            .iter()
+            .map(|c| c.found(profile, command))
+            .collect()
+    }
+
+    /// How many counterexamples are single calls, and how many sessions.
+    pub fn counterexample_kinds(&self) -> (usize, usize) {
+        let calls = self
+            .counterexamples
+            .iter()
+            .filter(|c| c.kind() == FoundKind::Call)
+            .count();
+        (calls, self.counterexamples.len() - calls)
     }
 }
 
-/// The permanent ID a frozen counterexample gets: derived from its minimal scenario, so freezing
+/// The permanent ID a frozen counterexample gets: derived from its minimal input, so freezing
 /// the same counterexample twice gives the same case, and different ones never collide in
 /// practice.
 pub fn frozen_id(c: &Counterexample) -> String {
-    frozen_id_of(&c.minimal_json())
-}
-
-/// The permanent ID of a frozen minimal scenario, a call's or a session's.
-fn frozen_id_of(minimal: &Value) -> String {
-    let hash = crate::ids::text_hash(&minimal.to_string());
+    let hash = crate::ids::text_hash(&c.minimal_json().to_string());
     let hex = hash.rsplit(':').next().unwrap_or_default();
     format!("GX-{}", hex[hex.len().saturating_sub(10)..].to_uppercase())
 }
@@ -1072,21 +1175,40 @@ fn what(v: &Verdict) -> String {
     }
 }
 
-/// A case file (`spec/cases/` format) holding each counterexample as a fixed case: its minimal
-/// scenario, the reference's outcome as the expectation, and the clauses of the table row it
-/// falls under; then each session counterexample, expecting the reference's outcome of every
-/// item (`{"calls": [...]}`) and citing AR-SESSION-2.
-pub fn frozen_file(
-    cs: &[Counterexample],
-    sessions: &[super::sessions::SessionCounterexample],
-    profile: Profile,
-    seed: u64,
-) -> String {
+/// A case file (`spec/cases/` format) holding each counterexample as a fixed case, calls first:
+/// its minimal input and the reference's outcome as the expectation. A call cites the clauses
+/// of the table row it falls under; a session expects the reference's outcome of every item
+/// (`{"calls": [...]}`) and cites AR-SESSION-2.
+pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String {
     let table = Table::load(profile).ok();
-    let session_cases = sessions.iter().map(|c| {
-        let minimal = c.minimal_json();
-        let mut calls = serde_json::to_value(&c.reference.calls).unwrap_or(Value::Null);
-        if let Value::Array(items) = &mut calls {
+    let frozen = |c: &Counterexample| {
+        let (title, clauses, mut expect) = match (&c.minimal, &c.reference) {
+            (Input::Session(_), reference) => {
+                let calls = match reference {
+                    InputOutcome::Session(o) => serde_json::to_value(&o.calls),
+                    InputOutcome::One(o) => serde_json::to_value(o),
+                };
+                (
+                    "Generated session counterexample",
+                    vec!["AR-SESSION-2".to_owned()],
+                    serde_json::json!({"calls": calls.unwrap_or(Value::Null)}),
+                )
+            }
+            (Input::One(s), reference) => {
+                let f = features::of(s, profile);
+                let row = table.as_ref().and_then(|t| t.matching(&f).first().copied());
+                (
+                    "Generated counterexample",
+                    row.map(|r| r.clauses.clone()).unwrap_or_default(),
+                    serde_json::to_value(reference).unwrap_or(Value::Null),
+                )
+            }
+        };
+        // The ID echoed is the scenario's, which a frozen case need not name.
+        if let Value::Object(m) = &mut expect {
+            m.remove("id");
+        }
+        if let Some(Value::Array(items)) = expect.get_mut("calls") {
             for item in items {
                 if let Value::Object(m) = item {
                     m.remove("id");
@@ -1094,33 +1216,19 @@ pub fn frozen_file(
             }
         }
         serde_json::json!({
-            "id": frozen_id_of(&minimal),
-            "title": format!("Generated session counterexample ({}; {})", c.id, what(&c.verdict)),
-            "clauses": ["AR-SESSION-2"],
+            "id": frozen_id(c),
+            "title": format!("{title} ({}; {})", c.id, what(&c.verdict)),
+            "clauses": clauses,
             "profiles": [profile],
-            "scenario": minimal,
-            "expect": {"calls": calls},
+            "scenario": c.minimal_json(),
+            "expect": expect,
         })
-    });
+    };
     let cases: Vec<Value> = cs
         .iter()
-        .map(|c| {
-            let f = features::of(&c.minimal, profile);
-            let row = table.as_ref().and_then(|t| t.matching(&f).first().copied());
-            let mut expect = serde_json::to_value(&c.reference).unwrap_or(Value::Null);
-            if let Value::Object(m) = &mut expect {
-                m.remove("id");
-            }
-            serde_json::json!({
-                "id": frozen_id(c),
-                "title": format!("Generated counterexample ({}; {})", c.id, what(&c.verdict)),
-                "clauses": row.map(|r| r.clauses.clone()).unwrap_or_default(),
-                "profiles": [profile],
-                "scenario": c.minimal_json(),
-                "expect": expect,
-            })
-        })
-        .chain(session_cases)
+        .filter(|c| c.kind() == FoundKind::Call)
+        .chain(cs.iter().filter(|c| c.kind() == FoundKind::Session))
+        .map(frozen)
         .collect();
     let file = serde_json::json!({
         "area": "generated",
@@ -1141,15 +1249,22 @@ pub fn search(
     wanted: &dyn Fn(&Scenario, &Verdict) -> bool,
     max_shrink_steps: u32,
 ) -> Option<(usize, Counterexample)> {
-    let observes = imp.observes();
+    let expected = Expected::none();
+    let mut judge = Judge::new(imp, profile, &expected);
+    let wanted = |input: &Input, v: &Verdict| match input {
+        Input::One(s) => wanted(s, v),
+        Input::Session(_) => false,
+    };
     for k in 0..count {
-        let scenario = observes.restrict(realizable(draw(seed, k)));
-        let (verdict, _) = judge_one(imp, &scenario, profile);
-        if !wanted(&scenario, &verdict) {
+        let input = judge
+            .observes
+            .restrict(Input::One(Box::new(realizable(draw(seed, k)))));
+        let (verdict, _) = judge.against_reference(&input);
+        if !wanted(&input, &verdict) {
             continue;
         }
         let (minimal, verdict, reference, steps) =
-            shrink_with(imp, profile, scenario, wanted, max_shrink_steps);
+            shrink(&mut judge, input, &wanted, max_shrink_steps);
         return Some((
             k,
             Counterexample {

@@ -9,6 +9,7 @@ pub mod check;
 pub mod compare;
 pub mod expect;
 pub mod generated;
+pub mod judge;
 pub mod quote;
 pub mod report;
 pub mod select;
@@ -25,42 +26,21 @@ use serde_json::Value;
 
 use crate::capability::{Capability, Lacks, Need};
 use crate::cases::{Case, Expectation, matches_partial};
-use crate::outcome::{InputOutcome, Outcome, SessionOutcome};
+use crate::outcome::InputOutcome;
 use crate::profile::Profile;
 use crate::protocol::{ImplementationInfo, Observable, Observes};
-use crate::scenario::Scenario;
-use crate::scenario::session::{Input, SessionScenario};
+use crate::scenario::session::Input;
 pub use compare::{Difference, Severity};
+pub use judge::{Judge, Subject};
 
 /// An implementation under test.
 pub trait Implementation {
     /// How reports name it.
     fn describe(&self) -> String;
-    /// Decides one case. `while_waiting` is work the runner would like done while the answer is
-    /// pending: an implementation that answers from elsewhere (a subprocess) calls it after
-    /// sending the request, so the runner's own reference decision overlaps with the
-    /// implementation's; one that answers at once may call it first or not at all.
-    fn decide(
-        &mut self,
-        ask: Ask<'_>,
-        while_waiting: &mut dyn FnMut(),
-    ) -> Result<Outcome, ImplError>;
-
-    /// Decides one session scenario (AR-SESSION-1), with `while_waiting` as for
-    /// [`Implementation::decide`]. The runner asks it only of an implementation that observes
-    /// sessions; by default it is refused.
-    fn decide_session(
-        &mut self,
-        session: &SessionScenario,
-        profile: Profile,
-        while_waiting: &mut dyn FnMut(),
-    ) -> Result<SessionOutcome, ImplError> {
-        let _ = (session, profile, while_waiting);
-        Err(ImplError::new(
-            Broken::NotRun,
-            "this implementation does not decide session scenarios",
-        ))
-    }
+    /// Decides one input: a single call, or a session (AR-SESSION-1), which the runner asks only
+    /// of an implementation that observes sessions. How it answers is its own business: one that
+    /// answers from elsewhere (a subprocess) may prepare [`Ask::next`] while it waits.
+    fn decide(&mut self, ask: Ask<'_>) -> Result<InputOutcome, ImplError>;
 
     /// Called when a run's cases are done. An implementation that can still misbehave after
     /// its last answer (a subprocess writing lines nobody asked for) reports it here, and the
@@ -106,87 +86,16 @@ fn in_process_info(name: &str) -> ImplementationInfo {
 /// process, so each shard of a run may have its own.
 pub const TAIL_ID: &str = "PROTOCOL-TAIL";
 
-/// The result that stands for what an implementation did after its last answer, if anything.
-pub(crate) fn tail_result(
-    imp: &mut dyn Implementation,
-    expected: &expect::Expected,
-) -> Option<CaseResult> {
-    let error = imp.finish()?;
-    let id = TAIL_ID.to_owned();
-    let expected_failure = expected.reason(&id).map(str::to_owned);
-    Some(CaseResult {
-        status: Status::of(false, expected_failure.is_some()),
-        id,
-        area: "protocol".into(),
-        title: "What the implementation wrote after its last reply".into(),
-        clauses: Vec::new(),
-        row: None,
-        verdict: Verdict::Broken { error },
-        expected_failure,
-        duration: Duration::ZERO,
-    })
-}
-
-/// The result of a case the implementation cannot be asked: it lacks `missing`.
-fn not_applicable(
-    case: &Case,
-    row: Option<String>,
-    missing: Vec<Need>,
-    expected: &expect::Expected,
-) -> CaseResult {
-    CaseResult {
-        id: case.id.clone(),
-        area: case.area.clone(),
-        title: case.title.clone(),
-        clauses: case.clauses.clone(),
-        row,
-        verdict: Verdict::NotApplicable { missing },
-        status: Status::NotApplicable,
-        expected_failure: expected.reason(&case.id).map(str::to_owned),
-        duration: Duration::ZERO,
-    }
-}
-
-/// What `case` needs that an implementation observing `observes` and lacking `lacks` does not
-/// have: observables first, then capabilities, which the reference's outcome of the case tells.
-fn missing_for(case: &Case, observes: Observes, lacks: Lacks, profile: Profile) -> Vec<Need> {
-    let mut missing: Vec<Need> = observes
-        .missing(case.needs())
-        .into_iter()
-        .map(Need::Observable)
-        .collect();
-    if lacks != Lacks::NONE {
-        // A panic of the reference here is left for the case's own run to report.
-        let reference = catch_unwind(AssertUnwindSafe(|| {
-            crate::engine::decide_input(&case.scenario, profile)
-        }));
-        if let Ok(reference) = reference {
-            let needs = crate::capability::needed_by(&case.scenario, &reference);
-            missing.extend(lacks.missing(needs).into_iter().map(Need::Capability));
-        }
-    }
-    missing
-}
-
-/// The verdict on a case that needs capabilities (`needs`) of which the implementation lacks
-/// some: not applicable, naming them; `None` when it lacks none of them.
-pub(crate) fn lacking(lacks: Lacks, needs: Lacks) -> Option<Verdict> {
-    let missing = lacks.missing(needs);
-    (!missing.is_empty()).then(|| Verdict::NotApplicable {
-        missing: missing.into_iter().map(Need::Capability).collect(),
-    })
-}
-
-/// One case as the runner hands it to an implementation.
+/// One input as the runner hands it to an implementation.
 #[derive(Debug, Clone, Copy)]
 pub struct Ask<'a> {
-    /// The scenario to decide.
-    pub scenario: &'a Scenario,
+    /// The call or session to decide.
+    pub input: &'a Input,
     /// The profile to decide it under.
     pub profile: Profile,
-    /// The scenario the runner will ask next, if any: an implementation may prepare it (encode
-    /// it, say) while it waits for this answer.
-    pub next: Option<&'a Scenario>,
+    /// The input the runner will ask next, if any: an implementation may prepare it (encode it,
+    /// say) while it waits for this answer.
+    pub next: Option<&'a Input>,
 }
 
 /// Why an implementation produced no outcome; never a pass.
@@ -261,21 +170,8 @@ impl Implementation for Reference {
         )
     }
 
-    fn decide(
-        &mut self,
-        ask: Ask<'_>,
-        _while_waiting: &mut dyn FnMut(),
-    ) -> Result<Outcome, ImplError> {
-        Ok(crate::engine::decide(ask.scenario, ask.profile))
-    }
-
-    fn decide_session(
-        &mut self,
-        session: &SessionScenario,
-        profile: Profile,
-        _while_waiting: &mut dyn FnMut(),
-    ) -> Result<SessionOutcome, ImplError> {
-        Ok(crate::engine::decide_session(session, profile))
+    fn decide(&mut self, ask: Ask<'_>) -> Result<InputOutcome, ImplError> {
+        Ok(crate::engine::decide_input(ask.input, ask.profile))
     }
 
     fn info(&self) -> Option<ImplementationInfo> {
@@ -309,15 +205,17 @@ impl Implementation for AsyncGate {
         )
     }
 
-    fn decide(
-        &mut self,
-        ask: Ask<'_>,
-        _while_waiting: &mut dyn FnMut(),
-    ) -> Result<Outcome, ImplError> {
-        let scenario = std::sync::Arc::new(ask.scenario.clone());
-        Ok(self
-            .runtime
-            .block_on(crate::async_gate::scripted::run(scenario, ask.profile)))
+    fn decide(&mut self, ask: Ask<'_>) -> Result<InputOutcome, ImplError> {
+        let Input::One(scenario) = ask.input else {
+            return Err(ImplError::new(
+                Broken::NotRun,
+                "this implementation does not decide session scenarios",
+            ));
+        };
+        let scenario = std::sync::Arc::new((**scenario).clone());
+        Ok(InputOutcome::One(Box::new(self.runtime.block_on(
+            crate::async_gate::scripted::run(scenario, ask.profile),
+        ))))
     }
 
     /// One call at a time, with its requests, session id, working directory and log fact; no
@@ -427,30 +325,6 @@ impl Status {
             (false, true) => Status::ExpectedFail,
         }
     }
-}
-
-/// Asks `imp` about one case; a panic in the implementation is that case's breakage, never the
-/// end of the run.
-pub(crate) fn ask_safely(
-    imp: &mut dyn Implementation,
-    ask: Ask<'_>,
-    while_waiting: &mut dyn FnMut(),
-) -> Result<Outcome, ImplError> {
-    catch_unwind(AssertUnwindSafe(|| imp.decide(ask, while_waiting)))
-        .unwrap_or_else(|p| Err(ImplError::new(Broken::Panic, panic_message(&p))))
-}
-
-/// [`ask_safely`] for a session scenario.
-pub(crate) fn ask_session_safely(
-    imp: &mut dyn Implementation,
-    session: &SessionScenario,
-    profile: Profile,
-    while_waiting: &mut dyn FnMut(),
-) -> Result<SessionOutcome, ImplError> {
-    catch_unwind(AssertUnwindSafe(|| {
-        imp.decide_session(session, profile, while_waiting)
-    }))
-    .unwrap_or_else(|p| Err(ImplError::new(Broken::Panic, panic_message(&p))))
 }
 
 /// One case's result.
@@ -658,95 +532,50 @@ pub fn run(
 ) -> Report {
     let started = SystemTime::now();
     let clock = Instant::now();
-    let observes = imp.observes();
-    let lacks = imp.lacks();
-    let missing: Vec<Vec<Need>> = cases
-        .iter()
-        .map(|c| missing_for(c, observes, lacks, profile))
-        .collect();
+    let mut judge = Judge::new(imp, profile, expected);
+    let (observes, lacks) = (judge.observes, judge.lacks);
     let table = crate::table::Table::load(profile).ok();
-    // The single calls the implementation is asked, so that it can prepare the next one.
-    let asked_alone = |j: usize| match &cases[j].scenario {
-        Input::One(s) if missing[j].is_empty() => Some(&**s),
-        _ => None,
-    };
+    // Whether the implementation observes what each case needs.
+    let observed: Vec<bool> = cases
+        .iter()
+        .map(|c| observes.missing(c.needs()).is_empty())
+        .collect();
+    // The reference's outcome is needed to judge against it, and to tell the capabilities a case
+    // needs.
+    let needs_reference =
+        |i: usize| lacks != Lacks::NONE || (oracle == Oracle::Reference && observed[i]);
     let mut results = Vec::with_capacity(cases.len());
-    for (i, case) in cases.iter().enumerate() {
-        let row = row_of(case, profile, table.as_ref());
-        if !missing[i].is_empty() {
-            results.push(not_applicable(case, row, missing[i].clone(), expected));
-            progress(i + 1, cases.len());
-            continue;
-        }
-        let case_clock = Instant::now();
-        // The reference decides while the implementation works on the same case. A panic in the
-        // reference is the engine's bug, not the implementation's, so it is caught on its own.
-        let mut reference: Option<Result<InputOutcome, String>> = None;
-        let mut prepare = || {
-            if oracle == Oracle::Reference && reference.is_none() {
-                reference = Some(
-                    catch_unwind(AssertUnwindSafe(|| {
-                        compare::observed(
-                            crate::engine::decide_input(&case.scenario, profile),
-                            observes,
-                        )
-                    }))
-                    .map_err(|p| panic_message(&p)),
-                );
+    std::thread::scope(|scope| {
+        // The reference decides each case ahead, on another thread, while the implementation
+        // works on the cases before it.
+        let (tx, references) = std::sync::mpsc::sync_channel(16);
+        scope.spawn(move || {
+            for (i, c) in cases.iter().enumerate() {
+                let reference = needs_reference(i)
+                    .then(|| judge::reference_safely(&c.scenario, profile, observes));
+                if tx.send(reference).is_err() {
+                    return;
+                }
             }
-        };
-        let answer = match &case.scenario {
-            Input::One(scenario) => {
-                let ask = Ask {
-                    scenario,
-                    profile,
-                    next: (i + 1..cases.len()).find_map(asked_alone),
-                };
-                ask_safely(imp, ask, &mut prepare).map(|o| InputOutcome::One(Box::new(o)))
-            }
-            Input::Session(session) => {
-                ask_session_safely(imp, session, profile, &mut prepare).map(InputOutcome::Session)
-            }
-        };
-        prepare();
-        // Requests it does not observe are no part of its answer, should it report them anyway.
-        let answer = answer.map(|o| compare::observed(o, observes));
-        let verdict = match reference {
-            Some(Err(panic)) if answer.is_ok() => Verdict::Broken {
-                error: ImplError::new(
-                    Broken::Panic,
-                    format!(
-                        "the reference engine panicked on this case (a bug in autoreview): {panic}"
-                    ),
-                ),
-            },
-            Some(Ok(r)) => judged(answer, |outcome| against(case, &r, &outcome)),
-            _ => judged(answer, |outcome| {
-                differences(case, &outcome, profile, oracle, observes)
-            }),
-        };
-        let duration = case_clock.elapsed();
-        let expected_failure = expected.reason(&case.id).map(str::to_owned);
-        let status = Status::of(verdict.passed(), expected_failure.is_some());
-        results.push(CaseResult {
-            id: case.id.clone(),
-            area: case.area.clone(),
-            title: case.title.clone(),
-            clauses: case.clauses.clone(),
-            row,
-            verdict,
-            status,
-            expected_failure,
-            duration,
         });
-        progress(i + 1, cases.len());
-    }
-    results.extend(tail_result(imp, expected));
+        for (i, case) in cases.iter().enumerate() {
+            let reference = references.recv().ok().flatten();
+            let row = row_of(case, profile, table.as_ref());
+            // The input asked next, so that the implementation can prepare it.
+            let next = (i + 1..cases.len())
+                .find(|&j| observed[j])
+                .map(|j| &cases[j].scenario);
+            results.push(judge.case(case, row, oracle, reference, next));
+            progress(i + 1, cases.len());
+        }
+    });
+    results.extend(judge.tail());
     // As far as this function knows, `cases` are the whole run; a run that took part of the
     // suite (a selection, a shard) sets them again for its whole scope.
     let stale_expectations = expected.stale(&expect::Scope::of_fixed(
         cases.iter().map(|c| c.id.as_str()),
     ));
+    let imp = judge.implementation();
     Report {
         profile,
         implementation: imp.describe(),
@@ -785,8 +614,8 @@ fn row_of(case: &Case, profile: Profile, table: Option<&crate::table::Table>) ->
     table.matching(&features).first().map(|r| r.id.clone())
 }
 
-/// Judges one outcome of an implementation that observes `observes`: against the reference, the
-/// requests are compared only when it observes them.
+/// Judges one outcome of an implementation that observes `observes` against `oracle`: against the
+/// reference, the requests are compared only when it observes them.
 pub fn judge(
     case: &Case,
     outcome: &InputOutcome,
@@ -794,39 +623,18 @@ pub fn judge(
     oracle: Oracle,
     observes: Observes,
 ) -> Verdict {
-    judged(Ok(outcome), |outcome| {
-        differences(case, outcome, profile, oracle, observes)
-    })
-}
-
-/// The differences [`judge`] finds.
-fn differences(
-    case: &Case,
-    outcome: &InputOutcome,
-    profile: Profile,
-    oracle: Oracle,
-    observes: Observes,
-) -> Vec<Difference> {
-    match oracle {
+    judged(Ok(outcome), |outcome| match oracle {
         Oracle::CaseExpectation => by_expectation(&case.expect, outcome),
         Oracle::Reference => against(
             case,
-            &compare::observed(
-                crate::engine::decide_input(&case.scenario, profile),
-                observes,
-            ),
+            &judge::reference(&case.scenario, profile, observes),
             &compare::observed(outcome.clone(), observes),
         ),
-    }
+    })
 }
 
-/// Judges one outcome against the reference's outcome for the same case, as far as the
+/// The differences of `outcome` from the reference's outcome of the same case, as far as the
 /// implementation observes it ([`compare::observed`]).
-pub fn judge_against(case: &Case, reference: &InputOutcome, outcome: &InputOutcome) -> Verdict {
-    judged(Ok(outcome), |outcome| against(case, reference, outcome))
-}
-
-/// The differences [`judge_against`] finds.
 fn against(case: &Case, reference: &InputOutcome, outcome: &InputOutcome) -> Vec<Difference> {
     let mut differences = compare::compare_input(reference, outcome);
     if case.implementation_defined {
@@ -943,7 +751,7 @@ pub(crate) fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::ItemOutcome;
+    use crate::outcome::{ItemOutcome, Outcome};
     use crate::runner::report::tests::panics_rendering;
 
     /// The text whose rendering panics in these tests.
@@ -978,30 +786,22 @@ mod tests {
             "the reference engine, its answers rewritten".into()
         }
 
-        fn decide(
-            &mut self,
-            ask: Ask<'_>,
-            _while_waiting: &mut dyn FnMut(),
-        ) -> Result<Outcome, ImplError> {
-            let mut o = crate::engine::decide(ask.scenario, ask.profile);
-            (self.rewrite)(Answer::Call(self.calls), &mut o);
-            self.calls += 1;
-            Ok(o)
-        }
-
-        fn decide_session(
-            &mut self,
-            session: &SessionScenario,
-            profile: Profile,
-            _while_waiting: &mut dyn FnMut(),
-        ) -> Result<SessionOutcome, ImplError> {
-            let mut o = crate::engine::decide_session(session, profile);
-            for item in &mut o.calls {
-                if let ItemOutcome::Call(c) = item {
-                    (self.rewrite)(Answer::InSession(self.sessions), c);
+        fn decide(&mut self, ask: Ask<'_>) -> Result<InputOutcome, ImplError> {
+            let mut o = crate::engine::decide_input(ask.input, ask.profile);
+            match &mut o {
+                InputOutcome::One(c) => {
+                    (self.rewrite)(Answer::Call(self.calls), c);
+                    self.calls += 1;
+                }
+                InputOutcome::Session(s) => {
+                    for item in &mut s.calls {
+                        if let ItemOutcome::Call(c) = item {
+                            (self.rewrite)(Answer::InSession(self.sessions), c);
+                        }
+                    }
+                    self.sessions += 1;
                 }
             }
-            self.sessions += 1;
             Ok(o)
         }
     }
@@ -1062,6 +862,42 @@ mod tests {
                 .contains("type=\"panic\"")
         );
         assert!(report::json(&report, false).contains("\"kind\": \"panic\""));
+    }
+
+    /// Sessions are shrunk as calls are: two kinds of difference one session shows, which shrink
+    /// to one minimal session, are kept once.
+    #[test]
+    fn session_counterexamples_that_shrink_alike_are_kept_once() {
+        let mut imp = rewritten(|a, o| {
+            if let (Answer::InSession(_), Some(t)) = (a, &mut o.result.text) {
+                t.push_str(" (changed)");
+            }
+        });
+        let expected = expect::Expected::none();
+        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let observes = judge.observes;
+        let input = (0..400)
+            .filter(|&k| sessions::draws_session(3, k))
+            .map(|k| observes.restrict(Input::Session(sessions::draw(3, k))))
+            .find(|s| judge.against_reference(s).0.worst() == Some(Severity::Text))
+            .expect("a session whose texts differ");
+        let (verdict, _) = judge.against_reference(&input);
+        // The same difference, and one more of the same severity elsewhere: another kind.
+        let Verdict::Fail { differences } = &verdict else {
+            panic!("{verdict:?}")
+        };
+        let mut more = differences.clone();
+        more.push(Difference {
+            pointer: "/calls/99/result/text".into(),
+            ..differences[0].clone()
+        });
+        let other = Verdict::Fail { differences: more };
+        assert_ne!(generated::signature(&verdict), generated::signature(&other));
+        let plan = generated::Plan::new(1, 3);
+        let mut shrinking = generated::Shrinking::new(&plan);
+        shrinking.consider(&mut judge, "GEN-3-S0", &input, &verdict);
+        shrinking.consider(&mut judge, "GEN-3-S1", &input, &other);
+        assert_eq!(shrinking.found.len(), 1, "{:#?}", shrinking.found);
     }
 
     /// Generated cases and sessions, and shrinking them, are judged in the same place: a panic

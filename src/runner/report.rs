@@ -1213,24 +1213,32 @@ pub fn append_markdown(path: &std::path::Path, text: &str) -> std::io::Result<()
 /// A case with `status` of a [`specimen`] run, failing with a broken verdict unless it passes.
 fn specimen_case(id: &str, status: Status) -> CaseResult {
     let passed = matches!(status, Status::Pass | Status::UnexpectedPass);
-    CaseResult {
+    let verdict = if passed {
+        Verdict::Pass
+    } else {
+        Verdict::Broken {
+            error: super::ImplError::new(Broken::Error, "no outcome"),
+        }
+    };
+    let listed = matches!(status, Status::ExpectedFail | Status::UnexpectedPass);
+    specimen_result(id, verdict, listed)
+}
+
+/// A case of a [`specimen`] run with `verdict`, `listed` as an expected failure or not.
+fn specimen_result(id: &str, verdict: Verdict, listed: bool) -> CaseResult {
+    let subject = super::Subject {
         id: id.into(),
         area: "area".into(),
         title: format!("case {id}"),
         clauses: Vec::new(),
         row: None,
-        verdict: if passed {
-            Verdict::Pass
-        } else {
-            Verdict::Broken {
-                error: super::ImplError::new(Broken::Error, "no outcome"),
-            }
-        },
-        status,
-        expected_failure: matches!(status, Status::ExpectedFail | Status::UnexpectedPass)
-            .then(|| "listed".to_owned()),
-        duration: std::time::Duration::from_millis(3),
-    }
+    };
+    CaseResult::new(
+        subject,
+        verdict,
+        listed.then(|| "listed".to_owned()),
+        std::time::Duration::from_millis(3),
+    )
 }
 
 /// A [`specimen`] run of `results`, listing `stale` expectations.
@@ -1472,12 +1480,10 @@ pub(crate) mod tests {
 
     /// A case not applicable to the implementation, lacking `missing`.
     fn not_applicable(id: &str, missing: &[Need]) -> CaseResult {
-        let mut r = case(id, Status::NotApplicable);
-        r.verdict = Verdict::NotApplicable {
+        let verdict = Verdict::NotApplicable {
             missing: missing.to_vec(),
         };
-        r.expected_failure = None;
-        r
+        super::specimen_result(id, verdict, false)
     }
 
     /// Not-applicable cases are counted apart: neither passed nor failed, and a run of nothing

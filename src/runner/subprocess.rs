@@ -13,11 +13,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::{Ask, Broken, ImplError, Implementation};
-use crate::outcome::{InputOutcome, Outcome, SessionOutcome};
+use crate::outcome::InputOutcome;
 use crate::profile::Profile;
 use crate::protocol::{self, ImplementationInfo, Observes, Reply, Request};
-use crate::scenario::Scenario;
-use crate::scenario::session::SessionScenario;
+use crate::scenario::session::Input;
 use tree::Tree;
 
 mod tree;
@@ -359,15 +358,15 @@ impl Watchdog {
     }
 }
 
-/// A scenario's JSON text, kept with the address of the scenario it encodes (compared, never
-/// followed). [`Ask::next`] promises that scenario is the one asked next.
+/// An input's JSON text, kept with the address of the input it encodes (compared, never
+/// followed). [`Ask::next`] promises that input is the one asked next.
 struct Encoded {
-    scenario: usize,
+    input: usize,
     json: Vec<u8>,
 }
 
-fn address(scenario: &Scenario) -> usize {
-    std::ptr::from_ref(scenario) as usize
+fn address(input: &Input) -> usize {
+    std::ptr::from_ref(input) as usize
 }
 
 /// What an adapter's hello told the runner.
@@ -381,7 +380,7 @@ struct Hello {
 /// The subprocess implementation.
 pub struct Subprocess {
     command: Vec<String>,
-    /// The next scenario's JSON, encoded ahead of its turn.
+    /// The next input's JSON, encoded ahead of its turn.
     encoded: Option<Encoded>,
     profile: Profile,
     limits: Limits,
@@ -728,43 +727,23 @@ impl Implementation for Subprocess {
         }
     }
 
-    fn decide(
-        &mut self,
-        ask: Ask<'_>,
-        while_waiting: &mut dyn FnMut(),
-    ) -> Result<Outcome, ImplError> {
-        // The scenario's JSON was usually encoded while the previous answer was awaited.
-        let json = match self.encoded.take() {
-            Some(e) if e.scenario == address(ask.scenario) => Ok(e.json),
-            _ => serde_json::to_vec(ask.scenario),
+    fn decide(&mut self, ask: Ask<'_>) -> Result<InputOutcome, ImplError> {
+        let kind = match ask.input {
+            Input::One(_) => Kind::One,
+            Input::Session(_) if !self.observes.sessions => {
+                return Err(ImplError::new(
+                    Broken::NotRun,
+                    "the adapter does not observe sessions (its hello does not list them)",
+                ));
+            }
+            Input::Session(_) => Kind::Session,
         };
-        match self.exchange(json, Kind::One, while_waiting, ask.next)? {
-            InputOutcome::One(o) => Ok(*o),
-            InputOutcome::Session(_) => unreachable!("exchange checks the kind of outcome"),
-        }
-    }
-
-    fn decide_session(
-        &mut self,
-        session: &SessionScenario,
-        _profile: Profile,
-        while_waiting: &mut dyn FnMut(),
-    ) -> Result<SessionOutcome, ImplError> {
-        if !self.observes.sessions {
-            return Err(ImplError::new(
-                Broken::NotRun,
-                "the adapter does not observe sessions (its hello does not list them)",
-            ));
-        }
-        match self.exchange(
-            serde_json::to_vec(session),
-            Kind::Session,
-            while_waiting,
-            None,
-        )? {
-            InputOutcome::Session(o) => Ok(o),
-            InputOutcome::One(_) => unreachable!("exchange checks the kind of outcome"),
-        }
+        // The input's JSON was usually encoded while the previous answer was awaited.
+        let json = match self.encoded.take() {
+            Some(e) if e.input == address(ask.input) => Ok(e.json),
+            _ => serde_json::to_vec(ask.input),
+        };
+        self.exchange(json, kind, ask.next)
     }
 }
 
@@ -777,14 +756,13 @@ enum Kind {
 
 impl Subprocess {
     /// Sends one `decide` request carrying `json` (a scenario of `kind`) and reads its reply:
-    /// an outcome of that kind, or why there is none. `while_waiting` runs once the request is
-    /// written; `next`, when given, is encoded then for the next request.
+    /// an outcome of that kind, or why there is none. `next`, when given, is encoded once the
+    /// request is written, while the adapter works on it.
     fn exchange(
         &mut self,
         json: Result<Vec<u8>, serde_json::Error>,
         kind: Kind,
-        while_waiting: &mut dyn FnMut(),
-        next: Option<&Scenario>,
+        next: Option<&Input>,
     ) -> Result<InputOutcome, ImplError> {
         if let Some(why) = &self.gave_up {
             return Err(ImplError::new(Broken::NotRun, why.clone()));
@@ -809,10 +787,9 @@ impl Subprocess {
             (None, Err(e)) => Err((Broken::NotRun, format!("cannot encode the scenario: {e}"))),
             (None, Ok(json)) => running.write(&[prefix.as_bytes(), &json, SUFFIX], limit),
         };
-        while_waiting();
         if let Some(next) = next {
             self.encoded = serde_json::to_vec(next).ok().map(|json| Encoded {
-                scenario: address(next),
+                input: address(next),
                 json,
             });
         }

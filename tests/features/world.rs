@@ -6,11 +6,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{LazyLock, Mutex};
 
-use autoreview::outcome::ItemOutcome;
+use autoreview::outcome::{InputOutcome, ItemOutcome};
 use autoreview::runner::subprocess::{Limits, Subprocess};
 use autoreview::runner::{Ask, Implementation};
 use autoreview::scenario::Scenario;
-use autoreview::scenario::session::SessionScenario;
+use autoreview::scenario::session::{Input, SessionScenario};
 use autoreview::table::{Table, features};
 use autoreview::{Profile, engine};
 use cucumber::gherkin;
@@ -231,8 +231,8 @@ impl GateWorld {
         }
         let reference = engine::decide(&scenario, profile);
         let outcome = match std::env::var(ADAPTER_VAR) {
-            Err(_) => reference.clone(),
-            Ok(command) => through_adapter(&command, &scenario, profile),
+            Err(_) => InputOutcome::One(Box::new(reference.clone())),
+            Ok(command) => through_adapter(&command, &Input::One(Box::new(scenario)), profile),
         };
         self.decided = Some(Decided {
             outcome: serde_json::to_value(&outcome).unwrap_or(Value::Null),
@@ -274,7 +274,12 @@ impl GateWorld {
         });
         let outcome = match std::env::var(ADAPTER_VAR) {
             // The scenario filter let this one through only if the adapter observes sessions.
-            Ok(command) => session_through_adapter(&command, &session, profile),
+            Ok(command) => match through_adapter(&command, &Input::Session(session), profile) {
+                InputOutcome::Session(o) => o,
+                InputOutcome::One(_) => {
+                    unreachable!("the runner refuses a call's outcome for a session")
+                }
+            },
             Err(_) => engine::decide_session(&session, profile),
         };
         self.decided = Some(match outcome.calls.last() {
@@ -401,30 +406,16 @@ pub fn adapter_observes(command: &str) -> autoreview::protocol::Observes {
     adapter(&mut adapters, command, Profile::Baseline).observes()
 }
 
-/// Decides a session through the adapter for `profile`.
-fn session_through_adapter(
-    command: &str,
-    session: &SessionScenario,
-    profile: Profile,
-) -> autoreview::outcome::SessionOutcome {
-    use autoreview::runner::Implementation;
+/// Decides `input` through the adapter for `profile`, starting it on first use.
+fn through_adapter(command: &str, input: &Input, profile: Profile) -> InputOutcome {
     let mut adapters = ADAPTERS.lock().unwrap_or_else(|e| e.into_inner());
-    adapter(&mut adapters, command, profile)
-        .decide_session(session, profile, &mut || {})
-        .unwrap_or_else(|e| panic!("the adapter gave no outcome ({:?}): {}", e.kind, e.message))
-}
-
-/// Decides through the adapter for `profile`, starting it on first use.
-fn through_adapter(command: &str, scenario: &Scenario, profile: Profile) -> autoreview::Outcome {
-    let mut adapters = ADAPTERS.lock().unwrap_or_else(|e| e.into_inner());
-    let adapter = adapter(&mut adapters, command, profile);
     let ask = Ask {
-        scenario,
+        input,
         profile,
         next: None,
     };
-    adapter
-        .decide(ask, &mut || {})
+    adapter(&mut adapters, command, profile)
+        .decide(ask)
         .unwrap_or_else(|e| panic!("the adapter gave no outcome ({:?}): {}", e.kind, e.message))
 }
 

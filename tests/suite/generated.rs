@@ -60,7 +60,7 @@ fn passes_everything(imp: &mut dyn Implementation, profile: Profile, count: usiz
         (run.cases, run.passed),
         (count + sessions, count + sessions)
     );
-    assert!(run.counterexamples.is_empty() && run.session_counterexamples.is_empty());
+    assert!(run.counterexamples.is_empty());
 }
 
 #[test]
@@ -170,12 +170,12 @@ fn caught(mode: &str, severity: Severity, count: usize, allowed: &[&str]) {
                 run.counterexamples
             )
         });
-    let found = members(&c.minimal);
+    let found = members(c.call().expect("a call"));
     let allowed: BTreeSet<String> = allowed.iter().map(|s| (*s).to_owned()).collect();
     assert!(
         found.is_subset(&allowed),
         "{mode}: the shrunk scenario names {found:?}, more than {allowed:?}: {}",
-        generated::sparse(&c.minimal)
+        c.minimal_json()
     );
 }
 
@@ -272,8 +272,32 @@ fn a_defect_that_can_run_a_body_is_reported_as_safety() {
     let c = &run.counterexamples[0];
     assert_eq!(c.verdict.worst(), Some(Severity::Safety), "{c:#?}");
     assert_eq!(
-        c.minimal.approval,
+        c.call().expect("a call").approval,
         autoreview::scenario::ApprovalAnswer::AllowedOnce
+    );
+    // A session that shows it is taken to SAFETY the same way, and shrunk from there.
+    let first = run
+        .results
+        .iter()
+        .find(|r| r.id.contains("-S") && !r.verdict.passed())
+        .expect("a session shows the defect");
+    assert_eq!(
+        first.verdict.worst(),
+        Some(Severity::Decision),
+        "{first:#?}"
+    );
+    let c = run
+        .counterexamples
+        .iter()
+        .find(|c| c.session().is_some())
+        .expect("a session counterexample");
+    assert_eq!(c.verdict.worst(), Some(Severity::Safety), "{c:#?}");
+    assert!(
+        c.session().unwrap().calls.iter().any(|i| matches!(i,
+            autoreview::scenario::session::Item::Call(c)
+                if c.approval == autoreview::scenario::ApprovalAnswer::AllowedOnce)),
+        "{}",
+        c.minimal_json()
     );
 }
 
@@ -289,7 +313,7 @@ fn a_defect_in_a_rare_corner_is_found_and_shrunk_to_that_corner() {
     };
     let (k, c) = generated::search(&mut imp, profile, 9, 3000, &wanted, 2000)
         .expect("the rare defect is found within 3000 generated cases");
-    let minimal = generated::sparse(&c.minimal);
+    let minimal = c.minimal_json();
     assert_eq!(minimal["abort"], json!("caller-during-review"), "{minimal}");
     assert!(
         minimal["reviewer"].to_string().contains("reason"),
@@ -299,7 +323,7 @@ fn a_defect_in_a_rare_corner_is_found_and_shrunk_to_that_corner() {
         .map(str::to_owned)
         .into();
     assert!(
-        members(&c.minimal).is_subset(&allowed),
+        members(c.call().expect("a call")).is_subset(&allowed),
         "case {k}: {minimal}"
     );
 }
@@ -364,9 +388,9 @@ fn generated_cases_alone_find_each_of_the_rc3_defects() {
     for (defect, wanted) in &defects {
         let (k, c) = generated::search(&mut rc3, profile, 2024, 3000, wanted.as_ref(), 2000)
             .unwrap_or_else(|| panic!("defect {defect}: not found in 3000 generated cases"));
-        let minimal = generated::sparse(&c.minimal);
+        let minimal = c.minimal_json();
         assert!(
-            members(&c.minimal).len() <= 5,
+            members(c.call().expect("a call")).len() <= 5,
             "defect {defect}: case {k} shrank only to {minimal}"
         );
         eprintln!(
@@ -641,27 +665,26 @@ fn generated_sessions_catch_a_count_that_is_not_carried_and_shrink_by_dropping_i
         failed.iter().all(|id| id.contains("-S")),
         "a single call failed: {failed:?}"
     );
-    assert!(run.counterexamples.is_empty());
     let c = run
-        .session_counterexamples
+        .counterexamples
         .first()
         .expect("a shrunk session counterexample");
-    let calls = c
-        .minimal
+    assert!(
+        run.counterexamples.iter().all(|c| c.session().is_some()),
+        "a single call was shrunk: {:#?}",
+        run.counterexamples
+    );
+    let session = c.session().expect("a session");
+    let calls = session
         .calls
         .iter()
         .filter(|i| matches!(i, Item::Call(_)))
         .count();
-    assert_eq!(
-        (c.minimal.calls.len(), calls),
-        (2, 2),
-        "{}",
-        c.minimal_json()
-    );
+    assert_eq!((session.calls.len(), calls), (2, 2), "{}", c.minimal_json());
     // Items were dropped: the session it was drawn as held more.
     let k: usize = c.id.rsplit("-S").next().unwrap().parse().unwrap();
     assert!(autoreview::runner::sessions::draw(11, k).calls.len() > 2);
-    let rendered = autoreview::runner::sessions::render(c, Profile::Resilient, &[]);
+    let rendered = generated::render(c, Profile::Resilient, &[]);
     assert!(
         rendered.contains("/calls/1/review/consecutive_failures"),
         "{rendered}"

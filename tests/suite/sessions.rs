@@ -204,13 +204,14 @@ fn what_the_generator_draws_for_an_implementation_is_what_it_observes() {
                     session_log,
                 };
                 for k in 0..3000 {
-                    let one = observes.restrict(autoreview::generate::direct::scenario(
-                        &mut Rng::for_case(21, k),
-                    ));
-                    let needs = Observes::needed_by(&Input::One(Box::new(one)));
+                    let one = observes.restrict(Input::One(Box::new(
+                        autoreview::generate::direct::scenario(&mut Rng::for_case(21, k)),
+                    )));
+                    let needs = Observes::needed_by(&one);
                     assert_eq!(observes.missing(needs), [], "{observes:?}, draw {k}");
-                    let s = observes.restrict_session(session_scenario(&mut Rng::for_case(22, k)));
-                    let mut needs = Observes::needed_by(&Input::Session(s));
+                    let s = observes
+                        .restrict(Input::Session(session_scenario(&mut Rng::for_case(22, k))));
+                    let mut needs = Observes::needed_by(&s);
                     needs.sessions = false; // drawn only for those that observe sessions
                     assert_eq!(observes.missing(needs), [], "{observes:?}, session {k}");
                 }

@@ -1,0 +1,269 @@
+//! The one judge: asks an implementation about an input (a call or a session), judges its answer
+//! ([`super::judged`]) and makes every case's result — fixed, generated, smoke, not applicable, and
+//! the one for what the implementation did after its last answer.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+use super::{
+    Ask, Broken, CaseResult, ImplError, Implementation, Oracle, Status, TAIL_ID, Verdict,
+    by_expectation, compare, expect::Expected, judged, panic_message,
+};
+use crate::capability::{Lacks, Need};
+use crate::cases::Case;
+use crate::outcome::InputOutcome;
+use crate::profile::Profile;
+use crate::protocol::Observes;
+use crate::scenario::session::Input;
+
+/// What a result is about, as the reports name it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subject {
+    /// The case ID.
+    pub id: String,
+    /// The case's area.
+    pub area: String,
+    /// The case's title.
+    pub title: String,
+    /// The clauses the case exercises.
+    pub clauses: Vec<String>,
+    /// The decision-table row its call falls under, if any.
+    pub row: Option<String>,
+}
+
+impl Subject {
+    /// A fixed case, under `row`.
+    pub fn of_case(case: &Case, row: Option<String>) -> Subject {
+        Subject {
+            id: case.id.clone(),
+            area: case.area.clone(),
+            title: case.title.clone(),
+            clauses: case.clauses.clone(),
+            row,
+        }
+    }
+}
+
+impl CaseResult {
+    /// The one place a result is made: its status follows from the verdict and from whether the
+    /// case is listed as an expected failure (`expected_failure`, why it is).
+    pub fn new(
+        subject: Subject,
+        verdict: Verdict,
+        expected_failure: Option<String>,
+        duration: Duration,
+    ) -> CaseResult {
+        let status = match verdict {
+            Verdict::NotApplicable { .. } => Status::NotApplicable,
+            _ => Status::of(verdict.passed(), expected_failure.is_some()),
+        };
+        CaseResult {
+            id: subject.id,
+            area: subject.area,
+            title: subject.title,
+            clauses: subject.clauses,
+            row: subject.row,
+            verdict,
+            status,
+            expected_failure,
+            duration,
+        }
+    }
+}
+
+/// An implementation under the judge: asked about inputs under one profile, and held to what it
+/// observes and to the capabilities it has.
+pub struct Judge<'a> {
+    imp: &'a mut dyn Implementation,
+    /// The profile every input is decided under.
+    pub profile: Profile,
+    /// What the implementation observes beyond protocol 1.
+    pub observes: Observes,
+    /// What its framework cannot express.
+    pub lacks: Lacks,
+    expected: &'a Expected,
+}
+
+impl<'a> Judge<'a> {
+    /// A judge of `imp` under `profile`, taking the `expected` failures into account.
+    pub fn new(
+        imp: &'a mut dyn Implementation,
+        profile: Profile,
+        expected: &'a Expected,
+    ) -> Judge<'a> {
+        Judge {
+            observes: imp.observes(),
+            lacks: imp.lacks(),
+            imp,
+            profile,
+            expected,
+        }
+    }
+
+    /// The implementation judged.
+    pub fn implementation(&mut self) -> &mut dyn Implementation {
+        &mut *self.imp
+    }
+
+    /// The reference's outcome of `input`, as far as the implementation observes it.
+    pub fn reference(&self, input: &Input) -> InputOutcome {
+        reference(input, self.profile, self.observes)
+    }
+
+    /// What an input that needs the observables `needs` takes that the implementation does not
+    /// have: those observables first, then the capabilities the reference's outcome of it shows
+    /// (`reference`, computed when `None`; a panic of the reference here is left for the input's
+    /// own judging to report).
+    pub fn missing(
+        &self,
+        needs: Observes,
+        input: &Input,
+        reference: Option<&InputOutcome>,
+    ) -> Vec<Need> {
+        let mut missing: Vec<Need> = self
+            .observes
+            .missing(needs)
+            .into_iter()
+            .map(Need::Observable)
+            .collect();
+        if self.lacks != Lacks::NONE {
+            let computed;
+            let reference = match reference {
+                Some(r) => Some(r),
+                None => {
+                    computed = catch_unwind(AssertUnwindSafe(|| self.reference(input))).ok();
+                    computed.as_ref()
+                }
+            };
+            if let Some(reference) = reference {
+                let needs = crate::capability::needed_by(input, reference);
+                missing.extend(self.lacks.missing(needs).into_iter().map(Need::Capability));
+            }
+        }
+        missing
+    }
+
+    /// Asks the implementation about `input` (`next` is the input it will be asked next, if
+    /// known). A panic in the implementation is this input's breakage, never the end of the run;
+    /// requests it does not observe are no part of its answer, should it report them anyway.
+    pub fn ask(&mut self, input: &Input, next: Option<&Input>) -> Result<InputOutcome, ImplError> {
+        let ask = Ask {
+            input,
+            profile: self.profile,
+            next,
+        };
+        catch_unwind(AssertUnwindSafe(|| self.imp.decide(ask)))
+            .unwrap_or_else(|p| Err(ImplError::new(Broken::Panic, panic_message(&p))))
+            .map(|o| compare::observed(o, self.observes))
+    }
+
+    /// The verdict on `input` against `reference`, the reference's outcome of it as far as the
+    /// implementation observes it: not applicable when the implementation lacks what it needs,
+    /// otherwise its answer judged (`next` is the input asked after this one, if known).
+    pub fn verdict(
+        &mut self,
+        input: &Input,
+        reference: &InputOutcome,
+        next: Option<&Input>,
+    ) -> Verdict {
+        let missing = self.missing(Observes::needed_by(input), input, Some(reference));
+        if !missing.is_empty() {
+            return Verdict::NotApplicable { missing };
+        }
+        let answer = self.ask(input, next);
+        judged(answer, |outcome| {
+            compare::compare_input(reference, &outcome)
+        })
+    }
+
+    /// [`Judge::verdict`] against the reference's outcome, decided here; returns it too.
+    pub fn against_reference(&mut self, input: &Input) -> (Verdict, InputOutcome) {
+        let reference = self.reference(input);
+        (self.verdict(input, &reference, None), reference)
+    }
+
+    /// A fixed case's result under `oracle`, the case's call falling under `row`. `reference` is
+    /// the reference's outcome of the case as far as the implementation observes it, or the panic
+    /// that deciding it met, when computed ahead; `next` is the input asked after this one.
+    pub fn case(
+        &mut self,
+        case: &Case,
+        row: Option<String>,
+        oracle: Oracle,
+        reference: Option<Result<InputOutcome, String>>,
+        next: Option<&Input>,
+    ) -> CaseResult {
+        let subject = Subject::of_case(case, row);
+        let reference = match reference {
+            Some(r) => Some(r),
+            None if oracle == Oracle::Reference || self.lacks != Lacks::NONE => Some(
+                reference_safely(&case.scenario, self.profile, self.observes),
+            ),
+            None => None,
+        };
+        let known = match &reference {
+            Some(Ok(r)) => Some(r),
+            _ => None,
+        };
+        // A reference that panicked shows no capability (deciding it again here panics again, and
+        // is caught): the panic is the case's verdict.
+        let missing = self.missing(case.needs(), &case.scenario, known);
+        if !missing.is_empty() {
+            return self.result(subject, Verdict::NotApplicable { missing }, Duration::ZERO);
+        }
+        let clock = Instant::now();
+        let answer = self.ask(&case.scenario, next);
+        let verdict = match (oracle, reference) {
+            (Oracle::Reference, Some(Err(panic))) if answer.is_ok() => Verdict::Broken {
+                error: ImplError::new(
+                    Broken::Panic,
+                    format!(
+                        "the reference engine panicked on this case (a bug in autoreview): {panic}"
+                    ),
+                ),
+            },
+            (Oracle::Reference, Some(Ok(r))) => {
+                judged(answer, |outcome| super::against(case, &r, &outcome))
+            }
+            _ => judged(answer, |outcome| by_expectation(&case.expect, &outcome)),
+        };
+        self.result(subject, verdict, clock.elapsed())
+    }
+
+    /// The result of `verdict` on `subject`, taking the expected failures into account.
+    pub fn result(&self, subject: Subject, verdict: Verdict, duration: Duration) -> CaseResult {
+        let expected_failure = self.expected.reason(&subject.id).map(str::to_owned);
+        CaseResult::new(subject, verdict, expected_failure, duration)
+    }
+
+    /// The result that stands for what the implementation did after its last answer, if
+    /// anything ([`TAIL_ID`]).
+    pub fn tail(&mut self) -> Option<CaseResult> {
+        let error = self.imp.finish()?;
+        let subject = Subject {
+            id: TAIL_ID.to_owned(),
+            area: "protocol".into(),
+            title: "What the implementation wrote after its last reply".into(),
+            clauses: Vec::new(),
+            row: None,
+        };
+        Some(self.result(subject, Verdict::Broken { error }, Duration::ZERO))
+    }
+}
+
+/// The reference's outcome of `input` under `profile`, as far as an implementation observing
+/// `observes` shows it.
+pub fn reference(input: &Input, profile: Profile, observes: Observes) -> InputOutcome {
+    compare::observed(crate::engine::decide_input(input, profile), observes)
+}
+
+/// [`reference`], or the panic that deciding it met (a bug of autoreview's, not the
+/// implementation's).
+pub fn reference_safely(
+    input: &Input,
+    profile: Profile,
+    observes: Observes,
+) -> Result<InputOutcome, String> {
+    catch_unwind(AssertUnwindSafe(|| reference(input, profile, observes)))
+        .map_err(|p| panic_message(&p))
+}
