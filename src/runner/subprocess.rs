@@ -15,8 +15,9 @@ use std::time::{Duration, Instant};
 use super::{Ask, Broken, ImplError, Implementation};
 use crate::outcome::{InputOutcome, Outcome, SessionOutcome};
 use crate::profile::Profile;
-use crate::protocol::{self, ImplementationInfo, Observes, Reply, Request};
+use crate::protocol::{self, ImplementationInfo, Observes, Reply, ReplyKind, Request};
 use crate::scenario::Scenario;
+use crate::scenario::canonical;
 use crate::scenario::session::SessionScenario;
 use tree::Tree;
 
@@ -376,6 +377,8 @@ struct Hello {
     protocol: u32,
     observes: Observes,
     lacks: Lacks,
+    /// Whether it asked for canonical scenarios.
+    canonical: bool,
 }
 
 /// The subprocess implementation.
@@ -393,6 +396,9 @@ pub struct Subprocess {
     observes: Observes,
     /// What its hello says its framework cannot express.
     lacks: Lacks,
+    /// Whether its hello asked for canonical scenarios (`spec/protocol.md`, "Canonical
+    /// scenarios").
+    canonical: bool,
     restarts: u32,
     seq: u64,
     gave_up: Option<String>,
@@ -418,6 +424,7 @@ impl Subprocess {
             protocol: protocol::VERSION,
             observes: Observes::NONE,
             lacks: Lacks::NONE,
+            canonical: false,
             restarts: 0,
             seq: 0,
             gave_up: None,
@@ -429,6 +436,7 @@ impl Subprocess {
         s.protocol = hello.protocol;
         s.observes = hello.observes;
         s.lacks = hello.lacks;
+        s.canonical = hello.canonical;
         Ok(s)
     }
 
@@ -555,13 +563,22 @@ impl Subprocess {
                     profiles,
                     observes,
                     lacks,
+                    canonical,
                 }) => {
                     if !protocol::ACCEPTED.contains(&p) {
                         running.kill();
                         return Err(StartError::Version { found: p });
                     }
                     let read = Observes::from_hello(p, observes.as_deref())
-                        .and_then(|o| Ok((o, Lacks::from_hello(p, lacks.as_deref())?)));
+                        .and_then(|o| Ok((o, Lacks::from_hello(p, lacks.as_deref())?)))
+                        .and_then(|read| {
+                            if canonical && p < 2 {
+                                return Err(format!(
+                                    "its hello asks for `canonical` scenarios with protocol {p}; `canonical` belongs to protocol 2: answer `\"protocol\": 2`, or leave `canonical` out"
+                                ));
+                            }
+                            Ok(read)
+                        });
                     let (observes, lacks) = match read {
                         Ok(o) => o,
                         Err(message) => {
@@ -586,6 +603,7 @@ impl Subprocess {
                             protocol: p,
                             observes,
                             lacks,
+                            canonical,
                         },
                     ))
                 }
@@ -649,18 +667,20 @@ impl Subprocess {
             // The cases were chosen, and are judged, on what the first hello said: an adapter
             // that says otherwise after a restart cannot be judged on the same terms.
             Ok((running, hello))
-                if (hello.protocol, hello.observes, hello.lacks)
-                    != (self.protocol, self.observes, self.lacks) =>
+                if (hello.protocol, hello.observes, hello.lacks, hello.canonical)
+                    != (self.protocol, self.observes, self.lacks, self.canonical) =>
             {
                 running.kill();
                 self.gave_up = Some(format!(
-                    "the restarted adapter answered hello differently (protocol {}, observes [{}], lacks [{}]; before: protocol {}, observes [{}], lacks [{}]), so no further case is run",
+                    "the restarted adapter answered hello differently (protocol {}, observes [{}], lacks [{}], canonical {}; before: protocol {}, observes [{}], lacks [{}], canonical {}), so no further case is run",
                     hello.protocol,
                     names(hello.observes.list()),
                     names(hello.lacks.list()),
+                    hello.canonical,
                     self.protocol,
                     names(self.observes.list()),
                     names(self.lacks.list()),
+                    self.canonical,
                 ));
             }
             Ok((running, _)) => self.running = Some(running),
@@ -736,7 +756,7 @@ impl Implementation for Subprocess {
         // The scenario's JSON was usually encoded while the previous answer was awaited.
         let json = match self.encoded.take() {
             Some(e) if e.scenario == address(ask.scenario) => Ok(e.json),
-            _ => serde_json::to_vec(ask.scenario),
+            _ => encode(ask.scenario, self.canonical),
         };
         match self.exchange(json, Kind::One, while_waiting, ask.next)? {
             InputOutcome::One(o) => Ok(*o),
@@ -756,15 +776,25 @@ impl Implementation for Subprocess {
                 "the adapter does not observe sessions (its hello does not list them)",
             ));
         }
-        match self.exchange(
-            serde_json::to_vec(session),
-            Kind::Session,
-            while_waiting,
-            None,
-        )? {
+        let json = if self.canonical {
+            serde_json::to_vec(&canonical::session(session))
+        } else {
+            serde_json::to_vec(session)
+        };
+        match self.exchange(json, Kind::Session, while_waiting, None)? {
             InputOutcome::Session(o) => Ok(o),
             InputOutcome::One(_) => unreachable!("exchange checks the kind of outcome"),
         }
+    }
+}
+
+/// A single call's JSON as an adapter reads it: as written, or (for an adapter that asked for
+/// canonical scenarios) its canonical form, the session of that call.
+fn encode(scenario: &Scenario, canonical: bool) -> Result<Vec<u8>, serde_json::Error> {
+    if canonical {
+        serde_json::to_vec(&canonical::session(&canonical::as_session(scenario)))
+    } else {
+        serde_json::to_vec(scenario)
     }
 }
 
@@ -795,7 +825,13 @@ impl Subprocess {
         self.seq += 1;
         let seq = self.seq;
         let mark = running.stderr_mark();
-        let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},\"scenario\":");
+        // A canonical scenario is always a session: the request says which outcome to reply with.
+        let reply = match (self.canonical, kind) {
+            (false, _) => "",
+            (true, Kind::One) => ReplyKind::Call.member(),
+            (true, Kind::Session) => ReplyKind::Session.member(),
+        };
+        let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},{reply}\"scenario\":");
         const SUFFIX: &[u8] = b"}\n";
         // The request line's length sets its deadline: a gate's time grows with what it reads.
         let bytes = prefix.len() + json.as_ref().map_or(0, Vec::len) + SUFFIX.len();
@@ -811,7 +847,7 @@ impl Subprocess {
         };
         while_waiting();
         if let Some(next) = next {
-            self.encoded = serde_json::to_vec(next).ok().map(|json| Encoded {
+            self.encoded = encode(next, self.canonical).ok().map(|json| Encoded {
                 scenario: address(next),
                 json,
             });
