@@ -4,7 +4,8 @@
 //! its scripted world answers as the line says, and its example gate reaches the outcome. It is
 //! what a kit in another language is built against (`adapters/node/README.md`).
 //!
-//! The lines are the fixed cases of both profiles whose canonical scenario is short, then calls
+//! The lines are, for each profile, a call at every default ([`DEFAULTS`]), the fixed cases whose
+//! canonical scenario is short, then calls
 //! and sessions drawn by the generator from [`SEED`]: between them every member of the canonical
 //! form takes more than one value (`replay` tests in `tests/suite`).
 
@@ -22,6 +23,10 @@ pub const MAX_SCENARIO_BYTES: usize = 16 * 1024;
 /// The seed the generated lines are drawn from.
 pub const SEED: u64 = 20_261_201;
 
+/// The first line of each profile: a call naming only what a scenario must name, so that its
+/// canonical form shows every default written out.
+pub const DEFAULTS: &str = r#"{"tool": {"name": "pwsh"}, "reviewer": {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}}"#;
+
 /// How many generated calls, and how many generated sessions, each profile adds.
 pub const GENERATED: usize = 60;
 
@@ -29,6 +34,9 @@ pub const GENERATED: usize = 60;
 pub fn lines() -> Result<Vec<Value>, crate::cases::CaseError> {
     let mut out = Vec::new();
     for profile in [Profile::Baseline, Profile::Resilient] {
+        // Every member at its default: what a kit's tests can start a scenario of their own from.
+        let defaults = Input::from_json(DEFAULTS).expect("the defaults scenario reads");
+        out.extend(line("DEFAULTS", profile, &defaults));
         for case in crate::cases::all(profile)? {
             out.extend(line(&case.id, profile, &case.scenario));
         }
