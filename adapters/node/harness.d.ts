@@ -96,7 +96,7 @@ export interface Clock {
 /** A preset's name as the presets service reports it: `custom` for Auto while none is registered. */
 export type PresetName = Preset | 'custom';
 
-/** The resilient configuration with its defaults applied (AR-RES-CONFIG-1). */
+/** The resilient configuration, every member named as the canonical scenario names it (AR-RES-CONFIG-1). */
 export interface ResolvedConfig {
   on_failure: OnFailure;
   repair_attempts: number;

@@ -59,7 +59,7 @@
  *   next  = () => Promise<decision>      the rest of the pre-execute chain (downstream).
  *   host  = the services an integration keeps:
  *     host.profile                        'baseline' | 'resilient' (the run's profile)
- *     host.config                         the resilient configuration, defaults applied (AR-RES-CONFIG-1)
+ *     host.config                         the resilient configuration, every member named (AR-RES-CONFIG-1)
  *     host.permissionPresets.current(session)   'auto' | 'danger-full-access' | ... ('custom' for a
  *                                         session recorded in Auto while no integration registers it)
  *     host.permissionPresets.set(session, name)  selects a preset and writes its approval policy

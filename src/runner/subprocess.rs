@@ -672,15 +672,15 @@ impl Subprocess {
             {
                 running.kill();
                 self.gave_up = Some(format!(
-                    "the restarted adapter answered hello differently (protocol {}, observes [{}], lacks [{}], canonical {}; before: protocol {}, observes [{}], lacks [{}], canonical {}), so no further case is run",
+                    "the restarted adapter answered hello differently (protocol {}, observes [{}], lacks [{}]{}; before: protocol {}, observes [{}], lacks [{}]{}), so no further case is run",
                     hello.protocol,
                     names(hello.observes.list()),
                     names(hello.lacks.list()),
-                    hello.canonical,
+                    if hello.canonical { ", canonical" } else { "" },
                     self.protocol,
                     names(self.observes.list()),
                     names(self.lacks.list()),
-                    self.canonical,
+                    if self.canonical { ", canonical" } else { "" },
                 ));
             }
             Ok((running, _)) => self.running = Some(running),
