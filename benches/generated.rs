@@ -41,6 +41,7 @@ fn bare_round_trips(serve: &str, profile: Profile, count: usize, seed: u64) -> f
             serde_json::to_string(&protocol::Request::Decide {
                 seq: k as u64,
                 scenario: serde_json::to_value(&scenario).unwrap(),
+                reply: None,
             })
             .unwrap()
         })

@@ -79,6 +79,7 @@ fn measure(label: &str, serve: &str, profile: Profile, cases: &[cases::Case], ru
             serde_json::to_string(&protocol::Request::Decide {
                 seq: i as u64,
                 scenario: serde_json::to_value(&c.scenario).unwrap(),
+                reply: None,
             })
             .unwrap()
         })

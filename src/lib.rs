@@ -27,6 +27,7 @@ pub mod generate;
 pub mod ids;
 pub mod normalize;
 pub mod protocol;
+pub mod replay;
 pub mod runner;
 pub mod schema;
 pub mod spec;

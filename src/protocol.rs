@@ -225,11 +225,37 @@ pub enum Request {
     Decide {
         /// Echoed in the reply; opaque to the adapter.
         seq: u64,
-        /// The scenario, as in `spec/scenario.md`.
+        /// The scenario, as in `spec/scenario.md`; for an adapter that asked for canonical
+        /// scenarios, its canonical form (always a session, every member named).
         scenario: Value,
+        /// Sent with a canonical scenario only: whether the reply holds a call's outcome (the
+        /// scenario was a single call) or the session's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reply: Option<ReplyKind>,
     },
     /// The run is over; the adapter exits. No reply.
     Stop,
+}
+
+/// What the outcome of a `decide` with a canonical scenario holds (`spec/protocol.md`,
+/// "Canonical scenarios").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReplyKind {
+    /// The scenario was a single call: the reply holds the outcome of the session's only call.
+    Call,
+    /// The scenario was a session: the reply holds the session's outcome.
+    Session,
+}
+
+impl ReplyKind {
+    /// The member a `decide` line carries before its scenario: `"reply":"call",`.
+    pub fn member(self) -> &'static str {
+        match self {
+            ReplyKind::Call => "\"reply\":\"call\",",
+            ReplyKind::Session => "\"reply\":\"session\",",
+        }
+    }
 }
 
 /// A message from the adapter to the runner.
@@ -252,6 +278,9 @@ pub enum Reply {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schemars(with = "Option<Vec<crate::capability::Capability>>")]
         lacks: Option<Vec<String>>,
+        /// Protocol 2: `true` asks for every scenario in its canonical form; absent, as written.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        canonical: bool,
     },
     /// The outcome of one scenario.
     Outcome {
@@ -462,13 +491,30 @@ pub fn serve(
                             .collect(),
                     ),
                     lacks: None,
+                    canonical: false,
                 }
             }
-            Ok(Request::Decide { seq, scenario }) => {
+            Ok(Request::Decide {
+                seq,
+                scenario,
+                reply,
+            }) => {
                 // The line's text still shows members named twice, which the parsed value lost.
                 let read = crate::scenario::portable::check(&line)
                     .map_err(crate::scenario::ScenarioError::from)
-                    .and_then(|()| Input::from_value(&scenario));
+                    .and_then(|()| Input::from_value(&scenario))
+                    .and_then(|input| match (reply, input) {
+                        // A canonical single call: the session of that one call.
+                        (Some(ReplyKind::Call), Input::Session(s)) => {
+                            crate::scenario::canonical::single_call(&s)
+                                .map(|c| Input::One(Box::new(c)))
+                                .ok_or_else(|| crate::scenario::ScenarioError {
+                                    path: "calls".into(),
+                                    message: "`\"reply\": \"call\"` asks for the outcome of a session of one call, and this session holds another number of items".into(),
+                                })
+                        }
+                        (_, input) => Ok(input),
+                    });
                 match (profile, read) {
                     (None, _) => Reply::Error {
                         seq,

@@ -4,7 +4,6 @@
 // `AbortSignal` is the global one: a Node project gets it from @types/node (or the DOM library).
 
 import type {
-  AbortPoint,
   ApprovalAnswer,
   ApprovalPolicy,
   ApprovalRecord,
@@ -14,7 +13,6 @@ import type {
   Decision,
   Downstream,
   Event,
-  EventKind,
   FailureClass,
   ImplementationInfo,
   InputOutcome,
@@ -23,9 +21,10 @@ import type {
   OnFailure,
   Preset,
   Profile,
+  ReplyKind,
   RequestRecord,
   Route,
-  SchemaCount,
+  SessionScenario,
   ToolResult,
 } from './types/contract';
 
@@ -97,7 +96,7 @@ export interface Clock {
 /** A preset's name as the presets service reports it: `custom` for Auto while none is registered. */
 export type PresetName = Preset | 'custom';
 
-/** The resilient configuration with its defaults applied (AR-RES-CONFIG-1). */
+/** The resilient configuration, every member named as the canonical scenario names it (AR-RES-CONFIG-1). */
 export interface ResolvedConfig {
   on_failure: OnFailure;
   repair_attempts: number;
@@ -260,7 +259,7 @@ export type ServeOptions = ServeCommon & ({ install: Install; gate?: undefined }
 
 /**
  * Serve the gate over the adapter protocol on stdin/stdout until `stop` or the end of input;
- * `--decide <profile>` on the command line instead decides scenario lines from stdin.
+ * `--decide <profile>` on the command line instead decides lines `{ reply, scenario }` from stdin.
  */
 export declare function serve(options: ServeOptions): void;
 
@@ -270,77 +269,31 @@ export interface RunOptions {
   profile?: Profile;
   /** What the run observes. Default: all. */
   observes?: readonly Observable[];
+  /** The decide line's `reply`: `call` resolves to the outcome of the session's only call. */
+  reply?: ReplyKind;
   log?: (...args: unknown[]) => void;
 }
 
 /**
- * Decide one scenario line (a single call or a session) with the integration `install` makes.
- * Rejects when the scenario is invalid, or the gate throws or returns something that is not a
- * decision.
+ * Decide one canonical scenario with the integration `install` makes. Rejects when the gate
+ * throws or returns something that is not a decision.
  */
-export declare function runInput(scenario: unknown, install: Install, options?: RunOptions): Promise<InputOutcome>;
+export declare function runInput(scenario: CanonicalScenario, install: Install, options?: RunOptions): Promise<InputOutcome>;
 
 /** `runInput` for a bare listener gate. */
-export declare function runScenario(scenario: unknown, gate: Gate, options?: RunOptions): Promise<InputOutcome>;
+export declare function runScenario(scenario: CanonicalScenario, gate: Gate, options?: RunOptions): Promise<InputOutcome>;
 
 /** The integration the harness installs around a bare listener. */
 export declare function shellAround(gate: Gate): Install;
 
-// ---- Scenarios, defaults applied -------------------------------------------------------------
+// ---- Canonical scenarios ---------------------------------------------------------------------
 
-/** A reviewer attempt with its defaults applied. */
-export type NormalizedAttempt =
-  | { shape: 'hang' }
-  | { shape: 'text'; text: string; delay_ms: number }
-  | {
-      shape: 'blocks';
-      blocks: Array<{ type: BlockKind; text: string }>;
-      finish: string;
-      data_after_finish: boolean;
-      delay_ms: number;
-    }
-  | { shape: 'throw'; value: unknown; delay_ms: number }
-  | { shape: 'failed-finish'; kind: 'error' | 'aborted'; code: string; message: unknown; delay_ms: number };
-
-/** One call's members with their defaults applied. */
-export interface NormalizedCall {
-  id: string | null;
-  tool: { name: string; call: CallKind };
-  agent: boolean;
-  schema: { header: SchemaCount; registry: SchemaCount };
-  log: LogFact;
-  reviewer: NormalizedAttempt[];
-  downstream: Downstream;
-  approval: ApprovalAnswer;
-  abort: AbortPoint;
-}
-
-/** The session's members with their defaults applied. */
-export interface NormalizedHead {
-  preset: Preset;
-  policy: { override: ApprovalPolicy | null; default: ApprovalPolicy };
-  session: { id: string; route: Route; consecutive_failures: number; listed: boolean; working_directory: boolean };
-  config: ResolvedConfig;
-}
-
-/** A single-call scenario with its defaults applied. */
-export type NormalizedScenario = NormalizedCall & NormalizedHead;
-
-/** A session scenario with its defaults applied; a single call is a session of one. */
-export interface NormalizedSessionScenario extends NormalizedHead {
-  id: string | null;
-  items: Array<{ call: NormalizedCall } | { event: { event: EventKind; reselect: boolean } }>;
-}
-
-/** A scenario the contract refuses; the message names the member. */
-export declare class ScenarioError extends Error {}
-
-/** Read a single-call scenario; throws a ScenarioError naming the member. */
-export declare function normalizeScenario(raw: unknown): NormalizedScenario;
-/** Read a session scenario; throws a ScenarioError naming the member. */
-export declare function normalizeSessionScenario(raw: unknown): NormalizedSessionScenario;
-/** Read any scenario line, in the session form. */
-export declare function normalizeInput(raw: unknown): { session: boolean; scenario: NormalizedSessionScenario };
+/**
+ * A scenario as the runner sends it to an adapter whose hello says `canonical: true`
+ * (spec/protocol.md, "Canonical scenarios"): always a session, every member named, already read
+ * and checked. Its members are those of `SessionScenario`, none left out.
+ */
+export type CanonicalScenario = SessionScenario;
 
 // ---- The pieces of the world -----------------------------------------------------------------
 
@@ -399,8 +352,6 @@ export declare const RUNTIME_TEXT: {
 };
 /** The info of a call aborted before dispatch. */
 export declare const INFO_ABORTED: Readonly<{ name: 'AbortError'; code: 'ABORTED_BEFORE_DISPATCH' }>;
-/** The resilient configuration's defaults. */
-export declare const CONFIG_DEFAULTS: Readonly<ResolvedConfig>;
 /** The deployment's presets besides Auto, and the approval policy selecting each one writes. */
 export declare const PRESET_TABLE: Readonly<Record<Exclude<Preset, 'auto'>, ApprovalPolicy>>;
 /** What finding the pending call in a session log that breaks a fact says. */

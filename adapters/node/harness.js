@@ -6,13 +6,12 @@
  *
  *  - the adapter protocol loop of spec/protocol.md (`serve`): hello / decide / stop as JSON lines on
  *    stdin/stdout, one line per reply, logs on stderr only; a decide that throws becomes an `error`
- *    reply and the run goes on. It speaks protocols 1 and 2: to a runner that says 2 it answers 2
- *    and names what the gate can observe (`observes`) and what its framework lacks (`lacks`), to
- *    one that says 1 it answers 1;
- *  - a scenario reader (`normalizeInput`) that applies the defaults of spec/scenario.md to a
- *    single-call or a session scenario and refuses unknown members, out-of-range values and what
- *    no runtime produces (RZ-1..6), naming the member;
- *  - a scripted world built from one scenario line: one session (its preset, approval policy,
+ *    reply and the run goes on. It speaks protocol 2: it names what the gate can observe
+ *    (`observes`) and what its framework lacks (`lacks`), and asks for canonical scenarios
+ *    (`canonical`), which the runner has already read and checked and sends as a session naming
+ *    every member, so the kit only takes them apart (`decode`); a runner that says protocol 1 is
+ *    answered 1, but sends scenarios as written, which the kit does not read;
+ *  - a scripted world built from one canonical scenario: one session (its preset, approval policy,
  *    request header and session log), a permission-presets service with which the gate registers
  *    the Auto preset, a fake reviewer client that records what each request carries, downstream
  *    listeners ending in allow, an approval service (spec chapter 6), the caller's abort signal
@@ -60,7 +59,7 @@
  *   next  = () => Promise<decision>      the rest of the pre-execute chain (downstream).
  *   host  = the services an integration keeps:
  *     host.profile                        'baseline' | 'resilient' (the run's profile)
- *     host.config                         the resilient configuration, defaults applied (AR-RES-CONFIG-1)
+ *     host.config                         the resilient configuration, every member named (AR-RES-CONFIG-1)
  *     host.permissionPresets.current(session)   'auto' | 'danger-full-access' | ... ('custom' for a
  *                                         session recorded in Auto while no integration registers it)
  *     host.permissionPresets.set(session, name)  selects a preset and writes its approval policy
@@ -134,7 +133,6 @@ const readline = require('node:readline');
 
 /** The newest protocol this harness speaks; it answers a protocol-1 runner with protocol 1. */
 const PROTOCOL = 2;
-const PROFILES = ['baseline', 'resilient'];
 /** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
 const OBSERVABLES = ['sessions', 'requests', 'session-log'];
 /**
@@ -210,369 +208,27 @@ const SESSION_LOG_TEXT = Object.freeze({
   'native-call-disagrees': 'auto-review: the pending native call disagrees with its logged action',
   'ptc-call-disagrees': 'auto-review: the pending PTC call disagrees with its logged action',
 });
-const LOG_FACTS = ['consistent', ...Object.keys(SESSION_LOG_TEXT)];
 
 // ---------------------------------------------------------------------------------------------
-// Scenario reading (spec/scenario.md). Unknown members are errors; so are values out of range.
+// Canonical scenarios (spec/protocol.md, "Canonical scenarios"). The runner has read and checked
+// each scenario and sends it as a session naming every member, so decoding is taking it apart:
+// no defaults, no rules. A line that is not one is the runner's defect, reported in one line.
 // ---------------------------------------------------------------------------------------------
 
-class ScenarioError extends Error {}
-
-function fail(path, message) {
-  throw new ScenarioError(`${path}: ${message}`);
-}
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-
-function onlyKeys(obj, path, allowed) {
-  for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key)) fail(path ? `${path}.${key}` : key, `unknown member (allowed: ${allowed.join(', ')})`);
-  }
-}
-function oneOf(value, path, values) {
-  if (!values.includes(value)) fail(path, `${JSON.stringify(value)} is not one of ${values.join(', ')}`);
-  return value;
-}
-function intIn(value, path, min, max) {
-  if (!Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
-    fail(path, `${JSON.stringify(value)} must be an integer ${max === undefined ? `>= ${min}` : `in ${min}..${max}`}`);
-  }
-  return value;
-}
-function str(value, path) {
-  if (typeof value !== 'string') fail(path, 'must be a string');
-  return value;
-}
-function route(value, path) {
-  if (!isObject(value)) fail(path, 'must be {"provider", "model"}');
-  onlyKeys(value, path, ['provider', 'model']);
-  return { provider: str(value.provider, `${path}.provider`), model: str(value.model, `${path}.model`) };
-}
-
-const SCHEMA_COUNTS = ['present', 'missing', 'ambiguous'];
-
-function normalizeAttempt(a, path) {
-  if (!isObject(a)) fail(path, 'an attempt must be an object');
-  const delay = (keys) => {
-    onlyKeys(a, path, [...keys, 'delay_ms']);
-    return has(a, 'delay_ms') ? intIn(a.delay_ms, `${path}.delay_ms`, 0) : 0;
-  };
-  if (has(a, 'hang')) {
-    onlyKeys(a, path, ['hang']);
-    if (a.hang !== true) fail(`${path}.hang`, 'must be true');
-    return { shape: 'hang' };
-  }
-  if (has(a, 'text')) {
-    const delay_ms = delay(['text']);
-    return { shape: 'text', text: str(a.text, `${path}.text`), delay_ms };
-  }
-  if (has(a, 'blocks')) {
-    const delay_ms = delay(['blocks', 'finish', 'data_after_finish']);
-    if (!Array.isArray(a.blocks)) fail(`${path}.blocks`, 'must be an array');
-    const blocks = a.blocks.map((b, i) => {
-      const p = `${path}.blocks[${i}]`;
-      if (!isObject(b)) fail(p, 'must be {"type", "text"}');
-      onlyKeys(b, p, ['type', 'text']);
-      return { type: oneOf(b.type, `${p}.type`, ['reasoning', 'text', 'tool-call']), text: str(b.text, `${p}.text`) };
-    });
-    const finish = has(a, 'finish') ? str(a.finish, `${path}.finish`) : 'stop';
-    let data_after_finish = false;
-    if (has(a, 'data_after_finish')) {
-      if (typeof a.data_after_finish !== 'boolean') fail(`${path}.data_after_finish`, 'must be a boolean');
-      data_after_finish = a.data_after_finish;
-    }
-    return { shape: 'blocks', blocks, finish, data_after_finish, delay_ms };
-  }
-  if (has(a, 'throw')) {
-    const delay_ms = delay(['throw']);
-    return { shape: 'throw', value: a.throw, delay_ms };
-  }
-  if (has(a, 'finish')) {
-    const delay_ms = delay(['finish']);
-    const f = a.finish;
-    const p = `${path}.finish`;
-    if (!isObject(f)) fail(p, 'a finish without blocks is {"kind": "error"|"aborted", "code": string, "message": any}');
-    onlyKeys(f, p, ['kind', 'code', 'message']);
-    if (!has(f, 'message')) fail(`${p}.message`, 'missing');
-    return {
-      shape: 'failed-finish',
-      kind: oneOf(f.kind, `${p}.kind`, ['error', 'aborted']),
-      code: str(f.code, `${p}.code`),
-      message: f.message,
-      delay_ms,
-    };
-  }
-  fail(path, 'an attempt is one of {"text"}, {"blocks"}, {"finish"}, {"throw"}, {"hang": true}');
-}
-
-function normalizeDownstream(d) {
-  const path = 'downstream';
-  if (!isObject(d)) fail(path, 'must be an object');
-  switch (d.kind) {
-    case 'allow':
-    case 'cancel':
-      onlyKeys(d, path, ['kind']);
-      return { kind: d.kind };
-    case 'deny': {
-      onlyKeys(d, path, ['kind', 'reason', 'info']);
-      const out = { kind: 'deny', reason: str(d.reason, `${path}.reason`) };
-      if (has(d, 'info') && d.info !== null) {
-        if (!isObject(d.info)) fail(`${path}.info`, 'must be an object or null');
-        out.info = d.info;
-      }
-      return out;
-    }
-    case 'ask':
-      onlyKeys(d, path, ['kind', 'reason']);
-      return { kind: 'ask', reason: str(d.reason, `${path}.reason`) };
-    default:
-      return fail(`${path}.kind`, `${JSON.stringify(d.kind)} is not one of allow, deny, cancel, ask`);
-  }
-}
-
-const CONFIG_DEFAULTS = Object.freeze({
-  on_failure: 'ask',
-  repair_attempts: 1,
-  transport_retries: 1,
-  review_timeout_ms: 60000,
-  reviewer_route: null,
-  failure_hint_after: 3,
-});
-
-function normalizeConfig(c) {
-  if (c === undefined) return { ...CONFIG_DEFAULTS };
-  if (!isObject(c)) fail('config', 'must be an object');
-  onlyKeys(c, 'config', Object.keys(CONFIG_DEFAULTS));
-  const out = { ...CONFIG_DEFAULTS };
-  if (has(c, 'on_failure')) out.on_failure = oneOf(c.on_failure, 'config.on_failure', ['ask', 'deny']);
-  if (has(c, 'repair_attempts')) out.repair_attempts = intIn(c.repair_attempts, 'config.repair_attempts', 0, 5);
-  if (has(c, 'transport_retries')) out.transport_retries = intIn(c.transport_retries, 'config.transport_retries', 0, 5);
-  if (has(c, 'review_timeout_ms')) out.review_timeout_ms = intIn(c.review_timeout_ms, 'config.review_timeout_ms', 1);
-  if (has(c, 'reviewer_route') && c.reviewer_route !== null) {
-    out.reviewer_route = route(c.reviewer_route, 'config.reviewer_route');
-    // A configured reviewer route is complete, or the configuration is wrong (AR-RES-CONFIG-1).
-    if (out.reviewer_route.provider === '' || out.reviewer_route.model === '') {
-      fail('config.reviewer_route', 'a configured reviewer route names a non-empty provider and model (AR-RES-CONFIG-1)');
-    }
-  }
-  if (has(c, 'failure_hint_after')) out.failure_hint_after = intIn(c.failure_hint_after, 'config.failure_hint_after', 1);
-  return out;
-}
-
-/**
- * Refuse calls the real runtime cannot produce (scenario.md, rules RZ-1..4): the transport is the
- * tool `run_code` with no parent program, no other tool can be named `run_code`, a program binds
- * one schema per tool or none, and a log fact concerns only the call kinds that can meet it.
- */
-function refuseUnrealizable(tool, schema, log) {
-  if (tool.call === 'run-code' && tool.name !== 'run_code') {
-    fail('tool.name', 'unrealizable (RZ-1): a run-code call is the transport tool itself, so it must be named "run_code"');
-  }
-  if (tool.call !== 'run-code' && tool.name === 'run_code') {
-    fail('tool.name', `unrealizable (RZ-2): a ${tool.call} call cannot be named "run_code"; the runtime reserves that name for the transport`);
-  }
-  if (tool.call === 'ptc-inner' && schema.header === 'ambiguous') {
-    fail('schema.header', 'unrealizable (RZ-3): a ptc-inner call\'s bound schema is one schema or none, never "ambiguous"');
-  }
-  const ptcOnly = ['ptc-start-missing', 'ptc-call-disagrees'].includes(log);
-  if ((ptcOnly && tool.call === 'native') || (log === 'native-call-disagrees' && tool.call === 'ptc-inner')) {
-    fail('log', 'unrealizable (RZ-4): only a ptc-inner call can have ptc-start-missing or ptc-call-disagrees, and only a native call native-call-disagrees');
-  }
-}
-
-/** The members that belong to the session rather than to one call. */
-const SESSION_MEMBERS = ['session', 'config', 'preset', 'policy'];
-const CALL_MEMBERS = ['id', 'tool', 'agent', 'schema', 'log', 'reviewer', 'downstream', 'approval', 'abort'];
 const LIFECYCLE_ABORTS = ['lifecycle-before-review', 'lifecycle-after-review', 'lifecycle-during-downstream'];
 
-/** The session's members (`session`, `config`, `preset`, `policy`) with their defaults. */
-function normalizeHead(raw) {
-  const preset = has(raw, 'preset')
-    ? oneOf(raw.preset, 'preset', ['auto', 'danger-full-access', 'workspace-write', 'read-only'])
-    : 'auto';
-
-  let policy = { override: null, default: 'ask' };
-  if (has(raw, 'policy')) {
-    const p = raw.policy;
-    if (typeof p === 'string') policy = { override: oneOf(p, 'policy', ['ask', 'never']), default: 'ask' };
-    else if (isObject(p)) {
-      onlyKeys(p, 'policy', ['override', 'default']);
-      policy = {
-        override: has(p, 'override') && p.override !== null ? oneOf(p.override, 'policy.override', ['ask', 'never']) : null,
-        default: has(p, 'default') ? oneOf(p.default, 'policy.default', ['ask', 'never']) : 'ask',
-      };
-    } else fail('policy', 'must be "ask", "never" or {"override", "default"}');
+/** A canonical scenario's items, each `{ call }` or `{ event }`. */
+function decode(scenario) {
+  if (!isObject(scenario) || !Array.isArray(scenario.calls) || !isObject(scenario.session)) {
+    throw new Error(`not a canonical scenario (the runner sends those to an adapter whose hello says "canonical": true): ${JSON.stringify(scenario)?.slice(0, 200)}`);
   }
-
-  // The session's route may be incomplete (an empty provider or model): the review then fails.
-  const session = {
-    id: 'session-1',
-    route: { provider: 'default', model: 'default' },
-    consecutive_failures: 0,
-    listed: true,
-    working_directory: true,
-  };
-  if (has(raw, 'session')) {
-    const s = raw.session;
-    if (!isObject(s)) fail('session', 'must be an object');
-    onlyKeys(s, 'session', ['id', 'route', 'consecutive_failures', 'listed', 'working_directory']);
-    if (has(s, 'id')) session.id = str(s.id, 'session.id');
-    if (has(s, 'route')) session.route = route(s.route, 'session.route');
-    if (has(s, 'consecutive_failures')) {
-      session.consecutive_failures = intIn(s.consecutive_failures, 'session.consecutive_failures', 0, 0xffffffff);
-    }
-    for (const flag of ['listed', 'working_directory']) {
-      if (!has(s, flag)) continue;
-      if (typeof s[flag] !== 'boolean') fail(`session.${flag}`, 'must be a boolean');
-      session[flag] = s[flag];
-    }
-  }
-  return { preset, policy, session, config: normalizeConfig(raw.config) };
+  return { ...scenario, items: scenario.calls.map((item) => (has(item, 'event') ? { event: item } : { call: item })) };
 }
 
-/** One call's own members, with their defaults. */
-function normalizeCall(raw) {
-  const id = has(raw, 'id') && raw.id !== null ? str(raw.id, 'id') : null;
-
-  if (!isObject(raw.tool)) fail('tool', 'required: {"name": string, "call"?: ...}');
-  onlyKeys(raw.tool, 'tool', ['name', 'call']);
-  const tool = {
-    name: str(raw.tool.name, 'tool.name'),
-    call: has(raw.tool, 'call') ? oneOf(raw.tool.call, 'tool.call', ['native', 'ptc-inner', 'run-code']) : 'native',
-  };
-
-  let agent = true;
-  if (has(raw, 'agent')) {
-    if (typeof raw.agent !== 'boolean') fail('agent', 'must be a boolean');
-    agent = raw.agent;
-  }
-
-  let schema = { header: 'present', registry: 'present' };
-  if (has(raw, 'schema')) {
-    const s = raw.schema;
-    if (typeof s === 'string') {
-      oneOf(s, 'schema', ['present', 'missing', 'ambiguous', 'registry-only']);
-      schema = s === 'registry-only' ? { header: 'missing', registry: 'present' } : { header: s, registry: s };
-    } else if (isObject(s)) {
-      onlyKeys(s, 'schema', ['header', 'registry']);
-      schema = {
-        header: has(s, 'header') ? oneOf(s.header, 'schema.header', SCHEMA_COUNTS) : 'present',
-        registry: has(s, 'registry') ? oneOf(s.registry, 'schema.registry', SCHEMA_COUNTS) : 'present',
-      };
-    } else fail('schema', 'must be a string or {"header", "registry"}');
-  }
-
-  const log = has(raw, 'log') ? oneOf(raw.log, 'log', LOG_FACTS) : 'consistent';
-
-  if (!has(raw, 'reviewer')) fail('reviewer', 'required');
-  const script = Array.isArray(raw.reviewer) ? raw.reviewer : [raw.reviewer];
-  if (script.length === 0) fail('reviewer', 'must script at least one attempt');
-  const reviewer = script.map((a, i) => normalizeAttempt(a, Array.isArray(raw.reviewer) ? `reviewer[${i}]` : 'reviewer'));
-
-  const downstream = has(raw, 'downstream') ? normalizeDownstream(raw.downstream) : { kind: 'allow' };
-  const approval = has(raw, 'approval')
-    ? oneOf(raw.approval, 'approval', ['allowed-once', 'rejected', 'cancelled', 'unavailable', 'throws'])
-    : 'unavailable';
-  const abort = has(raw, 'abort')
-    ? oneOf(raw.abort, 'abort', ['none', ...LIFECYCLE_ABORTS, 'caller-before-dispatch', 'caller-during-review'])
-    : 'none';
-  refuseUnrealizable(tool, schema, log);
-  return { id, tool, agent, schema, log, reviewer, downstream, approval, abort };
-}
-
-/**
- * A single-call scenario, defaults applied: the call's members and the session's
- * (`{ id, tool, ..., abort, preset, policy, session, config }`). Throws a ScenarioError naming the
- * member.
- */
-function normalizeScenario(raw) {
-  if (!isObject(raw)) fail('scenario', 'must be a JSON object');
-  onlyKeys(raw, '', [...CALL_MEMBERS, ...SESSION_MEMBERS]);
-  const call = normalizeCall(raw);
-  return { ...call, ...normalizeHead(raw) };
-}
-
-/** A lifecycle event of a session: `{ event, reselect }`. */
-function normalizeEvent(raw, path) {
-  onlyKeys(raw, path, ['event', 'reselect']);
-  const event = oneOf(raw.event, `${path}.event`, ['dispose', 'install', 'select-auto']);
-  let reselect = false;
-  if (has(raw, 'reselect')) {
-    if (typeof raw.reselect !== 'boolean') fail(`${path}.reselect`, 'must be a boolean');
-    reselect = raw.reselect;
-  }
-  if (reselect && event !== 'dispose') {
-    fail(`${path}.reselect`, 'only a dispose event can re-select Auto while the integration closes');
-  }
-  return { event, reselect };
-}
-
-/** Prefix a ScenarioError thrown by `fn` with the item's path. */
-function within(path, fn) {
-  try {
-    return fn();
-  } catch (error) {
-    if (error instanceof ScenarioError) throw new ScenarioError(`${path}.${error.message}`);
-    throw error;
-  }
-}
-
-/**
- * A session scenario (scenario.md, "Sessions"), defaults applied:
- * `{ id, preset, policy, session, config, items: [{ call } | { event }] }`. Refuses what no
- * runtime produces: a disposal, or a lifecycle abort point, while no integration is installed
- * (RZ-5), and an installation while one is (RZ-6).
- */
-function normalizeSessionScenario(raw) {
-  if (!isObject(raw)) fail('scenario', 'must be a JSON object');
-  onlyKeys(raw, '', ['id', 'calls', ...SESSION_MEMBERS]);
-  const id = has(raw, 'id') && raw.id !== null ? str(raw.id, 'id') : null;
-  if (!Array.isArray(raw.calls)) fail('calls', 'give an array of calls and events');
-  if (raw.calls.length === 0) fail('calls', 'a session holds at least one call or event');
-  const head = normalizeHead(raw);
-  let installed = true;
-  const items = raw.calls.map((item, i) => {
-    const path = `calls[${i}]`;
-    if (!isObject(item)) fail(path, 'an item is a call object or an event object ({"event": "dispose"})');
-    if (has(item, 'event')) {
-      const event = normalizeEvent(item, path);
-      if (event.event === 'dispose' && !installed) {
-        fail(`${path}.event`, 'unrealizable (RZ-5): the integration was already disposed of; install it again first');
-      }
-      if (event.event === 'install' && installed) {
-        fail(`${path}.event`, `unrealizable (RZ-6): the integration is installed; a second installation is refused (\`${PRESET_TEXT.autoRegistered}\`)`);
-      }
-      if (event.event !== 'select-auto') installed = event.event === 'install';
-      return { event };
-    }
-    const own = SESSION_MEMBERS.find((k) => has(item, k));
-    if (own !== undefined) {
-      fail(`${path}.${own}`, `\`${own}\` belongs to the session: give it once at the top of the session scenario`);
-    }
-    const call = within(path, () => {
-      onlyKeys(item, '', CALL_MEMBERS);
-      return normalizeCall(item);
-    });
-    if (LIFECYCLE_ABORTS.includes(call.abort)) {
-      if (!installed) fail(`${path}.abort`, 'unrealizable (RZ-5): no integration is installed, so none can be disposed of during this call');
-      installed = false;
-    }
-    return { call };
-  });
-  return { id, ...head, items };
-}
-
-/**
- * Any scenario line: a session scenario (an object with `calls`) or a single-call scenario, which
- * is a session of one call. Returns `{ session: bool, scenario }` with `scenario` in the session
- * form of `normalizeSessionScenario`.
- */
-function normalizeInput(raw) {
-  if (isObject(raw) && has(raw, 'calls')) return { session: true, scenario: normalizeSessionScenario(raw) };
-  const one = normalizeScenario(raw);
-  const { preset, policy, session, config, ...call } = one;
-  return { session: false, scenario: { id: one.id, preset, policy, session, config, items: [{ call }] } };
-}
+/** Which of the five attempts an attempt is (a `blocks` attempt names `finish` too). */
+const shapeOf = (attempt) => ['hang', 'text', 'blocks', 'throw', 'finish'].find((k) => has(attempt, k));
 
 // ---------------------------------------------------------------------------------------------
 // Virtual clock
@@ -638,7 +294,7 @@ function fakeSchemas(name, count) {
 }
 
 function chunksOf(attempt) {
-  switch (attempt.shape) {
+  switch (shapeOf(attempt)) {
     case 'text':
       return [
         { type: 'block', block: { type: 'text', text: attempt.text } },
@@ -650,10 +306,12 @@ function chunksOf(attempt) {
       if (attempt.data_after_finish) chunks.push({ type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } });
       return chunks;
     }
-    case 'failed-finish':
-      return [{ type: 'finish', reason: { kind: attempt.kind, failure: { code: attempt.code, message: clone(attempt.message) } } }];
+    case 'finish': {
+      const { kind, code, message } = attempt.finish;
+      return [{ type: 'finish', reason: { kind, failure: { code, message: clone(message) } } }];
+    }
     default:
-      throw new Error(`no chunks for a ${attempt.shape} attempt`);
+      throw new Error(`no chunks for a ${shapeOf(attempt)} attempt`);
   }
 }
 
@@ -676,7 +334,7 @@ const messageOf = (error) => (error instanceof Error ? error.message : String(er
 const describe = (error) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 /**
- * The world of one scenario line (`sc` in the form of `normalizeSessionScenario`): one session,
+ * The world of one canonical scenario (`sc`, with `decode`'s `items`): one session,
  * the host's services, and the integration `install` makes. Returns `{ runCall, runEvent }`, which
  * run the session's items one after the other.
  */
@@ -853,7 +511,7 @@ function openSession(sc, profile, install, options = {}) {
         const signal = opts.signal;
         const attempt = call.reviewer[Math.min(index, call.reviewer.length - 1)];
         const promise = new Promise((resolve, reject) => {
-          if (attempt.shape === 'hang') {
+          if (shapeOf(attempt) === 'hang') {
             // Never settles on its own; only its signal ends it.
             if (!signal) return;
             const end = () => {
@@ -869,7 +527,7 @@ function openSession(sc, profile, install, options = {}) {
           // Every other attempt settles with what the script says after delay_ms, whatever the
           // signal does meanwhile (AR-CANCEL-5: the review still settles with what the reviewer produced).
           clock.setTimeout(() => {
-            if (attempt.shape === 'throw') reject(clone(attempt.value));
+            if (shapeOf(attempt) === 'throw') reject(clone(attempt.throw));
             else resolve(chunksOf(attempt));
           }, attempt.delay_ms, 0);
         });
@@ -915,7 +573,8 @@ function openSession(sc, profile, install, options = {}) {
       if (call.abort === 'lifecycle-during-downstream') dispose();
       // A pass-through call: the caller aborts while the pre-execute stage runs.
       if (call.abort === 'caller-during-review') fireDuringReview();
-      const decision = clone(call.downstream);
+      const { info, ...decision } = clone(call.downstream);
+      if (info !== null) decision.info = info;
       return Promise.resolve().then(() => decision);
     };
 
@@ -1275,25 +934,23 @@ function installerOf({ install, gate } = {}) {
 }
 
 /**
- * Decide one scenario line — a single call or a session — with the integration `install` makes,
- * under `options.profile`. Resolves to the outcome of scenario.md (a session's:
- * `{ id, calls: [...] }`); rejects when the scenario is invalid, or the gate throws or returns
- * something that is not a decision. `options.observes` (default: all) says what the run observes:
- * a session scenario needs `sessions`, and `review.requests` is reported only with `requests`.
+ * Decide one canonical scenario (spec/protocol.md, "Canonical scenarios") with the integration
+ * `install` makes, under `options.profile`. With `options.reply` `'call'` (the decide line's
+ * `reply`) it resolves to the outcome of the session's only call, otherwise to the session's
+ * (`{ id, calls: [...] }`); it rejects when the gate throws or returns something that is not a
+ * decision. `options.observes` (default: all) says what the run observes: `review.requests` is
+ * reported only with `requests`.
  */
 async function runInput(raw, install, options = {}) {
   const profile = options.profile || 'baseline';
   const observes = options.observes || OBSERVABLES;
-  const { session: isSession, scenario } = normalizeInput(raw);
-  if (isSession && !observes.includes('sessions')) {
-    throw new Error('a session scenario, but this run does not observe sessions (protocol 1, or `sessions` is not in serve({ observes }))');
-  }
+  const scenario = decode(raw);
   const world = openSession(scenario, profile, install, { ...options, profile, observes });
   const outcomes = [];
   for (const item of scenario.items) {
     outcomes.push(item.call ? await world.runCall(item.call) : await world.runEvent(item.event));
   }
-  return isSession ? { id: scenario.id, calls: outcomes } : outcomes[0];
+  return options.reply === 'call' ? outcomes[0] : { id: scenario.id, calls: outcomes };
 }
 
 /** `runInput` for a bare listener gate (the protocol-1 form). */
@@ -1323,8 +980,9 @@ function runScenario(raw, gate, options = {}) {
  * needs it is not applicable either. A runner speaking protocol 1 is answered with protocol 1,
  * observes nothing beyond it and hears of no `lacks`.
  *
- * `node adapter.js --decide <profile>` instead reads scenario lines on stdin and prints one
- * outcome per line, like `autoreview decide`, for debugging (with everything the gate observes).
+ * `node adapter.js --decide <profile>` instead reads lines `{ "reply", "scenario" }` on stdin (a
+ * decide line's members, as each line of spec/fixtures/replay.jsonl holds them) and prints one
+ * outcome per line, for debugging (with everything the gate observes).
  */
 function serve({ implementation, profiles = ['baseline'], observes = [], lacks = [], install, gate, log: userLog } = {}) {
   const installer = installerOf({ install, gate });
@@ -1362,7 +1020,7 @@ function serve({ implementation, profiles = ['baseline'], observes = [], lacks =
     }
     if (directProfile !== null) {
       try {
-        write(await runInput(message, installer, { profile: directProfile, observes: observed, log }));
+        write(await runInput(message.scenario, installer, { profile: directProfile, observes: observed, reply: message.reply, log }));
       } catch (error) {
         write({ error: error && error.message ? error.message : String(error) });
       }
@@ -1376,20 +1034,20 @@ function serve({ implementation, profiles = ['baseline'], observes = [], lacks =
         profile = message.profile;
         if (!profiles.includes(profile)) log(`[adapter] profile ${profile} is not among ${profiles.join(', ')}`);
         observed = speaks >= 2 ? declared : [];
-        const hello = { type: 'hello', protocol: speaks, implementation, profiles: profiles.filter((p) => PROFILES.includes(p)) };
+        const hello = { type: 'hello', protocol: speaks, implementation, profiles };
         if (speaks >= 2) hello.observes = declared;
         if (speaks >= 2 && lacked.length > 0) hello.lacks = lacked;
+        if (speaks >= 2) hello.canonical = true;
         write(hello);
         return;
       }
       case 'decide':
         try {
-          const outcome = await runInput(message.scenario, installer, { profile: profile || 'baseline', observes: observed, log });
+          const outcome = await runInput(message.scenario, installer, { profile: profile || 'baseline', observes: observed, reply: message.reply, log });
           write({ type: 'outcome', seq: message.seq, outcome });
         } catch (error) {
           log(`[adapter] decide ${message.seq} failed: ${error && error.stack ? error.stack : String(error)}`);
-          const text = error instanceof ScenarioError ? `invalid scenario: ${error.message}` : error && error.message ? error.message : String(error);
-          write({ type: 'error', seq: message.seq, message: text });
+          write({ type: 'error', seq: message.seq, message: messageOf(error) });
         }
         return;
       case 'stop':
@@ -1417,14 +1075,9 @@ module.exports = {
   CAPABILITIES,
   RUNTIME_TEXT,
   INFO_ABORTED,
-  CONFIG_DEFAULTS,
   PRESET_TABLE,
   SESSION_LOG_TEXT,
   REPAIR_INSTRUCTION,
-  ScenarioError,
-  normalizeScenario,
-  normalizeSessionScenario,
-  normalizeInput,
   VirtualClock,
   runToolCall,
   runInput,

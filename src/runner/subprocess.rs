@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use super::{Ask, Broken, ImplError, Implementation};
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
-use crate::protocol::{self, ImplementationInfo, Observes, Reply, Request};
+use crate::protocol::{self, ImplementationInfo, Observes, Reply, ReplyKind, Request};
+use crate::scenario::canonical;
 use crate::scenario::session::Input;
 use tree::Tree;
 
@@ -375,6 +376,8 @@ struct Hello {
     protocol: u32,
     observes: Observes,
     lacks: Lacks,
+    /// Whether it asked for canonical scenarios.
+    canonical: bool,
 }
 
 /// The subprocess implementation.
@@ -392,6 +395,9 @@ pub struct Subprocess {
     observes: Observes,
     /// What its hello says its framework cannot express.
     lacks: Lacks,
+    /// Whether its hello asked for canonical scenarios (`spec/protocol.md`, "Canonical
+    /// scenarios").
+    canonical: bool,
     restarts: u32,
     seq: u64,
     gave_up: Option<String>,
@@ -417,6 +423,7 @@ impl Subprocess {
             protocol: protocol::VERSION,
             observes: Observes::NONE,
             lacks: Lacks::NONE,
+            canonical: false,
             restarts: 0,
             seq: 0,
             gave_up: None,
@@ -428,6 +435,7 @@ impl Subprocess {
         s.protocol = hello.protocol;
         s.observes = hello.observes;
         s.lacks = hello.lacks;
+        s.canonical = hello.canonical;
         Ok(s)
     }
 
@@ -554,13 +562,22 @@ impl Subprocess {
                     profiles,
                     observes,
                     lacks,
+                    canonical,
                 }) => {
                     if !protocol::ACCEPTED.contains(&p) {
                         running.kill();
                         return Err(StartError::Version { found: p });
                     }
                     let read = Observes::from_hello(p, observes.as_deref())
-                        .and_then(|o| Ok((o, Lacks::from_hello(p, lacks.as_deref())?)));
+                        .and_then(|o| Ok((o, Lacks::from_hello(p, lacks.as_deref())?)))
+                        .and_then(|read| {
+                            if canonical && p < 2 {
+                                return Err(format!(
+                                    "its hello asks for `canonical` scenarios with protocol {p}; `canonical` belongs to protocol 2: answer `\"protocol\": 2`, or leave `canonical` out"
+                                ));
+                            }
+                            Ok(read)
+                        });
                     let (observes, lacks) = match read {
                         Ok(o) => o,
                         Err(message) => {
@@ -585,6 +602,7 @@ impl Subprocess {
                             protocol: p,
                             observes,
                             lacks,
+                            canonical,
                         },
                     ))
                 }
@@ -648,18 +666,20 @@ impl Subprocess {
             // The cases were chosen, and are judged, on what the first hello said: an adapter
             // that says otherwise after a restart cannot be judged on the same terms.
             Ok((running, hello))
-                if (hello.protocol, hello.observes, hello.lacks)
-                    != (self.protocol, self.observes, self.lacks) =>
+                if (hello.protocol, hello.observes, hello.lacks, hello.canonical)
+                    != (self.protocol, self.observes, self.lacks, self.canonical) =>
             {
                 running.kill();
                 self.gave_up = Some(format!(
-                    "the restarted adapter answered hello differently (protocol {}, observes [{}], lacks [{}]; before: protocol {}, observes [{}], lacks [{}]), so no further case is run",
+                    "the restarted adapter answered hello differently (protocol {}, observes [{}], lacks [{}]{}; before: protocol {}, observes [{}], lacks [{}]{}), so no further case is run",
                     hello.protocol,
                     names(hello.observes.list()),
                     names(hello.lacks.list()),
+                    if hello.canonical { ", canonical" } else { "" },
                     self.protocol,
                     names(self.observes.list()),
                     names(self.lacks.list()),
+                    if self.canonical { ", canonical" } else { "" },
                 ));
             }
             Ok((running, _)) => self.running = Some(running),
@@ -741,9 +761,20 @@ impl Implementation for Subprocess {
         // The input's JSON was usually encoded while the previous answer was awaited.
         let json = match self.encoded.take() {
             Some(e) if e.input == address(ask.input) => Ok(e.json),
-            _ => serde_json::to_vec(ask.input),
+            _ => encode(ask.input, self.canonical),
         };
         self.exchange(json, kind, ask.next)
+    }
+}
+
+/// An input's JSON as an adapter reads it: as written, or (for an adapter that asked for
+/// canonical scenarios) its canonical form, always a session (a single call as the session of
+/// that call).
+fn encode(input: &Input, canonical: bool) -> Result<Vec<u8>, serde_json::Error> {
+    match (canonical, input) {
+        (false, input) => serde_json::to_vec(input),
+        (true, Input::One(s)) => serde_json::to_vec(&canonical::session(&canonical::as_session(s))),
+        (true, Input::Session(s)) => serde_json::to_vec(&canonical::session(s)),
     }
 }
 
@@ -773,7 +804,13 @@ impl Subprocess {
         self.seq += 1;
         let seq = self.seq;
         let mark = running.stderr_mark();
-        let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},\"scenario\":");
+        // A canonical scenario is always a session: the request says which outcome to reply with.
+        let reply = match (self.canonical, kind) {
+            (false, _) => "",
+            (true, Kind::One) => ReplyKind::Call.member(),
+            (true, Kind::Session) => ReplyKind::Session.member(),
+        };
+        let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},{reply}\"scenario\":");
         const SUFFIX: &[u8] = b"}\n";
         // The request line's length sets its deadline: a gate's time grows with what it reads.
         let bytes = prefix.len() + json.as_ref().map_or(0, Vec::len) + SUFFIX.len();
@@ -788,7 +825,7 @@ impl Subprocess {
             (None, Ok(json)) => running.write(&[prefix.as_bytes(), &json, SUFFIX], limit),
         };
         if let Some(next) = next {
-            self.encoded = serde_json::to_vec(next).ok().map(|json| Encoded {
+            self.encoded = encode(next, self.canonical).ok().map(|json| Encoded {
                 input: address(next),
                 json,
             });

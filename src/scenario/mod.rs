@@ -6,6 +6,7 @@
 //! that refuse calls the real runtime cannot produce in [`realizable`].
 
 pub mod attempt;
+pub mod canonical;
 pub mod config;
 pub mod log;
 pub mod portable;

@@ -28,6 +28,8 @@
 //                  an approval request without its reasons, an error reply for a caller's abort
 //                  (so a case sent that needs one of them fails)
 //   lacks-unknown  answer hello lacking "deny-reason" and "telepathy"
+//   canonical      ask for canonical scenarios, which serve decides as it decides any
+//   canonical-v1   answer hello with protocol 1, no `observes`, and `canonical`
 //   lacks-v1       answer hello with protocol 1 and a `lacks` list
 //   shifty PATH    crash on the first decide, leaving a file at PATH; a hello while PATH exists
 //                  observes nothing and lacks deny-reason (an adapter whose hello changes on restart)
@@ -71,6 +73,8 @@ input.on('line', async (line) => {
     if (mode === 'lacks') reply.lacks = ['deny-reason', 'ask-reason', 'abort-signal'];
     if (mode === 'lacks-unknown') reply.lacks = ['deny-reason', 'telepathy'];
     if (mode === 'lacks-v1') { reply.protocol = 1; delete reply.observes; reply.lacks = ['deny-reason']; }
+    if (mode === 'canonical') reply.canonical = true;
+    if (mode === 'canonical-v1') { reply.protocol = 1; delete reply.observes; reply.canonical = true; }
     if (mode === 'no-profile') reply.profiles = reply.profiles.filter((p) => p !== msg.profile);
     reply.implementation.name = `misbehave-${mode}`;
     out(reply);

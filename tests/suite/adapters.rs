@@ -217,6 +217,7 @@ fn a_module_run_directly_names_the_adapter_to_run() {
 use autoreview::generate::direct::{self, Rng};
 use autoreview::outcome::{InputOutcome, ItemOutcome, Outcome};
 use autoreview::runner::compare;
+use autoreview::scenario::canonical;
 use autoreview::scenario::session::Input;
 use serde_json::Value;
 
@@ -428,8 +429,21 @@ fn protocol2_lines() -> Vec<String> {
         .collect()
 }
 
-/// Each line decided by `node <script> --decide <profile>`, one output line per input line.
+/// Each line decided by `node <script> --decide <profile>`, one output line per input line: the
+/// line's canonical form with the outcome it asks for, as a `decide` line carries them.
 fn decided_by_node(script: &str, profile: Profile, lines: &[String]) -> Vec<String> {
+    let lines: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let input = Input::from_json(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            let reply = if matches!(input, Input::One(_)) {
+                "call"
+            } else {
+                "session"
+            };
+            json!({"reply": reply, "scenario": canonical::input(&input)}).to_string()
+        })
+        .collect();
     use std::io::{BufRead, Write};
     let mut child = std::process::Command::new("node")
         .arg(format!("{NODE_DIR}/{script}"))
@@ -562,14 +576,20 @@ fn the_kit_decides_sessions_requests_and_session_logs_as_the_reference() {
     }
 }
 
-/// The kit answers a protocol-2 runner with protocol 2 and what the gate observes, and a
-/// protocol-1 runner with protocol 1 and nothing beyond it: no `observes`, no `review.requests`,
-/// no session scenario.
+/// The kit answers a protocol-2 runner with protocol 2, what the gate observes and `canonical`,
+/// and decides canonical scenarios; a protocol-1 runner gets protocol 1 and nothing beyond it, and
+/// since it sends scenarios as written, which the kit does not read, an error reply.
 #[test]
 fn the_kit_answers_each_protocol_in_its_own_terms() {
     use std::io::{BufRead, Write};
-    let session = json!({"calls": [{"tool": {"name": "bash"}, "reviewer": {"throw": "x"}}, {"event": "dispose"}]});
-    let call = json!({"tool": {"name": "bash"}, "reviewer": {"throw": "x"}});
+    let read = |v: Value| Input::from_value(&v).unwrap();
+    let session = canonical::input(&read(
+        json!({"calls": [{"tool": {"name": "bash"}, "reviewer": {"throw": "x"}}, {"event": "dispose"}]}),
+    ));
+    let call = canonical::input(&read(
+        json!({"tool": {"name": "bash"}, "reviewer": {"throw": "x"}}),
+    ));
+    let written = json!({"tool": {"name": "bash"}, "reviewer": {"throw": "x"}});
     for script in ["skeleton.js", "rc3-model.js"] {
         for protocol in [1, 2] {
             let mut child = std::process::Command::new("node")
@@ -588,16 +608,21 @@ fn the_kit_answers_each_protocol_in_its_own_terms() {
             let hello = ask(
                 json!({"type": "hello", "protocol": protocol, "profile": "baseline", "runner": "test"}),
             );
-            let one = ask(json!({"type": "decide", "seq": 1, "scenario": call}));
-            let many = ask(json!({"type": "decide", "seq": 2, "scenario": session}));
             let what = format!("{script} under protocol {protocol}");
             assert_eq!(hello["protocol"], json!(protocol), "{what}");
-            assert_eq!(one["type"], json!("outcome"), "{what}: {one}");
             if protocol == 1 {
+                let one = ask(json!({"type": "decide", "seq": 1, "scenario": written}));
                 assert_eq!(hello.get("observes"), None, "{what}");
-                assert_eq!(one["outcome"]["review"].get("requests"), None, "{what}");
-                assert_eq!(many["type"], json!("error"), "{what}: {many}");
+                assert_eq!(hello.get("canonical"), None, "{what}");
+                assert_eq!(one["type"], json!("error"), "{what}: {one}");
             } else {
+                let one =
+                    ask(json!({"type": "decide", "seq": 1, "reply": "call", "scenario": call}));
+                let many = ask(
+                    json!({"type": "decide", "seq": 2, "reply": "session", "scenario": session}),
+                );
+                assert_eq!(one["type"], json!("outcome"), "{what}: {one}");
+                assert_eq!(hello["canonical"], json!(true), "{what}");
                 assert_eq!(
                     hello["observes"],
                     json!(["sessions", "requests", "session-log"]),
@@ -682,5 +707,23 @@ fn the_kit_names_what_a_framework_lacks_only_when_declared() {
             "serve: lacks names no-such-thing; known: deny-reason, ask-reason, abort-signal"
         ),
         "{stderr}"
+    );
+}
+
+/// The Node kit's own tests (`adapters/node/test`, `npm test` there) pass: they replay the
+/// engine's fixture (`spec/fixtures/replay.jsonl`) through the kit's decoder, its scripted world
+/// and the example gate.
+#[test]
+fn the_node_kits_own_tests_replay_the_fixture() {
+    let out = std::process::Command::new("node")
+        .args(["--test", "test/"])
+        .current_dir(NODE_DIR)
+        .output()
+        .expect("node runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("# fail 0") && !text.contains("# pass 0"),
+        "node --test in {NODE_DIR}: {text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }

@@ -18,6 +18,7 @@ mod parse_cli; // `autoreview parse` and `engine::review::read_raw` give the eng
 mod parser; // the readers' security properties over generated and hostile text
 mod properties; // invariants of the spec over generated scenarios
 mod readme; // the READMEs' counts are the suite's own
+mod replay; // the replay fixture the kits replay is fresh and covers every canonical member
 mod rows; // one case and one snapshot per decision-table row
 mod runner; // the runner against correct and broken adapters
 mod schema; // the JSON Schemas name the documented members; the TypeScript declarations are fresh

@@ -1229,6 +1229,35 @@ fn a_hello_that_lists_observables_wrongly_is_refused() {
     assert_eq!(code, 2);
 }
 
+/// An adapter that asks for canonical scenarios gets each case as a session naming every member,
+/// with the outcome to give on the decide line, and is judged as before: the reference engine
+/// behind the protocol passes every fixed case so. `canonical` with protocol 1 stops the run.
+#[test]
+fn an_adapter_asking_for_canonical_scenarios_is_judged_alike() {
+    for profile in [Profile::Baseline, Profile::Resilient] {
+        let all = cases::all(profile).unwrap();
+        let report = check(node("canonical", 0), profile, &all, Limits::default());
+        let failed: Vec<_> = report
+            .results
+            .iter()
+            .filter(|r| !matches!(r.verdict, Verdict::Pass))
+            .map(|r| format!("{}: {:?}", r.id, r.verdict))
+            .collect();
+        assert!(failed.is_empty(), "{profile}: {failed:#?}");
+        assert_eq!(report.results.len(), all.len());
+    }
+    let err = Subprocess::start(node("canonical-v1", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails")
+        .to_string();
+    assert!(
+        err.contains(
+            "asks for `canonical` scenarios with protocol 1; `canonical` belongs to protocol 2"
+        ),
+        "{err}"
+    );
+}
+
 /// An adapter whose framework lacks reasons and abort signals is asked only what it can express:
 /// every case needing one of them (a denial, an approval request with a reason, a caller's
 /// abort, read off the case and the reference's outcome here) is not applicable and names what it

@@ -129,8 +129,10 @@ function item(outcome: ItemOutcome): string {
 export async function decideBoth(): Promise<string[]> {
   const observes: Observable[] = ['sessions', 'requests'];
   const lines: string[] = [];
-  for (const scenario of [one, session]) {
-    const outcome: InputOutcome = await runInput(scenario, install, { profile: 'resilient', observes });
+  // The runner sends canonical scenarios: sessions, every member named. A session literal is one
+  // as far as the types go.
+  for (const [scenario, reply] of [[session, 'session']] as const) {
+    const outcome: InputOutcome = await runInput(scenario, install, { profile: 'resilient', observes, reply });
     lines.push(...('calls' in outcome ? outcome.calls.map(item) : [summary(outcome)]));
   }
   lines.push(String(readStrict([{ type: 'finish', reason: { kind: 'stop' } }]).decision));
@@ -153,7 +155,7 @@ export function mistakes(): void {
   const denial: GateDecision = { kind: 'deny' };
   // @ts-expect-error install or gate, not both
   serve({ implementation: { name: 'x', version: '0', language: 'typescript' }, install, gate: (_exec: Exec, next: Next) => next() });
-  void [typo, own, attempt, observes, lacks, denial];
+  void [typo, own, attempt, observes, lacks, denial, one];
 }
 
 const lacks: readonly Capability[] = CAPABILITIES.filter((c) => c === 'abort-signal');

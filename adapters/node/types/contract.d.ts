@@ -605,8 +605,16 @@ export type Request =
     type: "decide";
     /** Echoed in the reply; opaque to the adapter. */
     seq: number;
-    /** The scenario, as in `spec/scenario.md`. */
+    /**
+     * The scenario, as in `spec/scenario.md`; for an adapter that asked for canonical
+     * scenarios, its canonical form (always a session, every member named).
+     */
     scenario: unknown;
+    /**
+     * Sent with a canonical scenario only: whether the reply holds a call's outcome (the
+     * scenario was a single call) or the session's.
+     */
+    reply?: ReplyKind | null;
   }
   /** The run is over; the adapter exits. No reply. */
   | {
@@ -623,6 +631,16 @@ export type Profile =
    */
   | "resilient";
 
+/**
+ * What the outcome of a `decide` with a canonical scenario holds (`spec/protocol.md`,
+ * "Canonical scenarios").
+ */
+export type ReplyKind =
+  /** The scenario was a single call: the reply holds the outcome of the session's only call. */
+  | "call"
+  /** The scenario was a session: the reply holds the session's outcome. */
+  | "session";
+
 /** A message from the adapter to the runner. */
 export type Reply =
   /** The answer to `hello`. */
@@ -638,6 +656,8 @@ export type Reply =
     observes?: Observable[] | null;
     /** Protocol 2: what its framework cannot express; absent, nothing. */
     lacks?: Capability[] | null;
+    /** Protocol 2: `true` asks for every scenario in its canonical form; absent, as written. */
+    canonical?: boolean;
   }
   /** The outcome of one scenario. */
   | {

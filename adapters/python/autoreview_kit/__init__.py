@@ -30,7 +30,7 @@ from .clock import VirtualClock, VirtualTimeLoop
 from .jsvalues import js_json, js_number, js_string
 from .outcome import CallRecord, build_outcome, prefix_only
 from .protocol import PROTOCOL, serve
-from .scenario import Config, ScenarioError, read_input
+from .scenario import Config, decode
 from .signals import AbortController, Aborted, AbortSignal
 from .world import CAPABILITIES, OBSERVABLES, Env, GateError, Host, run_input
 
@@ -62,7 +62,6 @@ __all__ = [
     "Parent",
     "ReviewerError",
     "Route",
-    "ScenarioError",
     "Session",
     "SessionLogError",
     "ToolCall",
@@ -70,11 +69,11 @@ __all__ = [
     "VirtualClock",
     "VirtualTimeLoop",
     "build_outcome",
+    "decode",
     "js_json",
     "js_number",
     "js_string",
     "prefix_only",
-    "read_input",
     "run_input",
     "serve",
 ]

@@ -1,13 +1,16 @@
 """The adapter protocol of spec/protocol.md: JSON lines on stdin and stdout.
 
 ``serve(...)`` answers the runner's ``hello`` (protocol 2 to a runner that speaks it, with what
-the gate observes and, if declared, what its framework lacks; protocol 1 otherwise), decides each
-``decide`` with the scripted world and the gate's integration, and exits on ``stop``. stdout
-carries protocol lines only, one per reply, flushed; logs go to stderr. A scenario that cannot be
-read, or a gate that raises, becomes an ``error`` reply and the run goes on.
+the gate observes, if declared what its framework lacks, and ``canonical``: scenarios come
+already read and checked, as sessions naming every member; protocol 1 otherwise, which this kit
+does not decide), decides each ``decide`` with the scripted world and the gate's integration, and
+exits on ``stop``. stdout
+carries protocol lines only, one per reply, flushed; logs go to stderr. A gate that raises
+becomes an ``error`` reply and the run goes on.
 
-``python3 my_adapter.py --decide baseline < scenarios.jsonl`` instead prints one outcome per line,
-like ``autoreview decide --profile baseline``, so that the two can be diffed.
+``python3 my_adapter.py --decide baseline < spec/fixtures/replay.jsonl`` instead reads lines
+``{"reply", "scenario"}`` (a decide line's members, with a canonical scenario) and prints one
+outcome per line, for debugging.
 """
 
 from __future__ import annotations
@@ -20,14 +23,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, Any
 
 from .api import Installer
-from .scenario import ScenarioError
 from .world import CAPABILITIES, OBSERVABLES, run_input
 
-__all__ = ["PROFILES", "PROTOCOL", "serve"]
+__all__ = ["PROTOCOL", "serve"]
 
 #: The newest protocol the kit speaks; a protocol-1 runner is answered with protocol 1.
 PROTOCOL = 2
-PROFILES = ("baseline", "resilient")
 
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
@@ -86,7 +87,8 @@ def serve(
             if not raw.strip():
                 continue
             try:
-                write(run_input(json.loads(raw), install, profile=profile, observes=declared, log=log))
+                line = json.loads(raw)
+                write(run_input(line["scenario"], install, profile=profile, reply=line.get("reply"), observes=declared, log=log))
             except Exception as error:
                 write({"error": str(error)})
         return 0
@@ -115,22 +117,24 @@ def serve(
                 "type": "hello",
                 "protocol": speaks,
                 "implementation": dict(implementation),
-                "profiles": [p for p in profiles if p in PROFILES],
+                "profiles": list(profiles),
             }
             if speaks >= 2:
                 hello["observes"] = declared
                 if lacking:
                     hello["lacks"] = lacking
+                hello["canonical"] = True
             write(hello)
         elif kind == "decide":
             seq = message.get("seq")
             try:
-                outcome = run_input(message.get("scenario"), install, profile=profile, observes=observed, log=log)
+                outcome = run_input(
+                    message.get("scenario"), install, profile=profile, reply=message.get("reply"), observes=observed, log=log
+                )
                 write({"type": "outcome", "seq": seq, "outcome": outcome})
             except Exception as error:
                 log(f"[adapter] decide {seq} failed:\n{traceback.format_exc()}")
-                text = f"invalid scenario: {error}" if isinstance(error, ScenarioError) else str(error)
-                write({"type": "error", "seq": seq, "message": text})
+                write({"type": "error", "seq": seq, "message": str(error)})
         elif kind == "stop":
             return 0
         else:

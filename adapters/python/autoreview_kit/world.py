@@ -62,7 +62,7 @@ from .scenario import (
     Scenario,
     TextAttempt,
     ThrowAttempt,
-    read_input,
+    decode,
 )
 from .signals import AbortController, AbortSignal
 
@@ -713,22 +713,22 @@ def run_input(
     install: Installer,
     *,
     profile: str = "baseline",
+    reply: str = "session",
     observes: Iterable[str] = OBSERVABLES,
     log: Callable[..., None] = lambda *args: None,
 ) -> dict[str, Any]:
-    """Decide one scenario line (already parsed with ``json.loads``) — a single call or a session
-    — with the integration ``install`` makes, under ``profile``. Returns the outcome of
-    spec/scenario.md (a session's: ``{"id", "calls": [...]}``). Raises ``ScenarioError`` for an
-    invalid scenario and :class:`GateError` when the gate raises or returns something that is not
-    a decision. ``observes`` says what the run observes: a session needs ``sessions``, and
-    ``review.requests`` is reported only with ``requests``."""
+    """Decide one canonical scenario (already parsed with ``json.loads``; spec/protocol.md,
+    "Canonical scenarios") with the integration ``install`` makes, under ``profile``. Returns the
+    outcome of spec/scenario.md: with ``reply="call"`` (the decide line's ``reply``) that of the
+    session's only call, otherwise the session's (``{"id", "calls": [...]}``). Raises
+    :class:`GateError` when the gate raises or returns something that is not a decision.
+    ``observes`` says what the run observes: ``review.requests`` is reported only with
+    ``requests``."""
     observes = tuple(observes)
-    sc = read_input(raw)
-    if sc.is_session and "sessions" not in observes:
-        raise GateError("a session scenario, but this run does not observe sessions")
+    sc = decode(raw)
     world = _World(sc, profile, install, observes, log)
     try:
         outcomes = [world.run_call(item) if isinstance(item, CallSpec) else world.run_event(item) for item in sc.items]
     finally:
         world.shutdown()
-    return {"id": sc.id, "calls": outcomes} if sc.is_session else outcomes[0]
+    return outcomes[0] if reply == "call" else {"id": sc.id, "calls": outcomes}

@@ -8,3 +8,30 @@ KIT = Path(__file__).resolve().parent.parent
 REPO = KIT.parent.parent
 if str(KIT) not in sys.path:
     sys.path.insert(0, str(KIT))
+
+import copy  # noqa: E402
+import json  # noqa: E402
+
+#: The engine's replay fixture: canonical scenarios, the world's answers, the reference outcomes.
+FIXTURE = [json.loads(line) for line in (REPO / "spec" / "fixtures" / "replay.jsonl").read_text("utf-8").split("\n") if line]
+_DEFAULTS = next(line["scenario"] for line in FIXTURE if line["case"] == "DEFAULTS")
+
+
+def call(**members):
+    """The fixture's call at every default (its line ``DEFAULTS``), with ``members`` replaced."""
+    return {**copy.deepcopy(_DEFAULTS["calls"][0]), **members}
+
+
+def scenario(*items, **head):
+    """A canonical scenario of ``items`` (default: one call at every default), with the session's
+    members in ``head`` replaced (``config`` merged into the default configuration)."""
+    out = {**copy.deepcopy(_DEFAULTS), "calls": list(items) or [call()]}
+    config = head.pop("config", {})
+    out.update(head)
+    out["config"] = {**out["config"], **config}
+    return out
+
+
+def text(t):
+    """A reviewer script of one text attempt."""
+    return [{"text": t, "delay_ms": 0}]

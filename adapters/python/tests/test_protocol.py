@@ -1,11 +1,11 @@
 """The protocol loop over in-memory pipes: the handshake under protocols 1 and 2, observes and
-lacks, error replies naming the member, and stop."""
+lacks, canonical scenarios, error replies, and stop."""
 
 import io
 import json
 import unittest
 
-import kit_path  # noqa: F401
+from kit_path import call, scenario, text
 
 from autoreview_kit import serve
 from autoreview_kit.example_gate import install
@@ -32,6 +32,7 @@ class Handshake(unittest.TestCase):
         self.assertEqual(hello["protocol"], 2)
         self.assertEqual(hello["observes"], ["sessions", "requests"])
         self.assertNotIn("lacks", hello)
+        self.assertIs(hello["canonical"], True)
 
     def test_declared_lacks_are_sent(self):
         _, (hello,) = exchange(HELLO_2, lacks=("abort-signal", "deny-reason"))
@@ -42,6 +43,7 @@ class Handshake(unittest.TestCase):
         self.assertEqual(hello["protocol"], 1)
         self.assertNotIn("observes", hello)
         self.assertNotIn("lacks", hello)
+        self.assertNotIn("canonical", hello)
 
     def test_unknown_names_are_refused_before_serving(self):
         with self.assertRaises(ValueError):
@@ -55,35 +57,30 @@ class Decide(unittest.TestCase):
         decide = {
             "type": "decide",
             "seq": 7,
-            "scenario": {"tool": {"name": "pwsh"}, "reviewer": {"text": '{"risk":"low","decision":"allow"}'}},
+            "reply": "call",
+            "scenario": scenario(),
         }
         status, replies = exchange(HELLO_2, decide, {"type": "stop"}, decide)
         self.assertEqual(status, 0)
         self.assertEqual([r["type"] for r in replies], ["hello", "outcome"])
         self.assertEqual((replies[1]["seq"], replies[1]["outcome"]["result"]["executed"]), (7, True))
 
-    def test_an_invalid_scenario_is_an_error_reply_naming_the_member(self):
-        decide = {"type": "decide", "seq": 3, "scenario": {"tool": {"name": "pwsh"}, "reviewer": {"text": "x"}, "abortt": "none"}}
+    def test_a_scenario_that_is_not_canonical_is_an_error_reply_in_one_line(self):
+        decide = {"type": "decide", "seq": 3, "scenario": {"tool": {"name": "pwsh"}, "reviewer": {"text": "x"}}}
         _, replies = exchange(HELLO_2, decide)
-        self.assertEqual(
-            replies[1],
-            {
-                "type": "error",
-                "seq": 3,
-                "message": "invalid scenario: abortt: unknown member (allowed: id, tool, agent, schema, log, reviewer, downstream, approval, abort, session, config, preset, policy)",
-            },
-        )
+        self.assertEqual((replies[1]["type"], replies[1]["seq"]), ("error", 3))
+        self.assertTrue(replies[1]["message"].startswith("not a canonical scenario"), replies[1]["message"])
 
     def test_a_lone_surrogate_travels_as_replacement_character(self):
         reason = "\ud800"
         decide = {
             "type": "decide",
             "seq": 1,
-            "scenario": {
-                "tool": {"name": "t"},
-                "policy": "never",
-                "reviewer": {"text": json.dumps({"risk": "high", "decision": "deny", "reason": reason})},
-            },
+            "reply": "call",
+            "scenario": scenario(
+                call(reviewer=text(json.dumps({"risk": "high", "decision": "deny", "reason": reason}))),
+                policy={"override": "never", "default": "ask"},
+            ),
         }
         _, replies = exchange(HELLO_2, decide)
         self.assertEqual(replies[1]["outcome"]["listener"]["info"]["reason"], "\ufffd")

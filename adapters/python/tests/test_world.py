@@ -2,7 +2,7 @@
 
 import unittest
 
-import kit_path  # noqa: F401
+from kit_path import call, scenario, text
 
 from autoreview_kit import GateError, run_input
 from autoreview_kit.example_gate import install
@@ -11,27 +11,27 @@ from autoreview_kit.example_gate import install
 class Calls(unittest.TestCase):
     def test_the_first_example_of_scenario_md(self):
         outcome = run_input(
-            {
-                "tool": {"name": "pwsh"},
-                "policy": "ask",
-                "reviewer": {"text": '{"risk":"high","decision":"deny","reason":"uploads a key"}'},
-                "approval": "rejected",
-            },
+            scenario(
+                call(reviewer=text('{"risk":"high","decision":"deny","reason":"uploads a key"}'), approval="rejected"),
+                policy={"override": "ask", "default": "ask"},
+            ),
             install,
+            reply="call",
         )
         self.assertEqual(outcome["trace"], ["review", "downstream", "approval"])
         self.assertEqual(outcome["approval"]["reason"], 'Auto review denied tool "pwsh": uploads a key')
         self.assertEqual(outcome["result"]["text"], 'Error: the user rejected tool "pwsh"')
 
     def test_a_hanging_reviewer_leaves_a_baseline_call_pending(self):
-        outcome = run_input({"tool": {"name": "pwsh"}, "reviewer": {"hang": True}}, install, profile="baseline")
+        outcome = run_input(scenario(call(reviewer=[{"hang": True}])), install, profile="baseline", reply="call")
         self.assertEqual((outcome["settled"], outcome["listener"], outcome["trace"]), (False, None, ["review"]))
 
     def test_the_resilient_deadline_ends_a_hanging_reviewer(self):
         outcome = run_input(
-            {"tool": {"name": "pwsh"}, "reviewer": {"hang": True}, "config": {"review_timeout_ms": 5}},
+            scenario(call(reviewer=[{"hang": True}]), config={"review_timeout_ms": 5}),
             install,
             profile="resilient",
+            reply="call",
         )
         self.assertEqual(
             outcome["review"]["failure"], {"class": "timeout", "message": "auto-review: the review did not finish within 5 ms"}
@@ -39,17 +39,17 @@ class Calls(unittest.TestCase):
         self.assertEqual(outcome["listener"]["kind"], "ask")
 
     def test_a_caller_abort_before_dispatch_runs_no_listener(self):
-        outcome = run_input({"tool": {"name": "pwsh"}, "reviewer": {"text": "x"}, "abort": "caller-before-dispatch"}, install)
+        outcome = run_input(scenario(call(reviewer=text("x"), abort="caller-before-dispatch")), install, reply="call")
         self.assertEqual((outcome["listener"], outcome["trace"]), (None, []))
         self.assertEqual(outcome["result"]["info"], {"name": "AbortError", "code": "ABORTED_BEFORE_DISPATCH"})
 
     def test_requests_are_reported_only_when_observed(self):
-        call = {"tool": {"name": "pwsh"}, "reviewer": {"text": '{"risk":"low","decision":"allow"}'}}
+        allowed = scenario()
         self.assertEqual(
-            run_input(call, install, profile="resilient")["review"]["requests"],
+            run_input(allowed, install, profile="resilient", reply="call")["review"]["requests"],
             [{"route": "default/default", "temperature": 0, "tools": 0, "session_id": "session-1", "repair": False}],
         )
-        self.assertNotIn("requests", run_input(call, install, observes=())["review"])
+        self.assertNotIn("requests", run_input(allowed, install, observes=(), reply="call")["review"])
 
     def test_a_gate_that_returns_no_decision_is_an_error(self):
         class Broken:
@@ -66,21 +66,14 @@ class Calls(unittest.TestCase):
                 pass
 
         with self.assertRaises(GateError):
-            run_input({"tool": {"name": "pwsh"}, "reviewer": {"text": "x"}}, Broken)
+            run_input(scenario(call(reviewer=text("x"))), Broken, reply="call")
 
 
 class Sessions(unittest.TestCase):
     def test_the_session_example_of_scenario_md(self):
+        failing = call(reviewer=text("<tool_call>"))
         outcome = run_input(
-            {
-                "config": {"failure_hint_after": 2},
-                "calls": [
-                    {"tool": {"name": "pwsh"}, "reviewer": {"text": "<tool_call>"}},
-                    {"tool": {"name": "pwsh"}, "reviewer": {"text": "<tool_call>"}},
-                    {"event": "dispose"},
-                    {"tool": {"name": "pwsh"}, "reviewer": {"text": "<tool_call>"}},
-                ],
-            },
+            scenario(failing, failing, {"event": "dispose", "reselect": False}, failing, config={"failure_hint_after": 2}),
             install,
             profile="resilient",
         )
@@ -91,12 +84,8 @@ class Sessions(unittest.TestCase):
         self.assertEqual(disposal, {"event": "dispose", "error": None})
         self.assertEqual((third["trace"], third["result"]["executed"]), (["downstream", "body"], True))
 
-    def test_a_session_needs_the_sessions_observable(self):
-        with self.assertRaises(GateError):
-            run_input({"calls": [{"event": "select-auto"}]}, install, observes=("requests",))
-
     def test_selecting_auto_after_disposal_meets_the_deployments_error(self):
-        outcome = run_input({"calls": [{"event": "dispose"}, {"event": "select-auto"}]}, install)
+        outcome = run_input(scenario({"event": "dispose", "reselect": False}, {"event": "select-auto", "reselect": False}), install)
         self.assertTrue(outcome["calls"][1]["error"].startswith('permission: unknown preset "auto"'))
         self.assertEqual(outcome["calls"][1]["prefix_only"], {"/error": 0})
 

@@ -1,0 +1,101 @@
+'use strict';
+// Replays the engine's fixture (spec/fixtures/replay.jsonl): every canonical scenario decodes,
+// the scripted world answers as the fixture says, and the example gate reaches the reference
+// outcome. Run with `npm test` here, or `node --test adapters/node/test/`.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { runInput } = require('../harness.js');
+const { install } = require('../example-gate.js');
+
+const FIXTURE = path.join(__dirname, '..', '..', '..', 'spec', 'fixtures', 'replay.jsonl');
+const lines = fs.readFileSync(FIXTURE, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+
+/** A gate that only looks at the world of each call, then lets the rest of the chain decide. */
+function probe(seen) {
+  return (host) => {
+    const unregister = host.permissionPresets.registerAuto(() => {});
+    return {
+      async listener(exec, next, env) {
+        const world = {
+          header_schemas: env.tools.headerSchemas(exec).length,
+          registry_schemas: env.tools.registrySchemas(exec).length,
+        };
+        if (exec.agent) {
+          try {
+            exec.agent.session.log.pendingAction(exec);
+            world.log_error = null;
+          } catch (error) {
+            world.log_error = error.message;
+          }
+        }
+        seen.set(exec.callId, world);
+        return next();
+      },
+      dispose: async () => unregister(),
+    };
+  };
+}
+
+test('the fixture holds calls and sessions of both profiles', () => {
+  const kinds = new Set(lines.map((l) => `${l.profile} ${l.reply}`));
+  assert.deepEqual([...kinds].sort(), ['baseline call', 'baseline session', 'resilient call', 'resilient session']);
+});
+
+test('the scripted world answers each call as the fixture says', async () => {
+  let checked = 0;
+  for (const line of lines) {
+    const seen = new Map();
+    await runInput(line.scenario, probe(seen), { profile: line.profile, reply: line.reply, log: () => {} });
+    // Calls are numbered in order; one the listener never saw (aborted first, or after a
+    // disposal) has nothing to compare.
+    let n = 0;
+    line.world.forEach((want, i) => {
+      if (want === null) return;
+      n += 1;
+      const got = seen.get(`call-${n}`);
+      if (got === undefined) return;
+      const call = line.scenario.calls[i];
+      const expected = call.agent ? want : { header_schemas: want.header_schemas, registry_schemas: want.registry_schemas };
+      assert.deepEqual(got, expected, `${line.case} calls[${i}]`);
+      checked += 1;
+    });
+  }
+  assert.ok(checked > 500, `${checked} calls checked`);
+});
+
+/** A call's or an event's outcome with each text the reference marks `prefix_only` cut to that
+ * prefix (AR-CONV-3: the rest is implementation-defined), as the runner compares them.
+ */
+function comparable(outcome, marks) {
+  // Written as `serve` writes it: a lone surrogate travels as U+FFFD.
+  const out = JSON.parse(JSON.stringify(outcome, (_k, v) => (typeof v === 'string' ? v.toWellFormed() : v)));
+  for (const [pointer, n] of Object.entries(marks ?? {})) {
+    const keys = pointer.split('/').slice(1);
+    const last = keys.pop();
+    const parent = keys.reduce((o, k) => (o == null ? o : o[k]), out);
+    if (parent != null && typeof parent[last] === 'string') parent[last] = [...parent[last]].slice(0, n).join('');
+  }
+  delete out.prefix_only;
+  return out;
+}
+const each = (outcome, marksOf) =>
+  Array.isArray(outcome.calls)
+    ? { ...outcome, calls: outcome.calls.map((o, i) => comparable(o, marksOf(i))) }
+    : comparable(outcome, marksOf(null));
+
+test('the example gate reaches the reference outcome of every line', async () => {
+  const failed = [];
+  for (const line of lines) {
+    const outcome = await runInput(line.scenario, install, { profile: line.profile, reply: line.reply, log: () => {} });
+    try {
+      const marksOf = (i) => (i === null ? line.outcome.prefix_only : line.outcome.calls[i]?.prefix_only);
+      assert.deepEqual(each(outcome, marksOf), each(line.outcome, marksOf));
+    } catch (error) {
+      failed.push(`${line.profile} ${line.case}: ${error.message.slice(0, 600)}`);
+    }
+  }
+  assert.deepEqual(failed, []);
+});

@@ -1,0 +1,92 @@
+"""Replays the engine's fixture (spec/fixtures/replay.jsonl): every canonical scenario decodes,
+the scripted world answers each call as the fixture says, and the example gate reaches the
+reference outcome."""
+
+import json
+import unittest
+
+from kit_path import FIXTURE
+
+from autoreview_kit import run_input
+from autoreview_kit.protocol import _line
+from autoreview_kit.example_gate import install
+
+
+def probe(seen):
+    """An integration that only looks at the world of each call, then lets downstream decide."""
+
+    class Probe:
+        def __init__(self, host, restored):
+            self._unregister = host.presets.register_auto(lambda session: None)
+
+        async def listener(self, call, call_next, env):
+            world = {"header_schemas": len(env.tools.header_schemas(call)), "registry_schemas": len(env.tools.registry_schemas(call))}
+            if call.agent is not None:
+                try:
+                    call.agent.session.log.pending_action(call)
+                    world["log_error"] = None
+                except Exception as error:  # the session log's own error
+                    world["log_error"] = str(error)
+            seen[call.call_id] = world
+            return await call_next()
+
+        def close(self):
+            self._unregister()
+
+        async def wait_closed(self):
+            pass
+
+    return Probe
+
+
+def comparable(outcome, marks):
+    """An outcome written as the protocol writes it, each text the reference marks ``prefix_only``
+    cut to that prefix (AR-CONV-3), as the runner compares them."""
+    out = json.loads(_line(outcome))
+    for pointer, n in (marks or {}).items():
+        *keys, last = pointer.split("/")[1:]
+        parent = out
+        for k in keys:
+            parent = parent.get(k) if isinstance(parent, dict) else None
+        if isinstance(parent, dict) and isinstance(parent.get(last), str):
+            parent[last] = parent[last][:n]
+    out.pop("prefix_only", None)
+    return out
+
+
+def each(outcome, expected):
+    if "calls" in expected:
+        return [comparable(o, e.get("prefix_only")) for o, e in zip(outcome["calls"], expected["calls"])]
+    return comparable(outcome, expected.get("prefix_only"))
+
+
+class Replay(unittest.TestCase):
+    def test_the_fixture_holds_calls_and_sessions_of_both_profiles(self):
+        kinds = {(line["profile"], line["reply"]) for line in FIXTURE}
+        self.assertEqual(kinds, {(p, r) for p in ("baseline", "resilient") for r in ("call", "session")})
+
+    def test_the_scripted_world_answers_each_call_as_the_fixture_says(self):
+        checked = 0
+        for line in FIXTURE:
+            seen = {}
+            run_input(line["scenario"], probe(seen), profile=line["profile"], reply=line["reply"])
+            calls = [(i, w) for i, w in enumerate(line["world"]) if w is not None]
+            for n, (i, want) in enumerate(calls, start=1):
+                got = seen.get(f"call-{n}")
+                if got is None:  # the listener never saw it (aborted first, or after a disposal)
+                    continue
+                if not line["scenario"]["calls"][i]["agent"]:
+                    want = {k: v for k, v in want.items() if k != "log_error"}
+                self.assertEqual(got, want, f"{line['case']} calls[{i}]")
+                checked += 1
+        self.assertGreater(checked, 500)
+
+    def test_the_example_gate_reaches_the_reference_outcome_of_every_line(self):
+        for line in FIXTURE:
+            with self.subTest(case=line["case"], profile=line["profile"]):
+                outcome = run_input(line["scenario"], install, profile=line["profile"], reply=line["reply"])
+                self.assertEqual(each(outcome, line["outcome"]), each(line["outcome"], line["outcome"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
