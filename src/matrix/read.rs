@@ -152,7 +152,7 @@ impl JsonReport {
     pub fn observes_sessions(&self) -> bool {
         self.run
             .observes
-            .contains(&crate::protocol::Observable::Sessions)
+            .contains(&crate::capability::Observable::Sessions)
     }
 
     /// Whether generated case `id` passed in this run without being listed: its seed is the

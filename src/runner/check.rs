@@ -222,7 +222,9 @@ impl Plan {
     /// The cases of the whole run, with what `imp` is asked (sessions only when it observes them).
     fn scope(&self, imp: &dyn Implementation) -> Scope {
         Scope {
-            sessions: imp.observes().sessions,
+            sessions: imp
+                .capabilities()
+                .observes(crate::capability::Observable::Sessions),
             ..self.scope.clone()
         }
     }

@@ -494,7 +494,7 @@ pub fn shrink(
                 break;
             }
             steps += 1;
-            let candidate = judge.observes.restrict(candidate);
+            let candidate = judge.has.restrict(candidate);
             let (verdict, reference) = judge.against_reference(&candidate);
             if keep(&candidate, &verdict) {
                 best = candidate;
@@ -885,14 +885,14 @@ pub fn run(
     let clock = std::time::Instant::now();
     let table = Table::load(profile).ok();
     let mut judge = Judge::new(imp, profile, expected);
-    let observes = judge.observes;
+    let has = judge.has;
     let seed = plan.seed;
     // This shard's cases, taken by batch number without a list of them.
     let total = plan.cases().len();
     let call_ks = |b: usize| plan.cases().skip(b * BATCH).take(BATCH).collect();
     let table_ref = table.as_ref();
     let draw_call = |k: usize| {
-        let input = observes.restrict(Input::One(Box::new(realizable(draw(seed, k)))));
+        let input = has.restrict(Input::One(Box::new(realizable(draw(seed, k)))));
         let Input::One(scenario) = &input else {
             unreachable!("a call restricted is a call")
         };
@@ -912,7 +912,7 @@ pub fn run(
                 row: row_of.map(|r| r.id.clone()),
             },
             input,
-            reference: compare::observed(InputOutcome::One(Box::new(reference)), observes),
+            reference: compare::observed(InputOutcome::One(Box::new(reference)), has),
             features: Some((features, row)),
             reached,
         }
@@ -922,7 +922,7 @@ pub fn run(
         &mut judge, plan, total, &call_ks, &draw_call, rows, progress,
     );
     // Sessions, for an implementation that observes them: some of the same cases draw one too.
-    let session_ks: Vec<usize> = if observes.sessions {
+    let session_ks: Vec<usize> = if has.observes(crate::capability::Observable::Sessions) {
         plan.cases()
             .filter(|&k| super::sessions::draws_session(seed, k))
             .collect()
@@ -930,7 +930,7 @@ pub fn run(
         Vec::new()
     };
     let draw_session = |k: usize| {
-        let input = observes.restrict(Input::Session(super::sessions::draw(seed, k)));
+        let input = has.restrict(Input::Session(super::sessions::draw(seed, k)));
         let Input::Session(session) = &input else {
             unreachable!("a session restricted is a session")
         };
@@ -944,7 +944,7 @@ pub fn run(
                 row: None,
             },
             input,
-            reference: compare::observed(InputOutcome::Session(reference), observes),
+            reference: compare::observed(InputOutcome::Session(reference), has),
             features: None,
             reached,
         }
@@ -1257,7 +1257,7 @@ pub fn search(
     };
     for k in 0..count {
         let input = judge
-            .observes
+            .has
             .restrict(Input::One(Box::new(realizable(draw(seed, k)))));
         let (verdict, _) = judge.against_reference(&input);
         if !wanted(&input, &verdict) {

@@ -24,11 +24,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::capability::{Capability, Lacks, Need};
+use crate::capability::{Capabilities, Capability, Need, Observable};
 use crate::cases::{Case, Expectation, matches_partial};
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
-use crate::protocol::{ImplementationInfo, Observable, Observes};
+use crate::protocol::ImplementationInfo;
 use crate::scenario::session::Input;
 pub use compare::{Difference, Severity};
 pub use judge::{Judge, Subject};
@@ -54,15 +54,10 @@ pub trait Implementation {
         None
     }
 
-    /// What the implementation observes beyond protocol 1; by default everything, as the
-    /// reference engine does.
-    fn observes(&self) -> Observes {
-        Observes::ALL
-    }
-
-    /// What the implementation's framework cannot express; by default nothing.
-    fn lacks(&self) -> Lacks {
-        Lacks::NONE
+    /// What the implementation observes beyond protocol 1 and what its framework can express;
+    /// by default everything, as the reference engine.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
     }
 
     /// Who the implementation says it is (an adapter's `hello`), so that reports of several
@@ -220,11 +215,8 @@ impl Implementation for AsyncGate {
 
     /// One call at a time, with its requests, session id, working directory and log fact; no
     /// session scenarios.
-    fn observes(&self) -> Observes {
-        Observes {
-            sessions: false,
-            ..Observes::ALL
-        }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL.without(Need::Observable(Observable::Sessions))
     }
 
     fn info(&self) -> Option<ImplementationInfo> {
@@ -533,17 +525,17 @@ pub fn run(
     let started = SystemTime::now();
     let clock = Instant::now();
     let mut judge = Judge::new(imp, profile, expected);
-    let (observes, lacks) = (judge.observes, judge.lacks);
+    let has = judge.has;
     let table = crate::table::Table::load(profile).ok();
     // Whether the implementation observes what each case needs.
     let observed: Vec<bool> = cases
         .iter()
-        .map(|c| observes.missing(c.needs()).is_empty())
+        .map(|c| has.missing(c.needs()).is_empty())
         .collect();
     // The reference's outcome is needed to judge against it, and to tell the capabilities a case
     // needs.
     let needs_reference =
-        |i: usize| lacks != Lacks::NONE || (oracle == Oracle::Reference && observed[i]);
+        |i: usize| has.lacks_any() || (oracle == Oracle::Reference && observed[i]);
     let mut results = Vec::with_capacity(cases.len());
     std::thread::scope(|scope| {
         // The reference decides each case ahead, on another thread, while the implementation
@@ -551,8 +543,8 @@ pub fn run(
         let (tx, references) = std::sync::mpsc::sync_channel(16);
         scope.spawn(move || {
             for (i, c) in cases.iter().enumerate() {
-                let reference = needs_reference(i)
-                    .then(|| judge::reference_safely(&c.scenario, profile, observes));
+                let reference =
+                    needs_reference(i).then(|| judge::reference_safely(&c.scenario, profile, has));
                 if tx.send(reference).is_err() {
                     return;
                 }
@@ -588,8 +580,8 @@ pub fn run(
         generated: 0,
         session_draws: None,
         protocol: imp.protocol(),
-        observes: observes.list(),
-        lacks: lacks.list(),
+        observes: has.observed(),
+        lacks: has.lacked(),
         started,
         duration: clock.elapsed(),
         seed: None,
@@ -614,21 +606,21 @@ fn row_of(case: &Case, profile: Profile, table: Option<&crate::table::Table>) ->
     table.matching(&features).first().map(|r| r.id.clone())
 }
 
-/// Judges one outcome of an implementation that observes `observes` against `oracle`: against the
-/// reference, the requests are compared only when it observes them.
+/// Judges one outcome of an implementation with the capabilities `has` against `oracle`: against
+/// the reference, the requests are compared only when it observes them.
 pub fn judge(
     case: &Case,
     outcome: &InputOutcome,
     profile: Profile,
     oracle: Oracle,
-    observes: Observes,
+    has: Capabilities,
 ) -> Verdict {
     judged(Ok(outcome), |outcome| match oracle {
         Oracle::CaseExpectation => by_expectation(&case.expect, outcome),
         Oracle::Reference => against(
             case,
-            &judge::reference(&case.scenario, profile, observes),
-            &compare::observed(outcome.clone(), observes),
+            &judge::reference(&case.scenario, profile, has),
+            &compare::observed(outcome.clone(), has),
         ),
     })
 }
@@ -875,10 +867,10 @@ mod tests {
         });
         let expected = expect::Expected::none();
         let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
-        let observes = judge.observes;
+        let has = judge.has;
         let input = (0..400)
             .filter(|&k| sessions::draws_session(3, k))
-            .map(|k| observes.restrict(Input::Session(sessions::draw(3, k))))
+            .map(|k| has.restrict(Input::Session(sessions::draw(3, k))))
             .find(|s| judge.against_reference(s).0.worst() == Some(Severity::Text))
             .expect("a session whose texts differ");
         let (verdict, _) = judge.against_reference(&input);

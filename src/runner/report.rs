@@ -752,7 +752,7 @@ pub(crate) fn deserialize_needs<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Vec<Need>, D::Error> {
     use crate::capability::Capability;
-    use crate::protocol::Observable;
+    use crate::capability::Observable;
     let names = Vec::<String>::deserialize(d)?;
     names
         .iter()
@@ -1490,7 +1490,7 @@ pub(crate) mod tests {
     /// else ran nothing, which no report calls a pass.
     #[test]
     fn not_applicable_cases_are_counted_apart_in_every_report() {
-        use crate::protocol::Observable;
+        use crate::capability::Observable;
         let [sessions, requests, session_log] = Observable::ALL.map(Need::Observable);
         let mixed = report(
             vec![

@@ -38,7 +38,10 @@ fn sessions_among(seed: u64, ks: impl IntoIterator<Item = usize>) -> usize {
 }
 
 fn passes_everything(imp: &mut dyn Implementation, profile: Profile, count: usize, seed: u64) {
-    let sessions = if imp.observes().sessions {
+    let sessions = if imp
+        .capabilities()
+        .observes(autoreview::capability::Observable::Sessions)
+    {
         sessions_among(seed, 0..count)
     } else {
         0
@@ -513,7 +516,10 @@ fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freez
     assert!(!cases[0].clauses.is_empty());
     assert!(cases[0].call().is_some());
     assert!(
-        cases[1].call().is_none() && cases[1].needs().sessions,
+        cases[1].call().is_none()
+            && cases[1]
+                .needs()
+                .observes(autoreview::capability::Observable::Sessions),
         "the session is frozen too: {text}"
     );
     assert_eq!(cases[1].clauses, ["AR-SESSION-2"]);

@@ -1092,7 +1092,7 @@ fn mixed_cases(profile: Profile) -> Vec<cases::Case> {
 /// never sent and never a pass, each naming what it lacks.
 #[test]
 fn a_protocol_1_adapter_passes_what_it_can_and_the_rest_is_not_applicable() {
-    use autoreview::protocol::Observable;
+    use autoreview::capability::Observable;
     for profile in Profile::ALL {
         let cases = mixed_cases(profile);
         assert!(cases.iter().any(|c| c.id.starts_with("SES-")), "{profile}");
