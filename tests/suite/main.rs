@@ -21,4 +21,5 @@ mod rows; // one case and one snapshot per decision-table row
 mod runner; // the runner against correct and broken adapters
 mod schema; // the JSON Schemas name the documented members; the TypeScript declarations are fresh
 mod sessions; // each call of a drawn session is that call alone in the state the session reached
+mod shared_dir; // directories the tests of one run share, under target/tmp
 mod table; // the decision table is complete, unambiguous and agrees with the engine
