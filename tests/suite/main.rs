@@ -6,6 +6,7 @@ mod async_gate; // the tokio gate agrees with the pure decide
 mod cases; // fixed cases: IDs, clause links, and the reference passes them
 mod cli; // the binary's commands, as a user runs them
 mod corpus; // the reviewer-output corpus: lint, expectations, one snapshot per entry
+mod doctests; // the crate documents no example, so cargo test skips no doctest
 mod features; // the Gherkin features: coverage of rows, clauses and incidents; IDs locked
 mod generated; // generated differential checks: serve, the async gate, tampered adapters, rc.3
 mod json_parse; // the strict reader agrees with the shipped JSON.parse check, run by Node
