@@ -6,6 +6,7 @@ mod async_gate; // the tokio gate agrees with the pure decide
 mod cases; // fixed cases: IDs, clause links, and the reference passes them
 mod cli; // the binary's commands, as a user runs them
 mod corpus; // the reviewer-output corpus: lint, expectations, one snapshot per entry
+mod doctests; // the crate documents no example, so cargo test skips no doctest
 mod features; // the Gherkin features: coverage of rows, clauses and incidents; IDs locked
 mod generated; // generated differential checks: serve, the async gate, tampered adapters, rc.3
 mod json_parse; // the strict reader agrees with the shipped JSON.parse check, run by Node
@@ -23,4 +24,5 @@ mod rows; // one case and one snapshot per decision-table row
 mod runner; // the runner against correct and broken adapters
 mod schema; // the JSON Schemas name the documented members; the TypeScript declarations are fresh
 mod sessions; // each call of a drawn session is that call alone in the state the session reached
+mod shared_dir; // directories the tests of one run share, under target/tmp
 mod table; // the decision table is complete, unambiguous and agrees with the engine

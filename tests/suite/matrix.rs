@@ -58,20 +58,8 @@ struct Runs {
 fn runs() -> &'static Runs {
     static RUNS: OnceLock<Runs> = OnceLock::new();
     RUNS.get_or_init(|| {
-        // Under target/, for a look after the run; the file names say what each is. Earlier
-        // runs' directories are removed after an hour.
-        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        for old in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
-            let stale = old.metadata().and_then(|m| m.modified()).is_ok_and(|t| {
-                t.elapsed()
-                    .is_ok_and(|age| age > std::time::Duration::from_secs(3600))
-            });
-            if old.file_name().to_string_lossy().starts_with("matrix-") && stale {
-                let _ = std::fs::remove_dir_all(old.path());
-            }
-        }
-        let dir = tmp.join(format!("matrix-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        // Under target/tmp, for a look after the run; the file names say what each is.
+        let dir = crate::shared_dir::fresh("matrix");
         let skeleton = format!("{NODE_DIR}/skeleton.js");
         let rc3 = format!("{NODE_DIR}/rc3-model.js");
         let misbehave = format!("{TESTS_DIR}/misbehave.js");
@@ -235,38 +223,25 @@ fn bounded(command: &mut Command) -> std::process::Output {
     }
 }
 
-/// Opens `page` in headless Chromium: its DOM as Chromium built it, and a screenshot at `shot`.
+/// Opens `page` in headless Chromium: its DOM as Chromium built it, and a screenshot at `shot`,
+/// from one start of the browser (each start costs about a second and a half of CPU).
 fn in_chromium(chromium: &Path, page: &Path, shot: &Path, profile_dir: &Path) -> String {
-    let common = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--no-first-run",
-        "--disable-component-update",
-        "--disable-sync",
-    ];
     let url = format!("file://{}", page.display());
     let user = format!("--user-data-dir={}", profile_dir.display());
-    let out = bounded(
-        Command::new(chromium)
-            .args(common)
-            .arg(&user)
-            .arg("--dump-dom")
-            .arg(&url),
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let dom = String::from_utf8(out.stdout).unwrap();
     let shot_arg = format!("--screenshot={}", shot.display());
     let out = bounded(
         Command::new(chromium)
-            .args(common)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--no-first-run",
+                "--disable-component-update",
+                "--disable-sync",
+            ])
             .arg(&user)
-            .args([&shot_arg, "--window-size=1280,2000"])
+            .args(["--dump-dom", &shot_arg, "--window-size=1280,2000"])
             .arg(&url),
     );
     assert!(
@@ -274,7 +249,7 @@ fn in_chromium(chromium: &Path, page: &Path, shot: &Path, profile_dir: &Path) ->
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    dom
+    String::from_utf8(out.stdout).unwrap()
 }
 
 /// The page for the four runs, read back: every cell is the reports' result for its case,
@@ -324,6 +299,8 @@ fn the_matrix_page_shows_every_result_of_the_runs() {
         ),
         Some(c) => {
             let shot = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/matrix.png");
+            // An earlier run's screenshot must not stand in for this one's.
+            let _ = std::fs::remove_file(&shot);
             let dom = in_chromium(&c, &html, &shot, &r.dir.join("chromium-profile"));
             let png = std::fs::read(&shot).unwrap();
             assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000);

@@ -1,6 +1,6 @@
 //! The Node kit as an npm package: packed, it holds what it lists and nothing else; installed into a
 //! fresh project, it loads by its name and its adapter passes a short run of the runner; a
-//! TypeScript adapter compiles against its declarations with `tsc --strict`; and the hand-written
+//! TypeScript adapter compiles against its declarations, strict; and the hand-written
 //! declarations name exactly what each module exports.
 //!
 //! npm comes from PATH, the TypeScript compiler from `target/node-tools` (where `.ci/run` installs
@@ -10,6 +10,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -60,25 +61,25 @@ fn npm_or_skip(test: &str) -> bool {
     ok
 }
 
-/// A fresh npm project with the packed kit installed, removed when dropped.
+/// A fresh npm project with the packed kit installed.
 struct Installed {
     dir: PathBuf,
     /// The paths the packed tarball holds.
     packed: Vec<String>,
 }
 
-impl Drop for Installed {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
+/// The kit packed and installed once, for every test of the run that reads it: packing and
+/// installing take about a second and a half of CPU each time, and no test changes what was
+/// installed (the TypeScript check adds its own `types-check/` beside it).
+fn installed() -> &'static Installed {
+    static KIT: OnceLock<Installed> = OnceLock::new();
+    KIT.get_or_init(install)
 }
 
 /// Pack the kit as a registry would hold it and install the tarball, offline (it has no
-/// dependencies), into a new project.
-fn install(tag: &str) -> Installed {
-    let dir = std::env::temp_dir().join(format!("autoreview-kit-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// dependencies), into a new project under `target/tmp`.
+fn install() -> Installed {
+    let dir = crate::shared_dir::fresh("node-kit");
     let mut installed = Installed {
         dir: dir.clone(),
         packed: Vec::new(),
@@ -121,7 +122,7 @@ fn the_packed_kit_holds_what_it_lists_and_its_readme() {
     if !npm_or_skip("the_packed_kit_holds_what_it_lists_and_its_readme") {
         return;
     }
-    let kit = install("pack");
+    let kit = installed();
     let mut packed = kit.packed.clone();
     packed.sort();
     let mut expected = vec![
@@ -146,7 +147,7 @@ fn the_installed_kit_loads_by_its_name_and_its_adapter_runs() {
     if !npm_or_skip("the_installed_kit_loads_by_its_name_and_its_adapter_runs") {
         return;
     }
-    let kit = install("run");
+    let kit = installed();
     // Every export resolves from the project, to the installed copy, and the root is the harness.
     let probe = format!(
         "const h = require('{NAME}/harness');
@@ -294,35 +295,36 @@ fn a_typescript_adapter_compiles_against_the_installed_kit() {
     if !npm_or_skip(test) {
         return;
     }
-    let kit = install("tsc");
+    let kit = installed();
     let check = kit.dir.join("types-check");
     std::fs::create_dir_all(&check).unwrap();
-    for file in ["adapter.ts", "tsconfig.json", "tsconfig.node10.json"] {
+    let configs = ["tsconfig.json", "tsconfig.node10.json"];
+    for file in ["adapter.ts"].iter().chain(&configs) {
         std::fs::copy(format!("{NODE_DIR}/types-check/{file}"), check.join(file)).unwrap();
     }
-    // Both at once: each takes a second or two, mostly reading the standard library.
-    let compiles: Vec<_> = ["tsconfig.json", "tsconfig.node10.json"]
-        .into_iter()
-        .map(|config| {
-            let child = Command::new("node")
-                .arg(&tsc)
-                .args(["--noEmit", "--strict", "-p"])
-                .arg(check.join(config))
-                .current_dir(&kit.dir)
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap_or_else(|e| panic!("cannot start tsc: {e}"));
-            (config, child)
-        })
-        .collect();
-    for (config, child) in compiles {
-        let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "tsc -p {config}:\n{}{}",
-            text(&out.stdout),
-            text(&out.stderr)
-        );
-    }
+    // Build mode takes no `--strict`: each project is strict by its own configuration, the
+    // second by extending the first.
+    let config = |file: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(check.join(file)).unwrap())
+            .unwrap_or_else(|e| panic!("{file}: {e}"))
+    };
+    let (current, older) = (config(configs[0]), config(configs[1]));
+    assert_eq!(current["compilerOptions"]["strict"], true, "{current}");
+    assert_eq!(older["extends"], "./tsconfig.json", "{older}");
+    assert_eq!(older["compilerOptions"].get("strict"), None, "{older}");
+    // Both projects in one compiler process, which reads the standard library once: two
+    // processes each spent a second or two of CPU mostly reading it. `--force` checks each
+    // project even where a `.tsbuildinfo` left by an earlier build says it is up to date.
+    let out = run(Command::new("node")
+        .arg(&tsc)
+        .args(["--build", "--force"])
+        .args(configs.map(|c| check.join(c)))
+        .current_dir(&kit.dir));
+    assert!(
+        out.status.success(),
+        "tsc --build --force {}:\n{}{}",
+        configs.join(" "),
+        text(&out.stdout),
+        text(&out.stderr)
+    );
 }
