@@ -11,8 +11,8 @@ use crate::outcome::{Decision, InputOutcome, ItemOutcome, Outcome};
 use crate::scenario::session::{Input, Item};
 use crate::scenario::{AbortPoint, DEFAULT_SESSION_ID, LogFact, Scenario, Session};
 
-/// One thing an adapter can observe and set up beyond protocol 1, as its `hello` names it under
-/// `observes`.
+/// One thing an adapter can observe and set up beyond protocol 1, as its `hello` names it
+/// (`spec/protocol.md`, "Protocol 2 and observables").
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]
@@ -22,8 +22,7 @@ pub enum Observable {
     Sessions,
     /// Each reviewer request, as `review.requests` (AR-REVIEW-12).
     Requests,
-    /// The session-log facts and the header's working directory (AR-REVIEW-10, AR-REVIEW-11): the
-    /// scenario members `log` and `session.working_directory`.
+    /// The session-log facts and the header's working directory (AR-REVIEW-10, AR-REVIEW-11).
     SessionLog,
 }
 

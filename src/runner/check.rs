@@ -6,9 +6,10 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::expect::{Expected, Scope};
-use super::generated::{self, Shard};
+use super::generated;
+use super::known_failures::{Expected, Scope};
 use super::select::{self, Selector};
+use super::shard::Shard;
 use super::{Implementation, Oracle, Report};
 use crate::cases::Case;
 use crate::profile::Profile;
@@ -329,7 +330,7 @@ pub fn check(
     report.generated = request.generated;
     report.session_draws = (request.generated > 0).then(|| {
         SessionDraws::of(request.generated, |k| {
-            super::sessions::draws_session(request.seed, k)
+            super::generated_sessions::draws_session(request.seed, k)
         })
     });
     report.stale_expectations = request.expected.stale(&scope);
@@ -387,7 +388,7 @@ mod tests {
             (24, Some(3), None)
         );
         let draws = report.session_draws.clone().unwrap();
-        assert!((0..24).all(|k| draws.contains(k) == super::super::sessions::draws_session(3, k)));
+        assert!((0..24).all(|k| draws.contains(k) == super::super::generated_sessions::draws_session(3, k)));
         assert!(
             (0..24).any(|k| draws.contains(k)),
             "a session among 24 cases"

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::{
     Ask, Broken, CaseResult, ImplError, Implementation, Oracle, Status, TAIL_ID, Verdict,
-    by_expectation, compare, expect::Expected, judged, panic_message,
+    by_expectation, compare, judged, known_failures::Expected, panic_message,
 };
 use crate::capability::{Capabilities, Need};
 use crate::cases::Case;

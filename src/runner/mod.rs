@@ -7,13 +7,14 @@
 
 pub mod check;
 pub mod compare;
-pub mod expect;
 pub mod generated;
+pub mod generated_sessions;
 pub mod judge;
+pub mod known_failures;
 pub mod quote;
 pub mod report;
 pub mod select;
-pub mod sessions;
+pub mod shard;
 pub mod subprocess;
 pub mod worddiff;
 
@@ -390,7 +391,7 @@ pub struct Report {
     pub selection: check::Selection,
     /// Which shard of the run this report holds, when the run was split (`--shard i/n`).
     #[serde(default)]
-    pub shard: Option<generated::Shard>,
+    pub shard: Option<shard::Shard>,
     /// How many generated scenarios the whole run draws, all shards together; 0 for none.
     #[serde(default)]
     pub generated: usize,
@@ -500,7 +501,7 @@ impl Report {
 
     /// Adds a generated run's results, seed and time to this report. Which expected failures are
     /// stale depends on the whole run, not on this part of it: whoever knows the run's
-    /// [`expect::Scope`] sets `stale_expectations` ([`expect::Expected::stale`]).
+    /// [`known_failures::Scope`] sets `stale_expectations` ([`known_failures::Expected::stale`]).
     pub fn join_generated(&mut self, generated: &mut generated::GeneratedRun) {
         self.results.append(&mut generated.results);
         self.generated_passed += generated.passed;
@@ -519,7 +520,7 @@ pub fn run(
     cases: &[Case],
     profile: Profile,
     oracle: Oracle,
-    expected: &expect::Expected,
+    expected: &known_failures::Expected,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Report {
     let started = SystemTime::now();
@@ -564,7 +565,7 @@ pub fn run(
     results.extend(judge.tail());
     // As far as this function knows, `cases` are the whole run; a run that took part of the
     // suite (a selection, a shard) sets them again for its whole scope.
-    let stale_expectations = expected.stale(&expect::Scope::of_fixed(
+    let stale_expectations = expected.stale(&known_failures::Scope::of_fixed(
         cases.iter().map(|c| c.id.as_str()),
     ));
     let imp = judge.implementation();
@@ -833,7 +834,7 @@ mod tests {
             &cases,
             profile,
             Oracle::Reference,
-            &expect::Expected::none(),
+            &known_failures::Expected::none(),
             &mut |_, _| {},
         );
         let broken: Vec<&str> = report
@@ -865,12 +866,12 @@ mod tests {
                 t.push_str(" (changed)");
             }
         });
-        let expected = expect::Expected::none();
+        let expected = known_failures::Expected::none();
         let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
         let has = judge.has;
         let input = (0..400)
-            .filter(|&k| sessions::draws_session(3, k))
-            .map(|k| has.restrict(Input::Session(sessions::draw(3, k))))
+            .filter(|&k| generated_sessions::draws_session(3, k))
+            .map(|k| has.restrict(Input::Session(generated_sessions::draw(3, k))))
             .find(|s| judge.against_reference(s).0.worst() == Some(Severity::Text))
             .expect("a session whose texts differ");
         let (verdict, _) = judge.against_reference(&input);
@@ -901,7 +902,7 @@ mod tests {
             max_shrink_steps: 20,
             ..generated::Plan::new(40, 7)
         };
-        let expected = expect::Expected::none();
+        let expected = known_failures::Expected::none();
         let mut imp = marked(&[Answer::Call(2), Answer::InSession(0)]);
         let found = generated::run(
             &mut imp,
@@ -917,11 +918,14 @@ mod tests {
             .map(|r| r.id.as_str())
             .collect();
         let session = (0..40)
-            .find(|&k| sessions::draws_session(7, k))
+            .find(|&k| generated_sessions::draws_session(7, k))
             .expect("a session among 40 cases");
         assert_eq!(
             broken,
-            [generated::case_id(7, 2), sessions::case_id(7, session)],
+            [
+                generated::case_id(7, 2),
+                generated_sessions::case_id(7, session)
+            ],
             "{:#?}",
             found.results
         );
@@ -969,7 +973,7 @@ mod tests {
                 max_counterexamples: 2,
                 ..generated::Plan::new(12, seed)
             };
-            let expected = expect::Expected::none();
+            let expected = known_failures::Expected::none();
             let mut imp = worded(texts.clone());
             let mut report = run(&mut imp, &[], Profile::Baseline, Oracle::Reference, &expected, &mut |_, _| {});
             let mut found = generated::run(&mut imp, Profile::Baseline, &plan, &expected, &mut |_, _| {});

@@ -68,7 +68,7 @@ fn the_reference_passes_every_fixed_case() {
             &all,
             profile,
             runner::Oracle::CaseExpectation,
-            &runner::expect::Expected::none(),
+            &runner::known_failures::Expected::none(),
             &mut |_, _| {},
         );
         let failures: Vec<_> = report
