@@ -664,10 +664,10 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         }
         all.extend(cases);
     }
-    let subject = if command.is_empty() {
-        check::Subject::InProcess(run.implementation)
+    let target = if command.is_empty() {
+        check::Target::InProcess(run.implementation)
     } else {
-        check::Subject::Adapter(command.clone())
+        check::Target::Adapter(command.clone())
     };
     let request = check::Request {
         profile,
@@ -681,7 +681,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         max_counterexamples: run.max_counterexamples,
         shrink_steps: run.shrink_steps,
         expected,
-        subject,
+        target,
         argv: std::env::args_os()
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
@@ -698,12 +698,12 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         Err(e) => return Err(e.into()),
     };
     let mut progress = progress_bar();
-    let mut imp: Box<dyn runner::Implementation> = match &plan.request().subject {
-        check::Subject::InProcess(check::InProcess::Engine) => Box::new(Reference),
-        check::Subject::InProcess(check::InProcess::AsyncGate) => {
+    let mut imp: Box<dyn runner::Implementation> = match &plan.request().target {
+        check::Target::InProcess(check::InProcess::Engine) => Box::new(Reference),
+        check::Target::InProcess(check::InProcess::AsyncGate) => {
             Box::new(runner::AsyncGate::new()?)
         }
-        check::Subject::Adapter(command) => {
+        check::Target::Adapter(command) => {
             let limits = subprocess::Limits {
                 timeout: std::time::Duration::from_millis(run.timeout_ms),
                 timeout_per_mib: std::time::Duration::from_millis(run.timeout_ms_per_mib),

@@ -53,7 +53,7 @@ impl std::fmt::Display for InProcess {
 
 /// What is checked: an implementation in process, or an adapter command.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Subject {
+pub enum Target {
     /// In process.
     InProcess(InProcess),
     /// An adapter, started as this command and its arguments (never empty).
@@ -129,7 +129,7 @@ pub struct Request {
     /// The expected failures (`--expect`).
     pub expected: Expected,
     /// What is checked.
-    pub subject: Subject,
+    pub target: Target,
     /// The command line, recorded in the report for people.
     pub argv: Vec<String>,
 }
@@ -214,8 +214,8 @@ impl Plan {
     /// What the outcomes are compared with: the engine checks itself against the cases' own
     /// expectations; anything else is compared with the engine.
     pub fn oracle(&self) -> Oracle {
-        match self.request.subject {
-            Subject::InProcess(InProcess::Engine) => Oracle::CaseExpectation,
+        match self.request.target {
+            Target::InProcess(InProcess::Engine) => Oracle::CaseExpectation,
             _ => Oracle::Reference,
         }
     }
@@ -269,7 +269,7 @@ pub struct Checked {
     pub scope: Scope,
 }
 
-/// Runs `plan` against `imp` (started as the plan's subject), telling `progress` after each case.
+/// Runs `plan` against `imp` (started as the plan's target), telling `progress` after each case.
 pub fn check(
     plan: &Plan,
     imp: &mut dyn Implementation,
@@ -286,9 +286,9 @@ pub fn check(
         &request.expected,
         progress,
     );
-    report.command = match &request.subject {
-        Subject::Adapter(command) => command.clone(),
-        Subject::InProcess(_) => Vec::new(),
+    report.command = match &request.target {
+        Target::Adapter(command) => command.clone(),
+        Target::InProcess(_) => Vec::new(),
     };
     let mut out = None;
     if request.generated > 0 {
@@ -317,9 +317,9 @@ pub fn check(
         });
         report.join_generated(&mut found);
     }
-    report.in_process = match request.subject {
-        Subject::InProcess(i) => Some(i),
-        Subject::Adapter(_) => None,
+    report.in_process = match request.target {
+        Target::InProcess(i) => Some(i),
+        Target::Adapter(_) => None,
     };
     report.selection = Selection {
         only: request.only.iter().map(|s| s.raw.clone()).collect(),
@@ -359,7 +359,7 @@ mod tests {
             max_counterexamples: 5,
             shrink_steps: 100,
             expected: Expected::none(),
-            subject: Subject::InProcess(InProcess::AsyncGate),
+            target: Target::InProcess(InProcess::AsyncGate),
             argv: vec!["not read".to_owned()],
         }
     }
