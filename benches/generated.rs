@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use autoreview::runner::generated::{self, Plan};
 use autoreview::runner::subprocess::{Limits, Subprocess};
-use autoreview::runner::{AsyncGate, Implementation, Reference, expect::Expected};
+use autoreview::runner::{AsyncGate, Implementation, Reference, known_failures::Expected};
 use autoreview::{Profile, protocol};
 
 fn rate(imp: &mut dyn Implementation, profile: Profile, count: usize, seed: u64) -> f64 {

@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use autoreview::runner::subprocess::{Limits, Subprocess};
-use autoreview::runner::{self, Oracle, expect::Expected};
+use autoreview::runner::{self, Oracle, known_failures::Expected};
 use autoreview::{Profile, cases, protocol};
 
 /// Sends `lines` to `program` one at a time, waiting for one line back each time; returns the

@@ -1,14 +1,54 @@
-//! Capabilities (`spec/protocol.md`, "Capabilities"): what an adapter's framework cannot express,
-//! as its `hello` lists under `lacks`, and which cases need what. A case that needs a capability
-//! the adapter lacks is not applicable to it, never a pass.
+//! Observables and capabilities (`spec/protocol.md`, "Protocol 2 and observables" and
+//! "Capabilities"): what an implementation can observe and set up beyond protocol 1, what its
+//! framework can express, and what deciding an input takes of both. One set type,
+//! [`Capabilities`], holds what an implementation has and what an input needs; a case that needs
+//! what the implementation does not have is not applicable to it, never a pass.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::outcome::{Decision, InputOutcome, ItemOutcome, Outcome};
-use crate::protocol::Observable;
 use crate::scenario::session::{Input, Item};
-use crate::scenario::{AbortPoint, Scenario};
+use crate::scenario::{AbortPoint, DEFAULT_SESSION_ID, LogFact, Scenario, Session};
+
+/// One thing an adapter can observe and set up beyond protocol 1, as its `hello` names it
+/// (`spec/protocol.md`, "Protocol 2 and observables").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Observable {
+    /// Session scenarios (AR-SESSION-1).
+    Sessions,
+    /// Each reviewer request, as `review.requests` (AR-REVIEW-12).
+    Requests,
+    /// The session-log facts and the header's working directory (AR-REVIEW-10, AR-REVIEW-11).
+    SessionLog,
+}
+
+impl Observable {
+    /// Every observable, in the order reports name them.
+    pub const ALL: [Observable; 3] = [
+        Observable::Sessions,
+        Observable::Requests,
+        Observable::SessionLog,
+    ];
+
+    /// The name a `hello` gives it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Observable::Sessions => "sessions",
+            Observable::Requests => "requests",
+            Observable::SessionLog => "session-log",
+        }
+    }
+}
+
+impl std::fmt::Display for Observable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One thing a gate's framework may be unable to express.
 #[derive(
@@ -41,10 +81,6 @@ impl Capability {
             Capability::AbortSignal => "abort-signal",
         }
     }
-
-    fn bit(self) -> u8 {
-        1 << self as u8
-    }
 }
 
 impl std::fmt::Display for Capability {
@@ -53,112 +89,241 @@ impl std::fmt::Display for Capability {
     }
 }
 
-/// The capabilities an implementation lacks; the reference engine and most gates lack none.
+/// A set of observables and capabilities: what an implementation has, or what deciding an input
+/// takes. An adapter has the observables its `hello` lists under `observes` and every capability
+/// but those it lists under `lacks`; the reference engine has everything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Lacks(u8);
+pub struct Capabilities(u8);
 
-impl Lacks {
-    /// Lacks nothing.
-    pub const NONE: Lacks = Lacks(0);
+impl Capabilities {
+    /// Nothing: what an input needs when protocol 1 and any framework can decide it.
+    pub const NONE: Capabilities = Capabilities(0);
 
-    /// What an adapter's `hello` says it lacks: `lacks` only with protocol 2 (absent: nothing),
-    /// and only names this runner knows. The error says what to change.
-    pub fn from_hello(protocol: u32, lacks: Option<&[String]>) -> Result<Lacks, String> {
-        let Some(names) = lacks else {
-            return Ok(Lacks::NONE);
-        };
-        if protocol < 2 {
-            return Err(format!(
-                "its hello lists `lacks` with protocol {protocol}; `lacks` belongs to protocol 2: answer `\"protocol\": 2`, or leave `lacks` out"
-            ));
-        }
-        let mut out = Lacks::NONE;
-        for name in names {
-            match Capability::ALL.iter().find(|c| c.as_str() == name) {
-                Some(c) => out.0 |= c.bit(),
-                None => {
-                    return Err(format!(
-                        "its hello lacks {name:?}, which this runner does not know: the capabilities are {}",
-                        Capability::ALL.map(|c| format!("\"{c}\"")).join(", ")
-                    ));
+    /// Everything: the reference engine.
+    pub const ALL: Capabilities = Capabilities(0b11_1111);
+
+    /// A protocol-1 adapter's: no observable, every capability.
+    pub const PROTOCOL_1: Capabilities = Capabilities(0b11_1000);
+
+    /// What an adapter's `hello` says it has: the observables under `observes` and every
+    /// capability not under `lacks`. Both lists belong to protocol 2 (absent: none) and hold only
+    /// names this runner knows; the error says what to change.
+    pub fn from_hello(
+        protocol: u32,
+        observes: Option<&[String]>,
+        lacks: Option<&[String]>,
+    ) -> Result<Capabilities, String> {
+        let mut has = Capabilities::PROTOCOL_1;
+        for (member, names) in [("observes", observes), ("lacks", lacks)] {
+            let Some(names) = names else { continue };
+            if protocol < 2 {
+                return Err(format!(
+                    "its hello lists `{member}` with protocol {protocol}; `{member}` belongs to protocol 2: answer `\"protocol\": 2`, or leave `{member}` out"
+                ));
+            }
+            for name in names {
+                match (member, Need::named(name)) {
+                    ("observes", Some(n @ Need::Observable(_))) => has = has.with(n),
+                    ("lacks", Some(n @ Need::Capability(_))) => has = has.without(n),
+                    ("observes", _) => {
+                        return Err(format!(
+                            "its hello observes {name:?}, which this runner does not know: the observables are {}",
+                            Observable::ALL.map(|o| format!("\"{o}\"")).join(", ")
+                        ));
+                    }
+                    _ => {
+                        return Err(format!(
+                            "its hello lacks {name:?}, which this runner does not know: the capabilities are {}",
+                            Capability::ALL.map(|c| format!("\"{c}\"")).join(", ")
+                        ));
+                    }
                 }
             }
         }
-        Ok(out)
+        Ok(has)
     }
 
-    /// A set of the given capabilities.
-    pub fn of(capabilities: &[Capability]) -> Lacks {
-        Lacks(capabilities.iter().fold(0, |bits, c| bits | c.bit()))
+    /// The set of `needs`.
+    pub fn of(needs: &[Need]) -> Capabilities {
+        needs.iter().fold(Capabilities::NONE, |set, n| set.with(*n))
     }
 
-    /// Whether `c` is lacked.
-    pub fn has(self, c: Capability) -> bool {
-        self.0 & c.bit() != 0
+    /// This set and `n`.
+    pub fn with(self, n: Need) -> Capabilities {
+        Capabilities(self.0 | n.bit())
     }
 
-    /// The capabilities lacked, in [`Capability::ALL`] order.
-    pub fn list(self) -> Vec<Capability> {
+    /// This set without `n`.
+    pub fn without(self, n: Need) -> Capabilities {
+        Capabilities(self.0 & !n.bit())
+    }
+
+    /// Both sets.
+    pub fn union(self, other: Capabilities) -> Capabilities {
+        Capabilities(self.0 | other.0)
+    }
+
+    /// Whether `n` is in the set.
+    pub fn has(self, n: Need) -> bool {
+        self.0 & n.bit() != 0
+    }
+
+    /// Whether the set holds the observable `o`.
+    pub fn observes(self, o: Observable) -> bool {
+        self.has(Need::Observable(o))
+    }
+
+    /// Whether some capability is missing from the set: what a framework lacks is told by the
+    /// reference's outcome of each input, so only then must it be decided to know.
+    pub fn lacks_any(self) -> bool {
         Capability::ALL
             .into_iter()
-            .filter(|c| self.has(*c))
+            .any(|c| !self.has(Need::Capability(c)))
+    }
+
+    /// The observables in the set, in [`Observable::ALL`] order.
+    pub fn observed(self) -> Vec<Observable> {
+        Observable::ALL
+            .into_iter()
+            .filter(|o| self.observes(*o))
             .collect()
     }
 
-    /// What of what `needs` asks for is lacked; empty when a case needing `needs` applies.
-    pub fn missing(self, needs: Lacks) -> Vec<Capability> {
-        Lacks(self.0 & needs.0).list()
+    /// The capabilities missing from the set (what a `hello` lists under `lacks`), in
+    /// [`Capability::ALL`] order.
+    pub fn lacked(self) -> Vec<Capability> {
+        Capability::ALL
+            .into_iter()
+            .filter(|c| !self.has(Need::Capability(*c)))
+            .collect()
     }
-}
 
-/// The capabilities deciding `input` takes, given the reference's outcome of it: a denial
-/// (`deny-reason`), an approval request with a reason (`ask-reason`), a call the caller aborts
-/// (`abort-signal`). A lifecycle abort is the integration's own doing and needs nothing.
-pub fn needed_by(input: &Input, reference: &InputOutcome) -> Lacks {
-    let mut needs = Lacks::NONE;
-    match input {
-        Input::One(s) => needs.0 |= by_call(s).0,
-        Input::Session(s) => {
-            for item in &s.calls {
-                if let Item::Call(c) = item {
-                    needs.0 |= by_call(c).0;
+    /// What of `needs` this set does not have, observables first; empty when an input needing
+    /// `needs` applies.
+    pub fn missing(self, needs: Capabilities) -> Vec<Need> {
+        Need::ALL
+            .into_iter()
+            .filter(|n| needs.has(*n) && !self.has(*n))
+            .collect()
+    }
+
+    /// The observables deciding `input` takes beyond protocol 1: a session (`sessions`), a log
+    /// fact or a header without a working directory (`session-log`), a session id other than the
+    /// default, which only requests show (`requests`).
+    pub fn needed_by(input: &Input) -> Capabilities {
+        fn session(s: &Session) -> Capabilities {
+            let mut needs = Capabilities::NONE;
+            if !s.working_directory {
+                needs = needs.with(Need::Observable(Observable::SessionLog));
+            }
+            if s.id != DEFAULT_SESSION_ID {
+                needs = needs.with(Need::Observable(Observable::Requests));
+            }
+            needs
+        }
+        let log = |c: &Scenario| match c.log.is_consistent() {
+            true => Capabilities::NONE,
+            false => Capabilities::of(&[Need::Observable(Observable::SessionLog)]),
+        };
+        match input {
+            Input::One(s) => session(&s.session).union(log(s)),
+            Input::Session(s) => s.calls.iter().fold(
+                session(&s.session).with(Need::Observable(Observable::Sessions)),
+                |needs, item| match item {
+                    Item::Call(c) => needs.union(log(c)),
+                    _ => needs,
+                },
+            ),
+        }
+    }
+
+    /// The capabilities deciding `input` takes, given the reference's outcome of it: a denial
+    /// (`deny-reason`), an approval request with a reason (`ask-reason`), a call the caller
+    /// aborts (`abort-signal`). A lifecycle abort is the integration's own doing and needs
+    /// nothing.
+    pub fn shown_by(input: &Input, reference: &InputOutcome) -> Capabilities {
+        let calls = match input {
+            Input::One(s) => by_call(s),
+            Input::Session(s) => s
+                .calls
+                .iter()
+                .fold(Capabilities::NONE, |n, item| match item {
+                    Item::Call(c) => n.union(by_call(c)),
+                    _ => n,
+                }),
+        };
+        let outcomes = match reference {
+            InputOutcome::One(o) => by_outcome(o),
+            InputOutcome::Session(s) => {
+                s.calls
+                    .iter()
+                    .fold(Capabilities::NONE, |n, item| match item {
+                        ItemOutcome::Call(o) => n.union(by_outcome(o)),
+                        _ => n,
+                    })
+            }
+        };
+        calls.union(outcomes)
+    }
+
+    /// The input without the members an implementation with this set cannot set up, in the
+    /// session and in every call: a consistent log and a header with a working directory without
+    /// `session-log`, the default session id (which only requests show) without `requests`. The
+    /// generator draws through it, so that nobody is judged on what they cannot express.
+    pub fn restrict(self, mut input: Input) -> Input {
+        let session = |s: &mut Session| {
+            if !self.observes(Observable::SessionLog) {
+                s.working_directory = true;
+            }
+            if !self.observes(Observable::Requests) {
+                s.id = DEFAULT_SESSION_ID.to_owned();
+            }
+        };
+        let call = |c: &mut Scenario| {
+            session(&mut c.session);
+            if !self.observes(Observable::SessionLog) {
+                c.log = LogFact::Consistent;
+            }
+        };
+        match &mut input {
+            Input::One(s) => call(s),
+            Input::Session(s) => {
+                session(&mut s.session);
+                for item in &mut s.calls {
+                    if let Item::Call(c) = item {
+                        call(c);
+                    }
                 }
             }
         }
+        input
     }
-    match reference {
-        InputOutcome::One(o) => needs.0 |= by_outcome(o).0,
-        InputOutcome::Session(s) => {
-            for item in &s.calls {
-                if let ItemOutcome::Call(o) = item {
-                    needs.0 |= by_outcome(o).0;
-                }
-            }
-        }
-    }
-    needs
 }
 
 /// What setting up the call takes: the caller's abort signal (AR-CANCEL-1, AR-CANCEL-5).
-fn by_call(s: &Scenario) -> Lacks {
+fn by_call(s: &Scenario) -> Capabilities {
     match s.abort {
         AbortPoint::CallerBeforeDispatch | AbortPoint::CallerDuringReview => {
-            Lacks::of(&[Capability::AbortSignal])
+            Capabilities::of(&[Need::Capability(Capability::AbortSignal)])
         }
-        _ => Lacks::NONE,
+        _ => Capabilities::NONE,
     }
 }
 
 /// What the gate's decision in the reference's outcome takes: a reason with a denial, or with an
 /// approval request (AR-CONV-4).
-fn by_outcome(o: &Outcome) -> Lacks {
+fn by_outcome(o: &Outcome) -> Capabilities {
     match &o.listener {
-        Some(Decision::Deny { .. }) => Lacks::of(&[Capability::DenyReason]),
+        Some(Decision::Deny { .. }) => {
+            Capabilities::of(&[Need::Capability(Capability::DenyReason)])
+        }
         Some(Decision::Ask {
             reason,
             display_reason,
-        }) if reason.is_some() || display_reason.is_some() => Lacks::of(&[Capability::AskReason]),
-        _ => Lacks::NONE,
+        }) if reason.is_some() || display_reason.is_some() => {
+            Capabilities::of(&[Need::Capability(Capability::AskReason)])
+        }
+        _ => Capabilities::NONE,
     }
 }
 
@@ -173,6 +338,29 @@ pub enum Need {
 }
 
 impl Need {
+    /// Every observable, then every capability.
+    pub const ALL: [Need; 6] = [
+        Need::Observable(Observable::Sessions),
+        Need::Observable(Observable::Requests),
+        Need::Observable(Observable::SessionLog),
+        Need::Capability(Capability::DenyReason),
+        Need::Capability(Capability::AskReason),
+        Need::Capability(Capability::AbortSignal),
+    ];
+
+    /// The observable or capability a `hello` names `name`.
+    pub fn named(name: &str) -> Option<Need> {
+        Need::ALL.into_iter().find(|n| n.as_str() == name)
+    }
+
+    /// Its place in a [`Capabilities`] set.
+    fn bit(self) -> u8 {
+        match self {
+            Need::Observable(o) => 1 << o as u8,
+            Need::Capability(c) => 1 << (3 + c as u8),
+        }
+    }
+
     /// Its name in a `hello`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -198,26 +386,56 @@ impl Serialize for Need {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_hello_names_known_capabilities_only_under_protocol_2() {
-        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(Lacks::from_hello(2, None), Ok(Lacks::NONE));
-        let both = Lacks::from_hello(2, Some(&names(&["abort-signal", "deny-reason"]))).unwrap();
-        assert_eq!(
-            both.list(),
-            vec![Capability::DenyReason, Capability::AbortSignal]
-        );
-        let unknown = Lacks::from_hello(2, Some(&names(&["telepathy"]))).unwrap_err();
-        assert!(unknown.contains("\"telepathy\"") && unknown.contains("\"ask-reason\""));
-        let v1 = Lacks::from_hello(1, Some(&names(&[]))).unwrap_err();
-        assert!(v1.contains("protocol 1"), "{v1}");
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
     }
 
     #[test]
-    fn missing_is_what_is_both_needed_and_lacked() {
-        let lacks = Lacks::of(&[Capability::DenyReason, Capability::AskReason]);
-        let needs = Lacks::of(&[Capability::AskReason, Capability::AbortSignal]);
-        assert_eq!(lacks.missing(needs), vec![Capability::AskReason]);
-        assert!(Lacks::NONE.missing(needs).is_empty());
+    fn a_hello_names_known_observables_and_capabilities_only_under_protocol_2() {
+        assert_eq!(
+            Capabilities::from_hello(2, None, None),
+            Ok(Capabilities::PROTOCOL_1)
+        );
+        let lacks = names(&["abort-signal", "deny-reason"]);
+        let has = Capabilities::from_hello(2, Some(&names(&["requests"])), Some(&lacks)).unwrap();
+        assert_eq!(has.observed(), vec![Observable::Requests]);
+        assert_eq!(
+            has.lacked(),
+            vec![Capability::DenyReason, Capability::AbortSignal]
+        );
+        let unknown = Capabilities::from_hello(2, None, Some(&names(&["telepathy"]))).unwrap_err();
+        assert!(unknown.contains("\"telepathy\"") && unknown.contains("\"ask-reason\""));
+        // A capability's name under `observes` is as unknown there as any other.
+        let misplaced =
+            Capabilities::from_hello(2, Some(&names(&["deny-reason"])), None).unwrap_err();
+        assert!(misplaced.contains("\"session-log\""), "{misplaced}");
+        for (observes, lacks) in [(Some(names(&[])), None), (None, Some(names(&[])))] {
+            let v1 =
+                Capabilities::from_hello(1, observes.as_deref(), lacks.as_deref()).unwrap_err();
+            assert!(v1.contains("protocol 1"), "{v1}");
+        }
+    }
+
+    #[test]
+    fn missing_is_what_is_needed_and_not_had_observables_first() {
+        let has = Capabilities::ALL
+            .without(Need::Capability(Capability::AskReason))
+            .without(Need::Observable(Observable::Sessions));
+        let needs = Capabilities::of(&[
+            Need::Capability(Capability::AskReason),
+            Need::Capability(Capability::AbortSignal),
+            Need::Observable(Observable::Sessions),
+        ]);
+        assert_eq!(
+            has.missing(needs),
+            vec![
+                Need::Observable(Observable::Sessions),
+                Need::Capability(Capability::AskReason)
+            ]
+        );
+        assert!(Capabilities::ALL.missing(needs).is_empty());
+        assert!(has.lacks_any() && !Capabilities::PROTOCOL_1.lacks_any());
+        assert!(Capabilities::PROTOCOL_1.observed().is_empty());
+        assert_eq!(Capabilities::ALL.observed(), Observable::ALL.to_vec());
     }
 }

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::capability::{Capabilities, Need, Observable};
 use crate::outcome::Outcome;
 use crate::profile::Profile;
-use crate::protocol::Observes;
 use crate::scenario::Scenario;
 use crate::scenario::session::Input;
 use crate::table::{self, Table};
@@ -36,16 +36,18 @@ pub struct Case {
 }
 
 impl Case {
-    /// What deciding the case takes beyond protocol 1 ([`Observes::needed_by`]), and `requests`
+    /// What deciding the case takes beyond protocol 1 ([`Capabilities::needed_by`]), and `requests`
     /// when its expectation names `review.requests` (AR-REVIEW-12). An exact expectation (a
     /// decision-table row) holds requests as every outcome does, but pins nothing about them
     /// that the reference comparison does not already check where they are observed.
-    pub fn needs(&self) -> Observes {
-        let mut needs = Observes::needed_by(&self.scenario);
-        if let Expectation::Partial(want) = &self.expect {
-            needs.requests |= names_requests(want);
+    pub fn needs(&self) -> Capabilities {
+        let needs = Capabilities::needed_by(&self.scenario);
+        match &self.expect {
+            Expectation::Partial(want) if names_requests(want) => {
+                needs.with(Need::Observable(Observable::Requests))
+            }
+            _ => needs,
         }
-        needs
     }
 
     /// The single call, when the case is not a session.

@@ -337,8 +337,8 @@ pub struct RunOptions {
     pub no_fixed: bool,
     /// Run one shard of the cases, i of n (1-based): the same seed gives disjoint shards whose
     /// union is the whole run, for a CI matrix.
-    #[arg(long, value_name = "I/N", value_parser = autoreview::runner::generated::Shard::parse)]
-    pub shard: Option<autoreview::runner::generated::Shard>,
+    #[arg(long, value_name = "I/N", value_parser = autoreview::runner::shard::Shard::parse)]
+    pub shard: Option<autoreview::runner::shard::Shard>,
     /// Shrink at most this many differences (one per kind of difference).
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_counterexamples: usize,
@@ -600,7 +600,7 @@ fn print_all(text: &str) -> anyhow::Result<()> {
 
 /// `check`: the fixed cases against the reference or an adapter.
 fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Result<ExitCode> {
-    use autoreview::runner::{check, expect::Expected, select, subprocess};
+    use autoreview::runner::{check, known_failures::Expected, select, subprocess};
     // Everything that can be wrong with the command line or its files is found before any case
     // runs (exit code 3 through the error), so a long run never ends in a configuration error.
     let expected = match &run.expect {
@@ -664,10 +664,10 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         }
         all.extend(cases);
     }
-    let subject = if command.is_empty() {
-        check::Subject::InProcess(run.implementation)
+    let target = if command.is_empty() {
+        check::Target::InProcess(run.implementation)
     } else {
-        check::Subject::Adapter(command.clone())
+        check::Target::Adapter(command.clone())
     };
     let request = check::Request {
         profile,
@@ -681,7 +681,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         max_counterexamples: run.max_counterexamples,
         shrink_steps: run.shrink_steps,
         expected,
-        subject,
+        target,
         argv: std::env::args_os()
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
@@ -698,12 +698,12 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         Err(e) => return Err(e.into()),
     };
     let mut progress = progress_bar();
-    let mut imp: Box<dyn runner::Implementation> = match &plan.request().subject {
-        check::Subject::InProcess(check::InProcess::Engine) => Box::new(Reference),
-        check::Subject::InProcess(check::InProcess::AsyncGate) => {
+    let mut imp: Box<dyn runner::Implementation> = match &plan.request().target {
+        check::Target::InProcess(check::InProcess::Engine) => Box::new(Reference),
+        check::Target::InProcess(check::InProcess::AsyncGate) => {
             Box::new(runner::AsyncGate::new()?)
         }
-        check::Subject::Adapter(command) => {
+        check::Target::Adapter(command) => {
             let limits = subprocess::Limits {
                 timeout: std::time::Duration::from_millis(run.timeout_ms),
                 timeout_per_mib: std::time::Duration::from_millis(run.timeout_ms_per_mib),
@@ -991,7 +991,7 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
         }
     };
     println!("handshake: ok — {}", imp.describe());
-    let expected = runner::expect::Expected::none();
+    let expected = runner::known_failures::Expected::none();
     let mut judge = runner::Judge::new(&mut imp, profile, &expected);
     let mut ok = true;
     for case in autoreview::cases::smoke_cases() {

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
-use crate::scenario::session::{Input, Item};
+use crate::scenario::session::Input;
 
 /// The protocol version this runner speaks.
 pub const VERSION: u32 = 2;
@@ -15,198 +15,6 @@ pub const VERSION: u32 = 2;
 /// The protocol versions the runner accepts in an adapter's `hello`: protocol 1 adapters keep
 /// working, observing nothing beyond it.
 pub const ACCEPTED: [u32; 2] = [1, 2];
-
-/// One thing an adapter can observe and set up beyond protocol 1, as its `hello` names it
-/// (`spec/protocol.md`, "Protocol 2 and observables").
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Observable {
-    /// Session scenarios (AR-SESSION-1).
-    Sessions,
-    /// Each reviewer request, as `review.requests` (AR-REVIEW-12).
-    Requests,
-    /// The session-log facts and the header's working directory (AR-REVIEW-10, AR-REVIEW-11).
-    SessionLog,
-}
-
-impl Observable {
-    /// Every observable, in the order reports name them.
-    pub const ALL: [Observable; 3] = [
-        Observable::Sessions,
-        Observable::Requests,
-        Observable::SessionLog,
-    ];
-
-    /// The name a `hello` gives it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Observable::Sessions => "sessions",
-            Observable::Requests => "requests",
-            Observable::SessionLog => "session-log",
-        }
-    }
-}
-
-impl std::fmt::Display for Observable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// What an implementation can observe and set up beyond protocol 1 (`spec/protocol.md`,
-/// "Protocol 2 and observables"). A case that needs more is *not applicable* to it, never a pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Observes {
-    /// Session scenarios: several calls and lifecycle events in one session (AR-SESSION-1).
-    pub sessions: bool,
-    /// Each reviewer request, reported as `review.requests` (AR-REVIEW-12).
-    pub requests: bool,
-    /// A session log that breaks a fact and a header without a working directory (AR-REVIEW-10,
-    /// AR-REVIEW-11): the scenario members `log` and `session.working_directory`.
-    pub session_log: bool,
-}
-
-impl Observes {
-    /// Everything: the reference engine.
-    pub const ALL: Observes = Observes {
-        sessions: true,
-        requests: true,
-        session_log: true,
-    };
-
-    /// Nothing beyond protocol 1.
-    pub const NONE: Observes = Observes {
-        sessions: false,
-        requests: false,
-        session_log: false,
-    };
-
-    /// What an adapter's `hello` says it observes: `observes` only with protocol 2 (absent:
-    /// nothing), and only names this runner knows. The error says what to change.
-    pub fn from_hello(protocol: u32, observes: Option<&[String]>) -> Result<Observes, String> {
-        let Some(names) = observes else {
-            return Ok(Observes::NONE);
-        };
-        if protocol < 2 {
-            return Err(format!(
-                "its hello lists `observes` with protocol {protocol}; `observes` belongs to protocol 2: answer `\"protocol\": 2`, or leave `observes` out"
-            ));
-        }
-        let mut out = Observes::NONE;
-        for name in names {
-            match Observable::ALL.iter().find(|o| o.as_str() == name) {
-                Some(o) => out.set(*o),
-                None => {
-                    return Err(format!(
-                        "its hello observes {name:?}, which this runner does not know: the observables are {}",
-                        Observable::ALL.map(|o| format!("\"{o}\"")).join(", ")
-                    ));
-                }
-            }
-        }
-        Ok(out)
-    }
-
-    /// Whether it observes `o`.
-    pub fn has(&self, o: Observable) -> bool {
-        match o {
-            Observable::Sessions => self.sessions,
-            Observable::Requests => self.requests,
-            Observable::SessionLog => self.session_log,
-        }
-    }
-
-    /// Marks `o` as observed.
-    pub fn set(&mut self, o: Observable) {
-        match o {
-            Observable::Sessions => self.sessions = true,
-            Observable::Requests => self.requests = true,
-            Observable::SessionLog => self.session_log = true,
-        }
-    }
-
-    /// The observables it has, in [`Observable::ALL`] order.
-    pub fn list(&self) -> Vec<Observable> {
-        Observable::ALL
-            .into_iter()
-            .filter(|o| self.has(*o))
-            .collect()
-    }
-
-    /// What `needs` asks for that this lacks; empty when a case needing `needs` applies.
-    pub fn missing(&self, needs: Observes) -> Vec<Observable> {
-        Observable::ALL
-            .into_iter()
-            .filter(|o| needs.has(*o) && !self.has(*o))
-            .collect()
-    }
-
-    /// What deciding `input` takes beyond protocol 1: a session (`sessions`), a log fact or a
-    /// header without a working directory (`session-log`), a session id other than the default,
-    /// which only requests show (`requests`).
-    pub fn needed_by(input: &Input) -> Observes {
-        fn session(s: &crate::scenario::Session, needs: &mut Observes) {
-            needs.session_log |= !s.working_directory;
-            needs.requests |= s.id != crate::scenario::DEFAULT_SESSION_ID;
-        }
-        let mut needs = Observes::NONE;
-        match input {
-            Input::One(s) => {
-                session(&s.session, &mut needs);
-                needs.session_log |= !s.log.is_consistent();
-            }
-            Input::Session(s) => {
-                needs.sessions = true;
-                session(&s.session, &mut needs);
-                for item in &s.calls {
-                    if let Item::Call(c) = item {
-                        needs.session_log |= !c.log.is_consistent();
-                    }
-                }
-            }
-        }
-        needs
-    }
-
-    /// The input without the members this implementation cannot set up, in the session and in
-    /// every call: a consistent log, a header with a working directory, and the default session
-    /// id (which only requests show). The generator draws through it, so that nobody is judged
-    /// on what they cannot express.
-    pub fn restrict(&self, mut input: Input) -> Input {
-        let session = match &mut input {
-            Input::One(s) => {
-                self.restrict_call(s);
-                return input;
-            }
-            Input::Session(s) => s,
-        };
-        if !self.session_log {
-            session.session.working_directory = true;
-        }
-        if !self.requests {
-            session.session.id = crate::scenario::DEFAULT_SESSION_ID.to_owned();
-        }
-        for item in &mut session.calls {
-            if let Item::Call(c) = item {
-                self.restrict_call(c);
-            }
-        }
-        input
-    }
-
-    /// [`Observes::restrict`] for one call, in place.
-    fn restrict_call(&self, s: &mut crate::scenario::Scenario) {
-        if !self.session_log {
-            s.log = crate::scenario::LogFact::Consistent;
-            s.session.working_directory = true;
-        }
-        if !self.requests {
-            s.session.id = crate::scenario::DEFAULT_SESSION_ID.to_owned();
-        }
-    }
-}
 
 /// A message from the runner to the adapter.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -272,7 +80,7 @@ pub enum Reply {
         profiles: Vec<Profile>,
         /// Protocol 2: what it observes beyond protocol 1; absent, nothing.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[schemars(with = "Option<Vec<Observable>>")]
+        #[schemars(with = "Option<Vec<crate::capability::Observable>>")]
         observes: Option<Vec<String>>,
         /// Protocol 2: what its framework cannot express; absent, nothing.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -485,7 +293,7 @@ pub fn serve(
                     },
                     profiles: profiles.to_vec(),
                     observes: Some(
-                        Observable::ALL
+                        crate::capability::Observable::ALL
                             .iter()
                             .map(|o| o.as_str().to_owned())
                             .collect(),

@@ -49,10 +49,10 @@ pub fn lines() -> Result<Vec<Value>, crate::cases::CaseError> {
                     &Input::One(Box::new(call)),
                 ));
             }
-            let session = crate::runner::sessions::draw(SEED, k);
+            let session = crate::runner::generated_sessions::draw(SEED, k);
             if let Ok(session) = session.realizable() {
                 out.extend(line(
-                    &crate::runner::sessions::case_id(SEED, k),
+                    &crate::runner::generated_sessions::case_id(SEED, k),
                     profile,
                     &Input::Session(session),
                 ));

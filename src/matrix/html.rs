@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::model::{CaseLine, Cell, Column, Detail, Matrix, Tally};
+use super::model::{CaseLine, Cell, Column, ColumnCounts, Detail, Matrix};
 use super::read::Worst;
 use crate::runner::{Difference, Status, worddiff};
 
@@ -317,7 +317,7 @@ struct Details<'m> {
     by_column: std::collections::BTreeMap<usize, Vec<(usize, String, &'m CaseLine)>>,
 }
 
-fn aggregates(out: &mut String, tallies: &[Tally]) {
+fn aggregates(out: &mut String, tallies: &[ColumnCounts]) {
     for (i, t) in tallies.iter().enumerate() {
         let worst = t.worst.as_ref().map(Worst::label);
         let class = match (&worst, t.failed, t.passed) {

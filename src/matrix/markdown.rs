@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::model::{Matrix, Tally};
+use super::model::{ColumnCounts, Matrix};
 use super::read::Worst;
 use crate::runner::report::md_text;
 
@@ -65,7 +65,7 @@ pub fn render(m: &Matrix) -> String {
 }
 
 /// One line's cells: `12 ✓ · 3 ✗ DECISION · 2 n/a`, or `—` when the run holds none of the cases.
-fn cells(out: &mut String, tallies: &[Tally]) {
+fn cells(out: &mut String, tallies: &[ColumnCounts]) {
     for t in tallies {
         if t.is_empty() {
             out.push_str(" — |");

@@ -9,8 +9,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::read::{CaseRecord, FoundRecord, RunReport, Worst};
 use crate::profile::Profile;
 use crate::runner::check::InProcess;
-use crate::runner::generated::{FoundKind, Shard};
+use crate::runner::generated::FoundKind;
 use crate::runner::quote::shell_quote;
+use crate::runner::shard::Shard;
 use crate::runner::{Difference, ImplError, Status};
 
 /// Why reports cannot be shown side by side.
@@ -221,7 +222,7 @@ pub struct CaseLine {
 
 /// Counts over a group of cases, for one column.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct ColumnCounts {
     /// Passed (unexpected passes included).
     pub passed: usize,
     /// Failed (expected failures included).
@@ -236,7 +237,7 @@ pub struct Tally {
     pub worst: Option<Worst>,
 }
 
-impl Tally {
+impl ColumnCounts {
     fn add(&mut self, c: &Cell) {
         match c.status {
             None => self.absent += 1,
@@ -265,7 +266,7 @@ pub struct RowGroup {
     /// What the row is about.
     pub title: String,
     /// Per column, over the cases listed here.
-    pub tallies: Vec<Tally>,
+    pub tallies: Vec<ColumnCounts>,
     /// The cases, the row's own first.
     pub cases: Vec<CaseLine>,
 }
@@ -276,7 +277,7 @@ pub struct ClauseGroup {
     /// The clause ID; empty for cases citing none.
     pub clause: String,
     /// Per column, over every case citing the clause, wherever it is listed.
-    pub tallies: Vec<Tally>,
+    pub tallies: Vec<ColumnCounts>,
     /// Cases under a decision-table row.
     pub rows: Vec<RowGroup>,
     /// Cases under no row (sessions, calls no row holds).
@@ -291,7 +292,7 @@ pub struct ChapterGroup {
     /// Its title.
     pub title: String,
     /// Per column, over every case citing a clause of the chapter.
-    pub tallies: Vec<Tally>,
+    pub tallies: Vec<ColumnCounts>,
     /// Its clauses that some case cites, in the spec's order.
     pub clauses: Vec<ClauseGroup>,
 }
@@ -676,9 +677,9 @@ fn layout(lines: Vec<CaseLine>, width: usize) -> Vec<ChapterGroup> {
     let uncited = spec.len() + 1;
     // Chapter index → clause → the group.
     let mut groups: BTreeMap<usize, Vec<ClauseGroup>> = BTreeMap::new();
-    let mut chapter_tallies: BTreeMap<usize, Vec<Tally>> = BTreeMap::new();
+    let mut chapter_tallies: BTreeMap<usize, Vec<ColumnCounts>> = BTreeMap::new();
     let chapter = |c: &str| chapter_of.get(c).copied().unwrap_or(unknown);
-    let blank = || vec![Tally::default(); width];
+    let blank = || vec![ColumnCounts::default(); width];
     let group_of = |groups: &mut BTreeMap<usize, Vec<ClauseGroup>>, ch: usize, clause: &str| {
         let list = groups.entry(ch).or_default();
         match list.iter().position(|g| g.clause == clause) {

@@ -3,9 +3,10 @@
 //! upgrades reports 3 and 4), and what these readers ask of it. Nothing here parses a command line
 //! or draws a generated case: what a run was asked, its report records.
 
-use crate::runner::generated::{Found, GeneratedId, Shard};
+use crate::runner::generated::{Found, GeneratedId};
 use crate::runner::report::JsonReport;
 pub use crate::runner::report::ReadError;
+use crate::runner::shard::Shard;
 use crate::runner::{CaseResult, Difference, ImplError, Severity, Status, Verdict};
 
 /// One run's report, as read.
@@ -152,7 +153,7 @@ impl JsonReport {
     pub fn observes_sessions(&self) -> bool {
         self.run
             .observes
-            .contains(&crate::protocol::Observable::Sessions)
+            .contains(&crate::capability::Observable::Sessions)
     }
 
     /// Whether generated case `id` passed in this run without being listed: its seed is the

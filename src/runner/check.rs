@@ -6,9 +6,10 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::expect::{Expected, Scope};
-use super::generated::{self, Shard};
+use super::generated;
+use super::known_failures::{Expected, Scope};
 use super::select::{self, Selector};
+use super::shard::Shard;
 use super::{Implementation, Oracle, Report};
 use crate::cases::Case;
 use crate::profile::Profile;
@@ -52,7 +53,7 @@ impl std::fmt::Display for InProcess {
 
 /// What is checked: an implementation in process, or an adapter command.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Subject {
+pub enum Target {
     /// In process.
     InProcess(InProcess),
     /// An adapter, started as this command and its arguments (never empty).
@@ -128,7 +129,7 @@ pub struct Request {
     /// The expected failures (`--expect`).
     pub expected: Expected,
     /// What is checked.
-    pub subject: Subject,
+    pub target: Target,
     /// The command line, recorded in the report for people.
     pub argv: Vec<String>,
 }
@@ -213,8 +214,8 @@ impl Plan {
     /// What the outcomes are compared with: the engine checks itself against the cases' own
     /// expectations; anything else is compared with the engine.
     pub fn oracle(&self) -> Oracle {
-        match self.request.subject {
-            Subject::InProcess(InProcess::Engine) => Oracle::CaseExpectation,
+        match self.request.target {
+            Target::InProcess(InProcess::Engine) => Oracle::CaseExpectation,
             _ => Oracle::Reference,
         }
     }
@@ -222,7 +223,9 @@ impl Plan {
     /// The cases of the whole run, with what `imp` is asked (sessions only when it observes them).
     fn scope(&self, imp: &dyn Implementation) -> Scope {
         Scope {
-            sessions: imp.observes().sessions,
+            sessions: imp
+                .capabilities()
+                .observes(crate::capability::Observable::Sessions),
             ..self.scope.clone()
         }
     }
@@ -266,7 +269,7 @@ pub struct Checked {
     pub scope: Scope,
 }
 
-/// Runs `plan` against `imp` (started as the plan's subject), telling `progress` after each case.
+/// Runs `plan` against `imp` (started as the plan's target), telling `progress` after each case.
 pub fn check(
     plan: &Plan,
     imp: &mut dyn Implementation,
@@ -283,9 +286,9 @@ pub fn check(
         &request.expected,
         progress,
     );
-    report.command = match &request.subject {
-        Subject::Adapter(command) => command.clone(),
-        Subject::InProcess(_) => Vec::new(),
+    report.command = match &request.target {
+        Target::Adapter(command) => command.clone(),
+        Target::InProcess(_) => Vec::new(),
     };
     let mut out = None;
     if request.generated > 0 {
@@ -314,9 +317,9 @@ pub fn check(
         });
         report.join_generated(&mut found);
     }
-    report.in_process = match request.subject {
-        Subject::InProcess(i) => Some(i),
-        Subject::Adapter(_) => None,
+    report.in_process = match request.target {
+        Target::InProcess(i) => Some(i),
+        Target::Adapter(_) => None,
     };
     report.selection = Selection {
         only: request.only.iter().map(|s| s.raw.clone()).collect(),
@@ -327,7 +330,7 @@ pub fn check(
     report.generated = request.generated;
     report.session_draws = (request.generated > 0).then(|| {
         SessionDraws::of(request.generated, |k| {
-            super::sessions::draws_session(request.seed, k)
+            super::generated_sessions::draws_session(request.seed, k)
         })
     });
     report.stale_expectations = request.expected.stale(&scope);
@@ -356,7 +359,7 @@ mod tests {
             max_counterexamples: 5,
             shrink_steps: 100,
             expected: Expected::none(),
-            subject: Subject::InProcess(InProcess::AsyncGate),
+            target: Target::InProcess(InProcess::AsyncGate),
             argv: vec!["not read".to_owned()],
         }
     }
@@ -385,7 +388,7 @@ mod tests {
             (24, Some(3), None)
         );
         let draws = report.session_draws.clone().unwrap();
-        assert!((0..24).all(|k| draws.contains(k) == super::super::sessions::draws_session(3, k)));
+        assert!((0..24).all(|k| draws.contains(k) == super::super::generated_sessions::draws_session(3, k)));
         assert!(
             (0..24).any(|k| draws.contains(k)),
             "a session among 24 cases"

@@ -8,8 +8,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::capability::{Capabilities, Observable};
 use crate::outcome::{Decision, Event, EventOutcome, InputOutcome, ItemOutcome, Outcome};
-use crate::protocol::Observes;
 
 /// True when two outcomes are equal in every compared field (all but `id` and `prefix_only`),
 /// so that no rule can find a difference. The pattern names every field: a new one cannot be
@@ -33,13 +33,13 @@ fn agree(expected: &Outcome, actual: &Outcome) -> bool {
         && *trace == actual.trace
 }
 
-/// An outcome as far as an implementation observing `observes` can show it: without
+/// An outcome as far as an implementation with the capabilities `has` can show it: without
 /// `review.requests` in every call when it does not observe requests (AR-REVIEW-12). Applied to
 /// the expected outcome and to the implementation's, so requests are compared exactly when it
 /// observes them; one that does is held to them, and a missing `requests` is then a difference,
 /// never skipped.
-pub fn observed(mut expected: InputOutcome, observes: Observes) -> InputOutcome {
-    if !observes.requests {
+pub fn observed(mut expected: InputOutcome, has: Capabilities) -> InputOutcome {
+    if !has.observes(Observable::Requests) {
         match &mut expected {
             InputOutcome::One(o) => o.review.requests = None,
             InputOutcome::Session(s) => {
@@ -610,9 +610,9 @@ mod tests {
         assert_eq!(d.len(), 1, "{d:#?}");
         assert_eq!(d[0].pointer, "/calls/0/review/requests");
         assert!(d[0].actual.is_null() && d[0].expected.is_array());
-        let lacking = observed(want.clone(), Observes::NONE);
+        let lacking = observed(want.clone(), Capabilities::PROTOCOL_1);
         assert!(compare_input(&lacking, &got).is_empty());
-        assert_eq!(observed(want.clone(), Observes::ALL), want);
+        assert_eq!(observed(want.clone(), Capabilities::ALL), want);
     }
 
     #[test]

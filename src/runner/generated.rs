@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::quote::shell_quote;
 
 use super::{
-    CaseResult, Implementation, Judge, Status, Subject, Verdict, compare, expect::Expected,
+    CaseResult, Implementation, Judge, Status, Subject, Verdict, compare, known_failures::Expected,
 };
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
@@ -22,81 +22,7 @@ use crate::scenario::Scenario;
 use crate::scenario::session::{Input, Item, SessionScenario};
 use crate::table::{Table, features};
 
-/// Which part of a run this process takes: cases whose number is `index - 1` modulo `of`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(try_from = "ShardParts")]
-pub struct Shard {
-    /// 1-based.
-    pub index: usize,
-    /// How many shards the run is split into.
-    pub of: usize,
-}
-
-/// A shard as a report writes it, before it is checked.
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct ShardParts {
-    /// 1-based.
-    index: usize,
-    /// How many shards the run is split into.
-    of: usize,
-}
-
-impl TryFrom<ShardParts> for Shard {
-    type Error = String;
-
-    fn try_from(p: ShardParts) -> Result<Shard, String> {
-        Shard::parse(&format!("{}/{}", p.index, p.of))
-    }
-}
-
-impl Shard {
-    /// The whole run.
-    pub const ALL: Shard = Shard { index: 1, of: 1 };
-
-    /// Reads `i/n` (1 ≤ i ≤ n).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let (i, n) = text
-            .split_once('/')
-            .ok_or_else(|| format!("a shard is written i/n (e.g. 2/4), not {text:?}"))?;
-        let index: usize = i
-            .trim()
-            .parse()
-            .map_err(|_| format!("{i:?} is not a shard number"))?;
-        let of: usize = n
-            .trim()
-            .parse()
-            .map_err(|_| format!("{n:?} is not a shard count"))?;
-        if of == 0 || index == 0 || index > of {
-            return Err(format!(
-                "shard {index}/{of}: the number must be between 1 and the count"
-            ));
-        }
-        Ok(Shard { index, of })
-    }
-
-    /// Whether case number `k` (0-based, in run order) belongs to this shard.
-    pub fn contains(self, k: usize) -> bool {
-        k % self.of == self.index - 1
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.of)
-    }
-}
+use super::shard::Shard;
 
 /// What a generated run does.
 #[derive(Debug, Clone)]
@@ -143,7 +69,7 @@ pub struct GeneratedId {
     pub seed: u64,
     /// The case's number in the whole run (before sharding).
     pub k: usize,
-    /// Whether it is the session case `k` draws ([`super::sessions::case_id`]).
+    /// Whether it is the session case `k` draws ([`super::generated_sessions::case_id`]).
     pub session: bool,
 }
 
@@ -174,7 +100,7 @@ impl GeneratedId {
     pub fn drawn_by(&self, seed: u64, count: usize) -> bool {
         self.seed == seed
             && self.k < count
-            && (!self.session || super::sessions::draws_session(seed, self.k))
+            && (!self.session || super::generated_sessions::draws_session(seed, self.k))
     }
 }
 
@@ -257,11 +183,11 @@ impl Counterexample {
 }
 
 /// An input as JSON with members at their default value left out: a call's ([`sparse`]) or a
-/// session's ([`super::sessions::sparse`]).
+/// session's ([`super::generated_sessions::sparse`]).
 pub fn sparse_input(input: &Input) -> Value {
     match input {
         Input::One(s) => sparse(s),
-        Input::Session(s) => super::sessions::sparse(s),
+        Input::Session(s) => super::generated_sessions::sparse(s),
     }
 }
 
@@ -494,7 +420,7 @@ pub fn shrink(
                 break;
             }
             steps += 1;
-            let candidate = judge.observes.restrict(candidate);
+            let candidate = judge.has.restrict(candidate);
             let (verdict, reference) = judge.against_reference(&candidate);
             if keep(&candidate, &verdict) {
                 best = candidate;
@@ -885,14 +811,14 @@ pub fn run(
     let clock = std::time::Instant::now();
     let table = Table::load(profile).ok();
     let mut judge = Judge::new(imp, profile, expected);
-    let observes = judge.observes;
+    let has = judge.has;
     let seed = plan.seed;
     // This shard's cases, taken by batch number without a list of them.
     let total = plan.cases().len();
     let call_ks = |b: usize| plan.cases().skip(b * BATCH).take(BATCH).collect();
     let table_ref = table.as_ref();
     let draw_call = |k: usize| {
-        let input = observes.restrict(Input::One(Box::new(realizable(draw(seed, k)))));
+        let input = has.restrict(Input::One(Box::new(realizable(draw(seed, k)))));
         let Input::One(scenario) = &input else {
             unreachable!("a call restricted is a call")
         };
@@ -912,7 +838,7 @@ pub fn run(
                 row: row_of.map(|r| r.id.clone()),
             },
             input,
-            reference: compare::observed(InputOutcome::One(Box::new(reference)), observes),
+            reference: compare::observed(InputOutcome::One(Box::new(reference)), has),
             features: Some((features, row)),
             reached,
         }
@@ -922,29 +848,29 @@ pub fn run(
         &mut judge, plan, total, &call_ks, &draw_call, rows, progress,
     );
     // Sessions, for an implementation that observes them: some of the same cases draw one too.
-    let session_ks: Vec<usize> = if observes.sessions {
+    let session_ks: Vec<usize> = if has.observes(crate::capability::Observable::Sessions) {
         plan.cases()
-            .filter(|&k| super::sessions::draws_session(seed, k))
+            .filter(|&k| super::generated_sessions::draws_session(seed, k))
             .collect()
     } else {
         Vec::new()
     };
     let draw_session = |k: usize| {
-        let input = observes.restrict(Input::Session(super::sessions::draw(seed, k)));
+        let input = has.restrict(Input::Session(super::generated_sessions::draw(seed, k)));
         let Input::Session(session) = &input else {
             unreachable!("a session restricted is a session")
         };
         let (reference, reached) = crate::generate::coverage::session(session, profile);
         Drawn {
             subject: Subject {
-                id: super::sessions::case_id(seed, k),
+                id: super::generated_sessions::case_id(seed, k),
                 area: "generated".into(),
                 title: "a session of calls and lifecycle events".into(),
                 clauses: vec!["AR-SESSION-2".into()],
                 row: None,
             },
             input,
-            reference: compare::observed(InputOutcome::Session(reference), observes),
+            reference: compare::observed(InputOutcome::Session(reference), has),
             features: None,
             reached,
         }
@@ -1257,7 +1183,7 @@ pub fn search(
     };
     for k in 0..count {
         let input = judge
-            .observes
+            .has
             .restrict(Input::One(Box::new(realizable(draw(seed, k)))));
         let (verdict, _) = judge.against_reference(&input);
         if !wanted(&input, &verdict) {

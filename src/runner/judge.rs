@@ -7,13 +7,12 @@ use std::time::{Duration, Instant};
 
 use super::{
     Ask, Broken, CaseResult, ImplError, Implementation, Oracle, Status, TAIL_ID, Verdict,
-    by_expectation, compare, expect::Expected, judged, panic_message,
+    by_expectation, compare, judged, known_failures::Expected, panic_message,
 };
-use crate::capability::{Lacks, Need};
+use crate::capability::{Capabilities, Need};
 use crate::cases::Case;
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
-use crate::protocol::Observes;
 use crate::scenario::session::Input;
 
 /// What a result is about, as the reports name it.
@@ -77,10 +76,8 @@ pub struct Judge<'a> {
     imp: &'a mut dyn Implementation,
     /// The profile every input is decided under.
     pub profile: Profile,
-    /// What the implementation observes beyond protocol 1.
-    pub observes: Observes,
-    /// What its framework cannot express.
-    pub lacks: Lacks,
+    /// What the implementation observes beyond protocol 1 and what its framework can express.
+    pub has: Capabilities,
     expected: &'a Expected,
 }
 
@@ -92,8 +89,7 @@ impl<'a> Judge<'a> {
         expected: &'a Expected,
     ) -> Judge<'a> {
         Judge {
-            observes: imp.observes(),
-            lacks: imp.lacks(),
+            has: imp.capabilities(),
             imp,
             profile,
             expected,
@@ -107,26 +103,20 @@ impl<'a> Judge<'a> {
 
     /// The reference's outcome of `input`, as far as the implementation observes it.
     pub fn reference(&self, input: &Input) -> InputOutcome {
-        reference(input, self.profile, self.observes)
+        reference(input, self.profile, self.has)
     }
 
-    /// What an input that needs the observables `needs` takes that the implementation does not
-    /// have: those observables first, then the capabilities the reference's outcome of it shows
-    /// (`reference`, computed when `None`; a panic of the reference here is left for the input's
-    /// own judging to report).
+    /// What an input that needs `needs` takes that the implementation does not have: those
+    /// needs and the capabilities the reference's outcome of it shows (`reference`, computed when
+    /// `None`, and only when the implementation lacks a capability; a panic of the reference here
+    /// is left for the input's own judging to report), observables first.
     pub fn missing(
         &self,
-        needs: Observes,
+        mut needs: Capabilities,
         input: &Input,
         reference: Option<&InputOutcome>,
     ) -> Vec<Need> {
-        let mut missing: Vec<Need> = self
-            .observes
-            .missing(needs)
-            .into_iter()
-            .map(Need::Observable)
-            .collect();
-        if self.lacks != Lacks::NONE {
+        if self.has.lacks_any() {
             let computed;
             let reference = match reference {
                 Some(r) => Some(r),
@@ -136,11 +126,10 @@ impl<'a> Judge<'a> {
                 }
             };
             if let Some(reference) = reference {
-                let needs = crate::capability::needed_by(input, reference);
-                missing.extend(self.lacks.missing(needs).into_iter().map(Need::Capability));
+                needs = needs.union(Capabilities::shown_by(input, reference));
             }
         }
-        missing
+        self.has.missing(needs)
     }
 
     /// Asks the implementation about `input` (`next` is the input it will be asked next, if
@@ -154,7 +143,7 @@ impl<'a> Judge<'a> {
         };
         catch_unwind(AssertUnwindSafe(|| self.imp.decide(ask)))
             .unwrap_or_else(|p| Err(ImplError::new(Broken::Panic, panic_message(&p))))
-            .map(|o| compare::observed(o, self.observes))
+            .map(|o| compare::observed(o, self.has))
     }
 
     /// The verdict on `input` against `reference`, the reference's outcome of it as far as the
@@ -166,7 +155,7 @@ impl<'a> Judge<'a> {
         reference: &InputOutcome,
         next: Option<&Input>,
     ) -> Verdict {
-        let missing = self.missing(Observes::needed_by(input), input, Some(reference));
+        let missing = self.missing(Capabilities::needed_by(input), input, Some(reference));
         if !missing.is_empty() {
             return Verdict::NotApplicable { missing };
         }
@@ -196,9 +185,9 @@ impl<'a> Judge<'a> {
         let subject = Subject::of_case(case, row);
         let reference = match reference {
             Some(r) => Some(r),
-            None if oracle == Oracle::Reference || self.lacks != Lacks::NONE => Some(
-                reference_safely(&case.scenario, self.profile, self.observes),
-            ),
+            None if oracle == Oracle::Reference || self.has.lacks_any() => {
+                Some(reference_safely(&case.scenario, self.profile, self.has))
+            }
             None => None,
         };
         let known = match &reference {
@@ -251,10 +240,10 @@ impl<'a> Judge<'a> {
     }
 }
 
-/// The reference's outcome of `input` under `profile`, as far as an implementation observing
-/// `observes` shows it.
-pub fn reference(input: &Input, profile: Profile, observes: Observes) -> InputOutcome {
-    compare::observed(crate::engine::decide_input(input, profile), observes)
+/// The reference's outcome of `input` under `profile`, as far as an implementation with the
+/// capabilities `has` shows it.
+pub fn reference(input: &Input, profile: Profile, has: Capabilities) -> InputOutcome {
+    compare::observed(crate::engine::decide_input(input, profile), has)
 }
 
 /// [`reference`], or the panic that deciding it met (a bug of autoreview's, not the
@@ -262,8 +251,7 @@ pub fn reference(input: &Input, profile: Profile, observes: Observes) -> InputOu
 pub fn reference_safely(
     input: &Input,
     profile: Profile,
-    observes: Observes,
+    has: Capabilities,
 ) -> Result<InputOutcome, String> {
-    catch_unwind(AssertUnwindSafe(|| reference(input, profile, observes)))
-        .map_err(|p| panic_message(&p))
+    catch_unwind(AssertUnwindSafe(|| reference(input, profile, has))).map_err(|p| panic_message(&p))
 }

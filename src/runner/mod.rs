@@ -7,13 +7,14 @@
 
 pub mod check;
 pub mod compare;
-pub mod expect;
 pub mod generated;
+pub mod generated_sessions;
 pub mod judge;
+pub mod known_failures;
 pub mod quote;
 pub mod report;
 pub mod select;
-pub mod sessions;
+pub mod shard;
 pub mod subprocess;
 pub mod worddiff;
 
@@ -24,11 +25,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::capability::{Capability, Lacks, Need};
+use crate::capability::{Capabilities, Capability, Need, Observable};
 use crate::cases::{Case, Expectation, matches_partial};
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
-use crate::protocol::{ImplementationInfo, Observable, Observes};
+use crate::protocol::ImplementationInfo;
 use crate::scenario::session::Input;
 pub use compare::{Difference, Severity};
 pub use judge::{Judge, Subject};
@@ -54,15 +55,10 @@ pub trait Implementation {
         None
     }
 
-    /// What the implementation observes beyond protocol 1; by default everything, as the
-    /// reference engine does.
-    fn observes(&self) -> Observes {
-        Observes::ALL
-    }
-
-    /// What the implementation's framework cannot express; by default nothing.
-    fn lacks(&self) -> Lacks {
-        Lacks::NONE
+    /// What the implementation observes beyond protocol 1 and what its framework can express;
+    /// by default everything, as the reference engine.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
     }
 
     /// Who the implementation says it is (an adapter's `hello`), so that reports of several
@@ -220,11 +216,8 @@ impl Implementation for AsyncGate {
 
     /// One call at a time, with its requests, session id, working directory and log fact; no
     /// session scenarios.
-    fn observes(&self) -> Observes {
-        Observes {
-            sessions: false,
-            ..Observes::ALL
-        }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL.without(Need::Observable(Observable::Sessions))
     }
 
     fn info(&self) -> Option<ImplementationInfo> {
@@ -398,7 +391,7 @@ pub struct Report {
     pub selection: check::Selection,
     /// Which shard of the run this report holds, when the run was split (`--shard i/n`).
     #[serde(default)]
-    pub shard: Option<generated::Shard>,
+    pub shard: Option<shard::Shard>,
     /// How many generated scenarios the whole run draws, all shards together; 0 for none.
     #[serde(default)]
     pub generated: usize,
@@ -508,7 +501,7 @@ impl Report {
 
     /// Adds a generated run's results, seed and time to this report. Which expected failures are
     /// stale depends on the whole run, not on this part of it: whoever knows the run's
-    /// [`expect::Scope`] sets `stale_expectations` ([`expect::Expected::stale`]).
+    /// [`known_failures::Scope`] sets `stale_expectations` ([`known_failures::Expected::stale`]).
     pub fn join_generated(&mut self, generated: &mut generated::GeneratedRun) {
         self.results.append(&mut generated.results);
         self.generated_passed += generated.passed;
@@ -527,23 +520,23 @@ pub fn run(
     cases: &[Case],
     profile: Profile,
     oracle: Oracle,
-    expected: &expect::Expected,
+    expected: &known_failures::Expected,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Report {
     let started = SystemTime::now();
     let clock = Instant::now();
     let mut judge = Judge::new(imp, profile, expected);
-    let (observes, lacks) = (judge.observes, judge.lacks);
+    let has = judge.has;
     let table = crate::table::Table::load(profile).ok();
     // Whether the implementation observes what each case needs.
     let observed: Vec<bool> = cases
         .iter()
-        .map(|c| observes.missing(c.needs()).is_empty())
+        .map(|c| has.missing(c.needs()).is_empty())
         .collect();
     // The reference's outcome is needed to judge against it, and to tell the capabilities a case
     // needs.
     let needs_reference =
-        |i: usize| lacks != Lacks::NONE || (oracle == Oracle::Reference && observed[i]);
+        |i: usize| has.lacks_any() || (oracle == Oracle::Reference && observed[i]);
     let mut results = Vec::with_capacity(cases.len());
     std::thread::scope(|scope| {
         // The reference decides each case ahead, on another thread, while the implementation
@@ -551,8 +544,8 @@ pub fn run(
         let (tx, references) = std::sync::mpsc::sync_channel(16);
         scope.spawn(move || {
             for (i, c) in cases.iter().enumerate() {
-                let reference = needs_reference(i)
-                    .then(|| judge::reference_safely(&c.scenario, profile, observes));
+                let reference =
+                    needs_reference(i).then(|| judge::reference_safely(&c.scenario, profile, has));
                 if tx.send(reference).is_err() {
                     return;
                 }
@@ -572,7 +565,7 @@ pub fn run(
     results.extend(judge.tail());
     // As far as this function knows, `cases` are the whole run; a run that took part of the
     // suite (a selection, a shard) sets them again for its whole scope.
-    let stale_expectations = expected.stale(&expect::Scope::of_fixed(
+    let stale_expectations = expected.stale(&known_failures::Scope::of_fixed(
         cases.iter().map(|c| c.id.as_str()),
     ));
     let imp = judge.implementation();
@@ -588,8 +581,8 @@ pub fn run(
         generated: 0,
         session_draws: None,
         protocol: imp.protocol(),
-        observes: observes.list(),
-        lacks: lacks.list(),
+        observes: has.observed(),
+        lacks: has.lacked(),
         started,
         duration: clock.elapsed(),
         seed: None,
@@ -614,21 +607,21 @@ fn row_of(case: &Case, profile: Profile, table: Option<&crate::table::Table>) ->
     table.matching(&features).first().map(|r| r.id.clone())
 }
 
-/// Judges one outcome of an implementation that observes `observes` against `oracle`: against the
-/// reference, the requests are compared only when it observes them.
+/// Judges one outcome of an implementation with the capabilities `has` against `oracle`: against
+/// the reference, the requests are compared only when it observes them.
 pub fn judge(
     case: &Case,
     outcome: &InputOutcome,
     profile: Profile,
     oracle: Oracle,
-    observes: Observes,
+    has: Capabilities,
 ) -> Verdict {
     judged(Ok(outcome), |outcome| match oracle {
         Oracle::CaseExpectation => by_expectation(&case.expect, outcome),
         Oracle::Reference => against(
             case,
-            &judge::reference(&case.scenario, profile, observes),
-            &compare::observed(outcome.clone(), observes),
+            &judge::reference(&case.scenario, profile, has),
+            &compare::observed(outcome.clone(), has),
         ),
     })
 }
@@ -841,7 +834,7 @@ mod tests {
             &cases,
             profile,
             Oracle::Reference,
-            &expect::Expected::none(),
+            &known_failures::Expected::none(),
             &mut |_, _| {},
         );
         let broken: Vec<&str> = report
@@ -873,12 +866,12 @@ mod tests {
                 t.push_str(" (changed)");
             }
         });
-        let expected = expect::Expected::none();
+        let expected = known_failures::Expected::none();
         let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
-        let observes = judge.observes;
+        let has = judge.has;
         let input = (0..400)
-            .filter(|&k| sessions::draws_session(3, k))
-            .map(|k| observes.restrict(Input::Session(sessions::draw(3, k))))
+            .filter(|&k| generated_sessions::draws_session(3, k))
+            .map(|k| has.restrict(Input::Session(generated_sessions::draw(3, k))))
             .find(|s| judge.against_reference(s).0.worst() == Some(Severity::Text))
             .expect("a session whose texts differ");
         let (verdict, _) = judge.against_reference(&input);
@@ -909,7 +902,7 @@ mod tests {
             max_shrink_steps: 20,
             ..generated::Plan::new(40, 7)
         };
-        let expected = expect::Expected::none();
+        let expected = known_failures::Expected::none();
         let mut imp = marked(&[Answer::Call(2), Answer::InSession(0)]);
         let found = generated::run(
             &mut imp,
@@ -925,11 +918,14 @@ mod tests {
             .map(|r| r.id.as_str())
             .collect();
         let session = (0..40)
-            .find(|&k| sessions::draws_session(7, k))
+            .find(|&k| generated_sessions::draws_session(7, k))
             .expect("a session among 40 cases");
         assert_eq!(
             broken,
-            [generated::case_id(7, 2), sessions::case_id(7, session)],
+            [
+                generated::case_id(7, 2),
+                generated_sessions::case_id(7, session)
+            ],
             "{:#?}",
             found.results
         );
@@ -977,7 +973,7 @@ mod tests {
                 max_counterexamples: 2,
                 ..generated::Plan::new(12, seed)
             };
-            let expected = expect::Expected::none();
+            let expected = known_failures::Expected::none();
             let mut imp = worded(texts.clone());
             let mut report = run(&mut imp, &[], Profile::Baseline, Oracle::Reference, &expected, &mut |_, _| {});
             let mut found = generated::run(&mut imp, Profile::Baseline, &plan, &expected, &mut |_, _| {});

@@ -11,7 +11,7 @@ use std::time::SystemTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::generated::Shard;
+use super::shard::Shard;
 use super::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
 use crate::capability::Need;
 
@@ -153,7 +153,7 @@ fn terminal_difference(d: &Difference, color: bool) -> String {
 /// Counts for one area (or the total).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
-pub struct Tally {
+pub struct StatusCounts {
     /// Cases.
     pub cases: usize,
     /// Passed.
@@ -172,14 +172,14 @@ pub struct Tally {
     pub broken: BTreeMap<Broken, usize>,
 }
 
-impl Tally {
-    /// The headings of [`Tally::columns`], as the terminal and Markdown tables show them.
+impl StatusCounts {
+    /// The headings of [`StatusCounts::columns`], as the terminal and Markdown tables show them.
     const COLUMNS: [&'static str; 12] = [
         "cases", "pass", "fail", "n/a", "SAFETY", "DECISION", "ORDER", "TEXT", "INFO", "broken",
         "xfail", "xpass",
     ];
 
-    /// What the columns of [`Tally::COLUMNS`] count, the lines under each summary table.
+    /// What the columns of [`StatusCounts::COLUMNS`] count, the lines under each summary table.
     const LEGEND: [&'static str; 3] = [
         "fail: failures that fail the run; n/a: not applicable, not sent (needs what the \
          implementation does not observe or lacks)",
@@ -188,7 +188,7 @@ impl Tally {
         "xfail: failures --expect lists; xpass: passes of cases --expect lists as failures",
     ];
 
-    /// The counts a summary table shows for this tally, in [`Tally::COLUMNS`] order.
+    /// The counts a summary table shows for this tally, in [`StatusCounts::COLUMNS`] order.
     fn columns(&self) -> [usize; 12] {
         let sev = |s: Severity| self.by_severity.get(&s).copied().unwrap_or(0);
         [
@@ -226,14 +226,14 @@ impl Tally {
 }
 
 /// Per-area tallies in the order areas first appear, and the total.
-pub fn tallies(report: &Report) -> (Vec<(String, Tally)>, Tally) {
-    let mut areas: Vec<(String, Tally)> = Vec::new();
-    let mut total = Tally::default();
+pub fn tallies(report: &Report) -> (Vec<(String, StatusCounts)>, StatusCounts) {
+    let mut areas: Vec<(String, StatusCounts)> = Vec::new();
+    let mut total = StatusCounts::default();
     for r in &report.results {
         let i = match areas.iter().position(|(a, _)| a == &r.area) {
             Some(i) => i,
             None => {
-                areas.push((r.area.clone(), Tally::default()));
+                areas.push((r.area.clone(), StatusCounts::default()));
                 areas.len() - 1
             }
         };
@@ -252,7 +252,7 @@ pub fn tallies(report: &Report) -> (Vec<(String, Tally)>, Tally) {
         let i = match areas.iter().position(|(a, _)| a == "generated") {
             Some(i) => i,
             None => {
-                areas.push(("generated".to_owned(), Tally::default()));
+                areas.push(("generated".to_owned(), StatusCounts::default()));
                 areas.len() - 1
             }
         };
@@ -327,15 +327,19 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
         }
         l
     };
-    let _ = writeln!(out, "{}", line("area", Tally::COLUMNS.map(str::to_owned)));
-    let mut row = |name: &str, t: &Tally| {
+    let _ = writeln!(
+        out,
+        "{}",
+        line("area", StatusCounts::COLUMNS.map(str::to_owned))
+    );
+    let mut row = |name: &str, t: &StatusCounts| {
         let _ = writeln!(out, "{}", line(name, t.columns().map(|n| n.to_string())));
     };
     for (a, t) in &areas {
         row(a, t);
     }
     row("total", &total);
-    for l in Tally::LEGEND {
+    for l in StatusCounts::LEGEND {
         let _ = writeln!(out, "  {l}");
     }
     out.push('\n');
@@ -509,7 +513,7 @@ pub struct JsonReport<R = Report> {
 pub struct Summary {
     /// All cases.
     #[serde(default)]
-    pub total: Tally,
+    pub total: StatusCounts,
     /// Each area's, in the order areas first appear.
     #[serde(default)]
     pub areas: Vec<AreaTally>,
@@ -521,7 +525,7 @@ pub struct AreaTally {
     /// The area.
     pub area: String,
     /// Its counts.
-    pub tally: Tally,
+    pub tally: StatusCounts,
 }
 
 impl<R> std::ops::Deref for JsonReport<R> {
@@ -752,7 +756,7 @@ pub(crate) fn deserialize_needs<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Vec<Need>, D::Error> {
     use crate::capability::Capability;
-    use crate::protocol::Observable;
+    use crate::capability::Observable;
     let names = Vec::<String>::deserialize(d)?;
     names
         .iter()
@@ -1136,8 +1140,8 @@ pub fn markdown(report: &Report, strict: bool) -> String {
     ));
     facts.push(format!("{:.1} s", report.duration.as_secs_f64()));
     let _ = writeln!(out, "{}\n", facts.join(" · "));
-    let _ = writeln!(out, "| area | {} |", Tally::COLUMNS.join(" | "));
-    let _ = writeln!(out, "|---|{}", "---:|".repeat(Tally::COLUMNS.len()));
+    let _ = writeln!(out, "| area | {} |", StatusCounts::COLUMNS.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---:|".repeat(StatusCounts::COLUMNS.len()));
     let rows = areas
         .iter()
         .map(|(a, t)| (md_text(a, 100), t))
@@ -1147,7 +1151,7 @@ pub fn markdown(report: &Report, strict: bool) -> String {
         let _ = writeln!(out, "| {a} | {} |", cells.join(" | "));
     }
     out.push('\n');
-    for l in Tally::LEGEND {
+    for l in StatusCounts::LEGEND {
         let _ = writeln!(out, "- {}", md_text(l, l.len()));
     }
     if let Some(line) = not_applicable_line(report, &|id| code_span(id)) {
@@ -1412,14 +1416,14 @@ pub(crate) mod tests {
     fn the_summary_explains_its_columns_and_what_was_compared() {
         let r = report(vec![case("A", Status::Pass)], &[]);
         let (terminal, md) = (text(&r, false, false), markdown(&r, false));
-        let legend = Tally::LEGEND.join(" ");
-        for column in &Tally::COLUMNS[2..] {
+        let legend = StatusCounts::LEGEND.join(" ");
+        for column in &StatusCounts::COLUMNS[2..] {
             assert!(
                 legend.contains(&format!("{column}:")) || legend.contains(&format!("{column},")),
                 "{column}"
             );
         }
-        for l in Tally::LEGEND {
+        for l in StatusCounts::LEGEND {
             assert!(terminal.contains(l), "{terminal}");
             assert!(md.contains(&md_text(l, l.len())), "{md}");
         }
@@ -1490,7 +1494,7 @@ pub(crate) mod tests {
     /// else ran nothing, which no report calls a pass.
     #[test]
     fn not_applicable_cases_are_counted_apart_in_every_report() {
-        use crate::protocol::Observable;
+        use crate::capability::Observable;
         let [sessions, requests, session_log] = Observable::ALL.map(Need::Observable);
         let mixed = report(
             vec![

@@ -3,7 +3,7 @@
 //! or garbage costs one case and a restart, and whatever it writes to stderr is kept with the case
 //! it belongs to.
 
-use crate::capability::Lacks;
+use crate::capability::{Capabilities, Observable};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use super::{Ask, Broken, ImplError, Implementation};
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
-use crate::protocol::{self, ImplementationInfo, Observes, Reply, ReplyKind, Request};
+use crate::protocol::{self, ImplementationInfo, Reply, ReplyKind, Request};
 use crate::scenario::canonical;
 use crate::scenario::session::Input;
 use tree::Tree;
@@ -374,8 +374,8 @@ fn address(input: &Input) -> usize {
 struct Hello {
     implementation: ImplementationInfo,
     protocol: u32,
-    observes: Observes,
-    lacks: Lacks,
+    /// What it observes and what its framework can express.
+    has: Capabilities,
     /// Whether it asked for canonical scenarios.
     canonical: bool,
 }
@@ -391,10 +391,8 @@ pub struct Subprocess {
     info: Option<ImplementationInfo>,
     /// The protocol version the adapter answered hello with.
     protocol: u32,
-    /// What its hello says it observes.
-    observes: Observes,
-    /// What its hello says its framework cannot express.
-    lacks: Lacks,
+    /// What its hello says it observes and its framework cannot express.
+    has: Capabilities,
     /// Whether its hello asked for canonical scenarios (`spec/protocol.md`, "Canonical
     /// scenarios").
     canonical: bool,
@@ -421,8 +419,7 @@ impl Subprocess {
             encoded: None,
             info: None,
             protocol: protocol::VERSION,
-            observes: Observes::NONE,
-            lacks: Lacks::NONE,
+            has: Capabilities::PROTOCOL_1,
             canonical: false,
             restarts: 0,
             seq: 0,
@@ -433,8 +430,7 @@ impl Subprocess {
         s.running = Some(running);
         s.info = Some(hello.implementation);
         s.protocol = hello.protocol;
-        s.observes = hello.observes;
-        s.lacks = hello.lacks;
+        s.has = hello.has;
         s.canonical = hello.canonical;
         Ok(s)
     }
@@ -568,8 +564,7 @@ impl Subprocess {
                         running.kill();
                         return Err(StartError::Version { found: p });
                     }
-                    let read = Observes::from_hello(p, observes.as_deref())
-                        .and_then(|o| Ok((o, Lacks::from_hello(p, lacks.as_deref())?)))
+                    let read = Capabilities::from_hello(p, observes.as_deref(), lacks.as_deref())
                         .and_then(|read| {
                             if canonical && p < 2 {
                                 return Err(format!(
@@ -578,7 +573,7 @@ impl Subprocess {
                             }
                             Ok(read)
                         });
-                    let (observes, lacks) = match read {
+                    let has = match read {
                         Ok(o) => o,
                         Err(message) => {
                             running.kill();
@@ -600,8 +595,7 @@ impl Subprocess {
                         Hello {
                             implementation,
                             protocol: p,
-                            observes,
-                            lacks,
+                            has,
                             canonical,
                         },
                     ))
@@ -666,19 +660,19 @@ impl Subprocess {
             // The cases were chosen, and are judged, on what the first hello said: an adapter
             // that says otherwise after a restart cannot be judged on the same terms.
             Ok((running, hello))
-                if (hello.protocol, hello.observes, hello.lacks, hello.canonical)
-                    != (self.protocol, self.observes, self.lacks, self.canonical) =>
+                if (hello.protocol, hello.has, hello.canonical)
+                    != (self.protocol, self.has, self.canonical) =>
             {
                 running.kill();
                 self.gave_up = Some(format!(
                     "the restarted adapter answered hello differently (protocol {}, observes [{}], lacks [{}]{}; before: protocol {}, observes [{}], lacks [{}]{}), so no further case is run",
                     hello.protocol,
-                    names(hello.observes.list()),
-                    names(hello.lacks.list()),
+                    names(hello.has.observed()),
+                    names(hello.has.lacked()),
                     if hello.canonical { ", canonical" } else { "" },
                     self.protocol,
-                    names(self.observes.list()),
-                    names(self.lacks.list()),
+                    names(self.has.observed()),
+                    names(self.has.lacked()),
                     if self.canonical { ", canonical" } else { "" },
                 ));
             }
@@ -706,14 +700,10 @@ impl Implementation for Subprocess {
         self.info.clone()
     }
 
-    /// What the adapter's hello lists; a protocol-1 adapter observes nothing beyond protocol 1.
-    fn observes(&self) -> Observes {
-        self.observes
-    }
-
-    /// What the adapter's hello lists under `lacks`.
-    fn lacks(&self) -> Lacks {
-        self.lacks
+    /// What the adapter's hello lists under `observes`, and every capability but those it lists
+    /// under `lacks`; a protocol-1 adapter observes nothing beyond protocol 1.
+    fn capabilities(&self) -> Capabilities {
+        self.has
     }
 
     fn finish(&mut self) -> Option<ImplError> {
@@ -750,7 +740,7 @@ impl Implementation for Subprocess {
     fn decide(&mut self, ask: Ask<'_>) -> Result<InputOutcome, ImplError> {
         let kind = match ask.input {
             Input::One(_) => Kind::One,
-            Input::Session(_) if !self.observes.sessions => {
+            Input::Session(_) if !self.has.observes(Observable::Sessions) => {
                 return Err(ImplError::new(
                     Broken::NotRun,
                     "the adapter does not observe sessions (its hello does not list them)",

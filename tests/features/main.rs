@@ -104,7 +104,7 @@ fn applicable<P: clap::Args, R: clap::Args, W: clap::Args>(
         }
         let observes = std::env::var(world::ADAPTER_VAR)
             .map(|command| *OBSERVES.get_or_init(|| world::adapter_observes(&command)))
-            .unwrap_or(autoreview::protocol::Observes::ALL);
+            .unwrap_or(autoreview::capability::Capabilities::ALL);
         match world::beyond(observes, f, r, s) {
             None => true,
             Some(needs) => {
@@ -119,7 +119,8 @@ fn applicable<P: clap::Args, R: clap::Args, W: clap::Args>(
 }
 
 /// What the adapter observes, read from its handshake once.
-static OBSERVES: std::sync::OnceLock<autoreview::protocol::Observes> = std::sync::OnceLock::new();
+static OBSERVES: std::sync::OnceLock<autoreview::capability::Capabilities> =
+    std::sync::OnceLock::new();
 
 /// cucumber's command line, read from the arguments the shim kept; each writer brings its own
 /// options, so the type is inferred where it is used.

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{LazyLock, Mutex};
 
+use autoreview::capability::Observable;
 use autoreview::outcome::{InputOutcome, ItemOutcome};
 use autoreview::runner::subprocess::{Limits, Subprocess};
 use autoreview::runner::{Ask, Implementation};
@@ -400,10 +401,10 @@ fn adapter<'a>(
 }
 
 /// What the adapter observes beyond protocol 1, from its handshake (`spec/protocol.md`).
-pub fn adapter_observes(command: &str) -> autoreview::protocol::Observes {
+pub fn adapter_observes(command: &str) -> autoreview::capability::Capabilities {
     use autoreview::runner::Implementation;
     let mut adapters = ADAPTERS.lock().unwrap_or_else(|e| e.into_inner());
-    adapter(&mut adapters, command, Profile::Baseline).observes()
+    adapter(&mut adapters, command, Profile::Baseline).capabilities()
 }
 
 /// Decides `input` through the adapter for `profile`, starting it on first use.
@@ -430,7 +431,7 @@ const ITEM_STEPS: [&str; 5] = [
 ];
 
 /// Steps that set up or check what a protocol-1 adapter can neither be asked nor report, with
-/// what they need (`Observes` in `spec/protocol.md`).
+/// what they need (the observables of `spec/protocol.md`).
 const BEYOND_PROTOCOL_1: [(&str, &str); 4] = [
     ("the session log ", "the session log"),
     (
@@ -444,7 +445,7 @@ const BEYOND_PROTOCOL_1: [(&str, &str); 4] = [
 /// What a scenario needs beyond protocol 1 that an implementation observing `observes` lacks:
 /// sessions, the session log or the requests; `None` when it can run the scenario.
 pub fn beyond(
-    observes: autoreview::protocol::Observes,
+    observes: autoreview::capability::Capabilities,
     feature: &gherkin::Feature,
     rule: Option<&gherkin::Rule>,
     scenario: &gherkin::Scenario,
@@ -464,7 +465,7 @@ pub fn beyond(
     let event = steps
         .iter()
         .any(|s| ITEM_STEPS[2..].iter().any(|p| s.starts_with(p)));
-    if (items > 1 || event) && !observes.sessions {
+    if (items > 1 || event) && !observes.observes(Observable::Sessions) {
         return Some("sessions");
     }
     steps.iter().find_map(|s| {
@@ -473,8 +474,8 @@ pub fn beyond(
             .find(|(p, needs)| {
                 s.starts_with(p)
                     && match *needs {
-                        "requests" => !observes.requests,
-                        _ => !observes.session_log,
+                        "requests" => !observes.observes(Observable::Requests),
+                        _ => !observes.observes(Observable::SessionLog),
                     }
             })
             .map(|(_, needs)| *needs)

@@ -8,7 +8,9 @@ use autoreview::capability::Need;
 use std::collections::BTreeMap;
 
 use autoreview::runner::subprocess::{Limits, Subprocess};
-use autoreview::runner::{self, Difference, Oracle, Severity, Status, Verdict, expect::Expected};
+use autoreview::runner::{
+    self, Difference, Oracle, Severity, Status, Verdict, known_failures::Expected,
+};
 use autoreview::{Profile, cases};
 use serde_json::json;
 

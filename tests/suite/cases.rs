@@ -3,9 +3,9 @@
 
 use std::collections::BTreeSet;
 
+use autoreview::capability::{Capabilities, Need, Observable};
 use autoreview::cases::{self, Expectation, matches_partial};
 use autoreview::outcome::InputOutcome;
-use autoreview::protocol::Observes;
 use autoreview::runner::{self, Reference, Verdict};
 use autoreview::{Profile, spec};
 use serde_json::json;
@@ -68,7 +68,7 @@ fn the_reference_passes_every_fixed_case() {
             &all,
             profile,
             runner::Oracle::CaseExpectation,
-            &runner::expect::Expected::none(),
+            &runner::known_failures::Expected::none(),
             &mut |_, _| {},
         );
         let failures: Vec<_> = report
@@ -93,7 +93,7 @@ fn the_judge_reports_a_wrong_text_with_its_pointer_and_severity() {
     let mut outcome = autoreview::decide(case.call().unwrap(), Profile::Baseline);
     let judge = |case: &cases::Case, outcome: &autoreview::Outcome, oracle| {
         let outcome = InputOutcome::One(Box::new(outcome.clone()));
-        runner::judge(case, &outcome, Profile::Baseline, oracle, Observes::ALL)
+        runner::judge(case, &outcome, Profile::Baseline, oracle, Capabilities::ALL)
     };
     for oracle in [Oracle::CaseExpectation, Oracle::Reference] {
         assert_eq!(judge(&case, &outcome, oracle), Verdict::Pass);
@@ -210,7 +210,7 @@ fn a_session_case_expects_one_entry_per_item() {
     .unwrap();
     assert_eq!(ok.len(), 1);
     assert!(ok[0].call().is_none());
-    assert!(ok[0].needs().sessions);
+    assert!(ok[0].needs().has(Need::Observable(Observable::Sessions)));
     for (expect, why) in [
         (
             r#"{"calls": [{}]}"#,

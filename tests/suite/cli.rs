@@ -824,7 +824,7 @@ fn the_json_report_records_the_run() {
     // And the sessions some of them draw, for the reference, which observes sessions.
     let generated = 3
         + (0..3)
-            .filter(|&k| autoreview::runner::sessions::draws_session(7, k))
+            .filter(|&k| autoreview::runner::generated_sessions::draws_session(7, k))
             .count();
     assert_eq!(r["generated_passed"], generated);
     assert_eq!(r["summary"]["total"]["cases"], results.len() + generated);

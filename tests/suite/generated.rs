@@ -5,10 +5,11 @@
 
 use std::collections::BTreeSet;
 
-use autoreview::runner::generated::{self, Plan, Shard};
+use autoreview::runner::generated::{self, Plan};
+use autoreview::runner::shard::Shard;
 use autoreview::runner::subprocess::{Limits, Subprocess};
 use autoreview::runner::{
-    self, AsyncGate, Implementation, Oracle, Severity, Verdict, expect::Expected,
+    self, AsyncGate, Implementation, Oracle, Severity, Verdict, known_failures::Expected,
 };
 use autoreview::{Profile, Scenario, cases};
 use serde_json::{Value, json};
@@ -33,12 +34,15 @@ fn tamper(mode: &str, profile: Profile) -> Subprocess {
 /// observes sessions).
 fn sessions_among(seed: u64, ks: impl IntoIterator<Item = usize>) -> usize {
     ks.into_iter()
-        .filter(|&k| autoreview::runner::sessions::draws_session(seed, k))
+        .filter(|&k| autoreview::runner::generated_sessions::draws_session(seed, k))
         .count()
 }
 
 fn passes_everything(imp: &mut dyn Implementation, profile: Profile, count: usize, seed: u64) {
-    let sessions = if imp.observes().sessions {
+    let sessions = if imp
+        .capabilities()
+        .observes(autoreview::capability::Observable::Sessions)
+    {
         sessions_among(seed, 0..count)
     } else {
         0
@@ -114,8 +118,8 @@ fn shards_are_disjoint_and_cover_the_run() {
         let mine: BTreeSet<String> = ids(shard)
             .into_iter()
             .flat_map(|k| {
-                let session = autoreview::runner::sessions::draws_session(5, k)
-                    .then(|| autoreview::runner::sessions::case_id(5, k));
+                let session = autoreview::runner::generated_sessions::draws_session(5, k)
+                    .then(|| autoreview::runner::generated_sessions::case_id(5, k));
                 std::iter::once(generated::case_id(5, k)).chain(session)
             })
             .collect();
@@ -513,7 +517,10 @@ fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freez
     assert!(!cases[0].clauses.is_empty());
     assert!(cases[0].call().is_some());
     assert!(
-        cases[1].call().is_none() && cases[1].needs().sessions,
+        cases[1].call().is_none()
+            && cases[1]
+                .needs()
+                .observes(autoreview::capability::Observable::Sessions),
         "the session is frozen too: {text}"
     );
     assert_eq!(cases[1].clauses, ["AR-SESSION-2"]);
@@ -683,7 +690,12 @@ fn generated_sessions_catch_a_count_that_is_not_carried_and_shrink_by_dropping_i
     assert_eq!((session.calls.len(), calls), (2, 2), "{}", c.minimal_json());
     // Items were dropped: the session it was drawn as held more.
     let k: usize = c.id.rsplit("-S").next().unwrap().parse().unwrap();
-    assert!(autoreview::runner::sessions::draw(11, k).calls.len() > 2);
+    assert!(
+        autoreview::runner::generated_sessions::draw(11, k)
+            .calls
+            .len()
+            > 2
+    );
     let rendered = generated::render(c, Profile::Resilient, &[]);
     assert!(
         rendered.contains("/calls/1/review/consecutive_failures"),

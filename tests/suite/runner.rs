@@ -6,7 +6,9 @@ use std::process::Command;
 use std::time::Duration;
 
 use autoreview::runner::subprocess::{Limits, StartError, Subprocess};
-use autoreview::runner::{self, Broken, Oracle, Severity, Status, Verdict, expect::Expected};
+use autoreview::runner::{
+    self, Broken, Oracle, Severity, Status, Verdict, known_failures::Expected,
+};
 use autoreview::{Profile, cases};
 
 const BIN: &str = env!("CARGO_BIN_EXE_autoreview");
@@ -1092,7 +1094,7 @@ fn mixed_cases(profile: Profile) -> Vec<cases::Case> {
 /// never sent and never a pass, each naming what it lacks.
 #[test]
 fn a_protocol_1_adapter_passes_what_it_can_and_the_rest_is_not_applicable() {
-    use autoreview::protocol::Observable;
+    use autoreview::capability::Observable;
     for profile in Profile::ALL {
         let cases = mixed_cases(profile);
         assert!(cases.iter().any(|c| c.id.starts_with("SES-")), "{profile}");
@@ -1669,7 +1671,9 @@ fn one_expectation_file_serves_every_shard_and_selection() {
     // outside this run's selection, as another shard's does (a run with a seed of its own keeps
     // its file): neither stale nor judged.
     let no_session = (0..1000)
-        .find(|&k| !autoreview::runner::sessions::draws_session(7, k) && k < 60 && k % 3 == 0)
+        .find(|&k| {
+            !autoreview::runner::generated_sessions::draws_session(7, k) && k < 60 && k % 3 == 0
+        })
         .unwrap();
     let mut with_stale = listed.clone();
     let nowhere = ["NOPE-1".to_owned(), format!("GEN-7-S{no_session}")];

@@ -193,26 +193,34 @@ fn sessions_no_runtime_produces_are_refused_with_the_rule_and_the_item() {
 
 #[test]
 fn what_the_generator_draws_for_an_implementation_is_what_it_observes() {
-    use autoreview::protocol::Observes;
+    use autoreview::capability::{Capabilities, Need, Observable};
     use autoreview::scenario::session::Input;
-    for sessions in [false, true] {
+    let sessions = Need::Observable(Observable::Sessions);
+    for with_sessions in [false, true] {
         for requests in [false, true] {
             for session_log in [false, true] {
-                let observes = Observes {
-                    sessions,
-                    requests,
-                    session_log,
-                };
+                let observes = [
+                    (with_sessions, sessions),
+                    (requests, Need::Observable(Observable::Requests)),
+                    (session_log, Need::Observable(Observable::SessionLog)),
+                ]
+                .into_iter()
+                .fold(
+                    Capabilities::PROTOCOL_1,
+                    |has, (on, n)| {
+                        if on { has.with(n) } else { has }
+                    },
+                );
                 for k in 0..3000 {
                     let one = observes.restrict(Input::One(Box::new(
                         autoreview::generate::direct::scenario(&mut Rng::for_case(21, k)),
                     )));
-                    let needs = Observes::needed_by(&one);
+                    let needs = Capabilities::needed_by(&one);
                     assert_eq!(observes.missing(needs), [], "{observes:?}, draw {k}");
                     let s = observes
                         .restrict(Input::Session(session_scenario(&mut Rng::for_case(22, k))));
-                    let mut needs = Observes::needed_by(&s);
-                    needs.sessions = false; // drawn only for those that observe sessions
+                    // Drawn only for those that observe sessions.
+                    let needs = Capabilities::needed_by(&s).without(sessions);
                     assert_eq!(observes.missing(needs), [], "{observes:?}, session {k}");
                 }
             }

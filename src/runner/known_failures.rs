@@ -27,7 +27,7 @@ pub struct Scope {
     /// The generated cases of the whole run, all shards together: seed and count.
     pub generated: Option<(u64, usize)>,
     /// This process's shard of the generated cases.
-    pub shard: super::generated::Shard,
+    pub shard: super::shard::Shard,
     /// Whether the implementation is asked the generated sessions (it observes sessions).
     pub sessions: bool,
 }
@@ -40,7 +40,7 @@ impl Scope {
             ran: fixed.clone(),
             fixed,
             generated: None,
-            shard: super::generated::Shard::ALL,
+            shard: super::shard::Shard::ALL,
             sessions: true,
         }
     }
