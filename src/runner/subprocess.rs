@@ -767,15 +767,30 @@ impl Implementation for Subprocess {
     }
 }
 
-/// An input's JSON as an adapter reads it: as written, or (for an adapter that asked for
-/// canonical scenarios) its canonical form, always a session (a single call as the session of
-/// that call).
+/// The members of a `decide` line after its `seq`, as an adapter reads them: the scenario as
+/// written, or (for an adapter that asked for canonical scenarios) the reply kind, what the
+/// scripted world answers for each item, and the canonical form, always a session (a single call
+/// as the session of that call).
 fn encode(input: &Input, canonical: bool) -> Result<Vec<u8>, serde_json::Error> {
-    match (canonical, input) {
-        (false, input) => serde_json::to_vec(input),
-        (true, Input::One(s)) => serde_json::to_vec(&canonical::session(&canonical::as_session(s))),
-        (true, Input::Session(s)) => serde_json::to_vec(&canonical::session(s)),
+    if !canonical {
+        let mut out = b"\"scenario\":".to_vec();
+        serde_json::to_writer(&mut out, input)?;
+        return Ok(out);
     }
+    // A canonical scenario is always a session: the request says which outcome to reply with.
+    let (reply, session) = match input {
+        Input::One(s) => (
+            ReplyKind::Call,
+            canonical::session(&canonical::as_session(s)),
+        ),
+        Input::Session(s) => (ReplyKind::Session, canonical::session(s)),
+    };
+    let mut out = reply.member().as_bytes().to_vec();
+    out.extend_from_slice(b"\"world\":");
+    serde_json::to_writer(&mut out, &canonical::world(input))?;
+    out.extend_from_slice(b",\"scenario\":");
+    serde_json::to_writer(&mut out, &session)?;
+    Ok(out)
 }
 
 /// The kind of scenario a request carries, and so of outcome its reply must hold.
@@ -804,13 +819,7 @@ impl Subprocess {
         self.seq += 1;
         let seq = self.seq;
         let mark = running.stderr_mark();
-        // A canonical scenario is always a session: the request says which outcome to reply with.
-        let reply = match (self.canonical, kind) {
-            (false, _) => "",
-            (true, Kind::One) => ReplyKind::Call.member(),
-            (true, Kind::Session) => ReplyKind::Session.member(),
-        };
-        let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},{reply}\"scenario\":");
+        let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},");
         const SUFFIX: &[u8] = b"}\n";
         // The request line's length sets its deadline: a gate's time grows with what it reads.
         let bytes = prefix.len() + json.as_ref().map_or(0, Vec::len) + SUFFIX.len();
