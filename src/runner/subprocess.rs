@@ -1080,6 +1080,34 @@ fn read_lines(out: impl Read, cap: usize, tx: mpsc::Sender<Line>) {
 mod tests {
     use super::*;
 
+    /// The members of a decide line after its `seq`, read back as one JSON object.
+    fn members(input: &Input, canonical: bool) -> serde_json::Value {
+        let bytes = encode(input, canonical).unwrap();
+        serde_json::from_str(&format!("{{{}}}", String::from_utf8(bytes).unwrap())).unwrap()
+    }
+
+    #[test]
+    fn a_canonical_decide_line_carries_the_worlds_answer_for_each_item() {
+        let session = Input::from_json(
+            r#"{"calls":[{"tool":{"name":"t"},"schema":"registry-only","log":"no-open-step","reviewer":{"text":"x"}},{"event":"dispose"}]}"#,
+        )
+        .unwrap();
+        let m = members(&session, true);
+        assert_eq!(m["reply"], "session");
+        assert_eq!(m["scenario"], canonical::input(&session));
+        assert_eq!(m["world"][1], serde_json::Value::Null);
+        assert_eq!(m["world"][0]["header_schemas"], 0);
+        assert_eq!(m["world"][0]["registry_schemas"], 1);
+        let error = m["world"][0]["log_error"].as_str().unwrap();
+        assert!(error.contains("no open step"), "{error}");
+        let one = Input::from_json(r#"{"tool":{"name":"t"},"reviewer":{"text":"x"}}"#).unwrap();
+        let m = members(&one, true);
+        assert_eq!(m["reply"], "call");
+        assert_eq!(m["world"].as_array().map(Vec::len), Some(1));
+        // As written, a scenario travels alone.
+        assert_eq!(members(&one, false).as_object().map(|o| o.len()), Some(1));
+    }
+
     #[test]
     fn a_profile_mismatch_names_every_offered_profile() {
         use Profile::*;
