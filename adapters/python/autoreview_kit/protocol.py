@@ -9,8 +9,8 @@ carries protocol lines only, one per reply, flushed; logs go to stderr. A gate t
 becomes an ``error`` reply and the run goes on.
 
 ``python3 my_adapter.py --decide baseline < spec/fixtures/replay.jsonl`` instead reads lines
-``{"reply", "scenario"}`` (a decide line's members, with a canonical scenario) and prints one
-outcome per line, for debugging.
+``{"reply", "world", "scenario"}`` (a decide line's members, with a canonical scenario) and
+prints one outcome per line, for debugging.
 """
 
 from __future__ import annotations
