@@ -42,6 +42,7 @@ fn bare_round_trips(serve: &str, profile: Profile, count: usize, seed: u64) -> f
                 seq: k as u64,
                 scenario: serde_json::to_value(&scenario).unwrap(),
                 reply: None,
+                world: None,
             })
             .unwrap()
         })

@@ -80,6 +80,7 @@ fn measure(label: &str, serve: &str, profile: Profile, cases: &[cases::Case], ru
                 seq: i as u64,
                 scenario: serde_json::to_value(&c.scenario).unwrap(),
                 reply: None,
+                world: None,
             })
             .unwrap()
         })

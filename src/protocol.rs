@@ -40,6 +40,10 @@ pub enum Request {
         /// scenario was a single call) or the session's.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reply: Option<ReplyKind>,
+        /// Sent with a canonical scenario only: what the scripted world answers for each item of
+        /// its `calls`, in order (`null` for an event).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        world: Option<Vec<Option<crate::scenario::canonical::WorldAnswer>>>,
     },
     /// The run is over; the adapter exits. No reply.
     Stop,
@@ -306,6 +310,7 @@ pub fn serve(
                 seq,
                 scenario,
                 reply,
+                world: _,
             }) => {
                 // The line's text still shows members named twice, which the parsed value lost.
                 let read = crate::scenario::portable::check(&line)

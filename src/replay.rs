@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 
 use crate::profile::Profile;
 use crate::protocol::ReplyKind;
-use crate::scenario::session::{Input, Item};
-use crate::scenario::{Scenario, SchemaCount, canonical};
+use crate::scenario::canonical;
+use crate::scenario::session::Input;
 
 /// The longest canonical scenario, in bytes of JSON, a fixed case may have to be replayed: the
 /// few longer ones carry megabytes of reviewer text that test a gate's reader, not a kit.
@@ -78,43 +78,18 @@ fn line(case: &str, profile: Profile, input: &Input) -> Option<Value> {
     if scenario.to_string().len() > MAX_SCENARIO_BYTES {
         return None;
     }
-    let (reply, items) = match input {
-        Input::One(call) => (ReplyKind::Call, vec![world(call)]),
-        Input::Session(s) => (
-            ReplyKind::Session,
-            s.calls
-                .iter()
-                .map(|item| match item {
-                    Item::Call(c) => world(c),
-                    Item::Event(_) => Value::Null,
-                })
-                .collect(),
-        ),
+    let reply = match input {
+        Input::One(_) => ReplyKind::Call,
+        Input::Session(_) => ReplyKind::Session,
     };
     Some(json!({
         "case": case,
         "profile": profile,
         "reply": reply,
         "scenario": scenario,
-        "world": items,
+        "world": canonical::world(input),
         "outcome": crate::engine::decide_input(input, profile),
     }))
-}
-
-/// What the scripted world answers for one call beyond what its scenario names: how many
-/// schemas of the call's name the request header and the live registry hold, and what looking
-/// the call up in the session log throws (`null`: it finds the call).
-fn world(call: &Scenario) -> Value {
-    let count = |c: SchemaCount| match c {
-        SchemaCount::Missing => 0,
-        SchemaCount::Present => 1,
-        SchemaCount::Ambiguous => 2,
-    };
-    json!({
-        "header_schemas": count(call.schema.header),
-        "registry_schemas": count(call.schema.registry),
-        "log_error": call.log.message().map(|t| t.text),
-    })
 }
 
 /// Where the committed fixture lives, from the crate's root.

@@ -16,7 +16,6 @@ import type {
   FailureClass,
   ImplementationInfo,
   InputOutcome,
-  LogFact,
   Observable,
   OnFailure,
   Preset,
@@ -26,6 +25,7 @@ import type {
   Route,
   SessionScenario,
   ToolResult,
+  WorldAnswer,
 } from './types/contract';
 
 export * from './types/contract';
@@ -85,7 +85,12 @@ export interface Exec {
 /** The rest of the pre-execute chain (downstream): what the scenario's `downstream` says. */
 export type Next = () => Promise<Downstream>;
 
-/** The virtual clock every timer of the run lives on: use it for deadlines, never real timers. */
+/**
+ * The virtual clock every timer of the run lives on: use it for deadlines, never real timers.
+ * After each step the harness lets pending promise jobs run; when the call has not completed and
+ * no virtual timer is pending, nothing can ever happen again, so the call is reported as never
+ * settling (`settled: false`) at once, without waiting.
+ */
 export interface Clock {
   now(): number;
   setTimeout(fn: () => void, ms?: number): number;
@@ -134,7 +139,12 @@ export interface Host {
   log(...args: unknown[]): void;
 }
 
-/** One reviewer request (AR-REVIEW-12): the route, and what `review.requests` records. */
+/**
+ * One reviewer request (AR-REVIEW-12): the route, and what `review.requests` records: the route
+ * (`provider/model`), `temperature` (null when not sent), how many `tools` it declares, its
+ * `sessionId` (null when not sent), and whether `system` ends with the repair instruction
+ * (MSG-REPAIR-INSTRUCTION).
+ */
 export interface ReviewRequest {
   provider: string;
   model: string;
@@ -194,14 +204,39 @@ export interface Env extends Host {
     registrySchemas(exec?: Exec): ToolSchema[];
   };
   readonly llm: {
-    /** Resolves to the response's chunks, or rejects with the scripted thrown value as it is. */
+    /**
+     * Resolves to the response's chunks, or rejects with the scripted thrown value as it is. A
+     * scripted `{"hang": true}` request never settles on its own: when its `signal` aborts it
+     * resolves with an `aborted` finish whose failure is `{ code: 'ABORTED', message: <the abort
+     * reason's message> }`, as an LLM runtime does when a request is cancelled.
+     */
     request(options: ReviewRequest): Promise<ReviewerChunk[]>;
   };
   readonly observe: {
-    /** Call it once when the review settles as a failure, before acting on it. */
+    /**
+     * Call it once when the review settles as a failure, BEFORE acting on it: a review that made
+     * no request fires its during-review abort points here ("Abort points" below).
+     */
     reviewFailure(failure: ReviewFailureReport): void;
   };
 }
+
+// ---- Abort points --------------------------------------------------------------------------
+// Where a call's scenario aborts it (`abort`, an `AbortPoint`; scenario.md, spec chapter 7), as
+// the harness fires it:
+//
+//   caller-before-dispatch      the caller's signal is aborted before the stage; no listener runs.
+//   lifecycle-before-review     the integration's dispose() is called before the call starts.
+//   caller-during-review        the caller aborts when the gate starts its first reviewer request;
+//   lifecycle-after-review      dispose() is called at the same moment. When the review makes no
+//                               request (its route, session or schema did not resolve), both fire
+//                               when the gate reports the failure through env.observe.reviewFailure.
+//                               For a pass-through call, caller-during-review fires when downstream
+//                               is consulted.
+//   lifecycle-during-downstream dispose() is called when the gate calls next().
+//
+// A call with a lifecycle abort point leaves the integration disposed of for the items after it,
+// whether or not the point was reached (AR-SESSION-2): the harness then calls dispose() after it.
 
 /** The `tools/pre-execute` listener. */
 export type Listener = (exec: Exec, next: Next, env: Env) => GateDecision | Promise<GateDecision>;
@@ -215,9 +250,16 @@ export interface Restored {
 /** An installed integration. */
 export interface Integration {
   listener: Listener;
-  /** Disposal (AR-DISPOSE-1): stop admitting, move live Auto sessions, abort, wait, unregister Auto. */
+  /**
+   * Disposal (AR-DISPOSE-1): stop admitting, move live Auto sessions, abort, wait, unregister Auto.
+   * Called at a lifecycle abort point of a call or at a `dispose` event; the harness does not wait
+   * for it to settle before the call goes on, and drops the integration once the call or event is over.
+   */
   dispose(): void | Promise<void>;
-  /** The session's failures in a row (AR-RES-HINT-1), for `review.consecutive_failures`. */
+  /**
+   * The session's failures in a row (AR-RES-HINT-1), for `review.consecutive_failures`. Without
+   * it the outcome reports the count the installation started from.
+   */
   consecutiveFailures?(session: AgentSession): number;
 }
 
@@ -267,21 +309,35 @@ export declare function serve(options: ServeOptions): void;
 export interface RunOptions {
   /** Default `baseline`. */
   profile?: Profile;
-  /** What the run observes. Default: all. */
+  /** What the run observes. Default: all; `review.requests` is reported only with `requests`. */
   observes?: readonly Observable[];
-  /** The decide line's `reply`: `call` resolves to the outcome of the session's only call. */
+  /**
+   * The decide line's `reply`: `call` resolves to the outcome of the session's only call,
+   * otherwise to the session's (`{ id, calls }`).
+   */
   reply?: ReplyKind;
+  /** The decide line's `world`: what the scripted world answers for each item of `calls`. */
+  world: readonly (WorldAnswer | null)[];
   log?: (...args: unknown[]) => void;
 }
 
 /**
  * Decide one canonical scenario with the integration `install` makes. Rejects when the gate
  * throws or returns something that is not a decision.
+ *
+ * The items of a session run one after the other in one world, so whatever the gate keeps
+ * carries from call to call. Events:
+ *   dispose       dispose() (with `reselect`: right after dispose() is called, before it settles,
+ *                 the user selects Auto again, as an observer of the migration would; AR-DISPOSE-5);
+ *                 the integration is gone afterwards, and calls pass through to downstream;
+ *   install       install(host, { consecutiveFailures: new Map() }) again (AR-INSTALL-1);
+ *   select-auto   host.permissionPresets.set(session, 'auto').
+ * An event reports the error a selection of Auto met, or null.
  */
-export declare function runInput(scenario: CanonicalScenario, install: Install, options?: RunOptions): Promise<InputOutcome>;
+export declare function runInput(scenario: CanonicalScenario, install: Install, options: RunOptions): Promise<InputOutcome>;
 
 /** `runInput` for a bare listener gate. */
-export declare function runScenario(scenario: CanonicalScenario, gate: Gate, options?: RunOptions): Promise<InputOutcome>;
+export declare function runScenario(scenario: CanonicalScenario, gate: Gate, options: RunOptions): Promise<InputOutcome>;
 
 /** The integration the harness installs around a bare listener. */
 export declare function shellAround(gate: Gate): Install;
@@ -354,7 +410,5 @@ export declare const RUNTIME_TEXT: {
 export declare const INFO_ABORTED: Readonly<{ name: 'AbortError'; code: 'ABORTED_BEFORE_DISPATCH' }>;
 /** The deployment's presets besides Auto, and the approval policy selecting each one writes. */
 export declare const PRESET_TABLE: Readonly<Record<Exclude<Preset, 'auto'>, ApprovalPolicy>>;
-/** What finding the pending call in a session log that breaks a fact says. */
-export declare const SESSION_LOG_TEXT: Readonly<Record<Exclude<LogFact, 'consistent'>, string>>;
 /** MSG-REPAIR-INSTRUCTION: a request whose `system` ends with it is a repair. */
 export declare const REPAIR_INSTRUCTION: string;

@@ -11,7 +11,8 @@
  *    (`canonical`), which the runner has already read and checked and sends as a session naming
  *    every member, so the kit only takes them apart (`decode`); a runner that says protocol 1 is
  *    answered 1, but sends scenarios as written, which the kit does not read;
- *  - a scripted world built from one canonical scenario: one session (its preset, approval policy,
+ *  - a scripted world built from one canonical scenario and what the runner says its world
+ *    answers (schema counts, session-log errors): one session (its preset, approval policy,
  *    request header and session log), a permission-presets service with which the gate registers
  *    the Auto preset, a fake reviewer client that records what each request carries, downstream
  *    listeners ending in allow, an approval service (spec chapter 6), the caller's abort signal
@@ -23,110 +24,9 @@
  *  - `runInput`, which drives all of that on the virtual clock, call by call and event by event,
  *    and assembles the outcome exactly as spec/scenario.md defines it.
  *
- * A gate is an *integration*, installed once per session and disposed of as the host does it:
- *
- *   install(host, restored) => { listener, dispose, consecutiveFailures? }
- *
- *     host      the services the integration keeps for its lifetime (see below);
- *     restored  { consecutiveFailures: Map<session id, number> }: the failures in a row a session
- *               had before this run (the scenario's session.consecutive_failures), for the first
- *               installation; empty for an installation after a disposal (AR-RES-HINT-4).
- *     listener(exec, next, env) => Promise<decision>   the `tools/pre-execute` listener
- *     dispose() => Promise<void>   disposal (AR-DISPOSE-1): called at a lifecycle abort point of a
- *               call or at a `dispose` event; the harness does not wait for it to settle before the
- *               call goes on, and drops the integration once the call or event is over.
- *     consecutiveFailures(session) => number   the session's failures in a row, as the integration
- *               counts them (AR-RES-HINT-1); the outcome's review.consecutive_failures. Without it
- *               the outcome reports the count the installation started from.
- *
- * A gate may also be a bare listener `(exec, next, env) => Promise<decision>` (the protocol-1 form,
- * `serve({ gate })`): the harness then installs it inside an integration that does what the
- * shipped one does around its listener — registers Auto, refuses admission while closing,
- * migrates listed Auto sessions on disposal — and offers it env.lifecycle and
- * env.sessions.consecutiveFailures / setConsecutiveFailures (see `shellAround`).
- *
- *   exec  = { name, callId, kind: 'native'|'ptc-inner'|'run-code', parent, agent, signal, arguments }
- *           `agent` is undefined for a call without an agent, else { id, session };
- *           `parent` is set for a ptc-inner call (the program's run_code call), undefined otherwise;
- *           `signal` is the caller's AbortSignal.
- *   session = exec.agent.session, the same object for every call of a session:
- *           { id, route: { provider, model }, workingDirectory, log }
- *           `workingDirectory` is the request header's directory, undefined when the header names
- *           none (scenario session.working_directory false; AR-REVIEW-10);
- *           `log.pendingAction(exec)` finds the pending call in the session log and returns its
- *           logged action { name, arguments }, or throws an Error whose message says which fact the
- *           log breaks (scenario `log`; AR-REVIEW-11).
- *   next  = () => Promise<decision>      the rest of the pre-execute chain (downstream).
- *   host  = the services an integration keeps:
- *     host.profile                        'baseline' | 'resilient' (the run's profile)
- *     host.config                         the resilient configuration, every member named (AR-RES-CONFIG-1)
- *     host.permissionPresets.current(session)   'auto' | 'danger-full-access' | ... ('custom' for a
- *                                         session recorded in Auto while no integration registers it)
- *     host.permissionPresets.set(session, name)  selects a preset and writes its approval policy
- *                                         (auto: ask, danger-full-access: never, ...); selecting auto
- *                                         first calls the registered admission hook, which may throw
- *     host.permissionPresets.registerAuto(admit) => unregister   makes `auto` selectable
- *     host.approval.overrideOf(session)   'ask' | 'never' | undefined
- *     host.approval.effectivePolicy(session)     'ask' | 'never'
- *     host.sessions.list()                the live sessions disposal walks (scenario session.listed)
- *     host.workingDirectory.ensure(session)      the header's directory, else the deployment's
- *     host.clock.now() / setTimeout(fn, ms) / clearTimeout(id) / sleep(ms)
- *                                         the virtual clock; use it for deadlines, never real timers
- *     host.log(...args)                   writes to stderr
- *   env   = host, plus what belongs to this one call:
- *     env.tools.headerSchemas(exec)       schemas with exec.name in the latest request header (for a
- *                                         ptc-inner call: the schemas bound when the program started)
- *     env.tools.registrySchemas(exec)     schemas with exec.name in the live tool registry
- *     env.llm.request(options)            one reviewer request; options = { provider, model, system,
- *                                         messages, temperature, tools?, sessionId?, signal }; resolves
- *                                         to an array of chunks (see below) or rejects with the
- *                                         scripted thrown value
- *     env.observe.reviewFailure({ class, message, implementationDefined })
- *                                         instrumentation: call it once when the review settles as a
- *                                         failure, BEFORE acting on it (see "abort points" below)
- *
- *   decision = { kind: 'allow' }
- *            | { kind: 'deny', reason, info? }
- *            | { kind: 'cancel' }
- *            | { kind: 'ask', reason?, displayReason?: { en, zh } }   (display_reason is accepted too)
- *
- * Reviewer requests (review.requests, AR-REVIEW-12): the client records each request's route
- * (`provider/model`), `temperature` (null when not sent), how many `tools` it declares, its
- * `sessionId` (null when not sent), and whether `system` ends with the repair instruction
- * (MSG-REPAIR-INSTRUCTION). Reviewer chunks (what env.llm.request resolves to), in stream order:
- *   { type: 'block', block: { type: 'reasoning' | 'text' | 'tool-call', text } }
- *   { type: 'finish', reason: { kind: 'stop' | 'max-tokens' | ... } }
- *   { type: 'finish', reason: { kind: 'error' | 'aborted', failure: { code, message } } }
- *   { type: 'usage', usage: {...} }        only after the finish, when data_after_finish is scripted
- * A scripted {"hang": true} request never settles on its own. When its `signal` aborts it resolves
- * with an `aborted` finish whose failure is { code: 'ABORTED', message: <the abort reason's message> },
- * as an LLM runtime does when a request is cancelled.
- *
- * Abort points (scenario.md, spec chapter 7):
- *   caller-before-dispatch      the caller's signal is aborted before the stage; no listener runs.
- *   lifecycle-before-review     the integration's dispose() is called before the call starts.
- *   caller-during-review        the caller aborts when the gate starts its first reviewer request;
- *   lifecycle-after-review      dispose() is called at the same moment. When the review makes no
- *                               request (its route, session or schema did not resolve), both fire
- *                               when the gate reports the failure through env.observe.reviewFailure.
- *                               For a pass-through call, caller-during-review fires when downstream
- *                               is consulted.
- *   lifecycle-during-downstream dispose() is called when the gate calls next().
- * A call with a lifecycle abort point leaves the integration disposed of for the items after it,
- * whether or not the point was reached (AR-SESSION-2): the harness then calls dispose() after it.
- *
- * Sessions (protocol 2, `observes: ['sessions']`): the items of a session scenario run one after
- * the other in one world, so whatever the gate keeps carries from call to call. Events:
- *   dispose       dispose() (with `reselect`: right after dispose() is called, before it settles,
- *                 the user selects Auto again, as an observer of the migration would; AR-DISPOSE-5);
- *                 the integration is gone afterwards, and calls pass through to downstream;
- *   install       install(host, { consecutiveFailures: new Map() }) again (AR-INSTALL-1);
- *   select-auto   host.permissionPresets.set(session, 'auto').
- * An event reports the error a selection of Auto met, or null.
- *
- * Time: everything runs on a virtual clock. After each step the harness lets pending promise jobs
- * run; when the call has not completed and no virtual timer is pending, nothing can ever happen
- * again, so the call is reported as never settling (`settled: false`) at once, without waiting.
+ * The API, typed and documented member by member — what a gate is installed with and what it
+ * receives, the abort points, sessions and events, the virtual clock — is harness.d.ts, beside
+ * this file; README.md shows it in use.
  */
 
 const readline = require('node:readline');
@@ -188,27 +88,6 @@ const REPAIR_INSTRUCTION =
 const HEADER_DIRECTORY = '/home/user/project';
 const DEPLOYMENT_DIRECTORY = '/srv/agent';
 
-/**
- * The session-log facts (scenario `log`, AR-REVIEW-11) and what finding the pending call in such a
- * log says, in the order the shipped gate checks them.
- */
-const SESSION_LOG_TEXT = Object.freeze({
-  'ptc-start-without-step': 'auto-review: a PTC call has no owning step in the session log',
-  'ptc-identity-ambiguous': 'auto-review: a PTC call identity is ambiguous in the session log',
-  'no-open-step': 'auto-review: the pending call has no open step in the session log',
-  'root-not-logged-once': 'auto-review: the pending root call is missing or ambiguous in the session log',
-  'ptc-start-missing': 'auto-review: the pending PTC call is missing or ambiguous in the session log',
-  'root-twice-in-surface': 'auto-review: the pending root call is ambiguous in the current surface',
-  'native-identity-ambiguous': 'auto-review: a native call identity is ambiguous in the session log',
-  'visible-call-unlogged': 'auto-review: a visible call before the pending root is missing from the session log',
-  'unstarted-call-dispatched': 'auto-review: an unstarted visible call has logged PTC dispatches',
-  'not-a-started-prefix': 'auto-review: visible native call logs do not form a started prefix',
-  'visible-call-disagrees': 'auto-review: a visible tool call disagrees with its logged action',
-  'root-not-in-surface': 'auto-review: the pending root call is missing from the current surface',
-  'native-call-disagrees': 'auto-review: the pending native call disagrees with its logged action',
-  'ptc-call-disagrees': 'auto-review: the pending PTC call disagrees with its logged action',
-});
-
 // ---------------------------------------------------------------------------------------------
 // Canonical scenarios (spec/protocol.md, "Canonical scenarios"). The runner has read and checked
 // each scenario and sends it as a session naming every member, so decoding is taking it apart:
@@ -219,12 +98,15 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const LIFECYCLE_ABORTS = ['lifecycle-before-review', 'lifecycle-after-review', 'lifecycle-during-downstream'];
 
-/** A canonical scenario's items, each `{ call }` or `{ event }`. */
-function decode(scenario) {
-  if (!isObject(scenario) || !Array.isArray(scenario.calls) || !isObject(scenario.session)) {
-    throw new Error(`not a canonical scenario (the runner sends those to an adapter whose hello says "canonical": true): ${JSON.stringify(scenario)?.slice(0, 200)}`);
+/**
+ * A canonical scenario's items, each `{ call }` or `{ event }`; a call carries what the world
+ * answers for it (`world`, the decide line's member of that name: schema counts, session-log error).
+ */
+function decode(scenario, world) {
+  if (!isObject(scenario) || !Array.isArray(scenario.calls) || !isObject(scenario.session) || !Array.isArray(world) || world.length !== scenario.calls.length) {
+    throw new Error(`not a canonical scenario with its world (the runner sends those to an adapter whose hello says "canonical": true): ${JSON.stringify(scenario)?.slice(0, 200)}`);
   }
-  return { ...scenario, items: scenario.calls.map((item) => (has(item, 'event') ? { event: item } : { call: item })) };
+  return { ...scenario, items: scenario.calls.map((item, i) => (has(item, 'event') ? { event: item } : { call: { ...item, world: world[i] } })) };
 }
 
 /** Which of the five attempts an attempt is (a `blocks` attempt names `finish` too). */
@@ -277,20 +159,13 @@ class VirtualClock {
 
 const clone = (v) => (v === undefined ? undefined : structuredClone(v));
 
-function abortMessage(reason) {
-  if (reason instanceof Error) return reason.message;
-  return String(reason);
-}
-
+/** `count` schemas of the name `name`. */
 function fakeSchemas(name, count) {
-  const one = (variant) => ({
+  return Array.from({ length: count }, (_, i) => ({
     name,
-    description: `scripted schema of ${JSON.stringify(name)}${variant ? ` (${variant})` : ''}`,
+    description: `scripted schema of ${JSON.stringify(name)}${count > 1 ? ` (${i + 1} of ${count})` : ''}`,
     parameters: { type: 'object', properties: {} },
-  });
-  if (count === 'present') return [one('')];
-  if (count === 'ambiguous') return [one('first'), one('second')];
-  return [];
+  }));
 }
 
 function chunksOf(attempt) {
@@ -314,7 +189,6 @@ function chunksOf(attempt) {
       throw new Error(`no chunks for a ${shapeOf(attempt)} attempt`);
   }
 }
-
 
 /** What one reviewer request carried, as the outcome records it (AR-REVIEW-12). */
 function requestRecord(options) {
@@ -348,7 +222,7 @@ function openSession(sc, profile, install, options = {}) {
   const knobs = { preset: sc.preset, override: sc.policy.override };
   let admitAuto = null; // the admission hook of the registered Auto preset; null while none is
 
-  const logFacts = new Map(); // call id -> what the session log says about that call
+  const logErrors = new Map(); // call id -> what finding that call in the session log throws
   const session = {
     id: sc.session.id,
     route: { ...sc.session.route },
@@ -356,8 +230,8 @@ function openSession(sc, profile, install, options = {}) {
     log: {
       /** Find the pending call in the session log (AR-REVIEW-11): its logged action, or why not. */
       pendingAction(exec) {
-        const fact = logFacts.get(exec.callId) ?? 'consistent';
-        if (fact !== 'consistent') throw new Error(SESSION_LOG_TEXT[fact]);
+        const error = logErrors.get(exec.callId) ?? null;
+        if (error !== null) throw new Error(error);
         return { name: exec.name, arguments: clone(exec.arguments) };
       },
     },
@@ -499,7 +373,7 @@ function openSession(sc, profile, install, options = {}) {
       signal: caller.signal,
       arguments: {},
     };
-    logFacts.set(exec.callId, call.log);
+    logErrors.set(exec.callId, call.world.log_error ?? null);
 
     // The reviewer client.
     const llm = {
@@ -517,7 +391,7 @@ function openSession(sc, profile, install, options = {}) {
             const end = () => {
               if (caller.signal.aborted || disposedDuringCall) rec.signalEnded.add(index);
               resolve([
-                { type: 'finish', reason: { kind: 'aborted', failure: { code: 'ABORTED', message: abortMessage(signal.reason) } } },
+                { type: 'finish', reason: { kind: 'aborted', failure: { code: 'ABORTED', message: messageOf(signal.reason) } } },
               ]);
             };
             if (signal.aborted) end();
@@ -582,8 +456,8 @@ function openSession(sc, profile, install, options = {}) {
       ...host,
       approval,
       tools: {
-        headerSchemas: (e) => fakeSchemas((e || exec).name, call.schema.header),
-        registrySchemas: (e) => fakeSchemas((e || exec).name, call.schema.registry),
+        headerSchemas: (e) => fakeSchemas((e || exec).name, call.world.header_schemas),
+        registrySchemas: (e) => fakeSchemas((e || exec).name, call.world.registry_schemas),
       },
       llm,
       observe: {
@@ -811,7 +685,7 @@ async function runToolCall(world, listener) {
         });
       } catch (error) {
         // AR-APPROVAL-4 / AR-RESULT-5
-        return refuse(`Error: ${error instanceof Error ? error.message : String(error)}`, null);
+        return refuse(`Error: ${messageOf(error)}`, null);
       }
       switch (answer) {
         case 'allowed-once':
@@ -868,7 +742,6 @@ function scalarLength(s) {
   for (const _ of s) n++;
   return n;
 }
-
 
 /**
  * The outcome of one call (spec/scenario.md). `consecutiveFailures` is the count to report (null
@@ -935,16 +808,13 @@ function installerOf({ install, gate } = {}) {
 
 /**
  * Decide one canonical scenario (spec/protocol.md, "Canonical scenarios") with the integration
- * `install` makes, under `options.profile`. With `options.reply` `'call'` (the decide line's
- * `reply`) it resolves to the outcome of the session's only call, otherwise to the session's
- * (`{ id, calls: [...] }`); it rejects when the gate throws or returns something that is not a
- * decision. `options.observes` (default: all) says what the run observes: `review.requests` is
- * reported only with `requests`.
+ * `install` makes, as harness.d.ts documents: `options` holds the profile, what the run observes
+ * (default: all) and the decide line's `reply` and `world`.
  */
 async function runInput(raw, install, options = {}) {
   const profile = options.profile || 'baseline';
   const observes = options.observes || OBSERVABLES;
-  const scenario = decode(raw);
+  const scenario = decode(raw, options.world);
   const world = openSession(scenario, profile, install, { ...options, profile, observes });
   const outcomes = [];
   for (const item of scenario.items) {
@@ -963,16 +833,8 @@ function runScenario(raw, gate, options = {}) {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Serve a gate over the adapter protocol on stdin/stdout.
- *
- *   serve({
- *     implementation: { name, version, language, homepage? },
- *     profiles: ['baseline'],            // the profiles the gate can be checked against
- *     observes: ['sessions', 'requests', 'session-log'],   // what the gate can observe (protocol 2)
- *     lacks: [],                         // what its framework cannot express (protocol 2), e.g. ['deny-reason']
- *     install,                           // (host, restored) => { listener, dispose, consecutiveFailures? }
- *     // or, the protocol-1 form: gate,   // (exec, next, env) => Promise<decision>
- *   })
+ * Serve a gate over the adapter protocol on stdin/stdout, with the options of `ServeOptions` in
+ * harness.d.ts (skeleton.js shows each one).
  *
  * `observes` lists what the gate can express, and only that: a case that needs something left out
  * is not applicable to it (never sent, never a pass). `lacks` (default none: the hello then has no
@@ -980,9 +842,9 @@ function runScenario(raw, gate, options = {}) {
  * needs it is not applicable either. A runner speaking protocol 1 is answered with protocol 1,
  * observes nothing beyond it and hears of no `lacks`.
  *
- * `node adapter.js --decide <profile>` instead reads lines `{ "reply", "scenario" }` on stdin (a
- * decide line's members, as each line of spec/fixtures/replay.jsonl holds them) and prints one
- * outcome per line, for debugging (with everything the gate observes).
+ * `node adapter.js --decide <profile>` instead reads lines `{ "reply", "world", "scenario" }` on
+ * stdin (a decide line's members, as each line of spec/fixtures/replay.jsonl holds them) and
+ * prints one outcome per line, for debugging (with everything the gate observes).
  */
 function serve({ implementation, profiles = ['baseline'], observes = [], lacks = [], install, gate, log: userLog } = {}) {
   const installer = installerOf({ install, gate });
@@ -1020,7 +882,7 @@ function serve({ implementation, profiles = ['baseline'], observes = [], lacks =
     }
     if (directProfile !== null) {
       try {
-        write(await runInput(message.scenario, installer, { profile: directProfile, observes: observed, reply: message.reply, log }));
+        write(await runInput(message.scenario, installer, { profile: directProfile, observes: observed, reply: message.reply, world: message.world, log }));
       } catch (error) {
         write({ error: error && error.message ? error.message : String(error) });
       }
@@ -1043,7 +905,7 @@ function serve({ implementation, profiles = ['baseline'], observes = [], lacks =
       }
       case 'decide':
         try {
-          const outcome = await runInput(message.scenario, installer, { profile: profile || 'baseline', observes: observed, reply: message.reply, log });
+          const outcome = await runInput(message.scenario, installer, { profile: profile || 'baseline', observes: observed, reply: message.reply, world: message.world, log });
           write({ type: 'outcome', seq: message.seq, outcome });
         } catch (error) {
           log(`[adapter] decide ${message.seq} failed: ${error && error.stack ? error.stack : String(error)}`);
@@ -1076,7 +938,6 @@ module.exports = {
   RUNTIME_TEXT,
   INFO_ABORTED,
   PRESET_TABLE,
-  SESSION_LOG_TEXT,
   REPAIR_INSTRUCTION,
   VirtualClock,
   runToolCall,

@@ -757,15 +757,30 @@ impl Implementation for Subprocess {
     }
 }
 
-/// An input's JSON as an adapter reads it: as written, or (for an adapter that asked for
-/// canonical scenarios) its canonical form, always a session (a single call as the session of
-/// that call).
+/// The members of a `decide` line after its `seq`, as an adapter reads them: the scenario as
+/// written, or (for an adapter that asked for canonical scenarios) the reply kind, what the
+/// scripted world answers for each item, and the canonical form, always a session (a single call
+/// as the session of that call).
 fn encode(input: &Input, canonical: bool) -> Result<Vec<u8>, serde_json::Error> {
-    match (canonical, input) {
-        (false, input) => serde_json::to_vec(input),
-        (true, Input::One(s)) => serde_json::to_vec(&canonical::session(&canonical::as_session(s))),
-        (true, Input::Session(s)) => serde_json::to_vec(&canonical::session(s)),
+    if !canonical {
+        let mut out = b"\"scenario\":".to_vec();
+        serde_json::to_writer(&mut out, input)?;
+        return Ok(out);
     }
+    // A canonical scenario is always a session: the request says which outcome to reply with.
+    let (reply, session) = match input {
+        Input::One(s) => (
+            ReplyKind::Call,
+            canonical::session(&canonical::as_session(s)),
+        ),
+        Input::Session(s) => (ReplyKind::Session, canonical::session(s)),
+    };
+    let mut out = reply.member().as_bytes().to_vec();
+    out.extend_from_slice(b"\"world\":");
+    serde_json::to_writer(&mut out, &canonical::world(input))?;
+    out.extend_from_slice(b",\"scenario\":");
+    serde_json::to_writer(&mut out, &session)?;
+    Ok(out)
 }
 
 /// The kind of scenario a request carries, and so of outcome its reply must hold.
@@ -794,13 +809,7 @@ impl Subprocess {
         self.seq += 1;
         let seq = self.seq;
         let mark = running.stderr_mark();
-        // A canonical scenario is always a session: the request says which outcome to reply with.
-        let reply = match (self.canonical, kind) {
-            (false, _) => "",
-            (true, Kind::One) => ReplyKind::Call.member(),
-            (true, Kind::Session) => ReplyKind::Session.member(),
-        };
-        let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},{reply}\"scenario\":");
+        let prefix = format!("{{\"type\":\"decide\",\"seq\":{seq},");
         const SUFFIX: &[u8] = b"}\n";
         // The request line's length sets its deadline: a gate's time grows with what it reads.
         let bytes = prefix.len() + json.as_ref().map_or(0, Vec::len) + SUFFIX.len();
@@ -1060,6 +1069,34 @@ fn read_lines(out: impl Read, cap: usize, tx: mpsc::Sender<Line>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The members of a decide line after its `seq`, read back as one JSON object.
+    fn members(input: &Input, canonical: bool) -> serde_json::Value {
+        let bytes = encode(input, canonical).unwrap();
+        serde_json::from_str(&format!("{{{}}}", String::from_utf8(bytes).unwrap())).unwrap()
+    }
+
+    #[test]
+    fn a_canonical_decide_line_carries_the_worlds_answer_for_each_item() {
+        let session = Input::from_json(
+            r#"{"calls":[{"tool":{"name":"t"},"schema":"registry-only","log":"no-open-step","reviewer":{"text":"x"}},{"event":"dispose"}]}"#,
+        )
+        .unwrap();
+        let m = members(&session, true);
+        assert_eq!(m["reply"], "session");
+        assert_eq!(m["scenario"], canonical::input(&session));
+        assert_eq!(m["world"][1], serde_json::Value::Null);
+        assert_eq!(m["world"][0]["header_schemas"], 0);
+        assert_eq!(m["world"][0]["registry_schemas"], 1);
+        let error = m["world"][0]["log_error"].as_str().unwrap();
+        assert!(error.contains("no open step"), "{error}");
+        let one = Input::from_json(r#"{"tool":{"name":"t"},"reviewer":{"text":"x"}}"#).unwrap();
+        let m = members(&one, true);
+        assert_eq!(m["reply"], "call");
+        assert_eq!(m["world"].as_array().map(Vec::len), Some(1));
+        // As written, a scenario travels alone.
+        assert_eq!(members(&one, false).as_object().map(|o| o.len()), Some(1));
+    }
 
     #[test]
     fn a_profile_mismatch_names_every_offered_profile() {

@@ -6,13 +6,14 @@
 //! Every type is taken apart member by member, so that a member added to a scenario type does not
 //! compile until it is written here too.
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::session::{Event, Input, Item, SessionScenario};
 use super::{
     Attempt, Block, Config, Downstream, FailedFinish, Policy, Reviewer, Route, Scenario,
-    SchemaView, Session, Tool,
+    SchemaCount, SchemaView, Session, Tool,
 };
 
 /// The canonical form of a scenario line: a session scenario naming every member. A single call
@@ -49,6 +50,50 @@ pub fn single_call(s: &SessionScenario) -> Option<Scenario> {
         }),
         _ => None,
     }
+}
+
+/// What the scripted world answers for each item of an input, in the order of its canonical
+/// form's `calls` (`null` for an event): sent beside a canonical scenario, so that a kit's world
+/// plays it back instead of deriving it from the scenario.
+pub fn world(input: &Input) -> Value {
+    match input {
+        Input::One(call) => json!([call_world(call)]),
+        Input::Session(s) => s
+            .calls
+            .iter()
+            .map(|item| match item {
+                Item::Call(c) => call_world(c),
+                Item::Event(_) => Value::Null,
+            })
+            .collect(),
+    }
+}
+
+/// What the scripted world answers for one call beyond what its canonical scenario names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WorldAnswer {
+    /// How many schemas of the call's name the request header holds (`schema.header`: missing
+    /// 0, present 1, ambiguous 2).
+    pub header_schemas: u8,
+    /// How many schemas of the call's name the live tool registry holds (`schema.registry`).
+    pub registry_schemas: u8,
+    /// The message of the error looking the pending call up in the session log throws (`log`;
+    /// `null`: it finds the call, `consistent`).
+    pub log_error: Option<String>,
+}
+
+fn call_world(call: &Scenario) -> Value {
+    let count = |c: SchemaCount| match c {
+        SchemaCount::Missing => 0,
+        SchemaCount::Present => 1,
+        SchemaCount::Ambiguous => 2,
+    };
+    name(&WorldAnswer {
+        header_schemas: count(call.schema.header),
+        registry_schemas: count(call.schema.registry),
+        log_error: call.log.message().map(|t| t.text.to_string()),
+    })
 }
 
 /// The canonical form of a session scenario.
@@ -211,7 +256,7 @@ fn policy_members(p: &Policy) -> Value {
     json!({ "override": override_.map(|o| name(&o)), "default": name(default) })
 }
 
-/// The wire name of a unit enum value (`"ptc-inner"`).
+/// The wire form of a value: the name of a unit enum value (`"ptc-inner"`), a struct's members.
 fn name(v: &impl Serialize) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }

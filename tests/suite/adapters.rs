@@ -443,7 +443,8 @@ fn decided_by_node(script: &str, profile: Profile, lines: &[String]) -> Vec<Stri
             } else {
                 "session"
             };
-            json!({"reply": reply, "scenario": canonical::input(&input)}).to_string()
+            json!({"reply": reply, "world": canonical::world(&input), "scenario": canonical::input(&input)})
+                .to_string()
         })
         .collect();
     use std::io::{BufRead, Write};
@@ -585,12 +586,10 @@ fn the_kit_decides_sessions_requests_and_session_logs_as_the_reference() {
 fn the_kit_answers_each_protocol_in_its_own_terms() {
     use std::io::{BufRead, Write};
     let read = |v: Value| Input::from_value(&v).unwrap();
-    let session = canonical::input(&read(
+    let session = read(
         json!({"calls": [{"tool": {"name": "bash"}, "reviewer": {"throw": "x"}}, {"event": "dispose"}]}),
-    ));
-    let call = canonical::input(&read(
-        json!({"tool": {"name": "bash"}, "reviewer": {"throw": "x"}}),
-    ));
+    );
+    let call = read(json!({"tool": {"name": "bash"}, "reviewer": {"throw": "x"}}));
     let written = json!({"tool": {"name": "bash"}, "reviewer": {"throw": "x"}});
     for script in ["skeleton.js", "rc3-model.js"] {
         for protocol in [1, 2] {
@@ -618,10 +617,11 @@ fn the_kit_answers_each_protocol_in_its_own_terms() {
                 assert_eq!(hello.get("canonical"), None, "{what}");
                 assert_eq!(one["type"], json!("error"), "{what}: {one}");
             } else {
-                let one =
-                    ask(json!({"type": "decide", "seq": 1, "reply": "call", "scenario": call}));
+                let one = ask(
+                    json!({"type": "decide", "seq": 1, "reply": "call", "world": canonical::world(&call), "scenario": canonical::input(&call)}),
+                );
                 let many = ask(
-                    json!({"type": "decide", "seq": 2, "reply": "session", "scenario": session}),
+                    json!({"type": "decide", "seq": 2, "reply": "session", "world": canonical::world(&session), "scenario": canonical::input(&session)}),
                 );
                 assert_eq!(one["type"], json!("outcome"), "{what}: {one}");
                 assert_eq!(hello["canonical"], json!(true), "{what}");

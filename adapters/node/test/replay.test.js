@@ -48,7 +48,7 @@ test('the scripted world answers each call as the fixture says', async () => {
   let checked = 0;
   for (const line of lines) {
     const seen = new Map();
-    await runInput(line.scenario, probe(seen), { profile: line.profile, reply: line.reply, log: () => {} });
+    await runInput(line.scenario, probe(seen), { profile: line.profile, reply: line.reply, world: line.world, log: () => {} });
     // Calls are numbered in order; one the listener never saw (aborted first, or after a
     // disposal) has nothing to compare.
     let n = 0;
@@ -89,7 +89,7 @@ const each = (outcome, marksOf) =>
 test('the example gate reaches the reference outcome of every line', async () => {
   const failed = [];
   for (const line of lines) {
-    const outcome = await runInput(line.scenario, install, { profile: line.profile, reply: line.reply, log: () => {} });
+    const outcome = await runInput(line.scenario, install, { profile: line.profile, reply: line.reply, world: line.world, log: () => {} });
     try {
       const marksOf = (i) => (i === null ? line.outcome.prefix_only : line.outcome.calls[i]?.prefix_only);
       assert.deepEqual(each(outcome, marksOf), each(line.outcome, marksOf));

@@ -21,6 +21,7 @@ import {
   type ReviewerChunk,
   type Scenario,
   type SessionScenario,
+  type WorldAnswer,
 } from '@autoreview/kit';
 import { install as exampleGate, readStrict } from '@autoreview/kit/example-gate';
 import { apply } from '@autoreview/kit/rc3-model';
@@ -113,6 +114,10 @@ const session: SessionScenario = {
   ],
 };
 
+// What the runner sends beside the canonical form of `session`: the world's answers per item.
+const present: WorldAnswer = { header_schemas: 1, registry_schemas: 1, log_error: null };
+const world: (WorldAnswer | null)[] = [present, null, present];
+
 /** What a call came to, in a line. */
 function summary(outcome: Outcome): string {
   const decision = outcome.listener === null || outcome.listener === undefined ? 'none' : outcome.listener.kind;
@@ -132,7 +137,7 @@ export async function decideBoth(): Promise<string[]> {
   // The runner sends canonical scenarios: sessions, every member named. A session literal is one
   // as far as the types go.
   for (const [scenario, reply] of [[session, 'session']] as const) {
-    const outcome: InputOutcome = await runInput(scenario, install, { profile: 'resilient', observes, reply });
+    const outcome: InputOutcome = await runInput(scenario, install, { profile: 'resilient', observes, reply, world });
     lines.push(...('calls' in outcome ? outcome.calls.map(item) : [summary(outcome)]));
   }
   lines.push(String(readStrict([{ type: 'finish', reason: { kind: 'stop' } }]).decision));

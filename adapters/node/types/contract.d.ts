@@ -615,6 +615,11 @@ export type Request =
      * scenario was a single call) or the session's.
      */
     reply?: ReplyKind | null;
+    /**
+     * Sent with a canonical scenario only: what the scripted world answers for each item of
+     * its `calls`, in order (`null` for an event).
+     */
+    world?: Array<WorldAnswer | null> | null;
   }
   /** The run is over; the adapter exits. No reply. */
   | {
@@ -640,6 +645,22 @@ export type ReplyKind =
   | "call"
   /** The scenario was a session: the reply holds the session's outcome. */
   | "session";
+
+/** What the scripted world answers for one call beyond what its canonical scenario names. */
+export interface WorldAnswer {
+  /**
+   * How many schemas of the call's name the request header holds (`schema.header`: missing
+   * 0, present 1, ambiguous 2).
+   */
+  header_schemas: number;
+  /** How many schemas of the call's name the live tool registry holds (`schema.registry`). */
+  registry_schemas: number;
+  /**
+   * The message of the error looking the pending call up in the session log throws (`log`;
+   * `null`: it finds the call, `consistent`).
+   */
+  log_error?: string | null;
+}
 
 /** A message from the adapter to the runner. */
 export type Reply =

@@ -154,16 +154,15 @@ class SessionLogError(Exception):
 class SessionLog:
     """The session's log of steps and calls."""
 
-    def __init__(self, facts: dict[str, str], messages: Mapping[str, str]) -> None:
-        self._facts = facts
-        self._messages = messages
+    def __init__(self, errors: Mapping[str, str | None]) -> None:
+        self._errors = errors  # call id -> what finding that call in the log raises, or None
 
     def pending_action(self, call: "ToolCall") -> dict[str, Any]:
         """The logged action of the pending call, ``{"name", "arguments"}``; raises
         :class:`SessionLogError` with the shipped message when the log breaks a fact."""
-        fact = self._facts.get(call.call_id, "consistent")
-        if fact != "consistent":
-            raise SessionLogError(self._messages[fact])
+        error = self._errors.get(call.call_id)
+        if error is not None:
+            raise SessionLogError(error)
         return {"name": call.name, "arguments": dict(call.arguments)}
 
 

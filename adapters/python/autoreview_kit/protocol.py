@@ -9,8 +9,8 @@ carries protocol lines only, one per reply, flushed; logs go to stderr. A gate t
 becomes an ``error`` reply and the run goes on.
 
 ``python3 my_adapter.py --decide baseline < spec/fixtures/replay.jsonl`` instead reads lines
-``{"reply", "scenario"}`` (a decide line's members, with a canonical scenario) and prints one
-outcome per line, for debugging.
+``{"reply", "world", "scenario"}`` (a decide line's members, with a canonical scenario) and
+prints one outcome per line, for debugging.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def serve(
                 continue
             try:
                 line = json.loads(raw)
-                write(run_input(line["scenario"], install, profile=profile, reply=line.get("reply"), observes=declared, log=log))
+                write(run_input(line["scenario"], install, world=line.get("world"), profile=profile, reply=line.get("reply"), observes=declared, log=log))
             except Exception as error:
                 write({"error": str(error)})
         return 0
@@ -129,7 +129,13 @@ def serve(
             seq = message.get("seq")
             try:
                 outcome = run_input(
-                    message.get("scenario"), install, profile=profile, reply=message.get("reply"), observes=observed, log=log
+                    message.get("scenario"),
+                    install,
+                    world=message.get("world"),
+                    profile=profile,
+                    reply=message.get("reply"),
+                    observes=observed,
+                    log=log,
                 )
                 write({"type": "outcome", "seq": seq, "outcome": outcome})
             except Exception as error:

@@ -51,19 +51,7 @@ from .api import (
 )
 from .clock import WORLD, Stalled, VirtualClock, VirtualTimeLoop
 from .outcome import CallRecord, FailureReport, build_outcome, listener_record
-from .scenario import (
-    LIFECYCLE_ABORTS,
-    BlocksAttempt,
-    CallSpec,
-    Config,
-    EventSpec,
-    FailedFinishAttempt,
-    HangAttempt,
-    Scenario,
-    TextAttempt,
-    ThrowAttempt,
-    decode,
-)
+from .scenario import LIFECYCLE_ABORTS, Config, decode
 from .signals import AbortController, AbortSignal
 
 __all__ = [
@@ -71,7 +59,6 @@ __all__ = [
     "OBSERVABLES",
     "REPAIR_INSTRUCTION",
     "RUNTIME_TEXT",
-    "SESSION_LOG_TEXT",
     "ApprovalService",
     "Env",
     "Host",
@@ -86,7 +73,7 @@ OBSERVABLES = ("sessions", "requests", "session-log")
 #: What a gate's framework may lack (the adapter's ``lacks``).
 CAPABILITIES = ("deny-reason", "ask-reason", "abort-signal")
 
-# ---- Texts of the tool runtime, the approval service, the presets and the session log ---------
+# ---- Texts of the tool runtime, the approval service and the presets ---------------------------
 
 RUNTIME_TEXT = {
     "user_rejected": 'the user rejected tool "{name}"',
@@ -120,24 +107,6 @@ REPAIR_INSTRUCTION = (
 #: The request header's working directory, and the deployment's (AR-RES-CWD-1).
 HEADER_DIRECTORY = "/home/user/project"
 DEPLOYMENT_DIRECTORY = "/srv/agent"
-
-#: What finding the pending call in a log that breaks a fact says (AR-REVIEW-11).
-SESSION_LOG_TEXT = {
-    "ptc-start-without-step": "auto-review: a PTC call has no owning step in the session log",
-    "ptc-identity-ambiguous": "auto-review: a PTC call identity is ambiguous in the session log",
-    "no-open-step": "auto-review: the pending call has no open step in the session log",
-    "root-not-logged-once": "auto-review: the pending root call is missing or ambiguous in the session log",
-    "ptc-start-missing": "auto-review: the pending PTC call is missing or ambiguous in the session log",
-    "root-twice-in-surface": "auto-review: the pending root call is ambiguous in the current surface",
-    "native-identity-ambiguous": "auto-review: a native call identity is ambiguous in the session log",
-    "visible-call-unlogged": "auto-review: a visible call before the pending root is missing from the session log",
-    "unstarted-call-dispatched": "auto-review: an unstarted visible call has logged PTC dispatches",
-    "not-a-started-prefix": "auto-review: visible native call logs do not form a started prefix",
-    "visible-call-disagrees": "auto-review: a visible tool call disagrees with its logged action",
-    "root-not-in-surface": "auto-review: the pending root call is missing from the current surface",
-    "native-call-disagrees": "auto-review: the pending native call disagrees with its logged action",
-    "ptc-call-disagrees": "auto-review: the pending PTC call disagrees with its logged action",
-}
 
 
 class GateError(Exception):
@@ -244,7 +213,7 @@ class ToolSchemas:
     """The tool schemas a call's name finds in the request header (for a ``ptc-inner`` call: the
     schemas bound when its program started) and in the live tool registry."""
 
-    def __init__(self, header: str, registry: str) -> None:
+    def __init__(self, header: int, registry: int) -> None:
         self._header, self._registry = header, registry
 
     def header_schemas(self, call: ToolCall) -> list[dict[str, Any]]:
@@ -254,15 +223,16 @@ class ToolSchemas:
         return _schemas(call.name, self._registry)
 
 
-def _schemas(name: str, count: str) -> list[dict[str, Any]]:
-    def one(variant: str) -> dict[str, Any]:
-        return {
+def _schemas(name: str, count: int) -> list[dict[str, Any]]:
+    """``count`` schemas of the name ``name``."""
+    return [
+        {
             "name": name,
-            "description": f"scripted schema of {name!r} {variant}".strip(),
+            "description": f"scripted schema of {name!r}" + (f" ({i + 1} of {count})" if count > 1 else ""),
             "parameters": {"type": "object", "properties": {}},
         }
-
-    return {"present": [one("")], "ambiguous": [one("(first)"), one("(second)")]}.get(count, [])
+        for i in range(count)
+    ]
 
 
 class Observer:
@@ -315,19 +285,19 @@ class ReviewerClient:
                 "repair": isinstance(system, str) and system.rstrip().endswith(REPAIR_INSTRUCTION),
             }
         )
-        script = w.spec.reviewer
+        script = w.spec["reviewer"]
         attempt = script[min(index, len(script) - 1)]
         w.fire_during_review()
-        if isinstance(attempt, HangAttempt):
+        if "hang" in attempt:
             if signal is None:
                 await asyncio.get_running_loop().create_future()  # never, unless cancelled
             reason = await signal.wait()  # type: ignore[union-attr]
             if w.caller.signal.aborted or w.disposed_during_call:
                 rec.signal_ended.add(index)
             return [Finish("aborted", "ABORTED", str(reason))]
-        await w.clock.sleep(attempt.delay_ms, priority=WORLD)
-        if isinstance(attempt, ThrowAttempt):
-            raise ReviewerError(copy.deepcopy(attempt.value))
+        await w.clock.sleep(attempt["delay_ms"], priority=WORLD)
+        if "throw" in attempt:
+            raise ReviewerError(copy.deepcopy(attempt["throw"]))
         return _chunks(attempt)
 
 
@@ -337,19 +307,18 @@ def _number_or_none(value: Any) -> int | float | None:
     return int(value) if float(value).is_integer() else value  # integers are written as integers
 
 
-def _chunks(attempt: TextAttempt | BlocksAttempt | FailedFinishAttempt) -> list[Chunk]:
-    match attempt:
-        case TextAttempt(text=text):
-            return [Block("text", text), Finish("stop")]
-        case BlocksAttempt(blocks=blocks, finish=finish, data_after_finish=after):
-            chunks: list[Chunk] = [Block(kind, text) for kind, text in blocks]
-            chunks.append(Finish(finish))
-            if after:
-                chunks.append(Usage())
-            return chunks
-        case FailedFinishAttempt(kind=kind, code=code, message=message):
-            return [Finish(kind, code, copy.deepcopy(message))]
-    raise AssertionError(attempt)
+def _chunks(attempt: dict[str, Any]) -> list[Chunk]:
+    """The chunks a text, blocks or failed-finish attempt answers with, in stream order."""
+    if "text" in attempt:
+        return [Block("text", attempt["text"]), Finish("stop")]
+    if "blocks" in attempt:
+        chunks: list[Chunk] = [Block(b["type"], b["text"]) for b in attempt["blocks"]]
+        chunks.append(Finish(attempt["finish"]))
+        if attempt["data_after_finish"]:
+            chunks.append(Usage())
+        return chunks
+    f = attempt["finish"]
+    return [Finish(f["kind"], f["code"], copy.deepcopy(f["message"]))]
 
 
 class ApprovalService(ApprovalPolicies):
@@ -368,7 +337,7 @@ class ApprovalService(ApprovalPolicies):
         rec.trace.append("approval")
         record: dict[str, Any] = {"reason": reason, "display_reason": display_reason, "answer": None, "prompted": False}
         rec.approval = record
-        if self._w.spec.approval == "throws":
+        if self._w.spec["approval"] == "throws":
             record["answer"] = "throws"
             rec.approval_threw = True
             raise RuntimeError(APPROVAL_THREW_MESSAGE)
@@ -378,46 +347,19 @@ class ApprovalService(ApprovalPolicies):
             record["answer"] = "rejected"
         else:
             record["prompted"] = True
-            record["answer"] = self._w.spec.approval
+            record["answer"] = self._w.spec["approval"]
         return record["answer"]
 
 
 @dataclass(frozen=True)
-class Env:
-    """The services a listener gets with one call: the host's, plus this call's approval service,
-    tool schemas, reviewer client and instrumentation."""
+class Env(Host):
+    """The services a listener gets with one call: the host's, with this call's approval service
+    in place of the policies alone, plus its tool schemas, reviewer client and instrumentation."""
 
-    host: Host
     approval: ApprovalService
     tools: ToolSchemas
     llm: ReviewerClient
     observe: Observer
-
-    @property
-    def profile(self) -> str:
-        return self.host.profile
-
-    @property
-    def config(self) -> Config:
-        return self.host.config
-
-    @property
-    def clock(self) -> VirtualClock:
-        return self.host.clock
-
-    @property
-    def presets(self) -> PermissionPresets:
-        return self.host.presets
-
-    @property
-    def sessions(self) -> SessionList:
-        return self.host.sessions
-
-    def ensure_working_directory(self, session: Session) -> str:
-        return self.host.ensure_working_directory(session)
-
-    def log(self, *args: Any) -> None:
-        self.host.log(*args)
 
 
 # ---- One call ------------------------------------------------------------------------------------
@@ -426,33 +368,32 @@ class Env:
 class _CallWorld:
     """One call: its recorder, signals, services and the rest of the chain."""
 
-    def __init__(self, world: "_World", spec: CallSpec, n: int) -> None:
+    def __init__(self, world: "_World", spec: dict[str, Any], n: int) -> None:
         self.spec = spec
         self.clock = world.clock
-        self.rec = CallRecord(spec.id)
+        self.rec = CallRecord(spec["id"])
         self.caller = AbortController()
         self.disposed_during_call = False
         self._world = world
         self._review_abort_fired = False
-        if spec.abort == "caller-before-dispatch":
+        if spec["abort"] == "caller-before-dispatch":
             self.abort_caller()
-        if spec.abort == "lifecycle-before-review":
+        if spec["abort"] == "lifecycle-before-review":
             self.dispose()
 
         self.call = ToolCall(
-            name=spec.tool_name,
+            name=spec["tool"]["name"],
             call_id=f"call-{n}",
-            kind=spec.kind,
-            parent=Parent("run_code", f"program-{n}") if spec.kind == "ptc-inner" else None,
-            agent=Agent("agent-1", world.session) if spec.agent else None,
+            kind=spec["tool"]["call"],
+            parent=Parent("run_code", f"program-{n}") if spec["tool"]["call"] == "ptc-inner" else None,
+            agent=Agent("agent-1", world.session) if spec["agent"] else None,
             signal=self.caller.signal,
             arguments={},
         )
-        world.log_facts[self.call.call_id] = spec.log
+        world.log_errors[self.call.call_id] = spec["world"]["log_error"]
         self.env = Env(
-            host=world.host,
-            approval=ApprovalService(world.knobs, self),
-            tools=ToolSchemas(spec.schema_header, spec.schema_registry),
+            **{**vars(world.host), "approval": ApprovalService(world.knobs, self)},
+            tools=ToolSchemas(spec["world"]["header_schemas"], spec["world"]["registry_schemas"]),
             llm=ReviewerClient(self),
             observe=Observer(self._failure_reported),
         )
@@ -469,9 +410,9 @@ class _CallWorld:
         if self._review_abort_fired:
             return
         self._review_abort_fired = True
-        if self.spec.abort == "caller-during-review":
+        if self.spec["abort"] == "caller-during-review":
             self.abort_caller()
-        if self.spec.abort == "lifecycle-after-review":
+        if self.spec["abort"] == "lifecycle-after-review":
             self.dispose()
 
     def _failure_reported(self, failure: FailureReport) -> None:
@@ -484,19 +425,19 @@ class _CallWorld:
     async def next(self) -> Decision:
         """The rest of the pre-execute chain, ending in allow."""
         self.rec.trace.append("downstream")
-        if self.spec.abort == "lifecycle-during-downstream":
+        if self.spec["abort"] == "lifecycle-during-downstream":
             self.dispose()
-        if self.spec.abort == "caller-during-review":
+        if self.spec["abort"] == "caller-during-review":
             self.fire_during_review()  # a pass-through call: the caller aborts while the stage runs
-        d = self.spec.downstream
-        match d.kind:
+        d = self.spec["downstream"]
+        match d["kind"]:
             case "allow":
                 return Allow()
             case "deny":
-                return Deny(d.reason or "", copy.deepcopy(d.info))
+                return Deny(d["reason"], copy.deepcopy(d["info"]))
             case "cancel":
                 return Cancel()
-        return Ask(d.reason)
+        return Ask(d["reason"])
 
     def body(self) -> None:
         self.rec.trace.append("body")
@@ -574,7 +515,7 @@ class _Installed:
 
 
 class _World:
-    def __init__(self, sc: Scenario, profile: str, install: Installer, observes: Iterable[str], log: Callable[..., None]) -> None:
+    def __init__(self, sc: dict[str, Any], profile: str, install: Installer, observes: Iterable[str], log: Callable[..., None]) -> None:
         self.sc = sc
         self.profile = profile
         self.observes = tuple(observes)
@@ -584,27 +525,28 @@ class _World:
             lambda loop, context: log(f"[adapter] {context.get('message')}: {context.get('exception')!r}")
         )
         self.clock = self.loop.clock
-        self.knobs = _Knobs(sc.policy.override, sc.policy.default)
-        self.log_facts: dict[str, str] = {}
+        self.knobs = _Knobs(sc["policy"]["override"], sc["policy"]["default"])
+        self.log_errors: dict[str, str | None] = {}
+        s = sc["session"]
         self.session = Session(
-            id=sc.session.id,
-            route=sc.session.route,
-            working_directory=HEADER_DIRECTORY if sc.session.working_directory else None,
-            log=SessionLog(self.log_facts, SESSION_LOG_TEXT),
+            id=s["id"],
+            route=s["route"],
+            working_directory=HEADER_DIRECTORY if s["working_directory"] else None,
+            log=SessionLog(self.log_errors),
         )
-        self.presets = PermissionPresets(sc.preset, self.knobs)
+        self.presets = PermissionPresets(sc["preset"], self.knobs)
         self.host = Host(
             profile=profile,
-            config=sc.config,
+            config=sc["config"],
             clock=self.clock,
             presets=self.presets,
             approval=ApprovalPolicies(self.knobs),
-            sessions=SessionList([self.session] if sc.session.listed else []),
+            sessions=SessionList([self.session] if s["listed"] else []),
             log=log,
         )
         self.installed: _Installed | None = None
         self.calls = 0
-        self._install({self.session.id: sc.session.consecutive_failures})
+        self._install({self.session.id: s["consecutive_failures"]})
 
     def _install(self, restored: Mapping[str, int]) -> None:
         integration = self.install(self.host, restored)
@@ -662,7 +604,7 @@ class _World:
             raise GateError(f"consecutive_failures(session) returned {n!r}, not a count")
         return n
 
-    def run_call(self, spec: CallSpec) -> dict[str, Any]:
+    def run_call(self, spec: dict[str, Any]) -> dict[str, Any]:
         used = self.installed
         self.calls += 1
         w = _CallWorld(self, spec, self.calls)
@@ -676,11 +618,11 @@ class _World:
             consecutive_failures=self._count(used) if self.profile == "resilient" else None,
             requests="requests" in self.observes,
         )
-        if spec.abort in LIFECYCLE_ABORTS:
+        if spec["abort"] in LIFECYCLE_ABORTS:
             self.finish_disposal()  # AR-SESSION-2
         return outcome
 
-    def run_event(self, spec: EventSpec) -> dict[str, Any]:
+    def run_event(self, spec: dict[str, Any]) -> dict[str, Any]:
         error: str | None = None
 
         def select_auto() -> None:
@@ -690,16 +632,16 @@ class _World:
             except Exception as raised:
                 error = str(raised)
 
-        if spec.event == "dispose":
+        if spec["event"] == "dispose":
             self.begin_disposal()
-            if spec.reselect:
+            if spec["reselect"]:
                 select_auto()  # an observer of the migration, while the integration closes
             self.finish_disposal()
-        elif spec.event == "install":
+        elif spec["event"] == "install":
             self._install({})  # AR-INSTALL-1, AR-RES-HINT-4
         else:
             select_auto()
-        outcome: dict[str, Any] = {"event": spec.event, "error": error}
+        outcome: dict[str, Any] = {"event": spec["event"], "error": error}
         if error is not None and error.startswith(NO_AUTO_PREFIX):
             outcome["prefix_only"] = {"/error": 0}  # the deployment's presets (AR-DISPOSE-4)
         return outcome
@@ -712,23 +654,25 @@ def run_input(
     raw: Any,
     install: Installer,
     *,
+    world: Any,
     profile: str = "baseline",
     reply: str = "session",
     observes: Iterable[str] = OBSERVABLES,
     log: Callable[..., None] = lambda *args: None,
 ) -> dict[str, Any]:
     """Decide one canonical scenario (already parsed with ``json.loads``; spec/protocol.md,
-    "Canonical scenarios") with the integration ``install`` makes, under ``profile``. Returns the
+    "Canonical scenarios") with the integration ``install`` makes, under ``profile``, its world
+    answering as ``world`` (the decide line's ``world``) says. Returns the
     outcome of spec/scenario.md: with ``reply="call"`` (the decide line's ``reply``) that of the
     session's only call, otherwise the session's (``{"id", "calls": [...]}``). Raises
     :class:`GateError` when the gate raises or returns something that is not a decision.
     ``observes`` says what the run observes: ``review.requests`` is reported only with
     ``requests``."""
     observes = tuple(observes)
-    sc = decode(raw)
-    world = _World(sc, profile, install, observes, log)
+    sc = decode(raw, world)
+    w = _World(sc, profile, install, observes, log)
     try:
-        outcomes = [world.run_call(item) if isinstance(item, CallSpec) else world.run_event(item) for item in sc.items]
+        outcomes = [w.run_event(item) if "event" in item else w.run_call(item) for item in sc["calls"]]
     finally:
-        world.shutdown()
-    return outcomes[0] if reply == "call" else {"id": sc.id, "calls": outcomes}
+        w.shutdown()
+    return outcomes[0] if reply == "call" else {"id": sc["id"], "calls": outcomes}

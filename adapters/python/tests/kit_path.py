@@ -14,18 +14,18 @@ import json  # noqa: E402
 
 #: The engine's replay fixture: canonical scenarios, the world's answers, the reference outcomes.
 FIXTURE = [json.loads(line) for line in (REPO / "spec" / "fixtures" / "replay.jsonl").read_text("utf-8").split("\n") if line]
-_DEFAULTS = next(line["scenario"] for line in FIXTURE if line["case"] == "DEFAULTS")
+_DEFAULTS = next(line for line in FIXTURE if line["case"] == "DEFAULTS")
 
 
 def call(**members):
     """The fixture's call at every default (its line ``DEFAULTS``), with ``members`` replaced."""
-    return {**copy.deepcopy(_DEFAULTS["calls"][0]), **members}
+    return {**copy.deepcopy(_DEFAULTS["scenario"]["calls"][0]), **members}
 
 
 def scenario(*items, **head):
     """A canonical scenario of ``items`` (default: one call at every default), with the session's
     members in ``head`` replaced (``config`` merged into the default configuration)."""
-    out = {**copy.deepcopy(_DEFAULTS), "calls": list(items) or [call()]}
+    out = {**copy.deepcopy(_DEFAULTS["scenario"]), "calls": list(items) or [call()]}
     config = head.pop("config", {})
     out.update(head)
     out["config"] = {**out["config"], **config}
@@ -35,3 +35,9 @@ def scenario(*items, **head):
 def text(t):
     """A reviewer script of one text attempt."""
     return [{"text": t, "delay_ms": 0}]
+
+
+def world(sc):
+    """What the world answers for each item of ``sc`` as for the fixture's call at every default:
+    one schema in the header and the registry, a session log that finds the call."""
+    return [None if "event" in item else dict(_DEFAULTS["world"][0]) for item in sc["calls"]]

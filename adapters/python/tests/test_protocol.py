@@ -5,7 +5,7 @@ import io
 import json
 import unittest
 
-from kit_path import call, scenario, text
+from kit_path import call, scenario, text, world
 
 from autoreview_kit import serve
 from autoreview_kit.example_gate import install
@@ -58,6 +58,7 @@ class Decide(unittest.TestCase):
             "type": "decide",
             "seq": 7,
             "reply": "call",
+            "world": world(scenario()),
             "scenario": scenario(),
         }
         status, replies = exchange(HELLO_2, decide, {"type": "stop"}, decide)
@@ -82,6 +83,7 @@ class Decide(unittest.TestCase):
                 policy={"override": "never", "default": "ask"},
             ),
         }
+        decide["world"] = world(decide["scenario"])
         _, replies = exchange(HELLO_2, decide)
         self.assertEqual(replies[1]["outcome"]["listener"]["info"]["reason"], "\ufffd")
 

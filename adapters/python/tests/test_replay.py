@@ -69,7 +69,7 @@ class Replay(unittest.TestCase):
         checked = 0
         for line in FIXTURE:
             seen = {}
-            run_input(line["scenario"], probe(seen), profile=line["profile"], reply=line["reply"])
+            run_input(line["scenario"], probe(seen), world=line["world"], profile=line["profile"], reply=line["reply"])
             calls = [(i, w) for i, w in enumerate(line["world"]) if w is not None]
             for n, (i, want) in enumerate(calls, start=1):
                 got = seen.get(f"call-{n}")
@@ -84,7 +84,7 @@ class Replay(unittest.TestCase):
     def test_the_example_gate_reaches_the_reference_outcome_of_every_line(self):
         for line in FIXTURE:
             with self.subTest(case=line["case"], profile=line["profile"]):
-                outcome = run_input(line["scenario"], install, profile=line["profile"], reply=line["reply"])
+                outcome = run_input(line["scenario"], install, world=line["world"], profile=line["profile"], reply=line["reply"])
                 self.assertEqual(each(outcome, line["outcome"]), each(line["outcome"], line["outcome"]))
 
 

@@ -2,15 +2,20 @@
 
 import unittest
 
-from kit_path import call, scenario, text
+from kit_path import call, scenario, text, world
 
 from autoreview_kit import GateError, run_input
 from autoreview_kit.example_gate import install
 
 
+def decide(sc, install, **options):
+    """``run_input`` of ``sc`` with the world's answers at their defaults."""
+    return run_input(sc, install, world=world(sc), **options)
+
+
 class Calls(unittest.TestCase):
     def test_the_first_example_of_scenario_md(self):
-        outcome = run_input(
+        outcome = decide(
             scenario(
                 call(reviewer=text('{"risk":"high","decision":"deny","reason":"uploads a key"}'), approval="rejected"),
                 policy={"override": "ask", "default": "ask"},
@@ -23,11 +28,11 @@ class Calls(unittest.TestCase):
         self.assertEqual(outcome["result"]["text"], 'Error: the user rejected tool "pwsh"')
 
     def test_a_hanging_reviewer_leaves_a_baseline_call_pending(self):
-        outcome = run_input(scenario(call(reviewer=[{"hang": True}])), install, profile="baseline", reply="call")
+        outcome = decide(scenario(call(reviewer=[{"hang": True}])), install, profile="baseline", reply="call")
         self.assertEqual((outcome["settled"], outcome["listener"], outcome["trace"]), (False, None, ["review"]))
 
     def test_the_resilient_deadline_ends_a_hanging_reviewer(self):
-        outcome = run_input(
+        outcome = decide(
             scenario(call(reviewer=[{"hang": True}]), config={"review_timeout_ms": 5}),
             install,
             profile="resilient",
@@ -39,17 +44,17 @@ class Calls(unittest.TestCase):
         self.assertEqual(outcome["listener"]["kind"], "ask")
 
     def test_a_caller_abort_before_dispatch_runs_no_listener(self):
-        outcome = run_input(scenario(call(reviewer=text("x"), abort="caller-before-dispatch")), install, reply="call")
+        outcome = decide(scenario(call(reviewer=text("x"), abort="caller-before-dispatch")), install, reply="call")
         self.assertEqual((outcome["listener"], outcome["trace"]), (None, []))
         self.assertEqual(outcome["result"]["info"], {"name": "AbortError", "code": "ABORTED_BEFORE_DISPATCH"})
 
     def test_requests_are_reported_only_when_observed(self):
         allowed = scenario()
         self.assertEqual(
-            run_input(allowed, install, profile="resilient", reply="call")["review"]["requests"],
+            decide(allowed, install, profile="resilient", reply="call")["review"]["requests"],
             [{"route": "default/default", "temperature": 0, "tools": 0, "session_id": "session-1", "repair": False}],
         )
-        self.assertNotIn("requests", run_input(allowed, install, observes=(), reply="call")["review"])
+        self.assertNotIn("requests", decide(allowed, install, observes=(), reply="call")["review"])
 
     def test_a_gate_that_returns_no_decision_is_an_error(self):
         class Broken:
@@ -66,13 +71,13 @@ class Calls(unittest.TestCase):
                 pass
 
         with self.assertRaises(GateError):
-            run_input(scenario(call(reviewer=text("x"))), Broken, reply="call")
+            decide(scenario(call(reviewer=text("x"))), Broken, reply="call")
 
 
 class Sessions(unittest.TestCase):
     def test_the_session_example_of_scenario_md(self):
         failing = call(reviewer=text("<tool_call>"))
-        outcome = run_input(
+        outcome = decide(
             scenario(failing, failing, {"event": "dispose", "reselect": False}, failing, config={"failure_hint_after": 2}),
             install,
             profile="resilient",
@@ -85,7 +90,7 @@ class Sessions(unittest.TestCase):
         self.assertEqual((third["trace"], third["result"]["executed"]), (["downstream", "body"], True))
 
     def test_selecting_auto_after_disposal_meets_the_deployments_error(self):
-        outcome = run_input(scenario({"event": "dispose", "reselect": False}, {"event": "select-auto", "reselect": False}), install)
+        outcome = decide(scenario({"event": "dispose", "reselect": False}, {"event": "select-auto", "reselect": False}), install)
         self.assertTrue(outcome["calls"][1]["error"].startswith('permission: unknown preset "auto"'))
         self.assertEqual(outcome["calls"][1]["prefix_only"], {"/error": 0})
 
