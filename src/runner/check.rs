@@ -309,7 +309,7 @@ pub fn check(
         out = Some(Generated {
             distribution: found.distribution.render(),
             found: found
-                .found(profile, &report.command)
+                .found(profile, &report.command, report.canonical)
                 .iter()
                 .map(generated::render_found)
                 .collect(),

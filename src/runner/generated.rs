@@ -169,7 +169,9 @@ impl Counterexample {
 
     /// The counterexample as the reports keep it, with its repro lines for `profile` and the
     /// adapter `command` (empty for an in-process implementation).
-    pub fn found(&self, profile: Profile, command: &[String]) -> Found {
+    /// As the reports keep it, repeated through `command` (empty for an implementation in
+    /// process), which reads `canonical` scenarios or not.
+    pub fn found(&self, profile: Profile, command: &[String], canonical: bool) -> Found {
         found(
             self.kind(),
             &self.id,
@@ -178,6 +180,7 @@ impl Counterexample {
             &self.verdict,
             profile,
             command,
+            canonical.then_some(&self.minimal),
         )
     }
 }
@@ -928,7 +931,7 @@ const BATCH: usize = 256;
 /// A counterexample for the terminal: the minimal input, each difference, and how to repeat it
 /// with the reference and with the implementation (`command`, empty for an in-process one).
 pub fn render(c: &Counterexample, profile: Profile, command: &[String]) -> String {
-    render_found(&c.found(profile, command))
+    render_found(&c.found(profile, command, false))
 }
 
 /// What a minimal scenario is: one call, or a session of calls and events.
@@ -992,7 +995,9 @@ pub struct Repro {
 
 /// A minimal scenario as the reports keep it, with its repro lines for `profile` and the adapter
 /// `command` (empty for an in-process implementation): a single call's or a session's, both of
-/// which `decide` and an adapter's `decide` read as they are.
+/// which `decide` and an adapter's `decide` read as they are. An adapter that reads canonical
+/// scenarios is sent `canonical`, the minimal input, in the form a run sends it.
+#[allow(clippy::too_many_arguments)]
 pub fn found(
     kind: FoundKind,
     id: &str,
@@ -1001,6 +1006,7 @@ pub fn found(
     verdict: &Verdict,
     profile: Profile,
     command: &[String],
+    canonical: Option<&Input>,
 ) -> Found {
     let json = minimal.to_string();
     let reference = format!(
@@ -1009,12 +1015,19 @@ pub fn found(
     );
     let implementation = (!command.is_empty()).then(|| {
         let hello = serde_json::json!({"type": "hello", "protocol": crate::protocol::VERSION, "profile": profile, "runner": "repro"});
-        let decide = serde_json::json!({"type": "decide", "seq": 1, "scenario": minimal});
+        // An adapter that reads canonical scenarios gets the line a run sends it.
+        let decide = match canonical.map(|input| super::subprocess::encode(input, true)) {
+            Some(Ok(members)) => format!(
+                "{{\"type\":\"decide\",\"seq\":1,{}}}",
+                String::from_utf8_lossy(&members)
+            ),
+            _ => serde_json::json!({"type": "decide", "seq": 1, "scenario": minimal}).to_string(),
+        };
         let argv: Vec<String> = command.iter().map(|a| shell_quote(a)).collect();
         format!(
             "printf '%s\\n' {} {} | {}",
             shell_quote(&hello.to_string()),
-            shell_quote(&decide.to_string()),
+            shell_quote(&decide),
             argv.join(" ")
         )
     });
@@ -1062,10 +1075,10 @@ pub fn render_found(f: &Found) -> String {
 
 impl GeneratedRun {
     /// Every counterexample of the run, calls then sessions, as the reports keep them.
-    pub fn found(&self, profile: Profile, command: &[String]) -> Vec<Found> {
+    pub fn found(&self, profile: Profile, command: &[String], canonical: bool) -> Vec<Found> {
         self.counterexamples
             .iter()
-            .map(|c| c.found(profile, command))
+            .map(|c| c.found(profile, command, canonical))
             .collect()
     }
 

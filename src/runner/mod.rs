@@ -55,6 +55,12 @@ pub trait Implementation {
         None
     }
 
+    /// Whether it reads every scenario in its canonical form (an adapter whose `hello` asked for
+    /// it, `spec/protocol.md`, "Canonical scenarios"): what a line repeating a case must send it.
+    fn canonical(&self) -> bool {
+        false
+    }
+
     /// What the implementation observes beyond protocol 1 and what its framework can express;
     /// by default everything, as the reference engine.
     fn capabilities(&self) -> Capabilities {
@@ -403,6 +409,9 @@ pub struct Report {
     /// The adapter protocol version spoken; `None` for an implementation in process.
     #[serde(default)]
     pub protocol: Option<u32>,
+    /// Whether the adapter asked for canonical scenarios (so its repro lines send them).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub canonical: bool,
     /// What the implementation observes beyond protocol 1.
     #[serde(default)]
     pub observes: Vec<Observable>,
@@ -507,7 +516,7 @@ impl Report {
         self.generated_passed += generated.passed;
         self.generated_not_applicable += generated.not_applicable;
         self.counterexamples
-            .extend(generated.found(self.profile, &self.command));
+            .extend(generated.found(self.profile, &self.command, self.canonical));
         self.seed = Some(generated.seed);
         self.duration += generated.duration;
     }
@@ -581,6 +590,7 @@ pub fn run(
         generated: 0,
         session_draws: None,
         protocol: imp.protocol(),
+        canonical: imp.canonical(),
         observes: has.observed(),
         lacks: has.lacked(),
         started,

@@ -1252,6 +1252,7 @@ fn specimen_run(results: Vec<CaseResult>, stale: &[&str]) -> Report {
         implementation: "test".into(),
         implementation_info: None,
         command: Vec::new(),
+        canonical: false,
         in_process: None,
         oracle: super::Oracle::Reference,
         selection: super::check::Selection::default(),

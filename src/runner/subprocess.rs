@@ -696,6 +696,10 @@ impl Implementation for Subprocess {
         Some(self.protocol)
     }
 
+    fn canonical(&self) -> bool {
+        self.canonical
+    }
+
     fn info(&self) -> Option<ImplementationInfo> {
         self.info.clone()
     }
@@ -761,7 +765,7 @@ impl Implementation for Subprocess {
 /// written, or (for an adapter that asked for canonical scenarios) the reply kind, what the
 /// scripted world answers for each item, and the canonical form, always a session (a single call
 /// as the session of that call).
-fn encode(input: &Input, canonical: bool) -> Result<Vec<u8>, serde_json::Error> {
+pub(crate) fn encode(input: &Input, canonical: bool) -> Result<Vec<u8>, serde_json::Error> {
     if !canonical {
         let mut out = b"\"scenario\":".to_vec();
         serde_json::to_writer(&mut out, input)?;

@@ -803,6 +803,7 @@ fn both_repro_lines_reproduce_under_sh_with_backslashes() {
         &Verdict::Pass,
         Profile::Baseline,
         &command,
+        None,
     );
     let direct = piped(
         &["decide", "--profile", "baseline"],
@@ -816,4 +817,47 @@ fn both_repro_lines_reproduce_under_sh_with_backslashes() {
     let direct = piped(&["serve"], &format!("{hello}\n{decide}\n"));
     assert_eq!(direct.lines().count(), 2, "{direct}");
     assert_eq!(sh(implementation), direct, "{implementation}");
+}
+
+/// The implementation's repro line sends an adapter that reads canonical scenarios (both kits do)
+/// the decide line a run sends it: the kit answers it with an outcome, and with the outcome the
+/// reference gives, not with an error for a scenario it cannot read.
+#[test]
+fn the_repro_line_of_a_canonical_adapter_sends_the_canonical_scenario() {
+    let minimal = json!({"tool": {"name": "pwsh"}, "reviewer": {"text": "not json"}});
+    let input = autoreview::scenario::session::Input::from_json(&minimal.to_string()).unwrap();
+    let command = [
+        "node".to_owned(),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/adapters/node/skeleton.js").to_owned(),
+    ];
+    let repro = |canonical| {
+        generated::found(
+            generated::FoundKind::Call,
+            "GEN-1-0",
+            0,
+            minimal.clone(),
+            &Verdict::Pass,
+            Profile::Resilient,
+            &command,
+            canonical,
+        )
+        .repro
+        .implementation
+        .unwrap()
+    };
+    let reply = |line: &str| -> serde_json::Value {
+        let out = sh(line);
+        let last = out.lines().last().unwrap_or_default().to_owned();
+        serde_json::from_str(&last).unwrap_or_else(|e| panic!("{e}: {out}"))
+    };
+    let sent = reply(&repro(Some(&input)));
+    assert_eq!(sent["type"], "outcome", "{sent}");
+    let reference = piped(
+        &["decide", "--profile", "resilient"],
+        &format!("{minimal}\n"),
+    );
+    let reference: serde_json::Value = serde_json::from_str(reference.trim()).unwrap();
+    assert_eq!(sent["outcome"], reference, "{sent}");
+    // As written, the kit cannot read it: what the repro line used to send.
+    assert_eq!(reply(&repro(None))["type"], "error");
 }
