@@ -382,41 +382,25 @@ trait Named: Copy + Send + Sync + 'static {
     fn summary(self) -> &'static str;
 }
 
-impl Named for Profile {
-    fn all() -> &'static [Self] {
-        &Profile::ALL
-    }
-    fn name(self) -> &'static str {
-        self.as_str()
-    }
-    fn summary(self) -> &'static str {
-        Profile::summary(self)
-    }
+/// [`Named`] for library types that list their values in `ALL` and name and describe each with
+/// `as_str` and `summary`.
+macro_rules! named {
+    ($($t:ty),*) => {$(
+        impl Named for $t {
+            fn all() -> &'static [Self] {
+                &<$t>::ALL
+            }
+            fn name(self) -> &'static str {
+                self.as_str()
+            }
+            fn summary(self) -> &'static str {
+                <$t>::summary(self)
+            }
+        }
+    )*};
 }
 
-impl Named for InProcess {
-    fn all() -> &'static [Self] {
-        &InProcess::ALL
-    }
-    fn name(self) -> &'static str {
-        self.as_str()
-    }
-    fn summary(self) -> &'static str {
-        InProcess::summary(self)
-    }
-}
-
-impl Named for Color {
-    fn all() -> &'static [Self] {
-        &Color::ALL
-    }
-    fn name(self) -> &'static str {
-        self.as_str()
-    }
-    fn summary(self) -> &'static str {
-        Color::summary(self)
-    }
-}
+named!(Profile, InProcess, Color);
 
 /// Reads a [`Named`] value by its name, as `clap`'s own enums are read.
 #[derive(Clone)]

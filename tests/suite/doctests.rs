@@ -5,17 +5,7 @@
 
 use std::path::Path;
 
-/// Every `.rs` file under `dir`.
-fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use crate::layers::rust_files;
 
 #[test]
 fn no_doc_comment_holds_an_example_cargo_test_would_skip() {
@@ -25,7 +15,7 @@ fn no_doc_comment_holds_an_example_cargo_test_would_skip() {
         "Cargo.toml no longer turns doctests off; this test can go with it"
     );
     let mut files = Vec::new();
-    sources(
+    rust_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
         &mut files,
     );
