@@ -1,7 +1,8 @@
 //! Generated session cases (AR-SESSION-1..3), for an implementation that observes sessions: one
-//! generated case in eight also draws a session of calls and lifecycle events, judged call by
-//! call against the reference as generated calls are (`super::generated::run`), and a failing
-//! session is shrunk by dropping items as well as members.
+//! generated case in eight also draws a session of calls and lifecycle events. This module draws
+//! them, names them and writes them sparse; they are judged call by call against the reference
+//! and shrunk (dropping items as well as members) with the generated calls, in
+//! [`super::generated`].
 
 use serde_json::Value;
 

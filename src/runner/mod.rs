@@ -1,9 +1,10 @@
-//! The conformance runner: runs fixed cases against an implementation and judges each outcome.
-//! Implementations are seen only through [`Implementation`] — the in-process reference engine, or
-//! a subprocess speaking the adapter protocol — and every case is isolated, so one panic, crash or
-//! hang is that case's verdict, never the end of the run. A case that needs what the
-//! implementation does not observe (a session, a log fact, the requests) is not sent to it: it is
-//! *not applicable*, counted apart from passes and failures.
+//! The conformance runner: runs fixed and generated cases, calls and sessions, against an
+//! implementation, and judges each outcome through one [`Judge`]. Implementations are seen only
+//! through [`Implementation`] — the in-process reference engine, or a subprocess speaking the
+//! adapter protocol — and every case is isolated, so one panic, crash or hang is that case's
+//! verdict, never the end of the run. A case that needs what the implementation does not observe
+//! (a session, a log fact, the requests) or a capability its framework lacks is not sent to it: it
+//! is *not applicable*, counted apart from passes and failures.
 
 pub mod check;
 pub mod compare;
