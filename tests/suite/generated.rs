@@ -820,8 +820,8 @@ fn both_repro_lines_reproduce_under_sh_with_backslashes() {
 }
 
 /// The implementation's repro line sends an adapter that reads canonical scenarios (both kits do)
-/// the decide line a run sends it: the kit answers it with an outcome, and with the outcome the
-/// reference gives, not with an error for a scenario it cannot read.
+/// the decide line a run sends it: the kit answers it with an outcome deciding as the reference
+/// does, not with an error for a scenario it cannot read.
 #[test]
 fn the_repro_line_of_a_canonical_adapter_sends_the_canonical_scenario() {
     let minimal = json!({"tool": {"name": "pwsh"}, "reviewer": {"text": "not json"}});
@@ -857,7 +857,12 @@ fn the_repro_line_of_a_canonical_adapter_sends_the_canonical_scenario() {
         &format!("{minimal}\n"),
     );
     let reference: serde_json::Value = serde_json::from_str(reference.trim()).unwrap();
-    assert_eq!(sent["outcome"], reference, "{sent}");
+    // The gate decided it as the reference does; its texts are its own to word.
+    assert_eq!(
+        sent["outcome"]["listener"]["kind"], reference["listener"]["kind"],
+        "{sent}"
+    );
+    assert_eq!(reference["listener"]["kind"], "ask", "{reference}");
     // As written, the kit cannot read it: what the repro line used to send.
     assert_eq!(reply(&repro(None))["type"], "error");
 }
