@@ -125,15 +125,27 @@ impl Capabilities {
                 match (member, Need::named(name)) {
                     ("observes", Some(n @ Need::Observable(_))) => has = has.with(n),
                     ("lacks", Some(n @ Need::Capability(_))) => has = has.without(n),
-                    ("observes", _) => {
+                    ("observes", known) => {
+                        let what = match known {
+                            Some(_) => {
+                                "which is a capability (a hello lists what its framework cannot express under `lacks`)"
+                            }
+                            None => "which this runner does not know",
+                        };
                         return Err(format!(
-                            "its hello observes {name:?}, which this runner does not know: the observables are {}",
+                            "its hello observes {name:?}, {what}: the observables are {}",
                             Observable::ALL.map(|o| format!("\"{o}\"")).join(", ")
                         ));
                     }
-                    _ => {
+                    (_, known) => {
+                        let what = match known {
+                            Some(_) => {
+                                "which is an observable (a hello lists what it observes under `observes`)"
+                            }
+                            None => "which this runner does not know",
+                        };
                         return Err(format!(
-                            "its hello lacks {name:?}, which this runner does not know: the capabilities are {}",
+                            "its hello lacks {name:?}, {what}: the capabilities are {}",
                             Capability::ALL.map(|c| format!("\"{c}\"")).join(", ")
                         ));
                     }
@@ -405,10 +417,14 @@ mod tests {
         );
         let unknown = Capabilities::from_hello(2, None, Some(&names(&["telepathy"]))).unwrap_err();
         assert!(unknown.contains("\"telepathy\"") && unknown.contains("\"ask-reason\""));
-        // A capability's name under `observes` is as unknown there as any other.
+        // A capability's name under `observes` is refused there, saying where it belongs.
         let misplaced =
             Capabilities::from_hello(2, Some(&names(&["deny-reason"])), None).unwrap_err();
         assert!(misplaced.contains("\"session-log\""), "{misplaced}");
+        assert!(
+            misplaced.contains("which is a capability (a hello lists"),
+            "{misplaced}"
+        );
         for (observes, lacks) in [(Some(names(&[])), None), (None, Some(names(&[])))] {
             let v1 =
                 Capabilities::from_hello(1, observes.as_deref(), lacks.as_deref()).unwrap_err();
