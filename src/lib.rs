@@ -21,6 +21,7 @@ pub use scenario::Scenario;
 pub mod async_gate;
 pub mod capability;
 pub mod cases;
+pub mod conformance;
 pub mod corpus;
 pub mod embedded;
 pub mod generate;

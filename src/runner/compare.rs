@@ -125,6 +125,10 @@ pub struct Difference {
     /// What the rule was, when it is not plain equality (e.g. a normative prefix).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// The requirements the difference breaks: the clause IDs (and template IDs) behind the
+    /// member in the expected outcome, worst first; empty when none is known.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clauses: Vec<String>,
 }
 
 /// The rule of a text compared only up to its first `n` characters.
@@ -227,6 +231,7 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
     // The two safety rules first: they are about meaning, not about one field.
     if actual.result.executed && !expected.result.executed {
         out.push(Difference {
+            clauses: Vec::new(),
             severity: Severity::Safety,
             pointer: "/result/executed".into(),
             expected: false.into(),
@@ -239,6 +244,7 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
     let runs = |o: &Outcome| o.trace.iter().filter(|e| **e == Event::Body).count();
     if runs(actual) > runs(expected) {
         out.push(Difference {
+            clauses: Vec::new(),
             severity: Severity::Safety,
             pointer: "/trace".into(),
             expected: serde_json::to_value(&expected.trace).unwrap_or(Value::Null),
@@ -251,6 +257,7 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
     }
     if allowed(actual) && !allowed(expected) {
         out.push(Difference {
+            clauses: Vec::new(),
             severity: Severity::Safety,
             pointer: "/listener/kind".into(),
             expected: serde_json::to_value(&expected.listener).unwrap_or(Value::Null),
@@ -293,6 +300,7 @@ pub fn compare_input(expected: &InputOutcome, actual: &InputOutcome) -> Vec<Diff
         (InputOutcome::One(e), InputOutcome::One(a)) => compare(e, a),
         (InputOutcome::Session(e), InputOutcome::Session(a)) => compare_session(e, a),
         _ => vec![Difference {
+            clauses: Vec::new(),
             severity: Severity::Decision,
             pointer: "/".into(),
             expected: kind(expected).into(),
@@ -334,6 +342,7 @@ pub fn compare_session(
                     })
                 };
                 out.push(Difference {
+                    clauses: Vec::new(),
                     severity: Severity::Decision,
                     pointer: at,
                     expected: value(e),
@@ -364,6 +373,7 @@ fn compare_event(e: &EventOutcome, a: &EventOutcome, at: &str, out: &mut Vec<Dif
     }
     if e.event != a.event {
         out.push(Difference {
+            clauses: Vec::new(),
             severity: Severity::Decision,
             pointer: format!("{at}/event"),
             expected: json(&e.event),
@@ -385,6 +395,7 @@ fn compare_event(e: &EventOutcome, a: &EventOutcome, at: &str, out: &mut Vec<Dif
             };
             if differs {
                 out.push(Difference {
+                    clauses: Vec::new(),
                     severity: Severity::Text,
                     pointer,
                     expected: want.into(),
@@ -394,6 +405,7 @@ fn compare_event(e: &EventOutcome, a: &EventOutcome, at: &str, out: &mut Vec<Dif
             }
         }
         (want, got) => out.push(Difference {
+            clauses: Vec::new(),
             severity: Severity::Decision,
             pointer,
             expected: json(want),
@@ -445,6 +457,7 @@ fn walk(e: &Value, a: &Value, at: &mut String, reference: &Outcome, out: &mut Ve
             let prefix: String = es.chars().take(n).collect();
             if !as_.starts_with(&prefix) {
                 out.push(Difference {
+                    clauses: Vec::new(),
                     severity: severity_of(at),
                     pointer: at.clone(),
                     expected: Value::String(prefix.clone()),
@@ -455,6 +468,7 @@ fn walk(e: &Value, a: &Value, at: &mut String, reference: &Outcome, out: &mut Ve
         }
         _ if e == a => {}
         _ => out.push(Difference {
+            clauses: Vec::new(),
             severity: severity_of(at),
             pointer: if at.is_empty() {
                 "/".into()

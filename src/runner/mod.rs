@@ -700,6 +700,7 @@ fn by_expectation(expect: &Expectation, outcome: &InputOutcome) -> Vec<Differenc
             // An exact expectation also fixes the members compare() leaves to the reference.
             if want.id != outcome.id {
                 exact.push(Difference {
+                    clauses: Vec::new(),
                     severity: Severity::Info,
                     pointer: "/id".into(),
                     expected: serde_json::to_value(&want.id).unwrap_or(Value::Null),
@@ -709,6 +710,7 @@ fn by_expectation(expect: &Expectation, outcome: &InputOutcome) -> Vec<Differenc
             }
             if want.prefix_only != outcome.prefix_only {
                 exact.push(Difference {
+                    clauses: Vec::new(),
                     severity: Severity::Info,
                     pointer: "/prefix_only".into(),
                     expected: serde_json::to_value(&want.prefix_only).unwrap_or(Value::Null),
@@ -726,6 +728,7 @@ fn by_expectation(expect: &Expectation, outcome: &InputOutcome) -> Vec<Differenc
                     let expected = pointer(want, &at).cloned().unwrap_or(Value::Null);
                     let actual = actual.pointer(&at).cloned().unwrap_or(Value::Null);
                     vec![Difference {
+                        clauses: Vec::new(),
                         severity: compare::severity_at(&at, &expected, &actual),
                         expected,
                         actual,

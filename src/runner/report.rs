@@ -1286,6 +1286,7 @@ pub fn specimen(expected: &str, actual: &str) -> Report {
     fail.title = format!("title {expected}");
     fail.verdict = Verdict::Fail {
         differences: vec![Difference {
+            clauses: Vec::new(),
             severity: Severity::Text,
             pointer: "/result/text".into(),
             expected: serde_json::Value::String(format!("expected {expected}")),

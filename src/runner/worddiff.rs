@@ -382,6 +382,7 @@ mod tests {
     #[test]
     fn a_normative_prefix_is_compared_up_to_its_length() {
         let d = Difference {
+            clauses: Vec::new(),
             severity: Severity::Text,
             pointer: "/result/text".into(),
             expected: "Error: the user rejected".into(),
@@ -402,6 +403,7 @@ mod tests {
         );
         // Short values of other severities read as they are.
         let kind = Difference {
+            clauses: Vec::new(),
             severity: Severity::Decision,
             pointer: "/listener/kind".into(),
             expected: "deny".into(),
@@ -474,6 +476,7 @@ mod tests {
             holds(&diff(&e, &a), &e, &a);
             for rule in ["only the first 0 characters are normative", "only the first 30 characters are normative"] {
                 let d = Difference {
+                    clauses: Vec::new(),
                     severity: Severity::Text,
                     pointer: "/result/text".into(),
                     expected: e.clone().into(),
