@@ -21,6 +21,9 @@ pub struct Text {
     /// `None` when the whole text is normative; otherwise the number of characters (Unicode scalar
     /// values) of the normative prefix.
     pub prefix: Option<usize>,
+    /// The template IDs and clauses behind the text, in the order cited: a rendered template's ID,
+    /// then those of the texts inserted into it.
+    pub cited: Vec<&'static str>,
 }
 
 impl Text {
@@ -29,6 +32,7 @@ impl Text {
         Text {
             text: text.into(),
             prefix: None,
+            cited: Vec::new(),
         }
     }
 
@@ -37,7 +41,18 @@ impl Text {
         Text {
             text: text.into(),
             prefix: Some(0),
+            cited: Vec::new(),
         }
+    }
+
+    /// The text, also citing `ids` (each once, after what it cites already).
+    pub fn citing(mut self, ids: &[&'static str]) -> Text {
+        for id in ids {
+            if !self.cited.contains(id) {
+                self.cited.push(id);
+            }
+        }
+        self
     }
 }
 
@@ -49,6 +64,7 @@ impl Template {
     pub fn fill(&self, args: &[(&str, &Text)]) -> Text {
         let mut out = String::with_capacity(self.text.len() + 32);
         let mut prefix: Option<usize> = None;
+        let mut cited = vec![self.id, self.clause()];
         let mut chars = 0usize;
         let mut rest = self.text;
         while let Some(open) = rest.find('<') {
@@ -66,6 +82,11 @@ impl Template {
                     }
                     out.push_str(&value.text);
                     chars += value.text.chars().count();
+                    for id in &value.cited {
+                        if !cited.contains(id) {
+                            cited.push(*id);
+                        }
+                    }
                     rest = &after[close.unwrap_or(0) + 1..];
                 }
                 None => {
@@ -77,7 +98,48 @@ impl Template {
         }
         out.push_str(rest);
         record(self.id, &out);
-        Text { text: out, prefix }
+        Text {
+            text: out,
+            prefix,
+            cited,
+        }
+    }
+
+    /// The text of a template without placeholders as a [`Text`] that cites the template and the
+    /// clause of its table.
+    pub fn text(&self) -> Text {
+        Text::exact(self.plain()).citing(&[self.id, self.clause()])
+    }
+
+    /// The clause whose table holds the template: AR-MSG-1 (what the model and the human see),
+    /// AR-MSG-2 (reviewer failure messages), AR-MSG-5 (errors of selecting Auto) or AR-RES-MSG-1
+    /// (the resilient profile's templates).
+    pub fn clause(&self) -> &'static str {
+        const RESILIENT: &[&str] = &[
+            "MSG-ERR-TOOL-CALL",
+            "MSG-ERR-TOO-LARGE",
+            "MSG-ERR-NO-DECISION",
+            "MSG-ERR-AMBIGUOUS",
+            "MSG-ERR-MALFORMED",
+            "MSG-ERR-CONFLICT",
+            "MSG-ERR-ALLOW-PROSE",
+            "MSG-ERR-DEADLINE",
+            "MSG-ASK-FAILED",
+            "MSG-DISPLAY-FAILED-EN",
+            "MSG-DISPLAY-FAILED-ZH",
+            "MSG-ASK-COMBINED",
+            "MSG-DISPLAY-COMBINED-EN",
+            "MSG-DISPLAY-COMBINED-ZH",
+            "MSG-HINT",
+            "MSG-HINT-ZH",
+            "MSG-REPAIR-INSTRUCTION",
+        ];
+        match self.id {
+            "MSG-ERR-CLOSING" | "MSG-ERR-NO-AUTO" => "AR-MSG-5",
+            id if RESILIENT.contains(&id) => "AR-RES-MSG-1",
+            id if id.starts_with("MSG-ERR-") => "AR-MSG-2",
+            _ => "AR-MSG-1",
+        }
     }
 
     /// The text of a template that has no placeholder, noted as rendered like [`Template::fill`]

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::scenario::ApprovalAnswer;
 
 /// What happened to one call.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// The scenario's `id`, echoed.
@@ -34,6 +34,110 @@ pub struct Outcome {
     /// normative in full.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub prefix_only: BTreeMap<String, usize>,
+    /// The clauses behind each member, as the reference decided them: not on the wire, never
+    /// compared (an outcome read from JSON has none).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub citations: Citations,
+}
+
+/// Two outcomes are equal when everything observable about them is: the citations explain an
+/// outcome, they are no part of it. The pattern names every field, so a new one cannot be
+/// forgotten here.
+impl PartialEq for Outcome {
+    fn eq(&self, other: &Outcome) -> bool {
+        let Outcome {
+            id,
+            settled,
+            listener,
+            approval,
+            result,
+            review,
+            trace,
+            prefix_only,
+            citations: _,
+        } = self;
+        *id == other.id
+            && *settled == other.settled
+            && *listener == other.listener
+            && *approval == other.approval
+            && *result == other.result
+            && *review == other.review
+            && *trace == other.trace
+            && *prefix_only == other.prefix_only
+    }
+}
+
+/// Which clauses determined each member of an outcome: JSON pointer within the outcome (RFC 6901)
+/// → the clause IDs (`AR-…`, and for a text its template's `MSG-…` and `INFO-…` IDs) behind the
+/// member, in the order they were cited, each once. A member without an entry of its own is
+/// explained by the entry of the longest pointer above it ([`Citations::behind`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Citations(BTreeMap<String, Vec<&'static str>>);
+
+impl Citations {
+    /// Cites `id` for the member at `pointer` (once: a clause cited again keeps its place).
+    pub fn cite(&mut self, pointer: &str, id: &'static str) {
+        let ids = self.0.entry(pointer.to_owned()).or_default();
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+
+    /// Cites each of `ids` for the member at `pointer`, in order.
+    pub fn cite_all(&mut self, pointer: &str, ids: &[&'static str]) {
+        for id in ids {
+            self.cite(pointer, id);
+        }
+    }
+
+    /// The clauses cited for exactly `pointer`.
+    pub fn at(&self, pointer: &str) -> &[&'static str] {
+        self.0.get(pointer).map_or(&[], Vec::as_slice)
+    }
+
+    /// The clauses behind the member at `pointer`: those of the longest cited pointer that is
+    /// `pointer` itself or a whole-token prefix of it (`/listener` for `/listener/kind`, never
+    /// `/review/request` for `/review/requests`); empty when none is.
+    pub fn behind(&self, pointer: &str) -> &[&'static str] {
+        let mut at = pointer;
+        loop {
+            if let Some(ids) = self.0.get(at) {
+                return ids;
+            }
+            if at.is_empty() {
+                return &[];
+            }
+            at = &at[..at.rfind('/').unwrap_or(0)];
+        }
+    }
+
+    /// Every cited pointer with its clauses, in pointer order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &[&'static str])> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_slice()))
+    }
+
+    /// Whether nothing is cited.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Cites `id` first, before what each member cites already, for the root (`""`) and every
+    /// member cited: the clause under which all of them were decided.
+    pub fn lead(&mut self, id: &'static str) {
+        self.0.entry(String::new()).or_default();
+        for ids in self.0.values_mut() {
+            ids.retain(|i| *i != id);
+            ids.insert(0, id);
+        }
+    }
+
+    /// Cites everything `inner` cites, each pointer under `at` (`/calls/2` for a session's item).
+    pub fn nest(&mut self, at: &str, inner: &Citations) {
+        for (pointer, ids) in inner.iter() {
+            self.cite_all(&format!("{at}{pointer}"), ids);
+        }
+    }
 }
 
 // Deserialized through `DecisionWire`, so that a member a kind does not have
@@ -373,7 +477,7 @@ pub enum ItemOutcome {
 }
 
 /// What a lifecycle event came to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EventOutcome {
     /// The event.
@@ -384,7 +488,26 @@ pub struct EventOutcome {
     /// As in a call's outcome: texts whose tail is implementation-defined (`/error`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub prefix_only: BTreeMap<String, usize>,
+    /// As in a call's outcome: the clauses behind each member, never on the wire or compared.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub citations: Citations,
 }
+
+/// As for [`Outcome`]: equal when everything observable is.
+impl PartialEq for EventOutcome {
+    fn eq(&self, other: &EventOutcome) -> bool {
+        let EventOutcome {
+            event,
+            error,
+            prefix_only,
+            citations: _,
+        } = self;
+        *event == other.event && *error == other.error && *prefix_only == other.prefix_only
+    }
+}
+
+impl Eq for EventOutcome {}
 
 /// The outcome of whatever a scenario line held: one call or a session. Read as a session's
 /// outcome when it has a `calls` member, as a call's otherwise (as a scenario line is read).
@@ -418,5 +541,39 @@ impl<'de> Deserialize<'de> for InputOutcome {
             Outcome::deserialize(v).map(|o| InputOutcome::One(Box::new(o)))
         }
         .map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Citations;
+
+    /// A member is explained by its own entry, else by the longest cited pointer above it, token
+    /// by token; a clause cited twice keeps its first place.
+    #[test]
+    fn citations_are_found_by_the_longest_cited_prefix() {
+        let mut c = Citations::default();
+        c.cite("/listener", "AR-DECIDE-4");
+        c.cite("/listener", "AR-DECIDE-3");
+        c.cite("/listener", "AR-DECIDE-4");
+        c.cite("/review/request", "AR-X-1");
+        c.cite("/review/requests/0/session_id", "AR-RES-REQUEST-1");
+        assert_eq!(c.at("/listener"), ["AR-DECIDE-4", "AR-DECIDE-3"]);
+        assert_eq!(c.behind("/listener/kind"), ["AR-DECIDE-4", "AR-DECIDE-3"]);
+        assert_eq!(c.behind("/listener"), ["AR-DECIDE-4", "AR-DECIDE-3"]);
+        assert!(c.behind("/review/requests").is_empty());
+        assert!(c.behind("/review/requests/0/route").is_empty());
+        assert_eq!(
+            c.behind("/review/requests/0/session_id"),
+            ["AR-RES-REQUEST-1"]
+        );
+        assert!(c.behind("/").is_empty() && c.behind("").is_empty());
+        let mut session = Citations::default();
+        session.nest("/calls/2", &c);
+        assert_eq!(
+            session.behind("/calls/2/listener/kind"),
+            ["AR-DECIDE-4", "AR-DECIDE-3"]
+        );
+        assert!(session.behind("/calls/1/listener").is_empty());
     }
 }

@@ -20,7 +20,7 @@ use crate::engine::Decided;
 use crate::engine::compose;
 use crate::engine::review::{self, Attempting, Budget, FailureNote, Settlement};
 use crate::messages::{self, Text, reference};
-use crate::outcome::{ApprovalRecord, Decision, FailureClass, ReviewRecord, ToolResult};
+use crate::outcome::{ApprovalRecord, Citations, Decision, FailureClass, ReviewRecord, ToolResult};
 use crate::parse::{Reply, ReviewerDecision};
 use crate::profile::Profile;
 use crate::scenario::{
@@ -262,6 +262,9 @@ pub struct ReviewReport {
     pub record: ReviewRecord,
     /// The normative prefix of the failure message, when its tail is implementation-defined.
     pub failure_prefix: Option<usize>,
+    /// The clauses behind the review's members of the outcome (`/review/…`, and the review's
+    /// part of `/trace`), as the reference engine cites them.
+    pub citations: Citations,
 }
 
 /// The Auto review gate as a pre-execute listener.
@@ -342,18 +345,21 @@ impl<C: ReviewerClient> AutoReview<C> {
         exec: &Exec,
         session: &Session,
         signal: &Signal,
-    ) -> (Settlement, Vec<review::Sent>, bool) {
+    ) -> (Settlement, Vec<review::Sent>, bool, Vec<&'static str>) {
         // AR-REVIEW-9, then AR-REVIEW-10 and AR-REVIEW-11, then AR-REVIEW-2.
-        let resolved = review::check_route(
-            &session.route,
-            self.config.reviewer_route.as_ref(),
-            self.profile,
-        )
-        .and_then(|()| review::check_session(session.working_directory, exec.log, self.profile))
-        .and_then(|()| review::resolve(&exec.schema, exec.call, self.profile));
-        if let Err(f) = resolved {
-            return (Settlement::Failed(f), Vec::new(), false);
-        }
+        let resolved = review::resolve_all(
+            review::check_route(
+                &session.route,
+                self.config.reviewer_route.as_ref(),
+                self.profile,
+            ),
+            || review::check_session(session.working_directory, exec.log, self.profile),
+            || review::resolve(&exec.schema, exec.call, self.profile),
+        );
+        let mut basis = match resolved {
+            Err(f) => return (Settlement::Failed(f), Vec::new(), false, Vec::new()),
+            Ok(basis) => basis,
+        };
         let route = review::request_route(
             &session.route,
             self.config.reviewer_route.as_ref(),
@@ -389,6 +395,7 @@ impl<C: ReviewerClient> AutoReview<C> {
                             review::deadline_passed(self.config.review_timeout_ms),
                             routes,
                             false,
+                            basis,
                         );
                     }
                 },
@@ -400,19 +407,30 @@ impl<C: ReviewerClient> AutoReview<C> {
                     } else {
                         review::EndedBy::Caller
                     };
-                    return (Settlement::Failed(review::signal_ended(by)), routes, true);
+                    return (
+                        Settlement::Failed(review::signal_ended(by)),
+                        routes,
+                        true,
+                        basis,
+                    );
                 }
-                ReviewerResponse::Threw(v) => Settlement::Failed(review::thrown(&v, self.profile)),
+                ReviewerResponse::Threw(v) => (
+                    Settlement::Failed(review::thrown(&v, self.profile)),
+                    Vec::new(),
+                ),
                 ReviewerResponse::Completed {
                     blocks,
                     finish,
                     data_after_finish,
-                } => review::read_reply(
+                } => review::read_citing(
                     &Reply::blocks(&blocks, &finish, data_after_finish),
                     self.profile,
                 ),
-                ReviewerResponse::Failed(f) => review::read_reply(&Reply::failed(&f), self.profile),
+                ReviewerResponse::Failed(f) => {
+                    review::read_citing(&Reply::failed(&f), self.profile)
+                }
             };
+            let (settled, read) = settled;
             if let Settlement::Failed(f) = &settled
                 && !signal.is_aborted()
                 && let Some(next) = budget.take(self.profile, f.class)
@@ -423,7 +441,10 @@ impl<C: ReviewerClient> AutoReview<C> {
             // AR-CANCEL-6: an `aborted` failure after a signal aborted is the gate's own doing.
             let own = matches!(&settled, Settlement::Failed(f) if f.class == FailureClass::Aborted)
                 && signal.is_aborted();
-            return (settled, routes, own);
+            if !own {
+                basis.extend(read);
+            }
+            return (settled, routes, own, basis);
         }
     }
 
@@ -434,7 +455,7 @@ impl<C: ReviewerClient> AutoReview<C> {
         session: &Session,
         next: Next<'_>,
         settled: Settlement,
-        hint: Option<(String, String)>,
+        hint: Option<(Text, Text)>,
     ) -> Decided {
         let name = exec.name.as_str();
         let policy = session.policy();
@@ -442,46 +463,63 @@ impl<C: ReviewerClient> AutoReview<C> {
             Profile::Baseline => Some(compose::failed(name, f, None, false)),
             Profile::Resilient => (policy.effective() == ApprovalPolicy::Never
                 || self.config.on_failure == OnFailure::Deny)
-                .then(|| compose::failed(name, f, hint.as_ref().map(|h| h.0.as_str()), true)),
+                .then(|| compose::failed(name, f, hint.as_ref().map(|h| &h.0), true)),
         };
-        let final_deny = |reason: &Option<String>| {
-            let never = match self.profile {
-                Profile::Baseline => policy.override_ == Some(ApprovalPolicy::Never),
-                Profile::Resilient => policy.effective() == ApprovalPolicy::Never,
-            };
-            never.then(|| Decided::exact(compose::final_deny(name, reason.as_deref())))
+        let final_deny = |reason: &Option<String>| match self.profile {
+            Profile::Baseline => (policy.override_ == Some(ApprovalPolicy::Never))
+                .then(|| compose::final_deny(name, reason.as_deref(), "AR-DECIDE-2")),
+            Profile::Resilient => (policy.effective() == ApprovalPolicy::Never)
+                .then(|| compose::final_deny(name, reason.as_deref(), "AR-RES-DECIDE-1")),
         };
-        let objection = match &settled {
+        let (objection, why) = match &settled {
             Settlement::Failed(f) => {
                 if let Some(d) = failed_before_downstream(f) {
                     return d;
                 }
-                Some(compose::failure_ask(name, f))
+                (Some(compose::failure_ask(name, f)), "AR-RES-FAIL-2")
             }
             Settlement::Decided(ReviewerDecision::Deny { reason, .. }) => {
                 if let Some(d) = final_deny(reason) {
                     return d;
                 }
-                Some(compose::review_ask(name, reason.as_deref()))
+                (
+                    Some(compose::review_ask(name, reason.as_deref())),
+                    "AR-DECIDE-5",
+                )
             }
-            Settlement::Decided(ReviewerDecision::Allow { .. }) | Settlement::Pending => None,
+            Settlement::Decided(ReviewerDecision::Allow { .. }) | Settlement::Pending => {
+                (None, "AR-DECIDE-4")
+            }
         };
         let downstream = next.run().await;
         if self.lifecycle.signal().is_aborted() {
-            return Decided::exact(Decision::Cancel);
+            return Decided::exact(Decision::Cancel).because("AR-CANCEL-4");
         }
         let Some(objection) = objection else {
-            return downstream;
+            return downstream.because(why);
         };
         match (&downstream.decision, self.profile) {
-            (Decision::Allow, _) => compose::ask(objection, hint.as_ref()),
+            (Decision::Allow, _) => {
+                let asked = compose::ask(objection, hint.as_ref()).because(why);
+                // AR-DECIDE-6: a default `never` the baseline does not read here.
+                if self.profile == Profile::Baseline
+                    && policy.override_.is_none()
+                    && policy.effective() == ApprovalPolicy::Never
+                {
+                    asked.because("AR-DECIDE-6")
+                } else {
+                    asked
+                }
+            }
             (
                 Decision::Ask {
                     reason: Some(r), ..
                 },
                 Profile::Resilient,
-            ) => compose::ask(compose::combine(objection, r), hint.as_ref()),
-            _ => downstream,
+            ) => compose::ask(compose::combine(objection, r), hint.as_ref())
+                .because(why)
+                .because("AR-RES-ASK-1"),
+            _ => downstream.because(why),
         }
     }
 }
@@ -512,7 +550,8 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                 return Decided::exact(Decision::Cancel);
             }
             let signal = Signal::any(&exec.caller, &lifecycle);
-            let (settlement, routes, signal_ended) = self.review(exec, session, &signal).await;
+            let (settlement, routes, signal_ended, basis) =
+                self.review(exec, session, &signal).await;
             let consecutive = {
                 let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
                 let count = failures.entry(session.id.clone()).or_default();
@@ -526,15 +565,26 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                 Settlement::Failed(f) => Some(f.clone()),
                 _ => None,
             };
+            let reviewed = review::Review {
+                settlement: settlement.clone(),
+                route: review::request_route(
+                    &session.route,
+                    self.config.reviewer_route.as_ref(),
+                    self.profile,
+                )
+                .to_string(),
+                requests: routes.clone(),
+                session_id: (self.profile == Profile::Resilient).then(|| session.id.clone()),
+                signal_ended,
+                consecutive_failures: consecutive,
+                basis,
+            };
+            let mut citations = Citations::default();
+            reviewed.cite(self.profile, &mut citations);
             (self.on_review)(ReviewReport {
-                record: ReviewRecord {
-                    attempts: routes.len() as u32,
-                    failure: failure.as_ref().map(FailureNote::to_failure),
-                    routes: routes.iter().map(|r| r.route.clone()).collect(),
-                    requests: Some(requests_of(&routes, self.profile, session)),
-                    consecutive_failures: consecutive,
-                },
+                record: reviewed.record(),
                 failure_prefix: failure.as_ref().and_then(|f| f.message.prefix),
+                citations,
             });
             // AR-CANCEL-3
             if lifecycle.is_aborted() {
@@ -571,6 +621,8 @@ pub struct CallOutcome {
     pub result: ToolResult,
     /// Texts whose tail is implementation-defined, by JSON pointer.
     pub prefix_only: BTreeMap<String, usize>,
+    /// The clauses behind the first listener's decision, under `/listener`, as it cited them.
+    pub citations: Citations,
 }
 
 /// The tool runtime: the pre-execute stage, the approval service and the body (chapters 6, 8).
@@ -587,11 +639,14 @@ impl ToolRuntime {
     /// Runs one call to its result.
     pub async fn execute(&self, exec: &Exec) -> CallOutcome {
         let mut prefix_only = BTreeMap::new();
+        // The listener's citations, once it decided.
+        let cited = std::cell::RefCell::new(Citations::default());
         let done = |listener, approval, result, prefix_only| CallOutcome {
             listener,
             approval,
             result,
             prefix_only,
+            citations: cited.take(),
         };
         // AR-CANCEL-1
         if exec.caller.is_aborted() {
@@ -606,14 +661,16 @@ impl ToolRuntime {
         for (key, p) in &decided.prefixes {
             prefix_only.insert(format!("/listener/{key}"), *p);
         }
+        cited.borrow_mut().nest("/listener", &decided.cited);
         let refuse = |reason: &Text, info, prefix_only: &mut BTreeMap<String, usize>| {
-            let (result, prefix) = compose::refused(reason, info);
-            if let Some(p) = prefix {
+            let (result, text) = compose::refused(reason, info);
+            if let Some(p) = text.prefix {
                 prefix_only.insert("/result/text".to_owned(), p);
             }
             result
         };
         let listener = Some(decided.decision.clone());
+        let reason_cited = decided.clauses("/reason").to_vec();
         match decided.decision {
             Decision::Allow => {
                 let result = self.dispatch(exec).await;
@@ -624,6 +681,7 @@ impl ToolRuntime {
                 let reason = Text {
                     text: reason,
                     prefix: decided.prefixes.get("reason").copied(),
+                    cited: reason_cited,
                 };
                 let result = refuse(&reason, info, &mut prefix_only);
                 done(listener, None, result, prefix_only)
@@ -713,16 +771,4 @@ impl ToolRuntime {
         self.body.run(exec).await;
         ToolResult::executed()
     }
-}
-
-/// The outcome's view of the requests a review sent (AR-REVIEW-12, AR-RES-REQUEST-1).
-fn requests_of(
-    sent: &[review::Sent],
-    profile: Profile,
-    session: &Session,
-) -> Vec<crate::outcome::RequestRecord> {
-    let id = (profile == Profile::Resilient).then_some(session.id.as_str());
-    sent.iter()
-        .map(|r| crate::outcome::RequestRecord::sent(&r.route, id, r.repair))
-        .collect()
 }

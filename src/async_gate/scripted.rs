@@ -258,8 +258,8 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
     let unreviewed = ReviewRecord::unreviewed(
         (profile == Profile::Resilient).then_some(s.session.consecutive_failures),
     );
-    let (review, failure_prefix) = match report {
-        Some(r) => (r.record, r.failure_prefix),
+    let (review, failure_prefix, mut citations) = match report {
+        Some(r) => (r.record, r.failure_prefix, r.citations),
         // A review still pending reports nothing; what it asked is in the log.
         None if !log.requests.is_empty() => (
             ReviewRecord {
@@ -270,11 +270,15 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
                 failure: None,
             },
             None,
+            Default::default(),
         ),
-        None => (unreviewed, None),
+        None => (unreviewed, None, Default::default()),
     };
     let (settled, listener, approval, result, mut prefix_only) = match call {
-        Ok(c) => (true, c.listener, c.approval, c.result, c.prefix_only),
+        Ok(c) => {
+            citations.nest("", &c.citations);
+            (true, c.listener, c.approval, c.result, c.prefix_only)
+        }
         Err(_) => (false, None, None, ToolResult::pending(), Default::default()),
     };
     if let Some(p) = failure_prefix {
@@ -289,5 +293,6 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
         review,
         trace: log.events,
         prefix_only,
+        citations,
     }
 }

@@ -27,6 +27,12 @@ pub fn request(
     display_reason: Option<&DisplayReason>,
 ) -> (ApprovalRecord, Answered) {
     run.event(Event::Approval);
+    run.cite("/trace", "AR-APPROVAL-1");
+    let mut cite = |by: &[&'static str]| {
+        for member in ["/approval/answer", "/approval/prompted"] {
+            run.citations.cite_all(member, by);
+        }
+    };
     let record = |answer, prompted| ApprovalRecord {
         reason: reason.map(str::to_owned),
         display_reason: display_reason.cloned(),
@@ -36,6 +42,7 @@ pub fn request(
     // The request's own precondition fails before the service decides anything.
     let answered = match run.s.approval {
         ApprovalAnswer::Throws => {
+            cite(&["AR-APPROVAL-4"]);
             let message = Text::implementation_defined(reference::APPROVAL_OUTSIDE_TURN);
             return (
                 record(ApprovalAnswer::Throws, false),
@@ -48,14 +55,21 @@ pub fn request(
         ApprovalAnswer::Unavailable => Answered::Unavailable,
     };
     if cancellation::caller_aborts_in_flight(run.s.abort) {
+        cite(&["AR-APPROVAL-2", "AR-CANCEL-5"]);
         return (
             record(ApprovalAnswer::Cancelled, false),
             Answered::Cancelled,
         );
     }
     // AR-DISPOSE-3: the policy in force when the service is asked.
-    if disposal::policy_at_approval(run.s).effective() == ApprovalPolicy::Never {
+    let policy = disposal::policy_at_approval(run.s);
+    if policy.effective() == ApprovalPolicy::Never {
+        cite(&["AR-APPROVAL-2"]);
+        if policy != run.s.policy {
+            cite(&["AR-DISPOSE-3"]);
+        }
         return (record(ApprovalAnswer::Rejected, false), Answered::Rejected);
     }
+    cite(&["AR-APPROVAL-2"]);
     (record(run.s.approval, true), answered)
 }

@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use super::Decided;
 use super::review::FailureNote;
 use crate::messages::{self, Template, Text};
-use crate::outcome::{Decision, DisplayReason, ToolResult};
+use crate::outcome::{Citations, Decision, DisplayReason, ToolResult};
 use crate::scenario::Downstream;
 
 /// The three texts of an ask before it becomes a decision: audited reason, English and Chinese
-/// display reasons.
+/// display reasons, each citing its template and what it inserts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AskTexts {
     /// The audited reason.
@@ -22,22 +22,30 @@ pub struct AskTexts {
     pub zh: Text,
 }
 
+/// `t`, citing `clause` before what it cites already: the clause that chose the text.
+fn under(clause: &'static str, mut t: Text) -> Text {
+    let cited = std::mem::replace(&mut t.cited, vec![clause]);
+    t.citing(&cited)
+}
+
 /// AR-DECIDE-5: the ask after a reviewer denial.
 pub fn review_ask(name: &str, reason: Option<&str>) -> AskTexts {
-    match reason {
+    let texts = match reason {
         None => AskTexts {
-            reason: Text::exact(messages::ASK_REVIEW.render(&[("name", name)])),
-            en: Text::exact(messages::DISPLAY_EN.plain()),
-            zh: Text::exact(messages::DISPLAY_ZH.plain()),
+            reason: messages::ASK_REVIEW.fill(&[("name", &Text::exact(name))]),
+            en: messages::DISPLAY_EN.text(),
+            zh: messages::DISPLAY_ZH.text(),
         },
-        Some(r) => AskTexts {
-            reason: Text::exact(
-                messages::ASK_REVIEW_REASON.render(&[("name", name), ("reason", r)]),
-            ),
-            en: Text::exact(messages::DISPLAY_EN_REASON.render(&[("reason", r)])),
-            zh: Text::exact(messages::DISPLAY_ZH_REASON.render(&[("reason", r)])),
-        },
-    }
+        Some(r) => {
+            let (name, r) = (Text::exact(name), Text::exact(r));
+            AskTexts {
+                reason: messages::ASK_REVIEW_REASON.fill(&[("name", &name), ("reason", &r)]),
+                en: messages::DISPLAY_EN_REASON.fill(&[("reason", &r)]),
+                zh: messages::DISPLAY_ZH_REASON.fill(&[("reason", &r)]),
+            }
+        }
+    };
+    texts.under("AR-DECIDE-5")
 }
 
 /// AR-RES-FAIL-2: the ask after a reviewer failure.
@@ -48,6 +56,18 @@ pub fn failure_ask(name: &str, failure: &FailureNote) -> AskTexts {
         reason: messages::ASK_FAILED.fill(&[("name", &name), ("error", error)]),
         en: messages::DISPLAY_FAILED_EN.fill(&[("error", error)]),
         zh: messages::DISPLAY_FAILED_ZH.fill(&[("error", error)]),
+    }
+    .under("AR-RES-FAIL-2")
+}
+
+impl AskTexts {
+    /// The texts, each citing `clause` first.
+    fn under(self, clause: &'static str) -> AskTexts {
+        AskTexts {
+            reason: under(clause, self.reason),
+            en: under(clause, self.en),
+            zh: under(clause, self.zh),
+        }
     }
 }
 
@@ -60,28 +80,33 @@ pub fn combine(objection: AskTexts, downstream: &str) -> AskTexts {
         en: join(messages::DISPLAY_COMBINED_EN, &objection.en),
         zh: join(messages::DISPLAY_COMBINED_ZH, &objection.zh),
     }
+    .under("AR-RES-ASK-1")
 }
 
 /// AR-RES-HINT-2: the hint line in English (audited reason, English display, model) and Chinese.
-pub fn hint_lines(count: u32, route: &str) -> (String, String) {
-    let count = count.to_string();
-    let args = [("count", count.as_str()), ("route", route)];
+pub fn hint_lines(count: u32, route: &str) -> (Text, Text) {
+    let count = Text::exact(count.to_string());
+    let route = Text::exact(route);
+    let args = [("count", &count), ("route", &route)];
     (
-        messages::HINT.render(&args),
-        messages::HINT_ZH.render(&args),
+        under("AR-RES-HINT-2", messages::HINT.fill(&args)),
+        under("AR-RES-HINT-2", messages::HINT_ZH.fill(&args)),
     )
 }
 
 /// Appends a line to a text; an implementation-defined tail stays where it was.
-fn with_line(t: Text, line: &str) -> Text {
+fn with_line(t: Text, line: &Text) -> Text {
     Text {
-        text: format!("{}\n{line}", t.text),
+        text: format!("{}\n{}", t.text, line.text),
         prefix: t.prefix,
+        cited: t.cited,
     }
+    .citing(&line.cited)
 }
 
-/// An ask decision, with the hint appended when due, and its texts' normative extents.
-pub fn ask(texts: AskTexts, hint: Option<&(String, String)>) -> Decided {
+/// An ask decision, with the hint appended when due, and its texts' normative extents and
+/// citations.
+pub fn ask(texts: AskTexts, hint: Option<&(Text, Text)>) -> Decided {
     let texts = match hint {
         None => texts,
         Some((en, zh)) => AskTexts {
@@ -91,6 +116,7 @@ pub fn ask(texts: AskTexts, hint: Option<&(String, String)>) -> Decided {
         },
     };
     let mut prefixes = BTreeMap::new();
+    let mut cited = Citations::default();
     for (key, t) in [
         ("reason", &texts.reason),
         ("display_reason/en", &texts.en),
@@ -99,6 +125,7 @@ pub fn ask(texts: AskTexts, hint: Option<&(String, String)>) -> Decided {
         if let Some(p) = t.prefix {
             prefixes.insert(key, p);
         }
+        cited.cite_all(&format!("/{key}"), &t.cited);
     }
     Decided {
         decision: Decision::Ask {
@@ -109,11 +136,12 @@ pub fn ask(texts: AskTexts, hint: Option<&(String, String)>) -> Decided {
             }),
         },
         prefixes,
+        cited,
     }
 }
 
 /// AR-DECIDE-1 (baseline: no info) and AR-RES-FAIL-3 (resilient: `INFO-FAILED`, and the hint).
-pub fn failed(name: &str, failure: &FailureNote, hint: Option<&str>, with_info: bool) -> Decided {
+pub fn failed(name: &str, failure: &FailureNote, hint: Option<&Text>, with_info: bool) -> Decided {
     let name = Text::exact(name);
     let mut reason = messages::FAILED.fill(&[("name", &name), ("error", &failure.message)]);
     if let Some(h) = hint {
@@ -123,21 +151,43 @@ pub fn failed(name: &str, failure: &FailureNote, hint: Option<&str>, with_info: 
     if let Some(p) = reason.prefix {
         prefixes.insert("reason", p);
     }
-    Decided {
+    let mut cited = Citations::default();
+    cited.cite_all("/reason", &reason.cited);
+    if with_info {
+        cited.cite_all("/info", &["INFO-FAILED", "AR-RES-MSG-2"]);
+        cited.cite_all("/info/failure", &failure.class_by);
+    }
+    let decided = Decided {
         decision: Decision::Deny {
             reason: reason.text,
             info: with_info.then(|| messages::info_failed(failure.class)),
         },
         prefixes,
-    }
+        cited,
+    };
+    decided.because(if with_info {
+        "AR-RES-FAIL-3"
+    } else {
+        "AR-DECIDE-1"
+    })
 }
 
-/// AR-DECIDE-2, AR-RES-DECIDE-1: the final denial with `INFO-DENIED`.
-pub fn final_deny(name: &str, reason: Option<&str>) -> Decision {
-    Decision::Deny {
-        reason: messages::FINAL_DENY.render(&[("name", name)]),
-        info: Some(messages::info_denied(reason)),
+/// AR-DECIDE-2 (`clause`; AR-RES-DECIDE-1 in the resilient profile): the final denial with
+/// `INFO-DENIED`.
+pub fn final_deny(name: &str, reason: Option<&str>, clause: &'static str) -> Decided {
+    let text = messages::FINAL_DENY.fill(&[("name", &Text::exact(name))]);
+    let mut cited = Citations::default();
+    cited.cite_all("/reason", &text.cited);
+    cited.cite_all("/info", &["INFO-DENIED", "AR-MSG-4"]);
+    Decided {
+        decision: Decision::Deny {
+            reason: text.text,
+            info: Some(messages::info_denied(reason)),
+        },
+        prefixes: BTreeMap::new(),
+        cited,
     }
+    .because(clause)
 }
 
 /// A downstream decision as the pre-execute chain returns it.
@@ -156,31 +206,48 @@ pub fn downstream_decision(d: &Downstream) -> Decision {
     }
 }
 
-/// AR-RESULT-2: `Error: <reason>` with the decision's info, and the normative prefix of the text.
+/// AR-RESULT-2: `Error: <reason>` with the decision's info, and the text (its normative prefix,
+/// and what it cites: `MSG-ERROR-PREFIX` and the reason's own citations).
 pub fn refused(
     reason: &Text,
     info: Option<serde_json::Map<String, serde_json::Value>>,
-) -> (ToolResult, Option<usize>) {
+) -> (ToolResult, Text) {
     let text = messages::ERROR_PREFIX.fill(&[("message", reason)]);
-    (ToolResult::refused(text.text, info), text.prefix)
+    let result = ToolResult::refused(text.text.clone(), info);
+    (result, text)
 }
 
 /// AR-RESULT-4: the canonical pre-dispatch cancellation.
 pub fn aborted() -> ToolResult {
     refused(
-        &Text::exact(messages::ABORTED_BEFORE_DISPATCH.plain()),
+        &messages::ABORTED_BEFORE_DISPATCH.text(),
         Some(messages::info_aborted()),
     )
     .0
 }
 
+/// The citations of the canonical pre-dispatch cancellation's members, by pointer within the
+/// tool result (AR-RESULT-4).
+pub fn aborted_cited() -> Citations {
+    let mut c = Citations::default();
+    let text = refused(&messages::ABORTED_BEFORE_DISPATCH.text(), None).1;
+    c.cite_all("/executed", &["AR-RESULT-4", "AR-CANCEL-7"]);
+    c.cite("/text", "AR-RESULT-4");
+    c.cite_all("/text", &text.cited);
+    c.cite_all("/info", &["AR-RESULT-4", "INFO-ABORTED", "AR-MSG-4"]);
+    c
+}
+
 /// The reason of a denial by the tool runtime or the approval service, by template
 /// (`MSG-NO-AGENT`, `MSG-USER-REJECTED`, `MSG-APPROVAL-CANCELLED`, `MSG-APPROVAL-UNAVAILABLE`).
 pub fn named(template: Template, name: &str) -> Text {
-    Text::exact(template.render(&[("name", name)]))
+    template.fill(&[("name", &Text::exact(name))])
 }
 
 /// AR-APPROVAL-4: the reason of a thrown approval request.
 pub fn approval_threw(message: &Text) -> Text {
-    messages::APPROVAL_THREW.fill(&[("message", message)])
+    under(
+        "AR-APPROVAL-4",
+        messages::APPROVAL_THREW.fill(&[("message", message)]),
+    )
 }

@@ -1,6 +1,7 @@
 //! Spec chapter 5, the decision (AR-DECIDE-1..6, AR-ORDER-1..2), and the resilient profile's
 //! decision rules (AR-RES-DECIDE, AR-RES-FAIL, AR-RES-ASK, AR-RES-HINT): what the gate returns once
-//! the review settled, by the session's policy, the configuration and downstream's decision.
+//! the review settled, by the session's policy, the configuration and downstream's decision. Each
+//! decision cites the clause of the branch that made it.
 
 use super::review::{FailureNote, Review};
 use super::{Decided, Run, cancellation, compose};
@@ -31,26 +32,33 @@ fn baseline(run: &mut Run<'_>, settled: Settled) -> Decided {
     let s = run.s;
     let name = s.tool.name.as_str();
     let decision = match settled {
-        Settled::Failed(failure) => return compose::failed(name, &failure, None, false), // AR-DECIDE-1
+        Settled::Failed(failure) => return compose::failed(name, &failure, None, false),
         Settled::Decided(d) => d,
     };
     if let ReviewerDecision::Deny { reason, .. } = &decision {
         // AR-DECIDE-2 reads the recorded override, not the effective policy (AR-DECIDE-6).
         if run.s.policy.override_ == Some(ApprovalPolicy::Never) {
-            return Decided::exact(compose::final_deny(name, reason.as_deref()));
+            return compose::final_deny(name, reason.as_deref(), "AR-DECIDE-2");
         }
     }
-    let downstream = consult_downstream(run); // AR-DECIDE-3
+    let downstream = consult_downstream(run);
     if cancellation::lifecycle_aborts_during_downstream(run.s.abort) {
-        return Decided::exact(Decision::Cancel); // AR-CANCEL-4
+        return Decided::exact(Decision::Cancel).because("AR-CANCEL-4");
     }
     match decision {
-        ReviewerDecision::Allow { .. } => Decided::exact(downstream), // AR-DECIDE-4
+        ReviewerDecision::Allow { .. } => Decided::exact(downstream).because("AR-DECIDE-4"),
         ReviewerDecision::Deny { reason, .. } => {
             if downstream == Decision::Allow {
-                compose::ask(compose::review_ask(name, reason.as_deref()), None) // AR-DECIDE-5, second case
+                // The second case of AR-DECIDE-5.
+                let d = compose::ask(compose::review_ask(name, reason.as_deref()), None);
+                if s.policy.override_.is_none() && s.policy.effective() == ApprovalPolicy::Never {
+                    d.because("AR-DECIDE-5").because("AR-DECIDE-6")
+                } else {
+                    d.because("AR-DECIDE-5")
+                }
             } else {
-                Decided::exact(downstream) // AR-DECIDE-5, first case
+                // The first case of AR-DECIDE-5: downstream's decision unchanged.
+                Decided::exact(downstream).because("AR-DECIDE-5")
             }
         }
     }
@@ -69,40 +77,45 @@ fn resilient(run: &mut Run<'_>, review: &Review, settled: Settled) -> Decided {
             review.last_route(),
         )
     });
-    let objection = match settled {
+    let (objection, why) = match settled {
         Settled::Failed(failure) => {
             if never || s.config.on_failure == OnFailure::Deny {
-                let line = hint.as_ref().map(|h| h.0.as_str());
-                return compose::failed(name, &failure, line, true); // AR-RES-FAIL-3
+                return compose::failed(name, &failure, hint.as_ref().map(|h| &h.0), true);
             }
-            Some(compose::failure_ask(name, &failure)) // AR-RES-FAIL-2
+            (Some(compose::failure_ask(name, &failure)), "AR-RES-FAIL-2")
         }
         Settled::Decided(ReviewerDecision::Deny { reason, .. }) => {
             if never {
-                return Decided::exact(compose::final_deny(name, reason.as_deref())); // AR-RES-DECIDE-1
+                return compose::final_deny(name, reason.as_deref(), "AR-RES-DECIDE-1");
             }
-            Some(compose::review_ask(name, reason.as_deref()))
+            (
+                Some(compose::review_ask(name, reason.as_deref())),
+                "AR-DECIDE-5",
+            )
         }
-        Settled::Decided(ReviewerDecision::Allow { .. }) => None,
+        Settled::Decided(ReviewerDecision::Allow { .. }) => (None, "AR-DECIDE-4"),
     };
     let downstream = consult_downstream(run);
     if cancellation::lifecycle_aborts_during_downstream(run.s.abort) {
-        return Decided::exact(Decision::Cancel);
+        return Decided::exact(Decision::Cancel).because("AR-CANCEL-4");
     }
     let Some(objection) = objection else {
-        return Decided::exact(downstream);
+        return Decided::exact(downstream).because(why);
     };
     match downstream {
-        Decision::Allow => compose::ask(objection, hint.as_ref()),
+        Decision::Allow => compose::ask(objection, hint.as_ref()).because(why),
         Decision::Ask {
             reason: Some(r), ..
-        } => compose::ask(compose::combine(objection, &r), hint.as_ref()), // AR-RES-ASK-1
-        other => Decided::exact(other),
+        } => compose::ask(compose::combine(objection, &r), hint.as_ref())
+            .because(why)
+            .because("AR-RES-ASK-1"),
+        other => Decided::exact(other).because(why),
     }
 }
 
 /// Consults the rest of the pre-execute chain once (AR-DECIDE-3) and returns its decision as given.
 pub fn consult_downstream(run: &mut Run<'_>) -> Decision {
     run.event(Event::Downstream);
+    run.cite("/trace", "AR-DECIDE-3");
     compose::downstream_decision(&run.s.downstream)
 }

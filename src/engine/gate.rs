@@ -3,8 +3,8 @@
 
 use super::decision::{self, Settled};
 use super::review::{self, Settlement};
-use super::scope;
-use super::{Decided, Run, admission, cancellation};
+use super::scope::{self, Scope};
+use super::{Decided, Run, admission, cancellation, disposal};
 use crate::outcome::{Decision, Event, ReviewRecord};
 use crate::profile::Profile;
 
@@ -28,20 +28,64 @@ pub fn unreviewed(run: &Run<'_>) -> ReviewRecord {
     })
 }
 
+/// Cites the clauses behind the review record of a call the gate did not review, `why` being the
+/// clause that kept it from the review.
+pub fn cite_unreviewed(run: &mut Run<'_>, why: &[&'static str]) {
+    for member in [
+        "/review/attempts",
+        "/review/requests",
+        "/review/routes",
+        "/review/failure",
+    ] {
+        run.citations.cite_all(member, why);
+    }
+    run.citations.cite_all("/trace", why);
+    run.cite("/review/consecutive_failures", "AR-RES-HINT-1");
+}
+
+/// The clause by which a call passes through (AR-SCOPE-1..3), with AR-DISPOSE-2 when disposal
+/// moved its session out of Auto.
+fn passes_through_by(run: &Run<'_>, scope: Scope) -> Vec<&'static str> {
+    let mut by = vec![match scope {
+        Scope::NoAgent => "AR-SCOPE-1",
+        Scope::OuterRunCode => "AR-SCOPE-2",
+        Scope::NotAuto | Scope::Reviewed => "AR-SCOPE-3",
+    }];
+    if scope == Scope::NotAuto && run.s.preset != disposal::preset_at_start(run.s) {
+        by.push("AR-DISPOSE-2");
+    }
+    by.push("AR-SCOPE-4");
+    by
+}
+
 /// Runs the gate for one call.
 pub fn listen(run: &mut Run<'_>) -> Gate {
-    if !scope::classify(run.s, run.profile).is_reviewed() {
-        // AR-SCOPE-4: the gate returns downstream's decision unchanged.
-        let d = decision::consult_downstream(run);
+    let scope = scope::classify(run.s, run.profile);
+    if !scope.is_reviewed() {
+        let by = passes_through_by(run, scope);
+        let mut decided = Decided::exact(decision::consult_downstream(run));
+        for clause in by.iter().rev() {
+            decided = decided.because(clause);
+        }
+        cite_unreviewed(run, &by);
         return Gate {
-            decided: Some(Decided::exact(d)),
+            decided: Some(decided),
             review: unreviewed(run),
             reviewed: None,
         };
     }
     if !admission::admits(run.s) {
+        let mut by = vec!["AR-ADMIT-2", "AR-CANCEL-2"];
+        if run.profile == Profile::Resilient && run.s.preset != disposal::preset_at_start(run.s) {
+            by.insert(0, "AR-RES-DISPOSE-1");
+        }
+        let mut decided = Decided::exact(Decision::Cancel);
+        for clause in by.iter().rev() {
+            decided = decided.because(clause);
+        }
+        cite_unreviewed(run, &by);
         return Gate {
-            decided: Some(Decided::exact(Decision::Cancel)), // AR-ADMIT-2
+            decided: Some(decided),
             review: unreviewed(run),
             reviewed: None,
         };
@@ -50,13 +94,14 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
     for _ in 0..review.attempts() {
         run.event(Event::Review);
     }
+    review.cite(run.profile, &mut run.citations);
     if let Settlement::Failed(f) = &review.settlement {
         run.note_prefix("/review/failure/message", &f.message);
     }
     let record = review.record();
     if cancellation::lifecycle_aborts_after_review(run.s.abort) {
         return Gate {
-            decided: Some(Decided::exact(Decision::Cancel)), // AR-CANCEL-3
+            decided: Some(Decided::exact(Decision::Cancel).because("AR-CANCEL-3")),
             review: record,
             reviewed: Some(review),
         };
@@ -64,7 +109,7 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
     let settled = match &review.settlement {
         Settlement::Pending => {
             return Gate {
-                decided: None, // AR-CANCEL-6
+                decided: None,
                 review: record,
                 reviewed: Some(review),
             };

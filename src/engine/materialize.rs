@@ -8,25 +8,43 @@ use crate::outcome::{ApprovalRecord, Decision, Event, ToolResult};
 
 /// Materializes the stage's decision, asking the approval service for an `ask`.
 pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalRecord>, ToolResult) {
+    let why = decided.clauses("").to_vec();
+    if !matches!(decided.decision, Decision::Ask { .. }) {
+        // AR-ORDER-2: only an ask reaches the approval service.
+        run.citations.cite_all("/approval", &why);
+    }
     match &decided.decision {
-        Decision::Allow => (None, dispatch(run)),
+        Decision::Allow => (None, dispatch(run, &why)),
         Decision::Deny { reason, info } => {
             let reason = Text {
                 text: reason.clone(),
                 prefix: decided.prefixes.get("reason").copied(),
+                cited: decided.clauses("/reason").to_vec(),
             };
-            (None, refuse(run, &reason, info.clone()))
+            run.citations.cite_all("/result/info", &["AR-RESULT-2"]);
+            run.citations
+                .cite_all("/result/info", decided.clauses("/info"));
+            (
+                None,
+                refuse(run, "AR-RESULT-2", &reason, info.clone(), &why),
+            )
         }
-        Decision::Cancel => (None, aborted()),
+        Decision::Cancel => (None, cancelled(run, &why)),
         Decision::Ask {
             reason,
             display_reason,
         } => {
             if !run.s.agent {
                 // AR-APPROVAL-1: no agent to route the question through.
+                run.citations.cite_all("/approval", &["AR-APPROVAL-1"]);
+                run.citations.cite_all("/approval", &why);
                 let text = compose::named(messages::NO_AGENT, &run.s.tool.name);
-                return (None, refuse(run, &text, None));
+                run.citations
+                    .cite_all("/result/info", &["AR-APPROVAL-1", "AR-RESULT-2"]);
+                return (None, refuse(run, "AR-APPROVAL-1", &text, None, &why));
             }
+            run.cite("/approval", "AR-APPROVAL-1");
+            run.citations.nest("/approval", &decided.cited);
             let (record, answered) =
                 approval::request(run, reason.as_deref(), display_reason.as_ref());
             for (key, p) in &decided.prefixes {
@@ -41,41 +59,78 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
 fn after_approval(run: &mut Run<'_>, answered: Answered) -> ToolResult {
     let name = run.s.tool.name.clone();
     let deny = |t: messages::Template| compose::named(t, &name);
+    let why = run.citations.at("/approval/answer").to_vec();
+    let denied = |run: &mut Run<'_>, text: &Text| {
+        run.citations
+            .cite_all("/result/info", &["AR-RESULT-3", "AR-APPROVAL-3"]);
+        let mut by = vec!["AR-APPROVAL-3"];
+        by.extend(why.iter().copied());
+        refuse(run, "AR-RESULT-3", text, None, &by)
+    };
     match answered {
-        Answered::Threw(message) => refuse(run, &compose::approval_threw(&message), None),
-        Answered::AllowedOnce => dispatch(run),
-        Answered::Rejected => refuse(run, &deny(messages::USER_REJECTED), None),
+        Answered::Threw(message) => {
+            run.citations
+                .cite_all("/result/info", &["AR-RESULT-5", "AR-APPROVAL-4"]);
+            let text = compose::approval_threw(&message);
+            refuse(run, "AR-RESULT-5", &text, None, &["AR-APPROVAL-4"])
+        }
+        Answered::AllowedOnce => dispatch(run, &["AR-APPROVAL-3"]),
+        Answered::Rejected => denied(run, &deny(messages::USER_REJECTED)),
         Answered::Cancelled => {
             if cancellation::caller_aborts_in_flight(run.s.abort) {
-                aborted()
+                cancelled(run, &["AR-RESULT-3", "AR-CANCEL-5"])
             } else {
-                refuse(run, &deny(messages::APPROVAL_CANCELLED), None)
+                denied(run, &deny(messages::APPROVAL_CANCELLED))
             }
         }
-        Answered::Unavailable => refuse(run, &deny(messages::APPROVAL_UNAVAILABLE), None),
+        Answered::Unavailable => denied(run, &deny(messages::APPROVAL_UNAVAILABLE)),
     }
 }
 
-/// AR-RESULT-1: dispatch, unless the caller's signal is aborted by then.
-fn dispatch(run: &mut Run<'_>) -> ToolResult {
+/// AR-RESULT-1: dispatch, unless the caller's signal is aborted by then; `why` are the clauses
+/// of the decision that let the call proceed.
+fn dispatch(run: &mut Run<'_>, why: &[&'static str]) -> ToolResult {
     if cancellation::caller_aborts_in_flight(run.s.abort) {
-        return aborted();
+        let mut by = vec!["AR-RESULT-1", "AR-CANCEL-5"];
+        by.extend(why.iter().copied());
+        return cancelled(run, &by);
     }
     run.event(Event::Body);
+    for member in ["/result/executed", "/result/text", "/result/info", "/trace"] {
+        run.cite(member, "AR-RESULT-1");
+        run.citations.cite_all(member, why);
+    }
     ToolResult::executed()
 }
 
-/// AR-RESULT-2: `Error: <reason>` with the decision's info.
+/// AR-RESULT-2 (and AR-RESULT-3, AR-RESULT-5, AR-APPROVAL-1, by `clause`): `Error: <reason>` with
+/// the decision's info; `why` are the clauses of the decision that refused the call.
 fn refuse(
     run: &mut Run<'_>,
+    clause: &'static str,
     reason: &Text,
     info: Option<serde_json::Map<String, serde_json::Value>>,
+    why: &[&'static str],
 ) -> ToolResult {
-    let (result, prefix) = compose::refused(reason, info);
-    if let Some(p) = prefix {
+    let (result, text) = compose::refused(reason, info);
+    if let Some(p) = text.prefix {
         run.prefix_only.insert("/result/text".to_owned(), p);
     }
+    run.cite("/result/text", clause);
+    run.citations.cite_all("/result/text", &text.cited);
+    run.cite("/result/executed", clause);
+    run.citations.cite_all("/result/executed", why);
     result
+}
+
+/// AR-RESULT-4: the canonical pre-dispatch cancellation, `why` being the clauses that cancelled.
+fn cancelled(run: &mut Run<'_>, why: &[&'static str]) -> ToolResult {
+    let mut cited = compose::aborted_cited();
+    for clause in why.iter().rev() {
+        cited.lead(clause);
+    }
+    run.citations.nest("/result", &cited);
+    aborted()
 }
 
 /// AR-RESULT-4: the canonical pre-dispatch cancellation.

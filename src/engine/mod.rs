@@ -17,7 +17,7 @@ pub mod session;
 use std::collections::BTreeMap;
 
 use crate::messages::Text;
-use crate::outcome::{Decision, Event, Outcome, ReviewRecord, ToolResult};
+use crate::outcome::{Citations, Decision, Event, Outcome, ReviewRecord, ToolResult};
 use crate::profile::Profile;
 use crate::scenario::Scenario;
 
@@ -29,6 +29,9 @@ pub struct Decided {
     /// Texts of the decision whose tail is implementation-defined, by their path within the
     /// decision (`reason`, `display_reason/en`, ...), with the length of their normative prefix.
     pub prefixes: BTreeMap<&'static str, usize>,
+    /// The clauses behind the decision, by JSON pointer within it: `""` for its kind, `/reason`,
+    /// `/display_reason/en`, `/info`, ...
+    pub cited: Citations,
 }
 
 impl Decided {
@@ -37,7 +40,20 @@ impl Decided {
         Decided {
             decision,
             prefixes: BTreeMap::new(),
+            cited: Citations::default(),
         }
+    }
+
+    /// The decision, decided under the clause `id`: cited first for its kind and each of its
+    /// members.
+    pub fn because(mut self, id: &'static str) -> Decided {
+        self.cited.lead(id);
+        self
+    }
+
+    /// The clauses cited for the decision's member at `pointer` (`""` for its kind).
+    pub fn clauses(&self, pointer: &str) -> &[&'static str] {
+        self.cited.behind(pointer)
     }
 }
 
@@ -51,6 +67,8 @@ pub struct Run<'s> {
     pub trace: Vec<Event>,
     /// Texts whose tail is implementation-defined, by JSON pointer.
     pub prefix_only: BTreeMap<String, usize>,
+    /// The clauses behind each member decided so far.
+    pub citations: Citations,
 }
 
 impl<'s> Run<'s> {
@@ -60,7 +78,17 @@ impl<'s> Run<'s> {
             profile,
             trace: Vec::new(),
             prefix_only: BTreeMap::new(),
+            citations: {
+                let mut c = Citations::default();
+                c.cite("/trace", "AR-ORDER-1");
+                c
+            },
         }
+    }
+
+    /// Cites the clause `id` for the member at `pointer`.
+    pub fn cite(&mut self, pointer: &str, id: &'static str) {
+        self.citations.cite(pointer, id);
     }
 
     /// Records an observable event.
@@ -100,19 +128,53 @@ pub fn decide(s: &Scenario, profile: Profile) -> Outcome {
 /// the call (the decision table's features) then need not review it a second time.
 pub fn decide_keeping_review(s: &Scenario, profile: Profile) -> (Outcome, Option<review::Review>) {
     let mut run = Run::new(s, profile);
-    // AR-CANCEL-1: nothing runs when the caller aborted before dispatch.
     if cancellation::caller_aborts_before_dispatch(s.abort) {
+        // AR-CANCEL-1: nothing runs when the caller aborted before dispatch.
         let review = gate::unreviewed(&run);
+        gate::cite_unreviewed(&mut run, &["AR-CANCEL-1"]);
+        for member in ["/settled", "/listener", "/approval"] {
+            run.cite(member, "AR-CANCEL-1");
+        }
+        let mut result = compose::aborted_cited();
+        result.lead("AR-CANCEL-1");
+        run.citations.nest("/result", &result);
         return (
             outcome(run, true, None, None, materialize::aborted(), review),
             None,
         );
     }
     let gate = gate::listen(&mut run);
+    // What ended a review that made the call settle where a request never would have.
+    let ended = gate.reviewed.as_ref().and_then(|r| match &r.settlement {
+        review::Settlement::Failed(f) => ["AR-RES-RETRY-4", "AR-CANCEL-6"]
+            .into_iter()
+            .find(|rule| f.by_rule(rule)),
+        _ => None,
+    });
     let outcome = match gate.decided {
-        // AR-CANCEL-6: the call stays pending.
-        None => outcome(run, false, None, None, ToolResult::pending(), gate.review),
+        None => {
+            // AR-CANCEL-6: the call stays pending.
+            for member in [
+                "/settled",
+                "/listener",
+                "/approval",
+                "/result/text",
+                "/result/info",
+            ] {
+                run.cite(member, "AR-CANCEL-6");
+            }
+            run.citations
+                .cite_all("/result/executed", &["AR-CANCEL-6", "AR-CANCEL-7"]);
+            outcome(run, false, None, None, ToolResult::pending(), gate.review)
+        }
         Some(decided) => {
+            run.citations.nest("/listener", &decided.cited);
+            let why = decided.clauses("").to_vec();
+            run.citations.cite_all("/settled", &why);
+            if let Some(rule) = ended {
+                run.cite("/settled", rule);
+            }
+            run.citations.cite_all("/trace", &why);
             let (approval, result) = materialize::materialize(&mut run, &decided);
             outcome(
                 run,
@@ -144,5 +206,6 @@ fn outcome(
         review,
         trace: run.trace,
         prefix_only: run.prefix_only,
+        citations: run.citations,
     }
 }

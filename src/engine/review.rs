@@ -7,19 +7,45 @@ use super::cancellation;
 use crate::jsstring::js_string;
 use crate::messages::{self, Text, reference};
 use crate::normalize;
-use crate::outcome::{Failure, FailureClass, RequestRecord, ReviewRecord};
+use crate::outcome::{Citations, Failure, FailureClass, RequestRecord, ReviewRecord};
 use crate::parse::{self, Reply, ReplyError, ReviewerDecision};
 use crate::profile::Profile;
 use crate::scenario::{Attempt, CallKind, FailedFinishKind, Scenario, SchemaCount};
 
 /// A failure as the engine carries it: its class and its message with the message's normative
-/// extent (AR-REVIEW-5, AR-REVIEW-6).
+/// extent (AR-REVIEW-5, AR-REVIEW-6), each with the clauses behind it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailureNote {
     /// The failure class.
     pub class: FailureClass,
-    /// The failure message.
+    /// The failure message; it cites AR-REVIEW-5, the rule that failed and its template.
     pub message: Text,
+    /// The clauses that gave the class: AR-REVIEW-6, then the rule that failed (or AR-REVIEW-7
+    /// for a finish or a thrown value).
+    pub class_by: Vec<&'static str>,
+}
+
+impl FailureNote {
+    /// A failure of `class` produced by the rule `rule`, with its `message` (which cites its
+    /// template, if any): the class is AR-REVIEW-6's by `rule`, the message AR-REVIEW-5's.
+    fn by(rule: &'static str, class: FailureClass, message: Text) -> FailureNote {
+        let mut cited = vec!["AR-REVIEW-5", rule];
+        cited.extend(message.cited.iter().copied());
+        FailureNote {
+            class,
+            message: Text {
+                cited: Vec::new(),
+                ..message
+            }
+            .citing(&cited),
+            class_by: vec!["AR-REVIEW-6", rule],
+        }
+    }
+
+    /// Whether the rule `rule` produced the failure.
+    pub fn by_rule(&self, rule: &str) -> bool {
+        self.class_by.contains(&rule)
+    }
 }
 
 impl FailureNote {
@@ -61,6 +87,10 @@ pub struct Review {
     /// Reviewer failures in a row after this call (AR-RES-HINT-1); `None` in the baseline, which
     /// keeps no count.
     pub consecutive_failures: Option<u32>,
+    /// The clauses that let the review make its requests where the baseline's rules would not
+    /// (a configured route, the deployment's working directory, the live registry's schema), and
+    /// by which the reply that decided was read where the strict reader refuses it.
+    pub basis: Vec<&'static str>,
 }
 
 /// One reviewer request as the gate sent it: its route and whether it was a repair.
@@ -120,6 +150,88 @@ impl Review {
     pub fn last_route(&self) -> &str {
         self.requests.last().map_or(&self.route, |r| &r.route)
     }
+
+    /// The clauses behind the number of requests: the rule of a failure that made none; else
+    /// AR-REVIEW-1 (one request) or AR-RES-RETRY-1 and AR-RES-RETRY-3 (repairs and retries),
+    /// with what ended them early (the deadline, a signal).
+    pub fn attempts_by(&self, profile: Profile) -> Vec<&'static str> {
+        let mut by = self.basis.clone();
+        let failure = match &self.settlement {
+            Settlement::Failed(f) => Some(f),
+            _ => None,
+        };
+        if let (Some(f), true) = (failure, self.requests.is_empty()) {
+            by.extend(f.class_by.iter().skip(1));
+            return by;
+        }
+        match profile {
+            Profile::Baseline => by.push("AR-REVIEW-1"),
+            Profile::Resilient => {
+                by.extend(["AR-RES-RETRY-1", "AR-RES-RETRY-3"]);
+                if failure.is_some_and(|f| f.by_rule("AR-RES-RETRY-4")) {
+                    by.push("AR-RES-RETRY-4");
+                }
+                if self.signal_ended {
+                    by.push("AR-RES-RETRY-5");
+                }
+            }
+        }
+        if self.signal_ended || matches!(self.settlement, Settlement::Pending) {
+            by.push("AR-CANCEL-6");
+        }
+        by
+    }
+
+    /// Cites the clauses behind the review's members of the outcome (`/review/…`, and the
+    /// review's part of `/trace`).
+    pub fn cite(&self, profile: Profile, c: &mut Citations) {
+        let attempts = self.attempts_by(profile);
+        c.cite_all("/review/attempts", &attempts);
+        c.cite_all("/trace", &attempts);
+        let route: &[&'static str] = match profile {
+            Profile::Baseline => &["AR-REVIEW-3"],
+            Profile::Resilient => &["AR-RES-ROUTE-1"],
+        };
+        c.cite_all("/review/routes", route);
+        c.cite_all("/review/routes", &attempts);
+        c.cite("/review/requests", "AR-REVIEW-12");
+        c.cite_all("/review/requests", &attempts);
+        for (k, r) in self.requests.iter().enumerate() {
+            let at = |member: &str| format!("/review/requests/{k}/{member}");
+            c.cite_all(&at("route"), route);
+            c.cite_all(&at("temperature"), &["AR-REVIEW-3", "AR-REVIEW-12"]);
+            c.cite_all(&at("tools"), &["AR-REVIEW-3", "AR-REVIEW-12"]);
+            match profile {
+                Profile::Baseline => {
+                    c.cite(&at("session_id"), "AR-REVIEW-12");
+                    c.cite(&at("repair"), "AR-REVIEW-12");
+                }
+                Profile::Resilient => {
+                    c.cite(&at("session_id"), "AR-RES-REQUEST-1");
+                    c.cite(&at("repair"), "AR-RES-RETRY-2");
+                    if r.repair {
+                        c.cite(&at("temperature"), "AR-RES-RETRY-2");
+                    }
+                }
+            }
+        }
+        match &self.settlement {
+            Settlement::Failed(f) => {
+                c.cite("/review/failure", "AR-REVIEW-4");
+                c.cite_all("/review/failure", &f.class_by[1..]);
+                c.cite_all("/review/failure/class", &f.class_by);
+                c.cite_all("/review/failure/message", &f.message.cited);
+            }
+            Settlement::Decided(_) | Settlement::Pending => {
+                c.cite("/review/failure", "AR-REVIEW-4");
+                c.cite_all("/review/failure", &self.basis);
+            }
+        }
+        c.cite("/review/consecutive_failures", "AR-RES-HINT-1");
+        if self.signal_ended {
+            c.cite("/review/consecutive_failures", "AR-CANCEL-6");
+        }
+    }
 }
 
 /// The route every reviewer request uses: the configured reviewer route in the resilient
@@ -145,12 +257,18 @@ pub fn request_route<'r>(
 pub fn review(s: &Scenario, profile: Profile) -> Review {
     // AR-REVIEW-9, then AR-REVIEW-10 and AR-REVIEW-11, then AR-REVIEW-2: the order the shipped
     // gate reads the session in.
-    let resolved = resolve_route(s, profile)
-        .and_then(|()| resolve_session(s, profile))
-        .and_then(|()| resolve_schema(s, profile));
-    let (settlement, requests, signal_ended) = match resolved {
-        Err(failure) => (Settlement::Failed(failure), Vec::new(), false),
-        Ok(()) => requests(s, profile),
+    let resolved = resolve_all(
+        resolve_route(s, profile),
+        || resolve_session(s, profile),
+        || resolve_schema(s, profile),
+    );
+    let (settlement, requests, signal_ended, basis) = match resolved {
+        Err(failure) => (Settlement::Failed(failure), Vec::new(), false, Vec::new()),
+        Ok(mut basis) => {
+            let (settlement, requests, signal_ended, read) = requests(s, profile);
+            basis.extend(read);
+            (settlement, requests, signal_ended, basis)
+        }
     };
     let consecutive_failures = count_after(
         profile,
@@ -168,7 +286,25 @@ pub fn review(s: &Scenario, profile: Profile) -> Review {
         },
         signal_ended,
         consecutive_failures,
+        basis,
     }
+}
+
+/// What resolving the route, the session and the schema came to: the clauses that let the
+/// review go on where the baseline's would not, or the first failure.
+pub type Resolved = Result<Vec<&'static str>, FailureNote>;
+
+/// The route, then the session, then the schema (AR-REVIEW-9, AR-REVIEW-10, AR-REVIEW-11,
+/// AR-REVIEW-2): the first failure, or every clause that let the review go on.
+pub fn resolve_all(
+    route: Resolved,
+    session: impl FnOnce() -> Resolved,
+    schema: impl FnOnce() -> Resolved,
+) -> Resolved {
+    let mut basis = route?;
+    basis.extend(session()?);
+    basis.extend(schema()?);
+    Ok(basis)
 }
 
 /// AR-RES-HINT-1: the session's failure count after a review; `None` in the baseline.
@@ -244,19 +380,21 @@ pub enum EndedBy {
 /// AR-CANCEL-6: the failure of a request a signal ended; the message, implementation-defined,
 /// names the signal.
 pub fn signal_ended(by: EndedBy) -> FailureNote {
-    FailureNote {
-        class: FailureClass::Aborted,
-        message: Text::implementation_defined(match by {
+    FailureNote::by(
+        "AR-CANCEL-6",
+        FailureClass::Aborted,
+        Text::implementation_defined(match by {
             EndedBy::Caller => reference::CALLER_ENDED_REVIEW,
             EndedBy::Lifecycle => reference::LIFECYCLE_ENDED_REVIEW,
-        }),
-    }
+        })
+        .citing(&["AR-MSG-3"]),
+    )
 }
 
 /// AR-REVIEW-9: a request needs a complete route. The baseline takes the session's (its latest
 /// request header); the resilient profile takes a configured reviewer route first
 /// (AR-RES-ROUTE-1), which the configuration guarantees complete.
-pub fn resolve_route(s: &Scenario, profile: Profile) -> Result<(), FailureNote> {
+pub fn resolve_route(s: &Scenario, profile: Profile) -> Resolved {
     check_route(&s.session.route, s.config.reviewer_route.as_ref(), profile)
 }
 
@@ -265,20 +403,31 @@ pub fn check_route(
     session: &crate::scenario::Route,
     configured: Option<&crate::scenario::Route>,
     profile: Profile,
-) -> Result<(), FailureNote> {
+) -> Resolved {
     let route = request_route(session, configured, profile);
-    if route.provider.is_empty() || route.model.is_empty() {
-        return Err(FailureNote {
-            class: FailureClass::Route,
-            message: Text::exact(messages::ERR_ROUTE.plain()),
-        });
+    let complete = |r: &crate::scenario::Route| !r.provider.is_empty() && !r.model.is_empty();
+    if !complete(route) {
+        let mut failure = FailureNote::by(
+            "AR-REVIEW-9",
+            FailureClass::Route,
+            messages::ERR_ROUTE.text(),
+        );
+        if profile == Profile::Resilient {
+            failure.class_by.push("AR-RES-ROUTE-1");
+        }
+        return Err(failure);
     }
-    Ok(())
+    // A configured route stands in for an incomplete session route (AR-RES-ROUTE-1).
+    Ok(if complete(session) {
+        Vec::new()
+    } else {
+        vec!["AR-RES-ROUTE-1"]
+    })
 }
 
 /// AR-REVIEW-10 and AR-REVIEW-11: what the session's header and log must hold for the pending
 /// call. The resilient profile falls back to the deployment's working directory (AR-RES-CWD-1).
-pub fn resolve_session(s: &Scenario, profile: Profile) -> Result<(), FailureNote> {
+pub fn resolve_session(s: &Scenario, profile: Profile) -> Resolved {
     check_session(s.session.working_directory, s.log, profile)
 }
 
@@ -288,55 +437,61 @@ pub fn check_session(
     working_directory: bool,
     log: crate::scenario::LogFact,
     profile: Profile,
-) -> Result<(), FailureNote> {
-    let failure = |template: messages::Template| FailureNote {
-        class: FailureClass::Session,
-        message: Text::exact(template.plain()),
+) -> Resolved {
+    let failure = |rule, template: messages::Template| {
+        FailureNote::by(rule, FailureClass::Session, template.text())
     };
     if !working_directory && profile == Profile::Baseline {
-        return Err(failure(messages::ERR_NO_CWD));
+        return Err(failure("AR-REVIEW-10", messages::ERR_NO_CWD));
     }
     match log.message() {
-        Some(template) => Err(failure(template)),
-        None => Ok(()),
+        Some(template) => Err(failure("AR-REVIEW-11", template)),
+        // The deployment's working directory stands in for a missing one (AR-RES-CWD-1).
+        None if !working_directory => Ok(vec!["AR-RES-CWD-1"]),
+        None => Ok(Vec::new()),
     }
 }
 
 /// AR-REVIEW-2 (baseline: the header must hold exactly one) and AR-RES-SCHEMA-1 (resilient: the
 /// live registry first, the header as a fallback).
-pub fn resolve_schema(s: &Scenario, profile: Profile) -> Result<(), FailureNote> {
+pub fn resolve_schema(s: &Scenario, profile: Profile) -> Resolved {
     resolve(&s.schema, s.tool.call, profile)
 }
 
 /// The schema rules on their own: what the header and the registry hold for a call of `call` kind.
-pub fn resolve(
-    schema: &crate::scenario::SchemaView,
-    call: CallKind,
-    profile: Profile,
-) -> Result<(), FailureNote> {
+pub fn resolve(schema: &crate::scenario::SchemaView, call: CallKind, profile: Profile) -> Resolved {
+    let header = schema.header == SchemaCount::Present;
     let resolved = match profile {
-        Profile::Baseline => schema.header == SchemaCount::Present,
-        Profile::Resilient => {
-            schema.registry == SchemaCount::Present || schema.header == SchemaCount::Present
-        }
+        Profile::Baseline => header,
+        Profile::Resilient => schema.registry == SchemaCount::Present || header,
     };
     if resolved {
-        return Ok(());
+        // The live registry stands in for a header that does not hold the schema
+        // (AR-RES-SCHEMA-1).
+        return Ok(if header {
+            Vec::new()
+        } else {
+            vec!["AR-RES-SCHEMA-1"]
+        });
     }
     let template = match call {
         CallKind::PtcInner => messages::ERR_SCHEMA_PTC,
         CallKind::Native | CallKind::RunCode => messages::ERR_SCHEMA_NATIVE,
     };
-    Err(FailureNote {
-        class: FailureClass::Schema,
-        message: Text::exact(template.plain()),
-    })
+    let rule = match profile {
+        Profile::Baseline => "AR-REVIEW-2",
+        Profile::Resilient => "AR-RES-SCHEMA-1",
+    };
+    let mut failure = FailureNote::by(rule, FailureClass::Schema, template.text());
+    failure.message = failure.message.citing(&["AR-REVIEW-2"]);
+    Err(failure)
 }
 
 /// Makes the reviewer requests: one in the baseline; in the resilient profile, repairs and
 /// retries under one deadline (AR-RES-RETRY-1..5). Returns the settlement, the requests and
-/// whether a signal ended a request.
-fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool) {
+/// whether a signal ended a request, and the clauses by which the deciding reply was read where
+/// the strict reader refuses it ([`tolerated`]).
+fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool, Vec<&'static str>) {
     let route = route_for(s, profile);
     let mut routes = Vec::new();
     let mut repair = false;
@@ -363,20 +518,25 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool) {
         });
         let Some(delay) = attempt.delay_ms() else {
             if let Some(by) = aborted {
-                return (Settlement::Failed(signal_ended(by)), routes, true);
+                return (
+                    Settlement::Failed(signal_ended(by)),
+                    routes,
+                    true,
+                    Vec::new(),
+                );
             }
             return match profile {
-                Profile::Baseline => (Settlement::Pending, routes, false),
-                Profile::Resilient => (deadline_passed(deadline), routes, false),
+                Profile::Baseline => (Settlement::Pending, routes, false, Vec::new()),
+                Profile::Resilient => (deadline_passed(deadline), routes, false, Vec::new()),
             };
         };
         if profile == Profile::Resilient {
             elapsed = elapsed.saturating_add(delay);
             if elapsed > deadline {
-                return (deadline_passed(deadline), routes, false); // AR-RES-RETRY-4
+                return (deadline_passed(deadline), routes, false, Vec::new());
             }
         }
-        let settled = settle(attempt, profile);
+        let (settled, read) = settle_citing(attempt, profile);
         let again = match &settled {
             Settlement::Failed(failure) if aborted.is_none() => budget.take(profile, failure.class),
             _ => None,
@@ -392,35 +552,43 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool) {
             Settlement::Failed(failure)
                 if aborted.is_some() && failure.class == FailureClass::Aborted =>
             {
-                return (settled, routes, true);
+                return (settled, routes, true, Vec::new());
             }
-            _ => return (settled, routes, false),
+            _ => return (settled, routes, false, read),
         }
     }
 }
 
 /// AR-RES-RETRY-4: the review's deadline passed.
 pub fn deadline_passed(deadline_ms: u64) -> Settlement {
-    Settlement::Failed(FailureNote {
-        class: FailureClass::Timeout,
-        message: Text::exact(messages::ERR_DEADLINE.render(&[("ms", &deadline_ms.to_string())])),
-    })
+    let ms = Text::exact(deadline_ms.to_string());
+    Settlement::Failed(FailureNote::by(
+        "AR-RES-RETRY-4",
+        FailureClass::Timeout,
+        messages::ERR_DEADLINE.fill(&[("ms", &ms)]),
+    ))
 }
 
 /// What one attempt that settles comes to under a profile's reader. An attempt that never
 /// settles is `Pending`.
 pub fn settle(attempt: &Attempt, profile: Profile) -> Settlement {
+    settle_citing(attempt, profile).0
+}
+
+/// [`settle`], with the clauses by which a decision was read where the strict reader refuses
+/// the reply ([`tolerated`]).
+pub fn settle_citing(attempt: &Attempt, profile: Profile) -> (Settlement, Vec<&'static str>) {
     match attempt {
-        Attempt::Hang { .. } => Settlement::Pending,
-        Attempt::Throw { throw, .. } => Settlement::Failed(thrown(throw, profile)),
-        Attempt::Text { text, .. } => read_reply(&Reply::text(text), profile),
+        Attempt::Hang { .. } => (Settlement::Pending, Vec::new()),
+        Attempt::Throw { throw, .. } => (Settlement::Failed(thrown(throw, profile)), Vec::new()),
+        Attempt::Text { text, .. } => read_citing(&Reply::text(text), profile),
         Attempt::Blocks {
             blocks,
             finish,
             data_after_finish,
             ..
-        } => read_reply(&Reply::blocks(blocks, finish, *data_after_finish), profile),
-        Attempt::Finish { finish, .. } => read_reply(&Reply::failed(finish), profile),
+        } => read_citing(&Reply::blocks(blocks, finish, *data_after_finish), profile),
+        Attempt::Finish { finish, .. } => read_citing(&Reply::failed(finish), profile),
     }
 }
 
@@ -439,27 +607,71 @@ pub fn verdict(attempt: &Attempt, profile: Profile) -> Option<parse::Verdict> {
 
 /// The failure of a request that threw `value` (AR-REVIEW-5, AR-RES-NORM-1).
 pub fn thrown(value: &serde_json::Value, profile: Profile) -> FailureNote {
-    FailureNote {
-        class: FailureClass::Internal,
-        message: match profile {
+    let mut failure = FailureNote::by(
+        "AR-REVIEW-7",
+        FailureClass::Internal,
+        match profile {
             Profile::Baseline => Text::exact(js_string(value)),
-            Profile::Resilient => Text::exact(normalize::message(&normalize::value_text(value))),
+            Profile::Resilient => {
+                Text::exact(normalize::message(&normalize::value_text(value))).citing(NORMALIZED)
+            }
         },
-    }
+    );
+    failure.message.cited.retain(|c| *c != "AR-REVIEW-7");
+    failure
 }
+
+/// The clauses that turn a provider's value into a resilient failure message (AR-RES-NORM-1..4).
+const NORMALIZED: &[&str] = &[
+    "AR-RES-NORM-1",
+    "AR-RES-NORM-2",
+    "AR-RES-NORM-3",
+    "AR-RES-NORM-4",
+];
 
 /// Reads a delivered reply with the profile's reader (chapter 4, AR-TOL).
 pub fn read_reply(reply: &Reply<'_>, profile: Profile) -> Settlement {
+    read_citing(reply, profile).0
+}
+
+/// [`read_reply`], with the clauses by which a decision was read where the strict reader
+/// refuses the reply ([`tolerated`]).
+pub fn read_citing(reply: &Reply<'_>, profile: Profile) -> (Settlement, Vec<&'static str>) {
     let read = match profile {
         Profile::Baseline => parse::strict::read(reply),
         Profile::Resilient => parse::tolerant::read(reply),
     };
     match read {
-        Ok(d) => Settlement::Decided(d),
-        Err(e) => Settlement::Failed(FailureNote {
-            class: class_of(&e, profile),
-            message: failure_text(&e, profile),
-        }),
+        Ok(d) => (Settlement::Decided(d), tolerated(reply, profile)),
+        Err(e) => (Settlement::Failed(failure_of(&e, profile)), Vec::new()),
+    }
+}
+
+/// The failure of a reply error under `profile`'s reader, with the rule that refused the reply.
+pub fn failure_of(e: &ReplyError, profile: Profile) -> FailureNote {
+    let rule = e.clause(profile);
+    let mut failure = FailureNote::by(rule, class_of(e, profile), failure_text(e, profile));
+    if matches!(
+        e,
+        ReplyError::FinishFailed { .. } | ReplyError::FinishOther { .. }
+    ) {
+        // A finish is classified by AR-REVIEW-7's table, not by the reader's rule.
+        failure.class_by = vec!["AR-REVIEW-6", "AR-REVIEW-7"];
+    }
+    failure
+}
+
+/// The tolerant reader's clauses that read a decision from a reply the strict reader refuses
+/// (chapter 10 in place of AR-PARSE-1..4): empty in the baseline, and for a reply both read.
+pub fn tolerated(reply: &Reply<'_>, profile: Profile) -> Vec<&'static str> {
+    if profile == Profile::Baseline {
+        return Vec::new();
+    }
+    match parse::strict::read(reply) {
+        Ok(_) => Vec::new(),
+        Err(ReplyError::AfterFinish | ReplyError::Blocks) => vec!["AR-TOL-2"],
+        Err(ReplyError::InvalidJson(_) | ReplyError::NotObject) => vec!["AR-TOL-4", "AR-TOL-5"],
+        Err(e) => vec![e.clause(profile)],
     }
 }
 
@@ -533,16 +745,47 @@ pub fn read_raw(
 /// The failure message of a reply error: as the baseline renders it (JavaScript stringification),
 /// or normalized in the resilient profile (AR-RES-NORM-1..4).
 pub fn failure_text(e: &ReplyError, profile: Profile) -> Text {
-    match profile {
+    let text = match profile {
         Profile::Baseline => e.text(),
         Profile::Resilient => {
             let raw = unnormalized(e);
-            Text {
+            let normalized = Text {
                 text: normalize::message(&raw.text),
                 prefix: raw.prefix.map(|_| 0),
+                cited: Vec::new(),
+            };
+            match e {
+                ReplyError::FinishFailed { .. } => normalized.citing(NORMALIZED),
+                _ => normalized,
             }
         }
+    };
+    match template_of(e) {
+        Some(t) => text.citing(&[t.id, t.clause()]),
+        None => text.citing(&["AR-MSG-3"]),
     }
+}
+
+/// The template of a reply error's message; `None` for invalid JSON, whose message is
+/// implementation-defined (AR-PARSE-4, AR-MSG-3).
+fn template_of(e: &ReplyError) -> Option<messages::Template> {
+    Some(match e {
+        ReplyError::FinishFailed { .. } => messages::ERR_ENDED_DETAIL,
+        ReplyError::FinishOther { .. } => messages::ERR_ENDED,
+        ReplyError::AfterFinish => messages::ERR_AFTER_FINISH,
+        ReplyError::Blocks => messages::ERR_BLOCKS,
+        ReplyError::InvalidJson(_) => return None,
+        ReplyError::NotObject => messages::ERR_NOT_OBJECT,
+        ReplyError::Repeated => messages::ERR_REPEATED,
+        ReplyError::Protocol => messages::ERR_PROTOCOL,
+        ReplyError::ToolCall => messages::ERR_TOOL_CALL,
+        ReplyError::TooLarge => messages::ERR_TOO_LARGE,
+        ReplyError::NoDecision => messages::ERR_NO_DECISION,
+        ReplyError::Ambiguous => messages::ERR_AMBIGUOUS,
+        ReplyError::Malformed => messages::ERR_MALFORMED,
+        ReplyError::Conflict => messages::ERR_CONFLICT,
+        ReplyError::AllowBesideProse => messages::ERR_ALLOW_PROSE,
+    })
 }
 
 /// The resilient profile's failure message of a reply error before it is normalized: a failed

@@ -62,15 +62,31 @@ impl State {
     }
 }
 
+/// Cites the session's own clauses for the `k`-th item, a call decided in `state`: the item
+/// comes to the outcome of that call alone in the state the items before it left (AR-SESSION-1,
+/// AR-SESSION-2), whose failure count it starts from (AR-SESSION-3) and whose integration may
+/// be gone (AR-DISPOSE-4).
+fn cite_call(c: &mut crate::outcome::Citations, state: &State, k: usize) {
+    c.cite_all("", &["AR-SESSION-1", "AR-SESSION-2"]);
+    if k > 0 {
+        c.cite("/review/consecutive_failures", "AR-SESSION-3");
+    }
+    if !state.installed && state.preset == Preset::Auto {
+        c.lead("AR-DISPOSE-4");
+    }
+}
+
 /// Decides a session scenario under a profile.
 pub fn decide_session(s: &SessionScenario, profile: Profile) -> SessionOutcome {
     let mut state = State::start(s);
     let calls = s
         .calls
         .iter()
-        .map(|item| match item {
+        .enumerate()
+        .map(|(k, item)| match item {
             Item::Call(call) => {
-                let outcome = super::decide(&state.scenario_for(s, call), profile);
+                let mut outcome = super::decide(&state.scenario_for(s, call), profile);
+                cite_call(&mut outcome.citations, &state, k);
                 // AR-SESSION-3: the count the call left is the next call's count.
                 if let Some(n) = outcome.review.consecutive_failures {
                     state.consecutive_failures = n;
@@ -98,36 +114,47 @@ impl State {
 }
 
 fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
-    let error = match e.event {
+    let (error, by) = match e.event {
         EventKind::Dispose => {
             state.dispose(listed);
-            // AR-DISPOSE-5: admission closed first, so a selection during disposal is refused.
-            e.reselect
-                .then(|| Text::exact(messages::ERR_CLOSING.plain()))
+            if e.reselect {
+                // Admission closed first, so a selection during disposal is refused.
+                (Some(messages::ERR_CLOSING.text()), "AR-DISPOSE-5")
+            } else {
+                (None, "AR-DISPOSE-1")
+            }
         }
         EventKind::Install => {
-            // AR-INSTALL-1: Auto is available again; a session disposal moved stays where it is.
+            // Auto is available again; a session disposal moved stays where it is.
             state.installed = true;
             state.consecutive_failures = 0;
-            None
+            (None, "AR-INSTALL-1")
         }
-        EventKind::SelectAuto if !state.installed => Some(
-            // AR-DISPOSE-4: the preset is gone with its integration.
-            messages::ERR_NO_AUTO.fill(&[(
+        EventKind::SelectAuto if !state.installed => (
+            // The preset is gone with its integration.
+            Some(messages::ERR_NO_AUTO.fill(&[(
                 "message",
                 &Text::implementation_defined(messages::reference::NO_AUTO),
-            )]),
+            )])),
+            "AR-DISPOSE-4",
         ),
         EventKind::SelectAuto => {
-            // AR-SCOPE-5: selecting Auto writes the preset, and the policy `ask` where the
-            // session's policy is not `ask` already (a knob is written only when it changes).
+            // Selecting Auto writes the preset, and the policy `ask` where the session's policy
+            // is not `ask` already (a knob is written only when it changes).
             state.preset = Preset::Auto;
             if state.policy.effective() != ApprovalPolicy::Ask {
                 state.policy.override_ = Some(ApprovalPolicy::Ask);
             }
-            None
+            (None, "AR-SCOPE-5")
         }
     };
+    let mut citations = crate::outcome::Citations::default();
+    citations.cite_all("", &["AR-SESSION-1", by]);
+    citations.cite_all("/event", &["AR-SESSION-1"]);
+    citations.cite_all("/error", &[by, "AR-MSG-5"]);
+    if let Some(t) = &error {
+        citations.cite_all("/error", &t.cited);
+    }
     let mut prefix_only = BTreeMap::new();
     if let Some(Text {
         prefix: Some(p), ..
@@ -139,5 +166,6 @@ fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
         event: e.event,
         error: error.map(|t| t.text),
         prefix_only,
+        citations,
     }
 }

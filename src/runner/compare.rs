@@ -9,15 +9,18 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::capability::{Capabilities, Observable};
-use crate::outcome::{Decision, Event, EventOutcome, InputOutcome, ItemOutcome, Outcome};
+use crate::outcome::{
+    Citations, Decision, Event, EventOutcome, InputOutcome, ItemOutcome, Outcome,
+};
 
-/// True when two outcomes are equal in every compared field (all but `id` and `prefix_only`),
-/// so that no rule can find a difference. The pattern names every field: a new one cannot be
-/// forgotten here.
+/// True when two outcomes are equal in every compared field (all but `id`, `prefix_only` and
+/// `citations`), so that no rule can find a difference. The pattern names every field: a new one
+/// cannot be forgotten here.
 fn agree(expected: &Outcome, actual: &Outcome) -> bool {
     let Outcome {
         id: _,
         prefix_only: _,
+        citations: _,
         settled,
         listener,
         approval,
@@ -281,6 +284,7 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
         .map(|d| d.pointer.clone())
         .collect();
     out.retain(|d| d.severity == Severity::Safety || !safety.contains(&d.pointer));
+    attribute(&mut out, &expected.citations);
     out.sort_by(|x, y| {
         x.severity
             .cmp(&y.severity)
@@ -300,7 +304,8 @@ pub fn compare_input(expected: &InputOutcome, actual: &InputOutcome) -> Vec<Diff
         (InputOutcome::One(e), InputOutcome::One(a)) => compare(e, a),
         (InputOutcome::Session(e), InputOutcome::Session(a)) => compare_session(e, a),
         _ => vec![Difference {
-            clauses: Vec::new(),
+            // A single-call scenario is a session of one call: the kinds of outcome differ.
+            clauses: vec!["AR-SESSION-1".to_owned()],
             severity: Severity::Decision,
             pointer: "/".into(),
             expected: kind(expected).into(),
@@ -341,8 +346,15 @@ pub fn compare_session(
                         serde_json::to_value(i).unwrap_or(Value::Null)
                     })
                 };
+                // The expected item's own clauses, or for an item it does not have, the
+                // order of a session's items.
+                let clauses = match e {
+                    Some(ItemOutcome::Call(c)) => c.citations.behind(""),
+                    Some(ItemOutcome::Event(ev)) => ev.citations.behind(""),
+                    None => &["AR-SESSION-1"],
+                };
                 out.push(Difference {
-                    clauses: Vec::new(),
+                    clauses: clauses.iter().map(|c| (*c).to_owned()).collect(),
                     severity: Severity::Decision,
                     pointer: at,
                     expected: value(e),
@@ -368,6 +380,15 @@ pub fn compare_session(
 /// was due (or none where one was), is a DECISION; an error worded otherwise is a TEXT, compared
 /// only up to its normative prefix where the expected outcome marks one (`/error`, AR-MSG-5).
 fn compare_event(e: &EventOutcome, a: &EventOutcome, at: &str, out: &mut Vec<Difference>) {
+    let from = out.len();
+    compare_event_members(e, a, at, out);
+    for d in &mut out[from..] {
+        let inner = d.pointer.strip_prefix(at).unwrap_or_default();
+        d.clauses = clauses_behind(&e.citations, inner);
+    }
+}
+
+fn compare_event_members(e: &EventOutcome, a: &EventOutcome, at: &str, out: &mut Vec<Difference>) {
     fn json<T: Serialize>(v: &T) -> Value {
         serde_json::to_value(v).unwrap_or(Value::Null)
     }
@@ -415,6 +436,24 @@ fn compare_event(e: &EventOutcome, a: &EventOutcome, at: &str, out: &mut Vec<Dif
     }
 }
 
+/// The clauses behind the member at `pointer` of an expected outcome that cites `citations`.
+fn clauses_behind(citations: &Citations, pointer: &str) -> Vec<String> {
+    let pointer = if pointer == "/" { "" } else { pointer };
+    citations
+        .behind(pointer)
+        .iter()
+        .map(|c| (*c).to_owned())
+        .collect()
+}
+
+/// Fills each difference's `clauses` from the expected outcome's citations: those of the longest
+/// cited pointer that is the difference's pointer or a prefix of it.
+fn attribute(out: &mut [Difference], citations: &Citations) {
+    for d in out {
+        d.clauses = clauses_behind(citations, &d.pointer);
+    }
+}
+
 /// Appends `/` and the member name `name` to the JSON pointer `at`, escaped as RFC 6901 requires
 /// (`~` as `~0`, `/` as `~1`), so that a member named `a/b` is not read as two steps.
 pub fn push_token(at: &mut String, name: &str) {
@@ -447,6 +486,20 @@ fn walk(e: &Value, a: &Value, at: &mut String, reference: &Outcome, out: &mut Ve
                     reference,
                     out,
                 );
+                at.truncate(len);
+            }
+        }
+        // Lists of objects of one length (the requests) are compared element by element, so that
+        // a difference names the member that differs.
+        (Value::Array(ea), Value::Array(aa))
+            if ea.len() == aa.len()
+                && ea.iter().chain(aa).all(Value::is_object)
+                && !ea.is_empty() =>
+        {
+            for (k, (ev, av)) in ea.iter().zip(aa).enumerate() {
+                let len = at.len();
+                push_token(at, &k.to_string());
+                walk(ev, av, at, reference, out);
                 at.truncate(len);
             }
         }

@@ -120,7 +120,7 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
     };
     let line = |t: Text, l: &str| Text {
         text: format!("{}\n{l}", t.text),
-        prefix: t.prefix,
+        ..t
     };
     let finish_ask = |a: Ask, prefix_only: &mut BTreeMap<String, usize>| {
         let a = match &hint {
@@ -285,6 +285,7 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
                 Text {
                     text: reason.clone(),
                     prefix: listener_reason_prefix,
+                    cited: Vec::new(),
                 },
                 info.clone(),
             ),
@@ -316,5 +317,6 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
         review: record,
         trace,
         prefix_only,
+        citations: Default::default(),
     })
 }

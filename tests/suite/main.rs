@@ -4,6 +4,7 @@ mod adapters; // the Node.js skeleton and the rc.3 model, checked over the proto
 mod allow_cost; // the spec's cost table for AR-TOL-10 agrees with its data and the engine
 mod async_gate; // the tokio gate agrees with the pure decide
 mod cases; // fixed cases: IDs, clause links, and the reference passes them
+mod citations; // the reference cites the clauses behind its outcomes; differences are attributed
 mod cli; // the binary's commands, as a user runs them
 mod corpus; // the reviewer-output corpus: lint, expectations, one snapshot per entry
 mod doctests; // the crate documents no example, so cargo test skips no doctest
