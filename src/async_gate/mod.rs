@@ -527,12 +527,12 @@ impl<C: ReviewerClient> AutoReview<C> {
 impl<C: ReviewerClient> PreExecute for AutoReview<C> {
     fn run<'a>(&'a self, exec: &'a Exec, next: Next<'a>) -> BoxFuture<'a, Decided> {
         Box::pin(async move {
-            // AR-SCOPE-1..3
+            // A call passed through gets downstream's decision unchanged.
             let Some(session) = exec.session.as_deref() else {
-                return next.run().await;
+                return next.run().await.because("AR-SCOPE-4").because("AR-SCOPE-1");
             };
             if exec.call == CallKind::RunCode {
-                return next.run().await;
+                return next.run().await.because("AR-SCOPE-4").because("AR-SCOPE-2");
             }
             let lifecycle = self.lifecycle.signal();
             let closing = self.closing.load(Ordering::SeqCst) || lifecycle.is_aborted();
@@ -540,14 +540,24 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
             // passed through; the baseline reads the preset first (AR-DISPOSE-2).
             if self.profile == Profile::Resilient && closing && session.moved.load(Ordering::SeqCst)
             {
-                return Decided::exact(Decision::Cancel);
+                return Decided::exact(Decision::Cancel)
+                    .because("AR-CANCEL-2")
+                    .because("AR-ADMIT-2")
+                    .because("AR-RES-DISPOSE-1");
             }
             if session.preset() != Preset::Auto {
-                return next.run().await;
+                let passed = next.run().await.because("AR-SCOPE-4");
+                return if session.moved.load(Ordering::SeqCst) {
+                    passed.because("AR-DISPOSE-2").because("AR-SCOPE-3")
+                } else {
+                    passed.because("AR-SCOPE-3")
+                };
             }
             // AR-ADMIT-1..2
             if closing {
-                return Decided::exact(Decision::Cancel);
+                return Decided::exact(Decision::Cancel)
+                    .because("AR-CANCEL-2")
+                    .because("AR-ADMIT-2");
             }
             let signal = Signal::any(&exec.caller, &lifecycle);
             let (settlement, routes, signal_ended, basis) =
@@ -586,9 +596,8 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                 failure_prefix: failure.as_ref().and_then(|f| f.message.prefix),
                 citations,
             });
-            // AR-CANCEL-3
             if lifecycle.is_aborted() {
-                return Decided::exact(Decision::Cancel);
+                return Decided::exact(Decision::Cancel).because("AR-CANCEL-3");
             }
             let hint = (failure.is_some() && !signal_ended)
                 .then_some(consecutive)
@@ -648,8 +657,9 @@ impl ToolRuntime {
             prefix_only,
             citations: cited.take(),
         };
-        // AR-CANCEL-1
+        // No listener runs when the caller aborted before the stage.
         if exec.caller.is_aborted() {
+            cited.borrow_mut().cite("/listener", "AR-CANCEL-1");
             return done(None, None, compose::aborted(), prefix_only);
         }
         let decided = Next {

@@ -279,7 +279,11 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
             citations.nest("", &c.citations);
             (true, c.listener, c.approval, c.result, c.prefix_only)
         }
-        Err(_) => (false, None, None, ToolResult::pending(), Default::default()),
+        Err(_) => {
+            // The gate never returned: the call stays pending.
+            citations.cite("/listener", "AR-CANCEL-6");
+            (false, None, None, ToolResult::pending(), Default::default())
+        }
     };
     if let Some(p) = failure_prefix {
         prefix_only.insert("/review/failure/message".to_owned(), p);

@@ -181,6 +181,29 @@ fn the_rc3_model_fails_the_resilient_profile_on_each_reported_defect() {
         (Severity::Safety, &json!(false), &json!(true))
     );
 
+    // Each defect's differences name the clause it breaks.
+    let names = |id: &str, pointer: &str, clause: &str| {
+        let d = difference(&failed, id, pointer);
+        assert!(
+            d.clauses.iter().any(|c| c == clause),
+            "{id} {pointer}: {:?} does not name {clause}",
+            d.clauses
+        );
+    };
+    names("RS-F1", "/listener/kind", "AR-RES-FAIL-2");
+    for id in ["RO-015", "RO-019"] {
+        let d = difference(&failed, id, "/review/failure");
+        assert!(
+            d.clauses.iter().any(|c| c.starts_with("AR-TOL-")),
+            "{id}: {:?} names no tolerant rule",
+            d.clauses
+        );
+    }
+    names("RES-9", "/review/routes", "AR-RES-ROUTE-1");
+    names("INC-DRIFT-1R", "/review/failure", "AR-RES-SCHEMA-1");
+    names("INC-OBJECT-R", "/review/failure/message", "AR-RES-NORM-1");
+    names("INC-OBJECT-R", "/listener/reason", "AR-RES-NORM-1");
+
     // Otherwise the shipped gate's defects lock users out: disposal and a late allow are the only
     // ways it lets a body run that should not.
     for (id, verdict) in &failed {
