@@ -129,7 +129,9 @@ pub struct Difference {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
     /// The requirements the difference breaks: the clause IDs (and template IDs) behind the
-    /// member in the expected outcome, worst first; empty when none is known.
+    /// member in the expected outcome, in the order the reference cited them (the clause of the
+    /// branch that decided the member first, then a text's template and the clauses of what it
+    /// inserts); empty when none is known.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clauses: Vec<String>,
 }
