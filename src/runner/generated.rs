@@ -37,6 +37,8 @@ pub struct Plan {
     pub max_counterexamples: usize,
     /// At most this many shrinking steps (each re-asks the implementation) per counterexample.
     pub max_shrink_steps: u32,
+    /// The conformance level every answer is judged at.
+    pub level: crate::conformance::Level,
 }
 
 impl Plan {
@@ -53,6 +55,7 @@ impl Plan {
             shard: Shard::ALL,
             max_counterexamples: 5,
             max_shrink_steps: 2000,
+            level: crate::conformance::Level::Full,
         }
     }
 }
@@ -813,7 +816,7 @@ pub fn run(
 ) -> GeneratedRun {
     let clock = std::time::Instant::now();
     let table = Table::load(profile).ok();
-    let mut judge = Judge::new(imp, profile, expected);
+    let mut judge = Judge::new(imp, profile, expected).at(plan.level);
     let has = judge.has;
     let seed = plan.seed;
     // This shard's cases, taken by batch number without a list of them.
