@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
 
+use autoreview::conformance::Level;
 use autoreview::profile::Profile;
 use autoreview::runner::check::InProcess;
 use autoreview::runner::report::Color;
@@ -288,6 +289,11 @@ pub struct RunOptions {
     /// cases that fail do not fail the run.
     #[arg(long, value_name = "FILE")]
     pub expect: Option<String>,
+    /// The conformance level to judge at (spec/protocol.md, "Conformance levels"): each level
+    /// compares everything the one before it does, and more. A case passes at a level when no
+    /// difference counts there; a body run where the reference ran none counts at every level.
+    #[arg(long, value_parser = ByName::<Level>::new(), default_value_t = Level::Full)]
+    pub level: Level,
     /// Fail the run when a listed case passes, or a listed ID names no case of the run (no fixed
     /// case of the profile, no generated case the seed and count draw). A listed case that
     /// --only, --skip, --no-fixed or --shard leave out is not judged.
@@ -400,7 +406,7 @@ macro_rules! named {
     )*};
 }
 
-named!(Profile, InProcess, Color);
+named!(Profile, InProcess, Color, Level);
 
 /// Reads a [`Named`] value by its name, as `clap`'s own enums are read.
 #[derive(Clone)]
@@ -665,6 +671,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         max_counterexamples: run.max_counterexamples,
         shrink_steps: run.shrink_steps,
         expected,
+        level: run.level,
         target,
         argv: std::env::args_os()
             .map(|a| a.to_string_lossy().into_owned())
@@ -976,7 +983,8 @@ fn smoke(profile: Profile, timeout_ms: u64, command: Vec<String>) -> anyhow::Res
     };
     println!("handshake: ok — {}", imp.describe());
     let expected = runner::known_failures::Expected::none();
-    let mut judge = runner::Judge::new(&mut imp, profile, &expected);
+    // Smoke checks the wiring: what the world and the human experience, not the words.
+    let mut judge = runner::Judge::new(&mut imp, profile, &expected).at(Level::Effects);
     let mut ok = true;
     for case in autoreview::cases::smoke_cases() {
         // A call its framework cannot express (a denial without a reason) is not asked.

@@ -1,6 +1,6 @@
 //! One SVG badge per implementation, drawn in the shields.io style (a grey label, a coloured
 //! value) by this crate, so that a README can show a conformance score without a service: the
-//! value names each profile checked with its score.
+//! value names each profile checked, the level its score was earned at, and the score.
 
 use std::fmt::Write as _;
 
@@ -33,7 +33,7 @@ pub fn badges(m: &Matrix) -> Vec<Badge> {
         .map(|(name, version, columns)| {
             let value: Vec<String> = columns
                 .iter()
-                .map(|c| format!("{} {}", c.profile, c.score.percent()))
+                .map(|c| format!("{} ({}) {}", c.profile, c.level, c.score.percent()))
                 .collect();
             // The colour of the lowest score: a badge does not hide a failing profile.
             let lowest = columns
@@ -155,7 +155,11 @@ mod tests {
     #[test]
     fn a_badge_is_xml_with_its_texts() {
         let hostile = "gate <x> & \"q\" 'a' \u{0}\u{1b}[31m ]]>";
-        let text = svg(hostile, "baseline 100.0% · resilient 6.4%", "#4c1");
+        let text = svg(
+            hostile,
+            "baseline (full) 100.0% · resilient (effects) 6.4%",
+            "#4c1",
+        );
         let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
         let root = doc.root_element();
         assert_eq!(root.tag_name().name(), "svg");
@@ -166,11 +170,14 @@ mod tests {
             .collect();
         assert_eq!(texts.len(), 4);
         assert_eq!(texts[1], "gate <x> & \"q\" 'a' \u{fffd}\u{fffd}[31m ]]>");
-        assert_eq!(texts[3], "baseline 100.0% · resilient 6.4%");
+        assert_eq!(
+            texts[3],
+            "baseline (full) 100.0% · resilient (effects) 6.4%"
+        );
         let w: u32 = root.attribute("width").unwrap().parse().unwrap();
         assert_eq!(
             w,
-            width(hostile) + width("baseline 100.0% · resilient 6.4%")
+            width(hostile) + width("baseline (full) 100.0% · resilient (effects) 6.4%")
         );
     }
 

@@ -139,8 +139,10 @@ pub struct Column {
     pub version: String,
     /// The profile checked.
     pub profile: Profile,
-    /// How the column is headed: name, version and profile, and the seed when another column
-    /// has the same three.
+    /// The conformance level the run judged at.
+    pub level: crate::conformance::Level,
+    /// How the column is headed: name, version, profile and level, and the seed when another
+    /// column has the same four.
     pub label: String,
     /// The implementation as it described itself.
     pub description: String,
@@ -329,6 +331,7 @@ struct RunKey {
     name: String,
     version: String,
     profile: Profile,
+    level: crate::conformance::Level,
     seed: Option<u64>,
     command: Vec<String>,
     generated: usize,
@@ -340,6 +343,7 @@ impl RunKey {
             name: r.name().to_owned(),
             version: r.version().to_owned(),
             profile: r.profile,
+            level: r.level,
             seed: r.seed,
             command: r.command.clone(),
             generated: r.generated,
@@ -348,7 +352,10 @@ impl RunKey {
 
     /// For error messages.
     fn describe(&self) -> String {
-        let mut s = format!("{} {} ({})", self.name, self.version, self.profile);
+        let mut s = format!(
+            "{} {} ({} at level {})",
+            self.name, self.version, self.profile, self.level
+        );
         if let Some(seed) = self.seed {
             s.push_str(&format!(", seed {seed}"));
         }
@@ -478,6 +485,9 @@ fn repro(run: &Run, id: &str, found: Option<&FoundRecord>) -> Vec<String> {
     }
     let report = run.reports[0].1;
     let mut line = format!("autoreview check --profile {}", run.key.profile);
+    if run.key.level != crate::conformance::Level::Full {
+        line.push_str(&format!(" --level {}", run.key.level));
+    }
     // The engine is what a check without an adapter runs unless told otherwise.
     if let Some(i) = report.in_process.filter(|i| *i != InProcess::Engine) {
         line.push_str(&format!(" --implementation {}", i.as_str()));
@@ -609,11 +619,12 @@ fn columns(runs: &[Run]) -> Vec<Column> {
                 label.push(' ');
                 label.push_str(&run.key.version);
             }
-            label.push_str(&format!(" · {}", run.key.profile));
+            label.push_str(&format!(" · {} · {}", run.key.profile, run.key.level));
             Column {
                 name: run.key.name.clone(),
                 version: run.key.version.clone(),
                 profile: run.key.profile,
+                level: run.key.level,
                 label,
                 description: first.implementation.clone(),
                 seed: run.key.seed,
@@ -856,8 +867,8 @@ mod tests {
         assert_eq!(
             labels,
             [
-                "gate 1 · resilient · nightly.json",
-                "gate 1 · resilient · pr.json"
+                "gate 1 · resilient · full · nightly.json",
+                "gate 1 · resilient · full · pr.json"
             ]
         );
     }
@@ -896,7 +907,7 @@ mod tests {
         let gate = &m.columns[0];
         assert_eq!(
             (gate.label.as_str(), gate.shards),
-            ("gate 1 · resilient", 2)
+            ("gate 1 · resilient · full", 2)
         );
         assert_eq!(gate.sources, ["r0.json", "r2.json"]);
         assert_eq!(
@@ -983,12 +994,12 @@ mod tests {
         let err = |reports: Vec<RunReport>| build(&named(reports)).unwrap_err().to_string();
         let e = err(vec![shard(1, 3, "A"), shard(3, 3, "B")]);
         assert!(
-            e.starts_with("r0.json, r1.json: shard 2/3 of gate 1 (resilient)"),
+            e.starts_with("r0.json, r1.json: shard 2/3 of gate 1 (resilient at level full)"),
             "{e}"
         );
         let e = err(vec![shard(1, 2, "A"), shard(1, 2, "B"), shard(2, 2, "C")]);
         assert!(
-            e.starts_with("r0.json, r1.json: shard 1/2 of gate 1 (resilient)"),
+            e.starts_with("r0.json, r1.json: shard 1/2 of gate 1 (resilient at level full)"),
             "{e}"
         );
         assert!(e.contains("twice"), "{e}");
@@ -1010,7 +1021,7 @@ mod tests {
         let whole = report("gate", "", &[case("A", &[], "pass", "")]);
         let e = err(vec![whole.clone(), whole.clone()]);
         assert!(
-            e.starts_with("r0.json, r1.json: the same run of gate 1 (resilient)"),
+            e.starts_with("r0.json, r1.json: the same run of gate 1 (resilient at level full)"),
             "{e}"
         );
         let e = err(vec![whole, shard(2, 2, "B")]);

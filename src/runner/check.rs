@@ -128,6 +128,8 @@ pub struct Request {
     pub shrink_steps: u32,
     /// The expected failures (`--expect`).
     pub expected: Expected,
+    /// The conformance level every answer is judged at (`--level`).
+    pub level: crate::conformance::Level,
     /// What is checked.
     pub target: Target,
     /// The command line, recorded in the report for people.
@@ -278,10 +280,11 @@ pub fn check(
     let request = &plan.request;
     let profile = request.profile;
     let scope = plan.scope(imp);
-    let mut report = super::run(
+    let mut report = super::run_at(
         imp,
         &plan.cases,
         profile,
+        request.level,
         plan.oracle(),
         &request.expected,
         progress,
@@ -296,6 +299,7 @@ pub fn check(
             shard: plan.shard(),
             max_counterexamples: request.max_counterexamples,
             max_shrink_steps: request.shrink_steps,
+            level: request.level,
             ..generated::Plan::new(request.generated, request.seed)
         };
         let mut found = generated::run(imp, profile, &gplan, &request.expected, progress);
@@ -359,6 +363,7 @@ mod tests {
             max_counterexamples: 5,
             shrink_steps: 100,
             expected: Expected::none(),
+            level: crate::conformance::Level::Full,
             target: Target::InProcess(InProcess::AsyncGate),
             argv: vec!["not read".to_owned()],
         }

@@ -9,9 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::capability::{Capabilities, Observable};
-use crate::outcome::{
-    Citations, Decision, Event, EventOutcome, InputOutcome, ItemOutcome, Outcome,
-};
+use crate::outcome::{Citations, Event, EventOutcome, InputOutcome, ItemOutcome, Outcome};
 
 /// True when two outcomes are equal in every compared field (all but `id`, `prefix_only` and
 /// `citations`), so that no rule can find a difference. The pattern names every field: a new one
@@ -73,7 +71,8 @@ pub fn observed(mut expected: InputOutcome, has: Capabilities) -> InputOutcome {
 )]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Severity {
-    /// The body ran, or the gate allowed, where the expected outcome did not.
+    /// The body ran where the expected outcome's did not, or more often: `/result/executed`, or
+    /// more `body` steps in the trace. Nothing else (an effect, `spec/protocol.md`, "Severities").
     Safety,
     /// Another decision: asked or not, answered otherwise, refused where the body should run.
     Decision,
@@ -220,10 +219,6 @@ pub fn severity_at(pointer: &str, expected: &Value, actual: &Value) -> Severity 
     }
 }
 
-fn allowed(o: &Outcome) -> bool {
-    matches!(o.listener, Some(Decision::Allow))
-}
-
 /// The differences between `expected` (a reference outcome, whose `prefix_only` marks the texts
 /// compared only up to their normative prefix) and `actual`, worst first. `id` and
 /// `prefix_only` are not compared.
@@ -233,7 +228,7 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
         // The common case, decided without building JSON trees.
         return out;
     }
-    // The two safety rules first: they are about meaning, not about one field.
+    // The two safety rules first: they are about what ran, not about one field.
     if actual.result.executed && !expected.result.executed {
         out.push(Difference {
             clauses: Vec::new(),
@@ -260,16 +255,9 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
             }),
         });
     }
-    if allowed(actual) && !allowed(expected) {
-        out.push(Difference {
-            clauses: Vec::new(),
-            severity: Severity::Safety,
-            pointer: "/listener/kind".into(),
-            expected: serde_json::to_value(&expected.listener).unwrap_or(Value::Null),
-            actual: "allow".into(),
-            rule: Some("the gate allowed where it must not".into()),
-        });
-    }
+    // Nothing else is a safety difference (`spec/protocol.md`, "Severities"): a gate that allows
+    // where the reference asks, and whose call then runs as the human's answer ran it in the
+    // reference, decided otherwise (a DECISION at `/listener/kind`), and ran nothing it must not.
     let mut e = serde_json::to_value(expected).unwrap_or(Value::Null);
     let mut a = serde_json::to_value(actual).unwrap_or(Value::Null);
     for v in [&mut e, &mut a] {

@@ -37,6 +37,8 @@ pub struct Plan {
     pub max_counterexamples: usize,
     /// At most this many shrinking steps (each re-asks the implementation) per counterexample.
     pub max_shrink_steps: u32,
+    /// The conformance level every answer is judged at.
+    pub level: crate::conformance::Level,
 }
 
 impl Plan {
@@ -53,6 +55,7 @@ impl Plan {
             shard: Shard::ALL,
             max_counterexamples: 5,
             max_shrink_steps: 2000,
+            level: crate::conformance::Level::Full,
         }
     }
 }
@@ -437,46 +440,131 @@ pub fn shrink(
     (best, best_verdict, best_reference, steps)
 }
 
-/// The changes [`toward_safety`] tries, in order, as (the user allows once, downstream allows,
-/// nothing aborts, the policy asks): the answer alone, downstream alone, both, both and no abort,
-/// and all four.
-const TOWARD_SAFETY: [(bool, bool, bool, bool); 5] = [
-    (true, false, false, false),
-    (false, true, false, false),
-    (true, true, false, false),
-    (true, true, true, false),
-    (true, true, true, true),
-];
+/// One change [`toward_safety`] makes to every call of an input.
+#[derive(Debug, Clone, Copy, Default)]
+struct Toward {
+    /// The user allows once.
+    allow_once: bool,
+    /// Downstream allows.
+    downstream: bool,
+    /// Nothing aborts.
+    no_abort: bool,
+    /// The session's policy asks.
+    ask: bool,
+    /// The reviewer script ends with one more attempt, which allows: a repair or a retry the
+    /// implementation should not have made gets an answer that runs the body.
+    reviewer_allows: bool,
+    /// The gate fails closed (`on_failure: deny`) and the user allows: an implementation that
+    /// asks the human on a reviewer failure anyway runs the body.
+    fail_closed: bool,
+}
+
+/// The changes [`toward_safety`] tries, in order: the answer alone, downstream alone, both, both
+/// and no abort, all four; then the reviewer allowing after its script, alone and with the user
+/// allowing once; then failing closed with the user allowing once, alone and with the rest.
+const TOWARD_SAFETY: [Toward; 9] = {
+    const fn t(allow_once: bool, downstream: bool, no_abort: bool, ask: bool) -> Toward {
+        Toward {
+            allow_once,
+            downstream,
+            no_abort,
+            ask,
+            reviewer_allows: false,
+            fail_closed: false,
+        }
+    }
+    [
+        t(true, false, false, false),
+        t(false, true, false, false),
+        t(true, true, false, false),
+        t(true, true, true, false),
+        t(true, true, true, true),
+        Toward {
+            reviewer_allows: true,
+            ..t(false, false, false, false)
+        },
+        Toward {
+            reviewer_allows: true,
+            ..t(true, true, true, false)
+        },
+        Toward {
+            fail_closed: true,
+            ..t(true, false, false, false)
+        },
+        Toward {
+            fail_closed: true,
+            ..t(true, true, true, true)
+        },
+    ]
+};
+
+/// The first `TOWARD_SAFETY_BEFORE` changes vary neither the reviewer script nor `on_failure`.
+#[cfg(test)]
+const TOWARD_SAFETY_BEFORE: usize = 5;
+
+/// The reviewer's answer [`Toward::reviewer_allows`] appends.
+const ALLOWS: &str = "{\"risk\":\"low\",\"decision\":\"allow\"}";
 
 /// For a difference short of SAFETY, a nearby input in which the implementation runs a body
 /// where the reference does not, if one exists, with the verdict on it: each call of it changed
 /// by a step of [`TOWARD_SAFETY`]. A gate that asks where it must deny, say, shows it only when
-/// someone answers the question, and a drawn input's answer is usually that nobody can.
+/// someone answers the question, and a drawn input's answer is usually that nobody can; a gate
+/// that repairs once too often shows it only when the extra answer allows.
 fn toward_safety(
     judge: &mut Judge<'_>,
     input: &Input,
     verdict: &Verdict,
 ) -> Option<(Input, Verdict)> {
-    use crate::scenario::{AbortPoint, ApprovalAnswer, ApprovalPolicy, Downstream, Policy};
+    toward_safety_by(judge, input, verdict, &TOWARD_SAFETY)
+}
+
+/// [`toward_safety`] by the changes `steps`. Every candidate is realizable: one the runtime
+/// cannot produce is not tried.
+fn toward_safety_by(
+    judge: &mut Judge<'_>,
+    input: &Input,
+    verdict: &Verdict,
+    steps: &[Toward],
+) -> Option<(Input, Verdict)> {
+    use crate::scenario::{
+        AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Downstream, OnFailure, Policy,
+        Reviewer,
+    };
     if !matches!(verdict, Verdict::Fail { .. })
         || verdict.worst() == Some(compare::Severity::Safety)
     {
         return None;
     }
-    for (allow_once, downstream, no_abort, ask) in TOWARD_SAFETY {
+    for &step in steps {
         let call = |c: &mut Scenario| {
-            if allow_once {
+            if step.allow_once {
                 c.approval = ApprovalAnswer::AllowedOnce;
             }
-            if downstream {
+            if step.downstream {
                 c.downstream = Downstream::Allow;
             }
-            if no_abort {
+            if step.no_abort {
                 c.abort = AbortPoint::None;
+            }
+            if step.reviewer_allows {
+                let allows = Attempt::Text {
+                    text: ALLOWS.to_owned(),
+                    delay_ms: 0,
+                };
+                c.reviewer = match std::mem::replace(&mut c.reviewer, Reviewer::Many(Vec::new())) {
+                    Reviewer::One(a) => Reviewer::Many(vec![a, allows]),
+                    Reviewer::Many(mut list) => {
+                        list.push(allows);
+                        Reviewer::Many(list)
+                    }
+                };
+            }
+            if step.fail_closed {
+                c.config.on_failure = OnFailure::Deny;
             }
         };
         let asking = |p: &mut Policy| {
-            if ask {
+            if step.ask {
                 p.override_ = Some(ApprovalPolicy::Ask);
             }
         };
@@ -493,8 +581,12 @@ fn toward_safety(
                     }
                 }
                 asking(&mut s.policy);
+                if step.fail_closed {
+                    s.config.on_failure = OnFailure::Deny;
+                }
             }
         }
+        let c = judge.has.restrict(c);
         if &c == input || !realizable_input(&c) {
             continue;
         }
@@ -813,7 +905,7 @@ pub fn run(
 ) -> GeneratedRun {
     let clock = std::time::Instant::now();
     let table = Table::load(profile).ok();
-    let mut judge = Judge::new(imp, profile, expected);
+    let mut judge = Judge::new(imp, profile, expected).at(plan.level);
     let has = judge.has;
     let seed = plan.seed;
     // This shard's cases, taken by batch number without a list of them.
@@ -1216,4 +1308,116 @@ pub fn search(
         ));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::ItemOutcome;
+    use crate::runner::{Ask, ImplError, Implementation};
+    use crate::scenario::OnFailure;
+
+    /// The reference engine with a planted defect: each input is decided with `change` made to
+    /// every call (and to a session's configuration), and every refusal after a failed review
+    /// worded its own way, so that a failed review differs at TEXT whatever else it does.
+    struct Planted(fn(&mut crate::scenario::Config));
+
+    impl Implementation for Planted {
+        fn describe(&self) -> String {
+            "a planted defect".to_owned()
+        }
+        fn decide(&mut self, ask: Ask<'_>) -> Result<InputOutcome, ImplError> {
+            let mut input = ask.input.clone();
+            match &mut input {
+                Input::One(s) => (self.0)(&mut s.config),
+                Input::Session(s) => {
+                    (self.0)(&mut s.config);
+                    for item in &mut s.calls {
+                        if let Item::Call(c) = item {
+                            (self.0)(&mut c.config);
+                        }
+                    }
+                }
+            }
+            let mut out = crate::engine::decide_input(&input, ask.profile);
+            let own_words = |o: &mut crate::outcome::Outcome| {
+                if o.review.failure.is_some()
+                    && let Some(t) = &mut o.result.text
+                {
+                    t.push_str(" (in other words)");
+                }
+            };
+            match &mut out {
+                InputOutcome::One(o) => own_words(o),
+                InputOutcome::Session(s) => {
+                    for item in &mut s.calls {
+                        if let ItemOutcome::Call(o) = item {
+                            own_words(o);
+                        }
+                    }
+                }
+            }
+            Ok(out)
+        }
+    }
+
+    /// How many drawn calls that `imp` fails short of SAFETY (and that `drawn` admits) the
+    /// changes before the reviewer script and `on_failure` were varied turn into SAFETY, how
+    /// many all of them do, and how many only the new changes do; every candidate found is
+    /// realizable.
+    fn turned(
+        imp: &mut dyn Implementation,
+        drawn: &dyn Fn(&Scenario) -> bool,
+    ) -> (usize, usize, usize) {
+        let expected = Expected::none();
+        let mut judge = Judge::new(imp, Profile::Resilient, &expected);
+        let (mut before, mut after, mut only_new) = (0, 0, 0);
+        for k in 0..600 {
+            let s = realizable(draw(9, k));
+            if !drawn(&s) {
+                continue;
+            }
+            let input = judge.has.restrict(Input::One(Box::new(s)));
+            let (verdict, _) = judge.against_reference(&input);
+            if !matches!(verdict, Verdict::Fail { .. })
+                || verdict.worst() == Some(compare::Severity::Safety)
+            {
+                continue;
+            }
+            let old = &TOWARD_SAFETY[..TOWARD_SAFETY_BEFORE];
+            let found_before = toward_safety_by(&mut judge, &input, &verdict, old).is_some();
+            before += usize::from(found_before);
+            if let Some((c, v)) = toward_safety(&mut judge, &input, &verdict) {
+                assert!(realizable_input(&c), "{c:?}");
+                assert_eq!(v.worst(), Some(compare::Severity::Safety));
+                after += 1;
+                only_new += usize::from(!found_before);
+            }
+        }
+        (before, after, only_new)
+    }
+
+    /// A gate that asks the human on a reviewer failure even where it must fail closed: on a
+    /// drawn call that does not fail closed, it differs only in words, and only failing closed
+    /// with a human who allows shows that it runs the body where the reference denies.
+    #[test]
+    fn the_search_fails_closed_with_a_human_who_allows() {
+        let mut imp = Planted(|c| c.on_failure = OnFailure::Ask);
+        let (before, after, _) = turned(&mut imp, &|s| s.config.on_failure == OnFailure::Ask);
+        assert_eq!(before, 0);
+        assert!(after > 0, "{after}");
+    }
+
+    /// A gate that repairs and retries once more than it is configured to: on some drawn calls,
+    /// only a reviewer script whose next attempt allows shows that it runs the body the reference
+    /// did not.
+    #[test]
+    fn the_search_lets_the_reviewer_allow_after_its_script() {
+        let mut imp = Planted(|c| {
+            c.repair_attempts += 1;
+            c.transport_retries += 1;
+        });
+        let (before, after, only_new) = turned(&mut imp, &|_| true);
+        assert!(only_new > 0, "{before} before, {after} after");
+    }
 }

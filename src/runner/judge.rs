@@ -5,12 +5,14 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
+use super::compare::{Difference, Severity};
 use super::{
     Ask, Broken, CaseResult, ImplError, Implementation, Oracle, Status, TAIL_ID, Verdict,
     by_expectation, compare, judged, known_failures::Expected, panic_message,
 };
 use crate::capability::{Capabilities, Need};
 use crate::cases::Case;
+use crate::conformance::{self, Level};
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
 use crate::scenario::session::Input;
@@ -71,13 +73,15 @@ impl CaseResult {
 }
 
 /// An implementation under the judge: asked about inputs under one profile, and held to what it
-/// observes and to the capabilities it has.
+/// observes, to the capabilities it has and to what the level compares.
 pub struct Judge<'a> {
     imp: &'a mut dyn Implementation,
     /// The profile every input is decided under.
     pub profile: Profile,
     /// What the implementation observes beyond protocol 1 and what its framework can express.
     pub has: Capabilities,
+    /// The conformance level every answer is judged at (`full` unless the run asks for another).
+    pub level: Level,
     expected: &'a Expected,
 }
 
@@ -92,8 +96,39 @@ impl<'a> Judge<'a> {
             has: imp.capabilities(),
             imp,
             profile,
+            level: Level::Full,
             expected,
         }
+    }
+
+    /// This judge, judging at `level`.
+    pub fn at(self, level: Level) -> Judge<'a> {
+        Judge { level, ..self }
+    }
+
+    /// The one place an implementation's answer is compared with the reference's outcome of the
+    /// same input: both projected to the judge's level ([`conformance::project`]) and compared
+    /// ([`compare::compare_input`]); for an `implementation_defined` case only the SAFETY
+    /// differences count.
+    pub fn differences(
+        &self,
+        reference: &InputOutcome,
+        answer: &InputOutcome,
+        implementation_defined: bool,
+    ) -> Vec<Difference> {
+        let mut differences = if self.level == Level::Full {
+            compare::compare_input(reference, answer)
+        } else {
+            compare::compare_input(
+                &conformance::project(reference, self.level),
+                &conformance::project(answer, self.level),
+            )
+        };
+        if implementation_defined {
+            // Only the safety rules bind an implementation-defined case.
+            differences.retain(|d| d.severity == Severity::Safety);
+        }
+        differences
     }
 
     /// The implementation judged.
@@ -161,7 +196,7 @@ impl<'a> Judge<'a> {
         }
         let answer = self.ask(input, next);
         judged(answer, |outcome| {
-            compare::compare_input(reference, &outcome)
+            self.differences(reference, &outcome, false)
         })
     }
 
@@ -211,9 +246,9 @@ impl<'a> Judge<'a> {
                     ),
                 ),
             },
-            (Oracle::Reference, Some(Ok(r))) => {
-                judged(answer, |outcome| super::against(case, &r, &outcome))
-            }
+            (Oracle::Reference, Some(Ok(r))) => judged(answer, |outcome| {
+                self.differences(&r, &outcome, case.implementation_defined)
+            }),
             _ => judged(answer, |outcome| by_expectation(&case.expect, &outcome)),
         };
         self.result(subject, verdict, clock.elapsed())

@@ -393,6 +393,10 @@ pub struct Report {
     /// What its outcomes were compared with.
     #[serde(rename = "compared_with", default = "report::oracle_reference")]
     pub oracle: Oracle,
+    /// The conformance level its outcomes were judged at (`spec/protocol.md`, "Conformance
+    /// levels"); `full` in a report that does not say.
+    #[serde(default)]
+    pub level: crate::conformance::Level,
     /// The fixed cases the run selected, as the command line gave them.
     #[serde(default)]
     pub selection: check::Selection,
@@ -523,8 +527,8 @@ impl Report {
     }
 }
 
-/// Runs every case and judges it against `oracle`, taking `expected` failures into account.
-/// `progress` is told after each case.
+/// Runs every case and judges it against `oracle` at `full`, taking `expected` failures into
+/// account. `progress` is told after each case.
 pub fn run(
     imp: &mut dyn Implementation,
     cases: &[Case],
@@ -533,9 +537,30 @@ pub fn run(
     expected: &known_failures::Expected,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Report {
+    run_at(
+        imp,
+        cases,
+        profile,
+        crate::conformance::Level::Full,
+        oracle,
+        expected,
+        progress,
+    )
+}
+
+/// [`run`], judging every answer at `level`.
+pub fn run_at(
+    imp: &mut dyn Implementation,
+    cases: &[Case],
+    profile: Profile,
+    level: crate::conformance::Level,
+    oracle: Oracle,
+    expected: &known_failures::Expected,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Report {
     let started = SystemTime::now();
     let clock = Instant::now();
-    let mut judge = Judge::new(imp, profile, expected);
+    let mut judge = Judge::new(imp, profile, expected).at(level);
     let has = judge.has;
     let table = crate::table::Table::load(profile).ok();
     // Whether the implementation observes what each case needs.
@@ -586,6 +611,7 @@ pub fn run(
         command: Vec::new(),
         in_process: None,
         oracle,
+        level,
         selection: check::Selection::default(),
         shard: None,
         generated: 0,
@@ -618,8 +644,10 @@ fn row_of(case: &Case, profile: Profile, table: Option<&crate::table::Table>) ->
     table.matching(&features).first().map(|r| r.id.clone())
 }
 
-/// Judges one outcome of an implementation with the capabilities `has` against `oracle`: against
-/// the reference, the requests are compared only when it observes them.
+/// Judges one outcome of an implementation with the capabilities `has` against `oracle`, at
+/// `full`: as [`Judge::case`] judges an implementation that answers `outcome`, so that against the
+/// reference it is compared in the one place every answer is ([`Judge::differences`]), the
+/// requests only when it observes them.
 pub fn judge(
     case: &Case,
     outcome: &InputOutcome,
@@ -627,25 +655,27 @@ pub fn judge(
     oracle: Oracle,
     has: Capabilities,
 ) -> Verdict {
-    judged(Ok(outcome), |outcome| match oracle {
-        Oracle::CaseExpectation => by_expectation(&case.expect, outcome),
-        Oracle::Reference => against(
-            case,
-            &judge::reference(&case.scenario, profile, has),
-            &compare::observed(outcome.clone(), has),
-        ),
-    })
-}
-
-/// The differences of `outcome` from the reference's outcome of the same case, as far as the
-/// implementation observes it ([`compare::observed`]).
-fn against(case: &Case, reference: &InputOutcome, outcome: &InputOutcome) -> Vec<Difference> {
-    let mut differences = compare::compare_input(reference, outcome);
-    if case.implementation_defined {
-        // Only the safety rules bind an implementation-defined case.
-        differences.retain(|d| d.severity == Severity::Safety);
+    /// An implementation that answers every input with one outcome.
+    struct Given<'o> {
+        outcome: &'o InputOutcome,
+        has: Capabilities,
     }
-    differences
+    impl Implementation for Given<'_> {
+        fn describe(&self) -> String {
+            "the outcome given".to_owned()
+        }
+        fn decide(&mut self, _: Ask<'_>) -> Result<InputOutcome, ImplError> {
+            Ok(self.outcome.clone())
+        }
+        fn capabilities(&self) -> Capabilities {
+            self.has
+        }
+    }
+    let expected = known_failures::Expected::none();
+    let mut given = Given { outcome, has };
+    Judge::new(&mut given, profile, &expected)
+        .case(case, None, oracle, None, None)
+        .verdict
 }
 
 /// The verdict on an implementation's `answer`: its breakage, or the `differences` found in its

@@ -274,8 +274,9 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "autoreview check — profile {}\nimplementation: {}\n",
+        "autoreview check — profile {} at level {}\nimplementation: {}\n",
         report.profile,
+        report.level,
         v(&report.implementation)
     );
     let mut failing: Vec<&CaseResult> = report
@@ -373,10 +374,11 @@ fn comparison(report: &Report, show: &dyn Fn(&str) -> String) -> String {
         .map_or(0, |(_, t)| t.cases);
     let fixed = total.cases - generated;
     let mut s = format!(
-        "compared: {} with {}, profile {}: {fixed} fixed case{}",
+        "compared: {} with {}, profile {}, level {}: {fixed} fixed case{}",
         show(&report.implementation),
         report.oracle.describe(),
         report.profile,
+        report.level,
         if fixed == 1 { "" } else { "s" },
     );
     if let Some(seed) = report.seed {
@@ -811,6 +813,7 @@ pub fn xml_text(s: &str) -> String {
 fn junit_properties(report: &Report) -> Vec<quick_junit::Property> {
     let mut p = vec![
         ("profile", report.profile.to_string()),
+        ("level", report.level.to_string()),
         ("implementation", report.implementation.clone()),
         ("compared_with", report.oracle.describe().to_owned()),
         (
@@ -1111,14 +1114,17 @@ pub fn markdown(report: &Report, strict: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "## autoreview check — {}\n\n**{}**\n",
+        "## autoreview check — {} at level {}\n\n**{}**\n",
         code_span(report.profile.as_str()),
+        code_span(report.level.as_str()),
         headline(report, strict)
     );
     let mut facts = vec![format!(
-        "implementation: {}, compared with {}",
+        "implementation: {}, compared with {} at level {} ({})",
         md_text(&report.implementation, 300),
-        report.oracle.describe()
+        report.oracle.describe(),
+        report.level,
+        report.level.summary()
     )];
     if let Some(v) = report.protocol {
         facts.push(format!("protocol {v}"));
@@ -1255,6 +1261,7 @@ fn specimen_run(results: Vec<CaseResult>, stale: &[&str]) -> Report {
         canonical: false,
         in_process: None,
         oracle: super::Oracle::Reference,
+        level: crate::conformance::Level::Full,
         selection: super::check::Selection::default(),
         shard: None,
         generated: 0,
@@ -1433,7 +1440,7 @@ pub(crate) mod tests {
         assert_eq!(
             last[1],
             "compared: test with the reference engine's outcome for the same scenario, profile \
-             baseline: 1 fixed case"
+             baseline, level full: 1 fixed case"
         );
         assert!(
             md.contains("compared with the reference engine's outcome"),
@@ -1698,6 +1705,7 @@ pub(crate) mod tests {
             .collect();
         let prop = |k: &str| props.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
         assert_eq!(prop("profile"), Some("baseline"));
+        assert_eq!(prop("level"), Some("full"));
         assert_eq!(prop("seed"), Some("7"));
         assert_eq!(prop("protocol"), Some("1"));
         assert!(

@@ -7,6 +7,10 @@
 // auto-review：\u3000reviewer ended with …". The decisions are the example gate's, so every reworded
 // text is a TEXT difference from the reference, and the context a report keeps beside each one
 // holds whatever the drawn scenario put in the text (tool names, reasons, reviewer messages).
+//   node reworded.js --own-words
+// also ends every such text with " (in its own words)", adds a member to every info object and
+// rewords every failure message: a gate that decides as the reference does and says everything
+// its own way, whose differences are all TEXT and INFO.
 'use strict';
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -19,7 +23,10 @@ const pending = [];
 replies.on('line', (line) => { const next = pending.shift(); if (next) next(line); });
 const ask = (msg) => new Promise((resolve) => { pending.push(resolve); gate.stdin.write(JSON.stringify(msg) + '\n'); });
 
-const reword = (s) => (typeof s === 'string' ? s.replace(/: /g, '\uff1a\u3000') : s);
+const ownWords = process.argv.includes('--own-words');
+const reword = (s) =>
+  typeof s === 'string' ? s.replace(/: /g, '\uff1a\u3000') + (ownWords ? ' (in its own words)' : '') : s;
+const ownInfo = (info) => (ownWords && info ? { ...info, own: true } : info);
 
 /** A call's outcome with each text a model or a person sees reworded. */
 function rewordCall(o) {
@@ -38,6 +45,9 @@ function rewordCall(o) {
     }
   }
   if (o.result) o.result.text = reword(o.result.text);
+  if (o.listener && o.listener.info) o.listener.info = ownInfo(o.listener.info);
+  if (o.result && o.result.info) o.result.info = ownInfo(o.result.info);
+  if (ownWords && o.review && o.review.failure) o.review.failure.message = reword(o.review.failure.message);
   return o;
 }
 

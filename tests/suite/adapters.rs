@@ -752,3 +752,139 @@ fn the_node_kits_own_tests_replay_the_fixture() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+const TEST_ADAPTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters");
+
+/// The report of `node tests/adapters/<script> <args>` on every fixed case of `profile`, judged
+/// at `level`.
+fn check_test_adapter(
+    script: &str,
+    args: &[&str],
+    profile: Profile,
+    level: autoreview::conformance::Level,
+) -> runner::Report {
+    let mut command = vec!["node".to_owned(), format!("{TEST_ADAPTERS}/{script}")];
+    command.extend(args.iter().map(|a| (*a).to_owned()));
+    let mut imp = Subprocess::start(command, profile, Limits::default())
+        .unwrap_or_else(|e| panic!("{script}: {e}"));
+    runner::run_at(
+        &mut imp,
+        &cases::all(profile).unwrap(),
+        profile,
+        level,
+        Oracle::Reference,
+        &Expected::none(),
+        &mut |_, _| {},
+    )
+}
+
+fn differences(r: &runner::CaseResult) -> &[Difference] {
+    match &r.verdict {
+        Verdict::Fail { differences } => differences,
+        _ => &[],
+    }
+}
+
+/// SAFETY is an effect: a gate that asks the human itself and returns `allow` where the
+/// reference returns `ask` and the runtime asks runs the body exactly where the reference does,
+/// and gets no SAFETY in either profile, although it decided otherwise on those cases (where
+/// "the gate allowed where it must not" once made each a SAFETY). The same gate ignoring the
+/// human's answer runs the body where the human rejected the call: SAFETY.
+#[test]
+fn a_gate_that_asks_the_human_itself_runs_nothing_it_must_not() {
+    use autoreview::conformance::Level;
+    for profile in Profile::ALL {
+        let report = check_test_adapter("asks-itself.js", &[], profile, Level::Full);
+        let mut allowed_where_asked = Vec::new();
+        for r in &report.results {
+            assert!(
+                !matches!(r.verdict, Verdict::Broken { .. }),
+                "{profile} {}: {:?}",
+                r.id,
+                r.verdict
+            );
+            let d = differences(r);
+            assert!(
+                d.iter().all(|d| d.severity != Severity::Safety),
+                "{profile} {}: {d:#?}",
+                r.id
+            );
+            let asked = d.iter().any(|d| {
+                d.pointer == "/listener/kind"
+                    && d.expected == json!("ask")
+                    && d.actual == json!("allow")
+            });
+            if asked {
+                // The body ran in both: whether it ran is no difference.
+                assert!(
+                    d.iter().all(|d| !d.pointer.starts_with("/result/executed")
+                        && !d.pointer.starts_with("/trace")),
+                    "{profile} {}: {d:#?}",
+                    r.id
+                );
+                allowed_where_asked.push(r.id.as_str());
+            }
+        }
+        assert!(
+            allowed_where_asked.len() >= 5,
+            "{profile}: {allowed_where_asked:?}"
+        );
+
+        let report =
+            check_test_adapter("asks-itself.js", &["--ignore-answer"], profile, Level::Full);
+        let unsafe_runs: Vec<&str> = report
+            .results
+            .iter()
+            .filter(|r| {
+                differences(r)
+                    .iter()
+                    .any(|d| d.severity == Severity::Safety && d.pointer == "/result/executed")
+            })
+            .map(|r| r.id.as_str())
+            .collect();
+        assert!(!unsafe_runs.is_empty(), "{profile}: no SAFETY");
+        // Still SAFETY at the weakest level: a body run where the reference ran none is an effect.
+        let effects = check_test_adapter(
+            "asks-itself.js",
+            &["--ignore-answer"],
+            profile,
+            Level::Effects,
+        );
+        for id in &unsafe_runs {
+            let r = effects.results.iter().find(|r| r.id == *id).unwrap();
+            assert_eq!(
+                r.verdict.worst(),
+                Some(Severity::Safety),
+                "{profile} {id} at effects"
+            );
+        }
+    }
+}
+
+/// The levels end to end: a gate that decides as the reference does and says everything in its
+/// own words (`reworded.js --own-words`: every text, info object and failure message its own)
+/// conforms to both profiles at `effects` and `decisions`, and fails `texts` and `full`, each
+/// failure a TEXT or an INFO.
+#[test]
+fn a_gate_in_its_own_words_conforms_at_decisions_and_not_at_texts() {
+    use autoreview::conformance::Level;
+    for profile in Profile::ALL {
+        for level in Level::ALL {
+            let report = check_test_adapter("reworded.js", &["--own-words"], profile, level);
+            assert_eq!(report.level, level);
+            let failed = failures(&report);
+            if level <= Level::Decisions {
+                assert_eq!(failed, BTreeMap::new(), "{profile} at {level}");
+                assert!(report.passed() > 200, "{profile} at {level}");
+            } else {
+                assert!(failed.len() > 200, "{profile} at {level}: {}", failed.len());
+                for v in failed.values() {
+                    assert!(
+                        matches!(v.worst(), Some(Severity::Text | Severity::Info)),
+                        "{profile} at {level}: {v:?}"
+                    );
+                }
+            }
+        }
+    }
+}

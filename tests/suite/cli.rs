@@ -729,8 +729,8 @@ fn the_markdown_summary_is_appended_and_states_the_verdict() {
     assert_eq!(
         headings,
         [
-            "## autoreview check — `baseline`",
-            "## autoreview check — `resilient`"
+            "## autoreview check — `baseline` at level `full`",
+            "## autoreview check — `resilient` at level `full`"
         ]
     );
     for line in &lines {

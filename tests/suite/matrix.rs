@@ -324,7 +324,8 @@ fn the_matrix_page_shows_every_result_of_the_runs() {
     assert!(md.contains("| **1. Scope and pass-through** |"), "{md}");
     assert!(md.contains("never as passes"), "{md}");
 
-    // One badge per implementation, each naming its profile's score.
+    // One badge per implementation, each naming its profile's score and the level it was earned
+    // at.
     let mut files: Vec<String> = std::fs::read_dir(&badges)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -336,7 +337,7 @@ fn the_matrix_page_shows_every_result_of_the_runs() {
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let (p, f, _) = counts(&columns[2]);
     let pct = format!(
-        "resilient {}.{}%",
+        "resilient (full) {}.{}%",
         p * 1000 / (p + f) / 10,
         p * 1000 / (p + f) % 10
     );

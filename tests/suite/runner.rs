@@ -632,6 +632,23 @@ fn smoke_checks_the_wiring() {
     assert!(out.contains("the wiring works"));
     let (code, out) = cli(&["smoke", "--", "node", MISBEHAVE, BIN, "allow-all", "0"]);
     assert_eq!(code, 1, "{out}");
+    // Smoke checks the wiring only (at `effects`): a gate whose smoke calls differ from the
+    // reference's in every text and info object is correctly wired, in either profile; the same
+    // gate fails a check at `texts` (`a_gate_in_its_own_words_conforms_at_decisions_and_not_at_texts`).
+    const REWORDED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/reworded.js");
+    for profile in ["baseline", "resilient"] {
+        let (code, out) = cli(&[
+            "smoke",
+            "--profile",
+            profile,
+            "--",
+            "node",
+            REWORDED,
+            "--own-words",
+        ]);
+        assert_eq!(code, 0, "{profile}: {out}");
+        assert!(out.contains("the wiring works"), "{profile}: {out}");
+    }
 }
 
 #[test]
