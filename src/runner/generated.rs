@@ -125,8 +125,10 @@ fn realizable(scenario: Scenario) -> Scenario {
 /// A difference shrunk to a minimal input: a single call, or a session (AR-SESSION-2).
 #[derive(Debug, Clone)]
 pub struct Counterexample {
-    /// The generated case it was found in.
+    /// The case it was found in.
     pub id: String,
+    /// The violations it stands for ([`Found::clauses`]).
+    pub clauses: Vec<String>,
     /// The smallest input found that still shows the difference.
     pub minimal: Input,
     /// The verdict on the minimal input.
@@ -172,7 +174,7 @@ impl Counterexample {
     /// As the reports keep it, repeated through `command` (empty for an implementation in
     /// process), which reads `canonical` scenarios or not.
     pub fn found(&self, profile: Profile, command: &[String], canonical: bool) -> Found {
-        found(
+        let mut f = found(
             self.kind(),
             &self.id,
             self.steps,
@@ -181,7 +183,9 @@ impl Counterexample {
             profile,
             command,
             canonical.then_some(&self.minimal),
-        )
+        );
+        f.clauses = self.clauses.clone();
+        f
     }
 }
 
@@ -689,6 +693,7 @@ impl<'p> Shrinking<'p> {
         if self.minimals.insert(sparse_input(&minimal).to_string()) {
             self.found.push(Counterexample {
                 id: id.to_owned(),
+                clauses: Vec::new(),
                 minimal,
                 verdict,
                 reference,
@@ -959,8 +964,14 @@ pub enum FoundKind {
 /// on it, and the command lines that repeat it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Found {
-    /// The generated case it was found in.
+    /// The case it was found in: a generated case, or the fixed case a violation no generated
+    /// case showed was shrunk from.
     pub id: String,
+    /// The violations it stands for: the clauses it was shrunk to keep violated
+    /// ([`super::violations::UNATTRIBUTED`] for differences that name none); empty for a case
+    /// without an outcome, shrunk to keep its kind of breakage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clauses: Vec<String>,
     /// A call or a session.
     #[serde(default)]
     pub kind: FoundKind,
@@ -1033,6 +1044,7 @@ pub fn found(
     });
     Found {
         id: id.to_owned(),
+        clauses: Vec::new(),
         kind,
         steps,
         minimal,
@@ -1208,6 +1220,7 @@ pub fn search(
             k,
             Counterexample {
                 id: case_id(seed, k),
+                clauses: Vec::new(),
                 minimal,
                 verdict,
                 reference,

@@ -17,6 +17,7 @@ pub mod report;
 pub mod select;
 pub mod shard;
 pub mod subprocess;
+pub mod violations;
 pub mod worddiff;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -467,6 +468,11 @@ impl Report {
     /// Cases with status `pass`.
     pub fn passed(&self) -> usize {
         self.count(Status::Pass)
+    }
+
+    /// The requirements the failed cases break, worst first ([`violations::of`]).
+    pub fn violations(&self) -> Vec<violations::Violation> {
+        violations::of(&self.results, &self.counterexamples)
     }
 
     /// Cases that failed and are not listed as expected failures: the failures that fail the run.

@@ -1229,7 +1229,7 @@ fn specimen_case(id: &str, status: Status) -> CaseResult {
 }
 
 /// A case of a [`specimen`] run with `verdict`, `listed` as an expected failure or not.
-fn specimen_result(id: &str, verdict: Verdict, listed: bool) -> CaseResult {
+pub(crate) fn specimen_result(id: &str, verdict: Verdict, listed: bool) -> CaseResult {
     let subject = super::Subject {
         id: id.into(),
         area: "area".into(),
