@@ -967,9 +967,9 @@ pub struct Found {
     /// The case it was found in: a generated case, or the fixed case a violation no generated
     /// case showed was shrunk from.
     pub id: String,
-    /// The violations it stands for: the clauses it was shrunk to keep violated
-    /// ([`super::violations::UNATTRIBUTED`] for differences that name none); empty for a case
-    /// without an outcome, shrunk to keep its kind of breakage.
+    /// The violations it stands for: the clauses it was shrunk to keep violated (`unattributed`
+    /// for differences that name none); empty for a case without an outcome, shrunk to keep its
+    /// kind of breakage.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clauses: Vec<String>,
     /// A call or a session.

@@ -25,7 +25,7 @@ pub const UNATTRIBUTED: &str = "unattributed";
 /// One violated requirement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Violation {
-    /// The clause ID (or template ID) the differences name; [`UNATTRIBUTED`] for those that name
+    /// The clause ID (or template ID) the differences name; `unattributed` for those that name
     /// none.
     pub clause: String,
     /// The weakest conformance level at which it shows: a run at this level or above fails on it.
@@ -128,7 +128,7 @@ pub fn of(results: &[CaseResult], counterexamples: &[Found]) -> Vec<Violation> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::runner::report::specimen_result;
     use crate::runner::{Broken, ImplError};
