@@ -738,6 +738,55 @@ pub fn upgrade(mut value: serde_json::Value) -> Result<serde_json::Value, ReadEr
     let Some(report) = value.as_object_mut() else {
         return Err(ReadError::Json("it is not a JSON object".to_owned()));
     };
+    if found < 5 {
+        plan_from_argv(report);
+    }
+    if let Some(Value::Array(found)) = report.get_mut("counterexamples") {
+        for f in found.iter_mut().filter_map(Value::as_object_mut) {
+            if f.get("verdict").and_then(Value::as_str) == Some("fail") {
+                f.entry("clauses".to_owned())
+                    .or_insert(json!([super::violations::UNATTRIBUTED]));
+            }
+        }
+    }
+    if !report.contains_key("violations") {
+        let member = |report: &serde_json::Map<String, Value>, key: &str| {
+            report.get(key).cloned().unwrap_or(json!([]))
+        };
+        let results: Vec<CaseResult> = member_of(member(report, "results"), "results")?;
+        let found: Vec<super::generated::Found> =
+            member_of(member(report, "counterexamples"), "counterexamples")?;
+        let violations = super::violations::of(&results, &found);
+        report.insert(
+            "violations".to_owned(),
+            serde_json::to_value(violations).unwrap_or(json!([])),
+        );
+    }
+    report.insert("report_version".to_owned(), json!(REPORT_VERSION));
+    Ok(value)
+}
+
+/// A member of a report read as `T`, an error naming the member and the path inside it.
+fn member_of<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+    key: &str,
+) -> Result<T, ReadError> {
+    serde_path_to_error::deserialize(value)
+        .map_err(|e| ReadError::Json(format!("{key}{}: {}", path_suffix(&e), e.inner())))
+}
+
+fn path_suffix<E>(e: &serde_path_to_error::Error<E>) -> String {
+    match e.path().to_string().as_str() {
+        "." => String::new(),
+        p if p.starts_with('[') => p.to_owned(),
+        p => format!(".{p}"),
+    }
+}
+
+/// What reports 3 and 4 lack of their plan, read from their command line (`argv`): the one place
+/// that reads it.
+fn plan_from_argv(report: &mut serde_json::Map<String, serde_json::Value>) {
+    use serde_json::{Value, json};
     let argv: Vec<String> = match report.get("argv") {
         Some(Value::Array(a)) => a
             .iter()
@@ -806,46 +855,6 @@ pub fn upgrade(mut value: serde_json::Value) -> Result<serde_json::Value, ReadEr
         (false, _) => json!("engine"),
     };
     report.entry("in_process".to_owned()).or_insert(in_process);
-    if let Some(Value::Array(found)) = report.get_mut("counterexamples") {
-        for f in found.iter_mut().filter_map(Value::as_object_mut) {
-            if f.get("verdict").and_then(Value::as_str) == Some("fail") {
-                f.entry("clauses".to_owned())
-                    .or_insert(json!([super::violations::UNATTRIBUTED]));
-            }
-        }
-    }
-    if !report.contains_key("violations") {
-        let member = |report: &serde_json::Map<String, Value>, key: &str| {
-            report.get(key).cloned().unwrap_or(json!([]))
-        };
-        let results: Vec<CaseResult> = member_of(member(report, "results"), "results")?;
-        let found: Vec<super::generated::Found> =
-            member_of(member(report, "counterexamples"), "counterexamples")?;
-        let violations = super::violations::of(&results, &found);
-        report.insert(
-            "violations".to_owned(),
-            serde_json::to_value(violations).unwrap_or(json!([])),
-        );
-    }
-    report.insert("report_version".to_owned(), json!(REPORT_VERSION));
-    Ok(value)
-}
-
-/// A member of a report read as `T`, an error naming the member and the path inside it.
-fn member_of<T: serde::de::DeserializeOwned>(
-    value: serde_json::Value,
-    key: &str,
-) -> Result<T, ReadError> {
-    serde_path_to_error::deserialize(value)
-        .map_err(|e| ReadError::Json(format!("{key}{}: {}", path_suffix(&e), e.inner())))
-}
-
-fn path_suffix<E>(e: &serde_path_to_error::Error<E>) -> String {
-    match e.path().to_string().as_str() {
-        "." => String::new(),
-        p if p.starts_with('[') => p.to_owned(),
-        p => format!(".{p}"),
-    }
 }
 
 /// A report's members a reader may miss: the oracle of a report that does not say.
