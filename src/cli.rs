@@ -345,10 +345,13 @@ pub struct RunOptions {
     /// union is the whole run, for a CI matrix.
     #[arg(long, value_name = "I/N", value_parser = autoreview::runner::shard::Shard::parse)]
     pub shard: Option<autoreview::runner::shard::Shard>,
-    /// Shrink at most this many differences (one per kind of difference).
+    /// At most this many violated clauses get a counterexample: for each, the first generated
+    /// case that breaks it (else the first fixed case) is shrunk while that clause stays violated.
+    /// Differences that name no clause, and cases without an outcome, get one per kind of
+    /// difference, within the same limit.
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_counterexamples: usize,
-    /// Try at most this many smaller scenarios per difference (each asks the implementation).
+    /// Try at most this many smaller scenarios per counterexample (each asks the implementation).
     #[arg(long, value_name = "N", default_value_t = 2000)]
     pub shrink_steps: u32,
     /// Write the shrunk counterexamples, calls and sessions, as fixed cases with permanent IDs

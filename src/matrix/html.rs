@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::model::{CaseLine, Cell, Column, ColumnCounts, Detail, Matrix};
+use super::model::{CaseLine, Cell, ClauseCell, Column, ColumnCounts, Detail, Matrix};
 use super::read::Worst;
 use crate::runner::{Difference, Status, worddiff};
 
@@ -132,8 +132,9 @@ pub fn render(m: &Matrix) -> String {
         plural(reports),
         env!("CARGO_PKG_VERSION"),
     );
-    out.push_str("<nav><a href=\"#scores\">Scores</a><a href=\"#cases\">Cases</a><a href=\"#failures\">Failures</a></nav>\n");
+    out.push_str("<nav><a href=\"#scores\">Scores</a><a href=\"#clauses\">Clauses</a><a href=\"#cases\">Cases</a><a href=\"#failures\">Failures</a></nav>\n");
     scores(&mut out, m);
+    clauses(&mut out, m);
     legend(&mut out);
     let details = cases(&mut out, m);
     failures(&mut out, m, &details);
@@ -190,6 +191,52 @@ fn scores(out: &mut String, m: &Matrix) {
     }
     out.push_str("</tbody>\n</table>\n");
     out.push_str("<p class=\"note\">Score = passed ÷ (passed + failed), per profile. Not-applicable cases — those needing what the implementation does not observe or cannot express — are shown apart and never counted as passes. An expected failure counts as failed, an unexpected pass as passed; generated cases that passed are counted from each report, not listed.</p>\n</section>\n");
+}
+
+/// The clause × implementation table: a row per clause some run violates, worst first, a cell
+/// per column: met, broken (cases and worst severity), or not compared.
+fn clauses(out: &mut String, m: &Matrix) {
+    out.push_str("<section id=\"clauses\">\n<h2>Clauses</h2>\n");
+    if m.clauses.is_empty() {
+        out.push_str("<p class=\"note\">No run violates a clause.</p>\n</section>\n");
+        return;
+    }
+    out.push_str("<table class=\"clauses\">\n<thead><tr><th>Clause</th>");
+    for c in &m.columns {
+        let _ = write!(out, "<th>{}</th>", esc(&c.label));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for line in &m.clauses {
+        let _ = write!(
+            out,
+            "<tr data-clause=\"{}\"><th><code>{}</code></th>",
+            esc(&line.clause),
+            esc(&line.clause)
+        );
+        for (i, cell) in line.cells.iter().enumerate() {
+            match cell {
+                ClauseCell::Met => {
+                    let _ = write!(out, "<td class=\"s-pass\" data-impl=\"c{i}\">met</td>");
+                }
+                ClauseCell::Broken { cases, severity } => {
+                    let _ = write!(
+                        out,
+                        "<td class=\"s-fail w-{severity}\" data-impl=\"c{i}\">broken <small>({cases} case{}, {severity})</small></td>",
+                        plural(*cases)
+                    );
+                }
+                ClauseCell::NotCompared => {
+                    let _ = write!(
+                        out,
+                        "<td class=\"s-absent\" data-impl=\"c{i}\">not compared</td>"
+                    );
+                }
+            }
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n");
+    out.push_str("<p class=\"note\">A row for each clause some run violates, worst first. Met: the run compared the clause (a case citing it ran) and no case broke it; not compared: no case citing it ran there. Differences that name no clause count under <code>unattributed</code>.</p>\n</section>\n");
 }
 
 fn name_version(c: &Column) -> String {

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::model::{ColumnCounts, Matrix};
+use super::model::{ClauseCell, ColumnCounts, Matrix};
 use super::read::Worst;
 use crate::runner::report::md_text;
 
@@ -61,7 +61,42 @@ pub fn render(m: &Matrix) -> String {
             cells(&mut out, &cl.tallies);
         }
     }
+    clauses(&mut out, m);
     out
+}
+
+/// The clause × implementation table: a line per clause some run violates, worst first, a cell
+/// per column: `met`, `✗ 3 INFO` (cases, worst severity) or `—` (not compared).
+fn clauses(out: &mut String, m: &Matrix) {
+    if m.clauses.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\n### Violated clauses\n\nA line for each clause some run violates, worst first: met \
+         (a case citing it ran and none broke it), ✗ with the cases that broke it and the worst \
+         severity, or — (no case citing it ran).\n\n| clause |",
+    );
+    for c in &m.columns {
+        let _ = write!(out, " {} |", md_text(&c.label, 120));
+    }
+    out.push_str("\n|---|");
+    for _ in &m.columns {
+        out.push_str("---|");
+    }
+    out.push('\n');
+    for line in &m.clauses {
+        let _ = write!(out, "| {} |", md_text(&line.clause, 60));
+        for cell in &line.cells {
+            match cell {
+                ClauseCell::Met => out.push_str(" met |"),
+                ClauseCell::Broken { cases, severity } => {
+                    let _ = write!(out, " ✗ {cases} {severity} |");
+                }
+                ClauseCell::NotCompared => out.push_str(" — |"),
+            }
+        }
+        out.push('\n');
+    }
 }
 
 /// One line's cells: `12 ✓ · 3 ✗ DECISION · 2 n/a`, or `—` when the run holds none of the cases.
@@ -91,6 +126,74 @@ fn cells(out: &mut String, tallies: &[ColumnCounts]) {
 mod tests {
     use super::*;
     use crate::matrix::{RunReport, build};
+
+    /// The clause × implementation table, as a reader sees it: three gates, one that breaks
+    /// the session id and a session's decision, one that words a template its own way and did
+    /// not run the sessions, one that breaks nothing.
+    #[test]
+    fn the_clause_table() {
+        let report = |name: &str, results: &str| {
+            RunReport::parse(&format!(
+                r#"{{"report_version": 5, "profile": "resilient", "implementation": "{name}",
+                    "implementation_info": {{"name": "{name}", "version": "1", "language": "js"}},
+                    "results": [{results}]}}"#
+            ))
+            .unwrap()
+        };
+        let case = |id: &str, clause: &str, status: &str, more: &str| {
+            let verdict = match status {
+                "pass" => "pass",
+                "not-applicable" => "not-applicable",
+                _ => "fail",
+            };
+            format!(
+                r#"{{"id": "{id}", "clauses": ["{clause}"], "status": "{status}", "verdict": "{verdict}"{more}}}"#
+            )
+        };
+        let cites = |severity: &str, pointer: &str, clauses: &str| {
+            format!(
+                r#", "differences": [{{"severity": "{severity}", "pointer": "{pointer}", "expected": 1, "actual": 2, "clauses": [{clauses}]}}]"#
+            )
+        };
+        let requests = cites("INFO", "/review/requests", r#""AR-RES-REQUEST-1""#);
+        let worded = cites("TEXT", "/listener/reason", r#""MSG-FAILED", "AR-MSG-2""#);
+        let session = cites("DECISION", "/calls/1/listener/kind", r#""AR-SESSION-1""#);
+        let a = report(
+            "no-session-id",
+            &[
+                case("RS-1", "AR-RES-REQUEST-1", "fail", &requests),
+                case("RS-2", "AR-RES-REQUEST-1", "expected-fail", &requests),
+                case("RS-S1", "AR-SESSION-1", "fail", &session),
+            ]
+            .join(","),
+        );
+        let b = report(
+            "own-words",
+            &[
+                case("RS-1", "AR-RES-REQUEST-1", "fail", &worded),
+                case("RS-2", "AR-RES-REQUEST-1", "pass", ""),
+                case(
+                    "RS-S1",
+                    "AR-SESSION-1",
+                    "not-applicable",
+                    r#", "missing": ["sessions"]"#,
+                ),
+            ]
+            .join(","),
+        );
+        let c = report(
+            "conforming",
+            &[
+                case("RS-1", "AR-RES-REQUEST-1", "pass", ""),
+                case("RS-S1", "AR-SESSION-1", "pass", ""),
+            ]
+            .join(","),
+        );
+        let m = build(&[("a".into(), a), ("b".into(), b), ("c".into(), c)]).unwrap();
+        let md = render(&m);
+        let table = &md[md.find("### Violated clauses").expect("the clause table")..];
+        insta::assert_snapshot!(table);
+    }
 
     /// Texts from reports show literally, and every line of the table has a cell per column.
     #[test]

@@ -299,11 +299,39 @@ pub struct ChapterGroup {
     pub clauses: Vec<ClauseGroup>,
 }
 
+/// One column's cell for one violated clause.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClauseCell {
+    /// The run compared the clause and no case broke it.
+    Met,
+    /// Cases of the run broke it.
+    Broken {
+        /// How many, expected failures included.
+        cases: usize,
+        /// The worst severity of its differences.
+        severity: crate::runner::Severity,
+    },
+    /// The run compared nothing the clause governs: no case citing it ran.
+    NotCompared,
+}
+
+/// One violated clause across the columns.
+#[derive(Debug, Clone)]
+pub struct ClauseLine {
+    /// The clause ID, or `unattributed`.
+    pub clause: String,
+    /// One cell per column.
+    pub cells: Vec<ClauseCell>,
+}
+
 /// The whole matrix.
 #[derive(Debug, Clone)]
 pub struct Matrix {
     /// The columns, in the order their first report was given.
     pub columns: Vec<Column>,
+    /// The clauses some column's run violates, worst first (the worst severity in any column,
+    /// then the most columns broken, then the clause ID): a clause × implementation table.
+    pub clauses: Vec<ClauseLine>,
     /// The chapters some case cites, then cases citing clauses this spec text does not define,
     /// then cases citing none.
     pub chapters: Vec<ChapterGroup>,
@@ -590,10 +618,84 @@ pub fn build(sources: &[(String, RunReport)]) -> Result<Matrix, MatrixError> {
         .filter(|s| !s.is_empty())
         .collect();
     Ok(Matrix {
+        clauses: clause_lines(&runs),
         chapters: layout(lines, columns.len()),
         columns,
         specs: specs.into_iter().collect(),
     })
+}
+
+/// The clause × implementation view: each clause some run violates (its reports' `violations`,
+/// its shards' summed), and each run's cell for it. A run that breaks no case of a clause met it
+/// when a case citing the clause ran there; a clause no case of any run cites (one only the
+/// citations name, or `unattributed`) is met by a run that ran any case. Otherwise the run did
+/// not compare it.
+fn clause_lines(runs: &[Run]) -> Vec<ClauseLine> {
+    let mut broken: BTreeMap<&str, Vec<Option<(usize, crate::runner::Severity)>>> = BTreeMap::new();
+    for (i, run) in runs.iter().enumerate() {
+        for (_, r) in &run.reports {
+            for v in &r.violations {
+                let cells = broken
+                    .entry(v.clause.as_str())
+                    .or_insert_with(|| vec![None; runs.len()]);
+                cells[i] = Some(match cells[i] {
+                    Some((n, s)) => (n + v.cases, s.min(v.severity)),
+                    None => (v.cases, v.severity),
+                });
+            }
+        }
+    }
+    let ran = |r: &CaseRecord| r.status != Status::NotApplicable;
+    let cited: BTreeSet<&str> = runs
+        .iter()
+        .flat_map(|run| run.results.values())
+        .flat_map(|(_, r)| r.clauses.iter().map(String::as_str))
+        .collect();
+    let mut lines: Vec<(crate::runner::Severity, usize, ClauseLine)> = broken
+        .into_iter()
+        .map(|(clause, found)| {
+            let cells: Vec<ClauseCell> = runs
+                .iter()
+                .zip(&found)
+                .map(|(run, f)| match f {
+                    Some((cases, severity)) => ClauseCell::Broken {
+                        cases: *cases,
+                        severity: *severity,
+                    },
+                    None => {
+                        let compared = run.results.values().any(|(_, r)| {
+                            ran(r)
+                                && (!cited.contains(clause)
+                                    || r.clauses.iter().any(|c| c == clause))
+                        });
+                        if compared {
+                            ClauseCell::Met
+                        } else {
+                            ClauseCell::NotCompared
+                        }
+                    }
+                })
+                .collect();
+            let worst = found
+                .iter()
+                .flatten()
+                .map(|(_, s)| *s)
+                .min()
+                .unwrap_or(crate::runner::Severity::Info);
+            let columns = found.iter().flatten().count();
+            let line = ClauseLine {
+                clause: clause.to_owned(),
+                cells,
+            };
+            (worst, columns, line)
+        })
+        .collect();
+    lines.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(b.1.cmp(&a.1))
+            .then_with(|| a.2.clause.cmp(&b.2.clause))
+    });
+    lines.into_iter().map(|(_, _, l)| l).collect()
 }
 
 fn columns(runs: &[Run]) -> Vec<Column> {
@@ -848,6 +950,113 @@ mod tests {
         m.cases()
             .find(|l| l.id == id)
             .unwrap_or_else(|| panic!("no line {id}"))
+    }
+
+    /// The clause view: a row per clause some run violates, worst first; a run that broke it
+    /// shows its cases and worst severity (its shards summed), one that ran a case citing it
+    /// met it, one that ran none did not compare it.
+    #[test]
+    fn the_clause_view_shows_each_violated_clause_per_run() {
+        let cited = |clause: &str| {
+            format!(
+                r#", "differences": [{{"severity": "INFO", "pointer": "/review/requests", "expected": 1, "actual": 2, "clauses": ["{clause}"]}}]"#
+            )
+        };
+        let v6 = |name: &str, extra: &str, results: &[String]| {
+            let mut r = report(name, extra, results);
+            r.violations = crate::runner::violations::of(&r.run.results, &[]);
+            r
+        };
+        let shard = |i: usize, results: &[String]| {
+            v6(
+                "gate",
+                &format!(r#", "shard": {{"index": {i}, "of": 2}}"#),
+                results,
+            )
+        };
+        let m = build(&named(vec![
+            shard(
+                1,
+                &[case(
+                    "A",
+                    &["AR-RES-REQUEST-1"],
+                    "fail",
+                    &cited("AR-RES-REQUEST-1"),
+                )],
+            ),
+            shard(
+                2,
+                &[
+                    case(
+                        "B",
+                        &["AR-RES-REQUEST-1"],
+                        "fail",
+                        &cited("AR-RES-REQUEST-1"),
+                    ),
+                    case("C", &["AR-SCOPE-1"], "fail", &diff("DECISION")),
+                ],
+            ),
+            v6(
+                "other",
+                "",
+                &[
+                    case("A", &["AR-RES-REQUEST-1"], "pass", ""),
+                    case(
+                        "C",
+                        &["AR-SCOPE-1"],
+                        "not-applicable",
+                        r#", "missing": ["sessions"]"#,
+                    ),
+                ],
+            ),
+        ]))
+        .unwrap();
+        let rows: Vec<(&str, &[ClauseCell])> = m
+            .clauses
+            .iter()
+            .map(|l| (l.clause.as_str(), l.cells.as_slice()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (
+                    "unattributed",
+                    &[
+                        ClauseCell::Broken {
+                            cases: 1,
+                            severity: Severity::Decision
+                        },
+                        ClauseCell::Met
+                    ][..]
+                ),
+                (
+                    "AR-RES-REQUEST-1",
+                    &[
+                        ClauseCell::Broken {
+                            cases: 2,
+                            severity: Severity::Info
+                        },
+                        ClauseCell::Met
+                    ][..]
+                ),
+            ]
+        );
+        // A run that ran no case citing the clause did not compare it.
+        let m = build(&named(vec![
+            v6(
+                "gate",
+                "",
+                &[case(
+                    "A",
+                    &["AR-RES-REQUEST-1"],
+                    "fail",
+                    &cited("AR-RES-REQUEST-1"),
+                )],
+            ),
+            v6("other", "", &[case("Z", &["AR-SCOPE-1"], "pass", "")]),
+        ]))
+        .unwrap();
+        assert_eq!(m.clauses[0].cells[1], ClauseCell::NotCompared);
     }
 
     /// Two runs of one implementation, version and profile with no seed to tell them apart are

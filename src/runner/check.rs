@@ -122,9 +122,10 @@ pub struct Request {
     pub generated: usize,
     /// Their seed.
     pub seed: u64,
-    /// At most this many differences are shrunk.
+    /// At most this many violated clauses get a counterexample (generated cases first, then the
+    /// fixed cases).
     pub max_counterexamples: usize,
-    /// At most this many shrinking steps per difference.
+    /// At most this many shrinking steps per counterexample.
     pub shrink_steps: u32,
     /// The expected failures (`--expect`).
     pub expected: Expected,
@@ -293,6 +294,7 @@ pub fn check(
         Target::Adapter(command) => command.clone(),
         Target::InProcess(_) => Vec::new(),
     };
+    let fixed = std::mem::take(&mut report.results);
     let mut out = None;
     if request.generated > 0 {
         let gplan = generated::Plan {
@@ -321,6 +323,31 @@ pub fn check(
         });
         report.join_generated(&mut found);
     }
+    // The fixed cases' violations no generated case showed get a counterexample too, within the
+    // same limit.
+    if plan.oracle() == Oracle::Reference {
+        let gplan = generated::Plan {
+            max_counterexamples: request
+                .max_counterexamples
+                .saturating_sub(report.counterexamples.len()),
+            max_shrink_steps: request.shrink_steps,
+            ..generated::Plan::new(0, request.seed)
+        };
+        let shrunk = generated::shrink_fixed(
+            imp,
+            profile,
+            &gplan,
+            &plan.cases,
+            &fixed,
+            &report.counterexamples,
+        );
+        report.counterexamples.extend(
+            shrunk
+                .iter()
+                .map(|c| c.found(profile, &report.command, report.canonical)),
+        );
+    }
+    report.results.splice(0..0, fixed);
     report.in_process = match request.target {
         Target::InProcess(i) => Some(i),
         Target::Adapter(_) => None,

@@ -1,7 +1,8 @@
 //! Generated cases: scenarios drawn by [`crate::generate::direct`] (the same choices as the
 //! proptest strategies, without value trees), each decided by the implementation and by the
-//! reference engine and compared with the same severity rules as fixed cases. A difference is
-//! shrunk, re-asking the implementation at every step, to a minimal scenario that still shows it.
+//! reference engine and compared with the same severity rules as fixed cases. Each violated
+//! clause is shrunk once, re-asking the implementation at every step, to a minimal scenario that
+//! still violates it.
 //!
 //! Case `k` of seed `s` is drawn from its own random stream, so any case can be drawn again alone
 //! (to shrink it, or to repeat it), and shards of one run are disjoint by construction.
@@ -33,7 +34,7 @@ pub struct Plan {
     pub seed: u64,
     /// This process's share.
     pub shard: Shard,
-    /// At most this many differences are shrunk (one per kind of difference).
+    /// At most this many counterexamples are shrunk (one per violated clause).
     pub max_counterexamples: usize,
     /// At most this many shrinking steps (each re-asks the implementation) per counterexample.
     pub max_shrink_steps: u32,
@@ -128,8 +129,10 @@ fn realizable(scenario: Scenario) -> Scenario {
 /// A difference shrunk to a minimal input: a single call, or a session (AR-SESSION-2).
 #[derive(Debug, Clone)]
 pub struct Counterexample {
-    /// The generated case it was found in.
+    /// The case it was found in.
     pub id: String,
+    /// The violations it stands for ([`Found::clauses`]).
+    pub clauses: Vec<String>,
     /// The smallest input found that still shows the difference.
     pub minimal: Input,
     /// The verdict on the minimal input.
@@ -175,7 +178,7 @@ impl Counterexample {
     /// As the reports keep it, repeated through `command` (empty for an implementation in
     /// process), which reads `canonical` scenarios or not.
     pub fn found(&self, profile: Profile, command: &[String], canonical: bool) -> Found {
-        found(
+        let mut f = found(
             self.kind(),
             &self.id,
             self.steps,
@@ -184,7 +187,9 @@ impl Counterexample {
             profile,
             command,
             canonical.then_some(&self.minimal),
-        )
+        );
+        f.clauses = self.clauses.clone();
+        f
     }
 }
 
@@ -734,14 +739,66 @@ struct Drawn {
     reached: crate::generate::coverage::Reached,
 }
 
-/// The counterexamples of one kind of input a run shrinks: one per kind of difference, up to the
-/// plan's limit, each minimal input kept once.
+/// What a counterexample is shrunk to keep: a clause violated, or, for a verdict whose
+/// differences name no clause and for a case without an outcome, its kind ([`signature`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// The clause stays violated, at its severity or worse.
+    Clause(String, compare::Severity),
+    /// The verdict keeps its kind; `unattributed` when it failed with differences naming no
+    /// clause.
+    Kind(String, bool),
+}
+
+impl Target {
+    /// What the runs' targets are told apart by.
+    fn key(&self) -> String {
+        match self {
+            Target::Clause(c, _) => format!("clause {c}"),
+            Target::Kind(sig, _) => sig.clone(),
+        }
+    }
+
+    /// The violations a counterexample shrunk for it stands for.
+    fn clauses(&self) -> Vec<String> {
+        match self {
+            Target::Clause(c, _) => vec![c.clone()],
+            Target::Kind(_, true) => vec![super::violations::UNATTRIBUTED.to_owned()],
+            Target::Kind(_, false) => Vec::new(),
+        }
+    }
+}
+
+/// What `verdict` can be shrunk for, worst first: each clause it breaks, with its worst severity
+/// there; its kind when some of its differences name no clause, or when it has no outcome.
+fn targets(verdict: &Verdict) -> Vec<Target> {
+    let Some(sig) = signature(verdict) else {
+        return Vec::new();
+    };
+    if !matches!(verdict, Verdict::Fail { .. }) {
+        return vec![Target::Kind(sig, false)];
+    }
+    let mut broken: Vec<(&str, (compare::Severity, crate::conformance::Level))> =
+        super::violations::broken_by(verdict).into_iter().collect();
+    broken.sort_by_key(|(c, (s, l))| (*s, *l, *c));
+    broken
+        .into_iter()
+        .map(|(c, (severity, _))| match c {
+            super::violations::UNATTRIBUTED => Target::Kind(sig.clone(), true),
+            c => Target::Clause(c.to_owned(), severity),
+        })
+        .collect()
+}
+
+/// The counterexamples of one kind of input a run shrinks: one per violated clause (differences
+/// that name none, and cases without an outcome, one per kind), up to the plan's limit, each
+/// minimal input kept once, standing for every violation shrunk to it.
 pub(crate) struct Shrinking<'p> {
     plan: &'p Plan,
-    /// The kinds of difference shrunk so far ([`signature`]).
+    /// What was shrunk for so far ([`Target::key`]).
     seen: BTreeSet<String>,
-    /// The minimal inputs found so far, as JSON.
-    minimals: BTreeSet<String>,
+    /// The minimal inputs found so far, as JSON, and where in `found` each is.
+    minimals: BTreeMap<String, usize>,
     pub(crate) found: Vec<Counterexample>,
 }
 
@@ -750,13 +807,15 @@ impl<'p> Shrinking<'p> {
         Shrinking {
             plan,
             seen: BTreeSet::new(),
-            minimals: BTreeSet::new(),
+            minimals: BTreeMap::new(),
             found: Vec::new(),
         }
     }
 
-    /// Shrinks the difference `verdict` shows on `input` (generated case `id`), unless one of its
-    /// kind was shrunk already or the limit is reached.
+    /// Shrinks `input` (case `id`) once for each violation `verdict` shows that has no
+    /// counterexample yet, worst first, until the limit is reached: for a clause, while that
+    /// clause stays violated at its severity or worse; for differences naming no clause, or no
+    /// outcome, while the verdict keeps its kind.
     pub(crate) fn consider(
         &mut self,
         judge: &mut Judge<'_>,
@@ -764,30 +823,115 @@ impl<'p> Shrinking<'p> {
         input: &Input,
         verdict: &Verdict,
     ) {
-        let Some(sig) = signature(verdict) else {
-            return;
-        };
-        if self.found.len() >= self.plan.max_counterexamples || !self.seen.insert(sig) {
+        self.consider_for(judge, id, input, verdict, None);
+    }
+
+    /// [`Shrinking::consider`], for the violation of `only` alone when given (a clause ID, or
+    /// `unattributed`).
+    fn consider_for(
+        &mut self,
+        judge: &mut Judge<'_>,
+        id: &str,
+        input: &Input,
+        verdict: &Verdict,
+        only: Option<&str>,
+    ) {
+        let wanted: Vec<Target> = targets(verdict)
+            .into_iter()
+            .filter(|t| !self.seen.contains(&t.key()))
+            .filter(|t| only.is_none_or(|c| t.clauses().iter().any(|t| t == c)))
+            .collect();
+        if wanted.is_empty() || self.found.len() >= self.plan.max_counterexamples {
             return;
         }
         // A difference that can run a body is reported as one that does.
-        let (start, start_verdict) = toward_safety(judge, input, verdict)
-            .unwrap_or_else(|| (input.clone(), verdict.clone()));
-        let original_rank = rank(&start_verdict);
-        let keep = move |_: &Input, v: &Verdict| rank(v).is_some() && rank(v) <= original_rank;
-        let (minimal, verdict, reference, steps) =
-            shrink(judge, start, &keep, self.plan.max_shrink_steps);
-        // Different differences often shrink to one input: keep it once.
-        if self.minimals.insert(sparse_input(&minimal).to_string()) {
-            self.found.push(Counterexample {
-                id: id.to_owned(),
-                minimal,
-                verdict,
-                reference,
-                steps,
-            });
+        let toward = toward_safety(judge, input, verdict);
+        for target in wanted {
+            if self.found.len() >= self.plan.max_counterexamples {
+                return;
+            }
+            self.seen.insert(target.key());
+            let (start, start_verdict) = match &toward {
+                Some((i, v)) if keeps(&target, v, rank(verdict)) => (i.clone(), v.clone()),
+                _ => (input.clone(), verdict.clone()),
+            };
+            let original_rank = rank(&start_verdict);
+            let keep = |_: &Input, v: &Verdict| keeps(&target, v, original_rank);
+            let (minimal, verdict, reference, steps) =
+                shrink(judge, start, &keep, self.plan.max_shrink_steps);
+            // Different violations often shrink to one input: keep it once, standing for each.
+            match self.minimals.get(&sparse_input(&minimal).to_string()) {
+                Some(&i) => {
+                    for c in target.clauses() {
+                        if !self.found[i].clauses.contains(&c) {
+                            self.found[i].clauses.push(c);
+                        }
+                    }
+                }
+                None => {
+                    self.minimals
+                        .insert(sparse_input(&minimal).to_string(), self.found.len());
+                    self.found.push(Counterexample {
+                        id: id.to_owned(),
+                        clauses: target.clauses(),
+                        minimal,
+                        verdict,
+                        reference,
+                        steps,
+                    });
+                }
+            }
         }
     }
+
+    /// Marks the violations of `clauses` as having a counterexample already.
+    pub(crate) fn covered<'c>(&mut self, clauses: impl IntoIterator<Item = &'c String>) {
+        for c in clauses {
+            if c != super::violations::UNATTRIBUTED {
+                self.seen.insert(format!("clause {c}"));
+            }
+        }
+    }
+}
+
+/// Whether `v` still shows what `target` shrinks for: the clause violated at its severity or
+/// worse, or a failure of the same kind or worse (`original_rank`).
+pub(crate) fn keeps(target: &Target, v: &Verdict, original_rank: Option<u8>) -> bool {
+    match target {
+        Target::Clause(c, severity) => super::violations::breaks(v, c, *severity),
+        Target::Kind(..) => rank(v).is_some() && rank(v) <= original_rank,
+    }
+}
+
+/// Counterexamples for the violations the fixed cases' `results` show that none of `found` (the
+/// generated cases' counterexamples) stands for, worst first, at most `plan.max_counterexamples`:
+/// each shrunk from the first fixed case of `cases` that breaks it, re-judged against the
+/// reference, while that clause stays violated. So a run without generated cases still has a
+/// counterexample per violated clause.
+pub fn shrink_fixed(
+    imp: &mut dyn Implementation,
+    profile: Profile,
+    plan: &Plan,
+    cases: &[crate::cases::Case],
+    results: &[CaseResult],
+    found: &[Found],
+) -> Vec<Counterexample> {
+    let expected = Expected::none();
+    let mut judge = Judge::new(imp, profile, &expected);
+    let mut shrinking = Shrinking::new(plan);
+    shrinking.covered(found.iter().flat_map(|f| &f.clauses));
+    for v in super::violations::of(results, found) {
+        if v.counterexample.is_some() || shrinking.found.len() >= plan.max_counterexamples {
+            continue;
+        }
+        let Some(case) = cases.iter().find(|c| c.id == v.first_case) else {
+            continue;
+        };
+        let input = judge.has.restrict(case.scenario.clone());
+        let (verdict, _) = judge.against_reference(&input);
+        shrinking.consider_for(&mut judge, &case.id, &input, &verdict, Some(&v.clause));
+    }
+    shrinking.found
 }
 
 /// What judging one kind of drawn input found.
@@ -1051,8 +1195,14 @@ pub enum FoundKind {
 /// on it, and the command lines that repeat it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Found {
-    /// The generated case it was found in.
+    /// The case it was found in: a generated case, or the fixed case a violation no generated
+    /// case showed was shrunk from.
     pub id: String,
+    /// The violations it stands for: the clauses it was shrunk to keep violated (`unattributed`
+    /// for differences that name none); empty for a case without an outcome, shrunk to keep its
+    /// kind of breakage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clauses: Vec<String>,
     /// A call or a session.
     #[serde(default)]
     pub kind: FoundKind,
@@ -1125,6 +1275,7 @@ pub fn found(
     });
     Found {
         id: id.to_owned(),
+        clauses: Vec::new(),
         kind,
         steps,
         minimal,
@@ -1300,6 +1451,7 @@ pub fn search(
             k,
             Counterexample {
                 id: case_id(seed, k),
+                clauses: Vec::new(),
                 minimal,
                 verdict,
                 reference,

@@ -17,6 +17,7 @@ pub mod report;
 pub mod select;
 pub mod shard;
 pub mod subprocess;
+pub mod violations;
 pub mod worddiff;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -471,6 +472,11 @@ impl Report {
     /// Cases with status `pass`.
     pub fn passed(&self) -> usize {
         self.count(Status::Pass)
+    }
+
+    /// The requirements the failed cases break, worst first ([`violations::of`]).
+    pub fn violations(&self) -> Vec<violations::Violation> {
+        violations::of(&self.results, &self.counterexamples)
     }
 
     /// Cases that failed and are not listed as expected failures: the failures that fail the run.
@@ -935,6 +941,66 @@ mod tests {
         shrinking.consider(&mut judge, "GEN-3-S0", &input, &verdict);
         shrinking.consider(&mut judge, "GEN-3-S1", &input, &other);
         assert_eq!(shrinking.found.len(), 1, "{:#?}", shrinking.found);
+    }
+
+    /// The field report's reviewer-route defect, planted: every reviewer request goes to the
+    /// session's route (here the default one) whatever route is configured, and, as in most
+    /// gates, carries no session id. Both show at INFO. Shrinking by severity keeps any smaller
+    /// scenario at INFO, so the configured route that shows the defect is shrunk away; shrinking
+    /// while the route's clause stays violated keeps it. The clauses are given here by pointer,
+    /// as the reference's citations give them.
+    #[test]
+    fn shrinking_by_clause_keeps_the_configured_route_that_shows_the_defect() {
+        use crate::runner::generated::{Target, keeps, rank, shrink};
+        let mut imp = rewritten(|_, o| {
+            for r in &mut o.review.routes {
+                *r = "default/default".into();
+            }
+            for r in o.review.requests.iter_mut().flatten() {
+                r.route = "default/default".into();
+                r.session_id = None;
+            }
+        });
+        let cited = |v: &Verdict| -> Verdict {
+            let mut v = v.clone();
+            if let Verdict::Fail { differences } = &mut v {
+                for d in differences {
+                    if d.pointer.contains("route") {
+                        d.clauses = vec!["AR-RES-ROUTE-1".into()];
+                    } else if d.pointer.contains("session_id") {
+                        d.clauses = vec!["AR-RES-REQUEST-1".into()];
+                    }
+                }
+            }
+            v
+        };
+        let start = Input::One(Box::new(
+            crate::scenario::Scenario::from_json(
+                r#"{"tool": {"name": "bash"}, "reviewer": {"text": "{\"decision\": \"allow\"}"},
+                    "config": {"reviewer_route": {"provider": "p", "model": "m"}}}"#,
+            )
+            .unwrap(),
+        ));
+        let configured = |i: &Input| match i {
+            Input::One(s) => s.config.reviewer_route.is_some(),
+            Input::Session(_) => false,
+        };
+        let expected = known_failures::Expected::none();
+        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let (verdict, _) = judge.against_reference(&start);
+        let route = Target::Clause("AR-RES-ROUTE-1".into(), Severity::Info);
+        assert!(keeps(&route, &cited(&verdict), None), "{verdict:#?}");
+        let original = rank(&verdict);
+        let by_severity = |_: &Input, v: &Verdict| rank(v).is_some() && rank(v) <= original;
+        let (minimal, v, _, _) = shrink(&mut judge, start.clone(), &by_severity, 500);
+        assert!(
+            !configured(&minimal) && !keeps(&route, &cited(&v), None),
+            "by severity, the route is shrunk away: {minimal:?}"
+        );
+        let by_clause = |_: &Input, v: &Verdict| keeps(&route, &cited(v), original);
+        let (minimal, v, _, _) = shrink(&mut judge, start, &by_clause, 500);
+        assert!(configured(&minimal), "{minimal:?}");
+        assert!(keeps(&route, &cited(&v), None), "{v:#?}");
     }
 
     /// Generated cases and sessions, and shrinking them, are judged in the same place: a panic

@@ -1,6 +1,7 @@
-//! Renders a run: a terminal summary (failures worst first, a per-area and per-severity table, and
-//! last the verdict the exit code gives, `PASS — N passed, N failed, …`), a versioned JSON report,
-//! JUnit XML and a Markdown summary for CI step pages. Each counts not-applicable cases apart from
+//! Renders a run: a terminal summary (the violated clauses worst first, the failures worst first,
+//! a per-area and per-severity table, and last the verdict the exit code gives, `PASS — N passed,
+//! N failed, …`), a versioned JSON report, JUnit XML and a Markdown summary for CI step pages,
+//! each opening with the violated clauses ([`super::violations`]). Each counts not-applicable cases apart from
 //! passes and failures. The JSON report is one type, [`JsonReport`], written by [`json`] and read
 //! back by [`read`], which upgrades the older reports it reads in one place ([`upgrade`]).
 
@@ -12,6 +13,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::shard::Shard;
+use super::violations::Violation;
 use super::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
 use crate::capability::Need;
 
@@ -24,10 +26,13 @@ use crate::capability::Need;
 /// 5: the report records the plan of the run: `in_process`, `selection` and `session_draws`
 /// join `shard`, `generated`, `seed` and `command`, which every report now has, so that no
 /// reader parses `argv` or draws the generated cases again.
-pub const REPORT_VERSION: u32 = 5;
+/// 6: the report leads with `violations`, the clauses its failed cases break, worst first
+/// ([`super::violations`]); a counterexample names the clauses it was shrunk for (`clauses`), and
+/// one may come from a fixed case.
+pub const REPORT_VERSION: u32 = 6;
 
 /// The report versions [`read`] reads: older ones are upgraded ([`upgrade`]).
-pub const READS: [u32; 3] = [3, 4, REPORT_VERSION];
+pub const READS: [u32; 4] = [3, 4, 5, REPORT_VERSION];
 
 /// What a not-applicable case needs: `needs sessions`, `needs sessions and deny-reason`.
 pub fn needs_text(missing: &[Need]) -> String {
@@ -267,8 +272,54 @@ pub fn tallies(report: &Report) -> (Vec<(String, StatusCounts)>, StatusCounts) {
     (areas, total)
 }
 
-/// The terminal summary; `color` marks removed and added words red and green instead of
-/// `[-removed-]{+added+}`.
+/// The headings of the table of violated clauses every report opens with.
+const VIOLATION_COLUMNS: [&str; 6] = [
+    "clause",
+    "severity",
+    "level",
+    "cases",
+    "first case",
+    "counterexample",
+];
+
+/// The table of violated clauses, worst first, as plain cells in [`VIOLATION_COLUMNS`] order:
+/// the clause, its worst severity, the weakest level at which it shows, how many cases break it
+/// (the expected failures among them apart), the first of them, and how to repeat its
+/// counterexample (the implementation's repro line, or the reference's for one in process).
+fn violation_rows(report: &Report, violations: &[Violation]) -> Vec<[String; 6]> {
+    violations
+        .iter()
+        .map(|v| {
+            let cases = match v.expected_failures {
+                0 => v.cases.to_string(),
+                n => format!("{} ({n} expected)", v.cases),
+            };
+            let counterexample = v
+                .counterexample
+                .and_then(|i| report.counterexamples.get(i))
+                .map(|f| {
+                    let line = f
+                        .repro
+                        .implementation
+                        .as_ref()
+                        .unwrap_or(&f.repro.reference);
+                    format!("from {}: {line}", f.id)
+                })
+                .unwrap_or_else(|| "none".to_owned());
+            [
+                v.clause.clone(),
+                v.severity.to_string(),
+                v.level.to_string(),
+                cases,
+                v.first_case.clone(),
+                counterexample,
+            ]
+        })
+        .collect()
+}
+
+/// The terminal summary, opening with the violated clauses; `color` marks removed and added
+/// words red and green instead of `[-removed-]{+added+}`.
 pub fn text(report: &Report, strict: bool, color: bool) -> String {
     let v = worddiff::visible;
     let mut out = String::new();
@@ -279,6 +330,45 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
         report.level,
         v(&report.implementation)
     );
+    let violations = report.violations();
+    if !violations.is_empty() {
+        let rows: Vec<[String; 6]> = violation_rows(report, &violations)
+            .into_iter()
+            .map(|r| r.map(|c| v(&c)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{} violated clause{}, worst first:",
+            rows.len(),
+            if rows.len() == 1 { "" } else { "s" }
+        );
+        let mut widths = VIOLATION_COLUMNS.map(|h| h.chars().count());
+        for r in &rows {
+            for (w, c) in widths.iter_mut().zip(r) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        let heading = VIOLATION_COLUMNS.map(str::to_owned);
+        for r in std::iter::once(&heading).chain(&rows) {
+            let mut line = String::from(" ");
+            for (i, (c, w)) in r.iter().zip(widths).enumerate() {
+                // The count right-aligned; the last column unpadded.
+                match i {
+                    3 => {
+                        let _ = write!(line, " {c:>w$}");
+                    }
+                    5 => {
+                        let _ = write!(line, " {c}");
+                    }
+                    _ => {
+                        let _ = write!(line, " {c:<w$}");
+                    }
+                }
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+        out.push('\n');
+    }
     let mut failing: Vec<&CaseResult> = report
         .results
         .iter()
@@ -488,7 +578,7 @@ pub fn headline(report: &Report, strict: bool) -> String {
 // the run, a `Report` read back or a borrowed one written.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct JsonReport<R = Report> {
-    /// The report's format version: 5.
+    /// The report's format version: 6.
     pub report_version: u32,
     /// The runner that wrote it: `autoreview <version>`.
     #[serde(default)]
@@ -505,6 +595,10 @@ pub struct JsonReport<R = Report> {
     /// The tallies, per area and in total.
     #[serde(default)]
     pub summary: Summary,
+    /// The clauses the failed cases break, worst first: what a reader looks at first, before the
+    /// cases (`runner::violations`).
+    #[serde(default)]
+    pub violations: Vec<Violation>,
     /// The run: what it was asked, what it checked, and every case's result.
     #[serde(flatten)]
     pub run: R,
@@ -548,6 +642,7 @@ impl<R> JsonReport<R> {
             strict: self.strict,
             succeeded: self.succeeded,
             summary: self.summary,
+            violations: self.violations,
             run,
         }
     }
@@ -572,6 +667,7 @@ impl<'a> JsonReport<&'a Report> {
                     .map(|(area, tally)| AreaTally { area, tally })
                     .collect(),
             },
+            violations: report.violations(),
             run: report,
         }
     }
@@ -592,7 +688,7 @@ pub enum ReadError {
     Json(String),
     /// A report version this build does not read.
     #[error(
-        "report_version {found}: this autoreview reads report_version 3, 4 and {REPORT_VERSION} (write the report again with this autoreview's `check --report-json`)"
+        "report_version {found}: this autoreview reads report_version 3, 4, 5 and {REPORT_VERSION} (write the report again with this autoreview's `check --report-json`)"
     )]
     Version {
         /// The version the report states.
@@ -625,7 +721,10 @@ pub fn read(text: &str) -> Result<JsonReport, ReadError> {
 /// `--generated`, `--implementation`, `--only`, `--skip`, `--no-fixed`. Which generated cases
 /// drew a session they do not record, and it is not drawn again (the generator may have changed
 /// since): `session_draws` stays unknown, and none of their unlisted session cases is known to
-/// have passed.
+/// have passed. Reports before 6 have no `violations`: their differences name no clause, so the
+/// violations computed from their results are the one [`super::violations::UNATTRIBUTED`] entry
+/// (none when no case failed with differences), and each counterexample that failed with
+/// differences stands for it.
 pub fn upgrade(mut value: serde_json::Value) -> Result<serde_json::Value, ReadError> {
     use serde_json::{Value, json};
     let found = value
@@ -641,6 +740,55 @@ pub fn upgrade(mut value: serde_json::Value) -> Result<serde_json::Value, ReadEr
     let Some(report) = value.as_object_mut() else {
         return Err(ReadError::Json("it is not a JSON object".to_owned()));
     };
+    if found < 5 {
+        plan_from_argv(report);
+    }
+    if let Some(Value::Array(found)) = report.get_mut("counterexamples") {
+        for f in found.iter_mut().filter_map(Value::as_object_mut) {
+            if f.get("verdict").and_then(Value::as_str) == Some("fail") {
+                f.entry("clauses".to_owned())
+                    .or_insert(json!([super::violations::UNATTRIBUTED]));
+            }
+        }
+    }
+    if !report.contains_key("violations") {
+        let member = |report: &serde_json::Map<String, Value>, key: &str| {
+            report.get(key).cloned().unwrap_or(json!([]))
+        };
+        let results: Vec<CaseResult> = member_of(member(report, "results"), "results")?;
+        let found: Vec<super::generated::Found> =
+            member_of(member(report, "counterexamples"), "counterexamples")?;
+        let violations = super::violations::of(&results, &found);
+        report.insert(
+            "violations".to_owned(),
+            serde_json::to_value(violations).unwrap_or(json!([])),
+        );
+    }
+    report.insert("report_version".to_owned(), json!(REPORT_VERSION));
+    Ok(value)
+}
+
+/// A member of a report read as `T`, an error naming the member and the path inside it.
+fn member_of<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+    key: &str,
+) -> Result<T, ReadError> {
+    serde_path_to_error::deserialize(value)
+        .map_err(|e| ReadError::Json(format!("{key}{}: {}", path_suffix(&e), e.inner())))
+}
+
+fn path_suffix<E>(e: &serde_path_to_error::Error<E>) -> String {
+    match e.path().to_string().as_str() {
+        "." => String::new(),
+        p if p.starts_with('[') => p.to_owned(),
+        p => format!(".{p}"),
+    }
+}
+
+/// What reports 3 and 4 lack of their plan, read from their command line (`argv`): the one place
+/// that reads it.
+fn plan_from_argv(report: &mut serde_json::Map<String, serde_json::Value>) {
+    use serde_json::{Value, json};
     let argv: Vec<String> = match report.get("argv") {
         Some(Value::Array(a)) => a
             .iter()
@@ -709,8 +857,6 @@ pub fn upgrade(mut value: serde_json::Value) -> Result<serde_json::Value, ReadEr
         (false, _) => json!("engine"),
     };
     report.entry("in_process".to_owned()).or_insert(in_process);
-    report.insert("report_version".to_owned(), json!(REPORT_VERSION));
-    Ok(value)
 }
 
 /// A report's members a reader may miss: the oracle of a report that does not say.
@@ -902,8 +1048,9 @@ fn junit_case(r: &CaseResult, strict: bool) -> quick_junit::TestCase {
     case
 }
 
-/// JUnit XML, as cargo-nextest writes it (quick-junit): one test suite per area, one test case per
-/// case with its duration; each suite carries the run's start and facts (profile, implementation,
+/// JUnit XML, as cargo-nextest writes it (quick-junit): first a `violations` suite, one test case
+/// per violated clause (a failure typed by its worst severity, or skipped when only expected
+/// failures break it), then one test suite per area, one test case per case with its duration; each suite carries the run's start and facts (profile, implementation,
 /// protocol, seed) as properties. Under `strict`, stale expectations fail the run, so each is a
 /// failed test case of an `expectations` suite. Fails only if XML cannot be written to memory.
 pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::SerializeError> {
@@ -912,9 +1059,39 @@ pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::Seria
     let properties = junit_properties(report);
     let mut out = quick_junit::Report::new(xml_text(&format!("autoreview {}", report.profile)));
     out.set_timestamp(started).set_time(report.duration);
-    // Suites in the order their areas first appear.
+    // Suites in the order their areas first appear, after the violated clauses.
     let mut areas: Vec<&str> = Vec::new();
     let mut suites: Vec<TestSuite> = Vec::new();
+    let violations = report.violations();
+    let mut violated = None;
+    if !violations.is_empty() {
+        let mut suite = TestSuite::new("violations");
+        suite
+            .set_timestamp(started)
+            .add_properties(properties.clone());
+        for (v, row) in violations.iter().zip(violation_rows(report, &violations)) {
+            let [clause, severity, level, cases, first, counterexample] = row;
+            let message = format!(
+                "{cases} case{} break it, first {first}; at level {level} and above",
+                if v.cases == 1 { "" } else { "s" }
+            );
+            let status = if v.fails_the_run() {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                s.set_type(severity)
+                    .set_message(xml_text(&message))
+                    .set_description(xml_text(&format!("counterexample: {counterexample}")));
+                s
+            } else {
+                let mut s = TestCaseStatus::skipped();
+                s.set_message(xml_text(&format!("expected failures only: {message}")));
+                s
+            };
+            let mut case = TestCase::new(xml_text(&clause), status);
+            case.set_classname("violations");
+            suite.add_test_case(case);
+        }
+        violated = Some(suite);
+    }
     for r in &report.results {
         let i = match areas.iter().position(|a| *a == r.area) {
             Some(i) => i,
@@ -980,7 +1157,7 @@ pub fn junit(report: &Report, strict: bool) -> Result<String, quick_junit::Seria
         }
         suites.push(suite);
     }
-    out.add_test_suites(suites);
+    out.add_test_suites(violated.into_iter().chain(suites));
     out.to_string()
 }
 
@@ -1107,7 +1284,8 @@ fn md_difference(d: &Difference) -> String {
 }
 
 /// A Markdown summary for CI step pages (`$GITHUB_STEP_SUMMARY`): the verdict the exit code gives,
-/// the run's facts, the table, then the failures worst first. Every text from a case or an
+/// the run's facts, the violated clauses worst first, the table, then the failures worst first.
+/// Every text from a case or an
 /// implementation is escaped ([`md_text`], [`code_span`]), so it shows as it was sent.
 pub fn markdown(report: &Report, strict: bool) -> String {
     let (areas, total) = tallies(report);
@@ -1146,6 +1324,17 @@ pub fn markdown(report: &Report, strict: bool) -> String {
     ));
     facts.push(format!("{:.1} s", report.duration.as_secs_f64()));
     let _ = writeln!(out, "{}\n", facts.join(" · "));
+    let violations = report.violations();
+    if !violations.is_empty() {
+        let _ = writeln!(out, "**Violated clauses, worst first**\n");
+        let _ = writeln!(out, "| {} |", VIOLATION_COLUMNS.join(" | "));
+        let _ = writeln!(out, "|---|---|---|---:|---|---|");
+        for r in violation_rows(report, &violations) {
+            let cells: Vec<String> = r.iter().map(|c| md_text(c, 500)).collect();
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+        }
+        out.push('\n');
+    }
     let _ = writeln!(out, "| area | {} |", StatusCounts::COLUMNS.join(" | "));
     let _ = writeln!(out, "|---|{}", "---:|".repeat(StatusCounts::COLUMNS.len()));
     let rows = areas
@@ -1235,7 +1424,7 @@ fn specimen_case(id: &str, status: Status) -> CaseResult {
 }
 
 /// A case of a [`specimen`] run with `verdict`, `listed` as an expected failure or not.
-fn specimen_result(id: &str, verdict: Verdict, listed: bool) -> CaseResult {
+pub(crate) fn specimen_result(id: &str, verdict: Verdict, listed: bool) -> CaseResult {
     let subject = super::Subject {
         id: id.into(),
         area: "area".into(),
@@ -1281,7 +1470,8 @@ fn specimen_run(results: Vec<CaseResult>, stale: &[&str]) -> Report {
     }
 }
 
-/// A run of five cases (`PASS-1`, `FAIL-1` with one TEXT difference at `/result/text`,
+/// A run of five cases (`PASS-1`, `FAIL-1` with one TEXT difference at `/result/text` naming the
+/// clause `clause <expected>`,
 /// `BROKEN-1`, `XFAIL-1` and `XPASS-1`) and a stale expectation, whose free texts hold
 /// `expected` (the implementation's description, the failing case's title, its difference's
 /// expected text and rule, the broken case's message, the expected failure's reason) or `actual`
@@ -1293,7 +1483,7 @@ pub fn specimen(expected: &str, actual: &str) -> Report {
     fail.title = format!("title {expected}");
     fail.verdict = Verdict::Fail {
         differences: vec![Difference {
-            clauses: Vec::new(),
+            clauses: vec![format!("clause {expected}")],
             severity: Severity::Text,
             pointer: "/result/text".into(),
             expected: serde_json::Value::String(format!("expected {expected}")),
@@ -1693,8 +1883,8 @@ pub(crate) mod tests {
             .iter()
             .map(|s| s.attribute("name").unwrap())
             .collect();
-        assert_eq!(names, ["area", "expectations"]);
-        let area = suites[0];
+        assert_eq!(names, ["violations", "area", "expectations"]);
+        let area = suites[1];
         assert_eq!(area.attribute("timestamp"), root.attribute("timestamp"));
         // Five cases of 3 ms each.
         assert_eq!(area.attribute("time"), Some("0.015"));
@@ -1746,9 +1936,194 @@ pub(crate) mod tests {
             .collect();
         assert_eq!(
             kinds,
-            ["", "failure", "error", "skipped", "system-out"],
-            "no stale suite"
+            ["failure", "", "failure", "error", "skipped", "system-out"],
+            "the violated clause, then the cases; no stale suite"
         );
+    }
+
+    /// A run whose cases break two clauses, one only in an expected failure, and a third case
+    /// whose difference names none; one counterexample, shrunk for the first clause.
+    fn violating() -> Report {
+        use crate::runner::violations::tests::difference;
+        let fail = |id: &str, listed: bool, d: Vec<Difference>| {
+            super::specimen_result(id, Verdict::Fail { differences: d }, listed)
+        };
+        let mut r = report(
+            vec![
+                fail(
+                    "RS-1",
+                    false,
+                    vec![difference(
+                        Severity::Info,
+                        "/review/requests",
+                        &["AR-RES-REQUEST-1"],
+                    )],
+                ),
+                fail(
+                    "RS-2",
+                    false,
+                    vec![difference(
+                        Severity::Info,
+                        "/review/requests",
+                        &["AR-RES-REQUEST-1"],
+                    )],
+                ),
+                fail(
+                    "RS-3",
+                    true,
+                    vec![difference(
+                        Severity::Decision,
+                        "/listener/kind",
+                        &["AR-RES-4"],
+                    )],
+                ),
+                fail(
+                    "RS-4",
+                    false,
+                    vec![difference(Severity::Text, "/result/text", &[])],
+                ),
+                case("PASS-1", Status::Pass),
+            ],
+            &[],
+        );
+        let mut found: super::super::generated::Found = serde_json::from_value(serde_json::json!({
+            "id": "RS-1", "verdict": "pass", "clauses": ["AR-RES-REQUEST-1"],
+            "repro": {"reference": "printf '%s\\n' '{}' | autoreview decide --profile resilient",
+                      "implementation": "printf '%s\\n' hello decide | ./gate"}
+        }))
+        .unwrap();
+        found.steps = 4;
+        r.counterexamples = vec![found];
+        r
+    }
+
+    /// Every report opens with the violated clauses, worst first, before the cases: the JSON's
+    /// `violations`, the terminal's and the Markdown's table, JUnit's `violations` suite (a
+    /// clause only expected failures break is skipped there).
+    #[test]
+    fn every_report_leads_with_the_violated_clauses() {
+        let r = violating();
+        let v: serde_json::Value = serde_json::from_str(&json(&r, false)).unwrap();
+        assert_eq!(
+            v["violations"],
+            serde_json::json!([
+                {"clause": "AR-RES-4", "level": "decisions", "severity": "DECISION", "cases": 1,
+                 "expected_failures": 1, "first_case": "RS-3", "counterexample": null},
+                {"clause": "unattributed", "level": "texts", "severity": "TEXT", "cases": 1,
+                 "expected_failures": 0, "first_case": "RS-4", "counterexample": null},
+                {"clause": "AR-RES-REQUEST-1", "level": "full", "severity": "INFO", "cases": 2,
+                 "expected_failures": 0, "first_case": "RS-1", "counterexample": 0},
+            ])
+        );
+        let back = read(&json(&r, false)).unwrap();
+        assert_eq!(back.violations, r.violations());
+
+        let terminal = text(&r, false, false);
+        let head: Vec<&str> = terminal.lines().skip(3).take(5).collect();
+        assert_eq!(
+            head,
+            [
+                "3 violated clauses, worst first:",
+                "  clause           severity level              cases first case counterexample",
+                "  AR-RES-4         DECISION decisions 1 (1 expected) RS-3       none",
+                "  unattributed     TEXT     texts                  1 RS-4       none",
+                "  AR-RES-REQUEST-1 INFO     full                   2 RS-1       from RS-1: printf '%s\\n' hello decide | ./gate",
+            ],
+            "{terminal}"
+        );
+        assert!(
+            terminal.find("AR-RES-REQUEST-1").unwrap() < terminal.find("INFO RS-1").unwrap(),
+            "the clauses before the cases:\n{terminal}"
+        );
+
+        let md = markdown(&r, false);
+        markdown_holds(&md, &[]);
+        let table = md
+            .find("| clause | severity |")
+            .expect("the clauses' table");
+        assert!(table < md.find("| area |").unwrap(), "{md}");
+        assert!(
+            md.contains(
+                "| AR-RES-REQUEST-1 | INFO | full | 2 | RS-1 | from RS-1\\: printf '%s\\\\n' hello decide \\| ./gate |"
+            ),
+            "{md}"
+        );
+
+        let xml = junit(&r, false).unwrap();
+        let doc = roxmltree::Document::parse(&xml).unwrap();
+        let suite = doc
+            .descendants()
+            .find(|n| n.has_tag_name("testsuite"))
+            .unwrap();
+        assert_eq!(suite.attribute("name"), Some("violations"));
+        let cases: Vec<(&str, String)> = suite
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .map(|c| {
+                let status = c.children().find(|n| n.is_element()).unwrap();
+                (
+                    c.attribute("name").unwrap(),
+                    format!(
+                        "{} {}",
+                        status.tag_name().name(),
+                        status.attribute("type").unwrap_or_default()
+                    ),
+                )
+            })
+            .collect();
+        assert_eq!(
+            cases,
+            [
+                ("AR-RES-4", "skipped ".to_owned()),
+                ("unattributed", "failure TEXT".to_owned()),
+                ("AR-RES-REQUEST-1", "failure INFO".to_owned()),
+            ]
+        );
+        assert!(xml.contains("2 cases break it, first RS-1; at level full and above"));
+        assert!(xml.contains("counterexample: from RS-1: printf"), "{xml}");
+    }
+
+    /// A report 5 reads as a report 6: its differences name no clause, so its violations are the
+    /// unattributed entry, and the counterexample that failed with differences stands for it.
+    #[test]
+    fn a_report_5_reads_with_its_violations_unattributed() {
+        let mut r = violating();
+        for res in &mut r.results {
+            if let Verdict::Fail { differences } = &mut res.verdict {
+                differences.iter_mut().for_each(|d| d.clauses.clear());
+            }
+        }
+        r.counterexamples[0].clauses.clear();
+        r.counterexamples[0].verdict = Verdict::Fail {
+            differences: Vec::new(),
+        };
+        let mut v: serde_json::Value = serde_json::from_str(&json(&r, false)).unwrap();
+        v["report_version"] = 5.into();
+        v.as_object_mut().unwrap().remove("violations");
+        let back = read(&v.to_string()).unwrap();
+        assert_eq!(back.report_version, REPORT_VERSION);
+        assert_eq!(back.counterexamples[0].clauses, ["unattributed"]);
+        let found: Vec<(&str, usize, usize, Option<usize>)> = back
+            .violations
+            .iter()
+            .map(|v| {
+                (
+                    v.clause.as_str(),
+                    v.cases,
+                    v.expected_failures,
+                    v.counterexample,
+                )
+            })
+            .collect();
+        assert_eq!(found, [("unattributed", 4, 1, Some(0))]);
+        assert_eq!(back.violations[0].severity, Severity::Decision);
+        // No failure, no violation.
+        let mut v: serde_json::Value =
+            serde_json::from_str(&json(&report(vec![case("A", Status::Pass)], &[]), false))
+                .unwrap();
+        v["report_version"] = 5.into();
+        v.as_object_mut().unwrap().remove("violations");
+        assert!(read(&v.to_string()).unwrap().violations.is_empty());
     }
 
     /// Markdown as GitHub renders it (tables and strikethrough on): the events of `md`, and its
@@ -1809,8 +2184,12 @@ pub(crate) mod tests {
             }
         }
         assert!(!md.contains('\u{1b}'), "no terminal colours in Markdown");
+        // The summary's rows, after those of the violated clauses when some are.
+        let violations = rows.iter().take_while(|n| **n == 6).count();
         assert!(
-            rows.len() >= 3 && rows.iter().all(|n| *n == 13),
+            violations != 1
+                && rows.len() >= violations + 3
+                && rows[violations..].iter().all(|n| *n == 13),
             "{rows:?}\n{md}"
         );
     }

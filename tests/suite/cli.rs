@@ -773,7 +773,7 @@ fn the_json_report_records_the_run() {
     );
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["report_version"], 5);
+    assert_eq!(r["report_version"], 6);
     assert_eq!(r["seed"], 7);
     assert_eq!(r["protocol"], serde_json::Value::Null, "in process");
     assert_eq!(r["succeeded"], true);

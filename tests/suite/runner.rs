@@ -500,7 +500,7 @@ fn check_exit_codes_reports_and_gradual_adoption() {
     assert_eq!(code, 1);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(report["report_version"], 5);
+    assert_eq!(report["report_version"], 6);
     assert_eq!(
         report["protocol"], 2,
         "the adapter's protocol version (serve's, relayed)"
@@ -1492,7 +1492,7 @@ fn reports_count_not_applicable_cases_apart() {
 
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["report_version"], 5);
+    assert_eq!(r["report_version"], 6);
     assert_eq!(r["protocol"], 1);
     assert_eq!(r["observes"], serde_json::json!([]));
     assert_eq!(r["lacks"], serde_json::json!([]));
@@ -2018,4 +2018,100 @@ fn a_gate_that_rewords_its_messages_with_u3000_is_reported_in_full() {
     let summary = std::fs::read_to_string(&md).unwrap();
     assert!(summary.contains("| **total** |") && summary.contains("\u{3000}"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The example gate without the session id on its reviewer requests (AR-RES-REQUEST-1), checked
+/// under the resilient profile: its JSON report.
+fn no_session_id_report(name: &str) -> serde_json::Value {
+    const ADAPTER: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/adapters/no-session-id.js"
+    );
+    let json = std::env::temp_dir().join(format!(
+        "autoreview-no-session-id-{name}-{}.json",
+        std::process::id()
+    ));
+    let out = Command::new(BIN)
+        .args(["check", "--profile", "resilient", "--report-json"])
+        .arg(&json)
+        .args(["--", "node", ADAPTER])
+        .output()
+        .expect("run autoreview");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&json).unwrap();
+    let _ = std::fs::remove_file(&json);
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A gate whose only gap is the session id on its requests fails only at `full`: every case it
+/// fails differs in the requests alone, none in what `effects`, `decisions` or `texts` compare,
+/// and the fixed cases' one violation gets a counterexample shrunk from a fixed case.
+#[test]
+fn a_gate_without_session_ids_differs_only_in_its_requests() {
+    let report = no_session_id_report("requests");
+    let results = report["results"].as_array().unwrap();
+    let differences: Vec<&serde_json::Value> = results
+        .iter()
+        .flat_map(|r| r["differences"].as_array().into_iter().flatten())
+        .collect();
+    assert!(differences.len() > 100, "{}", differences.len());
+    for d in &differences {
+        let pointer = d["pointer"].as_str().unwrap();
+        assert!(pointer.ends_with("/review/requests"), "{d}");
+        let strip = |v: &serde_json::Value| -> serde_json::Value {
+            let mut v = v.clone();
+            for r in v.as_array_mut().unwrap() {
+                r["session_id"] = serde_json::Value::Null;
+            }
+            v
+        };
+        assert_eq!(
+            strip(&d["expected"]),
+            d["actual"],
+            "only the session id: {d}"
+        );
+    }
+    assert!(results.iter().all(|r| r["verdict"] != "broken"));
+    let violations = report["violations"].as_array().unwrap();
+    assert_eq!(violations.len(), 1, "{violations:#?}");
+    assert_eq!(violations[0]["level"], "full");
+    let i = violations[0]["counterexample"]
+        .as_u64()
+        .expect("a counterexample") as usize;
+    let found = &report["counterexamples"][i];
+    assert!(
+        found["repro"]["implementation"]
+            .as_str()
+            .unwrap()
+            .contains("no-session-id.js")
+    );
+}
+
+/// Done when of issue 24: a gate whose only gap is one MUST requirement reads as one violated
+/// clause, AR-RES-REQUEST-1, with one counterexample.
+#[test]
+
+fn a_gate_without_session_ids_breaks_one_clause() {
+    let report = no_session_id_report("clause");
+    let violations = report["violations"].as_array().unwrap();
+    let clauses: Vec<&str> = violations
+        .iter()
+        .map(|v| v["clause"].as_str().unwrap())
+        .collect();
+    assert_eq!(clauses, ["AR-RES-REQUEST-1"], "{violations:#?}");
+    assert_eq!(violations[0]["cases"], report["summary"]["total"]["failed"]);
+    let i = violations[0]["counterexample"]
+        .as_u64()
+        .expect("a counterexample") as usize;
+    let counterexamples = report["counterexamples"].as_array().unwrap();
+    assert_eq!(counterexamples.len(), 1, "{counterexamples:#?}");
+    assert_eq!(
+        counterexamples[i]["clauses"],
+        serde_json::json!(["AR-RES-REQUEST-1"])
+    );
 }
