@@ -856,6 +856,16 @@ impl<'p> Shrinking<'p> {
                 _ => (input.clone(), verdict.clone()),
             };
             let original_rank = rank(&start_verdict);
+            // Taken toward SAFETY, the clause is kept at the severity it reached there.
+            let target = match target {
+                Target::Clause(c, severity) => {
+                    let reached = super::violations::broken_by(&start_verdict)
+                        .get(c.as_str())
+                        .map_or(severity, |(s, _)| (*s).min(severity));
+                    Target::Clause(c, reached)
+                }
+                kind => kind,
+            };
             let keep = |_: &Input, v: &Verdict| keeps(&target, v, original_rank);
             let (minimal, verdict, reference, steps) =
                 shrink(judge, start, &keep, self.plan.max_shrink_steps);
