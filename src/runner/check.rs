@@ -103,6 +103,25 @@ impl SessionDraws {
     }
 }
 
+/// An implementation's own wording of the templates, as a run records it: the `--messages` file
+/// and what it maps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Messages {
+    /// The file, as given.
+    pub path: String,
+    /// The implementation's text of each template it words, by template ID.
+    pub templates: std::collections::BTreeMap<String, String>,
+}
+
+/// A `--messages` file read: where it is, and the wording it holds.
+#[derive(Debug, Clone, Default)]
+pub struct MessagesFile {
+    /// The file, as given.
+    pub path: String,
+    /// Its wording.
+    pub wording: crate::messages::Wording,
+}
+
 /// What the command line asks a check to do, its files read.
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -128,6 +147,9 @@ pub struct Request {
     pub shrink_steps: u32,
     /// The expected failures (`--expect`).
     pub expected: Expected,
+    /// The implementation's own wording of the templates (`--messages`), if given: the
+    /// reference's texts are rendered with it.
+    pub messages: Option<MessagesFile>,
     /// What is checked.
     pub target: Target,
     /// The command line, recorded in the report for people.
@@ -278,12 +300,18 @@ pub fn check(
     let request = &plan.request;
     let profile = request.profile;
     let scope = plan.scope(imp);
-    let mut report = super::run(
+    let wording = request
+        .messages
+        .as_ref()
+        .map(|m| m.wording.clone())
+        .unwrap_or_default();
+    let mut report = super::run_worded(
         imp,
         &plan.cases,
         profile,
         plan.oracle(),
         &request.expected,
+        &wording,
         progress,
     );
     report.command = match &request.target {
@@ -296,6 +324,7 @@ pub fn check(
             shard: plan.shard(),
             max_counterexamples: request.max_counterexamples,
             max_shrink_steps: request.shrink_steps,
+            wording,
             ..generated::Plan::new(request.generated, request.seed)
         };
         let mut found = generated::run(imp, profile, &gplan, &request.expected, progress);
@@ -334,6 +363,10 @@ pub fn check(
         })
     });
     report.stale_expectations = request.expected.stale(&scope);
+    report.messages = request.messages.as_ref().map(|m| Messages {
+        path: m.path.clone(),
+        templates: m.wording.templates().clone(),
+    });
     report.argv = request.argv.clone();
     Checked {
         report,
@@ -359,6 +392,7 @@ mod tests {
             max_counterexamples: 5,
             shrink_steps: 100,
             expected: Expected::none(),
+            messages: None,
             target: Target::InProcess(InProcess::AsyncGate),
             argv: vec!["not read".to_owned()],
         }

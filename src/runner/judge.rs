@@ -6,11 +6,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use super::{
-    Ask, Broken, CaseResult, ImplError, Implementation, Oracle, Status, TAIL_ID, Verdict,
-    by_expectation, compare, judged, known_failures::Expected, panic_message,
+    Ask, Broken, CaseResult, Difference, ImplError, Implementation, Oracle, Severity, Status,
+    TAIL_ID, Verdict, by_expectation, compare, judged, known_failures::Expected, panic_message,
 };
 use crate::capability::{Capabilities, Need};
 use crate::cases::Case;
+use crate::messages::Wording;
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
 use crate::scenario::session::Input;
@@ -78,6 +79,9 @@ pub struct Judge<'a> {
     pub profile: Profile,
     /// What the implementation observes beyond protocol 1 and what its framework can express.
     pub has: Capabilities,
+    /// The implementation's own wording of the templates (`--messages`): the reference renders
+    /// its texts with it. Empty by default: the spec's wording.
+    pub wording: Wording,
     expected: &'a Expected,
 }
 
@@ -92,8 +96,14 @@ impl<'a> Judge<'a> {
             has: imp.capabilities(),
             imp,
             profile,
+            wording: Wording::default(),
             expected,
         }
+    }
+
+    /// This judge, rendering the reference's texts with `wording`.
+    pub fn worded(self, wording: Wording) -> Judge<'a> {
+        Judge { wording, ..self }
     }
 
     /// The implementation judged.
@@ -103,7 +113,19 @@ impl<'a> Judge<'a> {
 
     /// The reference's outcome of `input`, as far as the implementation observes it.
     pub fn reference(&self, input: &Input) -> InputOutcome {
-        reference(input, self.profile, self.has)
+        reference(input, self.profile, self.has, &self.wording)
+    }
+
+    /// The one place an implementation's answer is compared with the reference's outcome (as far
+    /// as the implementation observes it): every verdict on an answer against the reference,
+    /// fixed or generated, call or session, is made of these differences.
+    pub fn differences(
+        &self,
+        reference: &InputOutcome,
+        answer: &InputOutcome,
+        implementation_defined: bool,
+    ) -> Vec<Difference> {
+        differences(reference, answer, implementation_defined)
     }
 
     /// What an input that needs `needs` takes that the implementation does not have: those
@@ -161,7 +183,7 @@ impl<'a> Judge<'a> {
         }
         let answer = self.ask(input, next);
         judged(answer, |outcome| {
-            compare::compare_input(reference, &outcome)
+            self.differences(reference, &outcome, false)
         })
     }
 
@@ -183,13 +205,14 @@ impl<'a> Judge<'a> {
         next: Option<&Input>,
     ) -> CaseResult {
         let subject = Subject::of_case(case, row);
-        let reference = match reference {
-            Some(r) => Some(r),
-            None if oracle == Oracle::Reference || self.has.lacks_any() => {
-                Some(reference_safely(&case.scenario, self.profile, self.has))
-            }
-            None => None,
-        };
+        let reference =
+            match reference {
+                Some(r) => Some(r),
+                None if oracle == Oracle::Reference || self.has.lacks_any() => Some(
+                    reference_safely(&case.scenario, self.profile, self.has, &self.wording),
+                ),
+                None => None,
+            };
         let known = match &reference {
             Some(Ok(r)) => Some(r),
             _ => None,
@@ -211,9 +234,9 @@ impl<'a> Judge<'a> {
                     ),
                 ),
             },
-            (Oracle::Reference, Some(Ok(r))) => {
-                judged(answer, |outcome| super::against(case, &r, &outcome))
-            }
+            (Oracle::Reference, Some(Ok(r))) => judged(answer, |outcome| {
+                self.differences(&r, &outcome, case.implementation_defined)
+            }),
             _ => judged(answer, |outcome| by_expectation(&case.expect, &outcome)),
         };
         self.result(subject, verdict, clock.elapsed())
@@ -240,10 +263,32 @@ impl<'a> Judge<'a> {
     }
 }
 
-/// The reference's outcome of `input` under `profile`, as far as an implementation with the
+/// [`Judge::differences`], for a caller that holds no judge: an implementation-defined case is
+/// bound by the safety rules only.
+pub fn differences(
+    reference: &InputOutcome,
+    answer: &InputOutcome,
+    implementation_defined: bool,
+) -> Vec<Difference> {
+    let mut differences = compare::compare_input(reference, answer);
+    if implementation_defined {
+        // Only the safety rules bind an implementation-defined case.
+        differences.retain(|d| d.severity == Severity::Safety);
+    }
+    differences
+}
+
+/// The reference's outcome of `input` under `profile`, its texts rendered with `wording` (the
+/// implementation's own templates, where it has them), as far as an implementation with the
 /// capabilities `has` shows it.
-pub fn reference(input: &Input, profile: Profile, has: Capabilities) -> InputOutcome {
-    compare::observed(crate::engine::decide_input(input, profile), has)
+pub fn reference(
+    input: &Input,
+    profile: Profile,
+    has: Capabilities,
+    wording: &Wording,
+) -> InputOutcome {
+    let outcome = crate::messages::worded(wording, || crate::engine::decide_input(input, profile));
+    compare::observed(outcome, has)
 }
 
 /// [`reference`], or the panic that deciding it met (a bug of autoreview's, not the
@@ -252,6 +297,8 @@ pub fn reference_safely(
     input: &Input,
     profile: Profile,
     has: Capabilities,
+    wording: &Wording,
 ) -> Result<InputOutcome, String> {
-    catch_unwind(AssertUnwindSafe(|| reference(input, profile, has))).map_err(|p| panic_message(&p))
+    catch_unwind(AssertUnwindSafe(|| reference(input, profile, has, wording)))
+        .map_err(|p| panic_message(&p))
 }

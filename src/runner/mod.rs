@@ -28,6 +28,7 @@ use serde_json::Value;
 
 use crate::capability::{Capabilities, Capability, Need, Observable};
 use crate::cases::{Case, Expectation, matches_partial};
+use crate::messages::Wording;
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
 use crate::protocol::ImplementationInfo;
@@ -187,6 +188,8 @@ impl Implementation for Reference {
 /// apart, that must agree.
 pub struct AsyncGate {
     runtime: tokio::runtime::Runtime,
+    /// The wording it renders its texts with (empty: the spec's).
+    wording: Wording,
 }
 
 impl AsyncGate {
@@ -196,7 +199,17 @@ impl AsyncGate {
             .enable_time()
             .start_paused(true)
             .build()?;
-        Ok(AsyncGate { runtime })
+        Ok(AsyncGate {
+            runtime,
+            wording: Wording::default(),
+        })
+    }
+
+    /// This gate, rendering its texts with `wording`, as a gate with its own wording does: run
+    /// with the same `--messages`, the check shows that the async gate renders every text through
+    /// the one set of templates the reference renders with.
+    pub fn worded(self, wording: Wording) -> AsyncGate {
+        AsyncGate { wording, ..self }
     }
 }
 
@@ -216,9 +229,12 @@ impl Implementation for AsyncGate {
             ));
         };
         let scenario = std::sync::Arc::new((**scenario).clone());
-        Ok(InputOutcome::One(Box::new(self.runtime.block_on(
-            crate::async_gate::scripted::run(scenario, ask.profile),
-        ))))
+        // A single-thread runtime: the wording in force on this thread is in force in the gate.
+        let outcome = crate::messages::worded(&self.wording, || {
+            self.runtime
+                .block_on(crate::async_gate::scripted::run(scenario, ask.profile))
+        });
+        Ok(InputOutcome::One(Box::new(outcome)))
     }
 
     /// One call at a time, with its requests, session id, working directory and log fact; no
@@ -447,6 +463,10 @@ pub struct Report {
     /// Expected failures listed for cases that were not in the run.
     #[serde(default)]
     pub stale_expectations: Vec<String>,
+    /// The implementation's own wording of the templates the run rendered the reference's texts
+    /// with (`--messages`), when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<check::Messages>,
     /// Generated cases that passed: counted, not listed, so a run of a million keeps little.
     #[serde(default)]
     pub generated_passed: usize,
@@ -533,9 +553,30 @@ pub fn run(
     expected: &known_failures::Expected,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Report {
+    run_worded(
+        imp,
+        cases,
+        profile,
+        oracle,
+        expected,
+        &Wording::default(),
+        progress,
+    )
+}
+
+/// [`run`], the reference rendering its texts with the implementation's `wording`.
+pub fn run_worded(
+    imp: &mut dyn Implementation,
+    cases: &[Case],
+    profile: Profile,
+    oracle: Oracle,
+    expected: &known_failures::Expected,
+    wording: &Wording,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Report {
     let started = SystemTime::now();
     let clock = Instant::now();
-    let mut judge = Judge::new(imp, profile, expected);
+    let mut judge = Judge::new(imp, profile, expected).worded(wording.clone());
     let has = judge.has;
     let table = crate::table::Table::load(profile).ok();
     // Whether the implementation observes what each case needs.
@@ -554,8 +595,8 @@ pub fn run(
         let (tx, references) = std::sync::mpsc::sync_channel(16);
         scope.spawn(move || {
             for (i, c) in cases.iter().enumerate() {
-                let reference =
-                    needs_reference(i).then(|| judge::reference_safely(&c.scenario, profile, has));
+                let reference = needs_reference(i)
+                    .then(|| judge::reference_safely(&c.scenario, profile, has, wording));
                 if tx.send(reference).is_err() {
                     return;
                 }
@@ -602,6 +643,7 @@ pub fn run(
         generated_passed: 0,
         generated_not_applicable: 0,
         stale_expectations,
+        messages: None,
         counterexamples: Vec::new(),
     }
 }
@@ -629,23 +671,12 @@ pub fn judge(
 ) -> Verdict {
     judged(Ok(outcome), |outcome| match oracle {
         Oracle::CaseExpectation => by_expectation(&case.expect, outcome),
-        Oracle::Reference => against(
-            case,
-            &judge::reference(&case.scenario, profile, has),
+        Oracle::Reference => judge::differences(
+            &judge::reference(&case.scenario, profile, has, &Wording::default()),
             &compare::observed(outcome.clone(), has),
+            case.implementation_defined,
         ),
     })
-}
-
-/// The differences of `outcome` from the reference's outcome of the same case, as far as the
-/// implementation observes it ([`compare::observed`]).
-fn against(case: &Case, reference: &InputOutcome, outcome: &InputOutcome) -> Vec<Difference> {
-    let mut differences = compare::compare_input(reference, outcome);
-    if case.implementation_defined {
-        // Only the safety rules bind an implementation-defined case.
-        differences.retain(|d| d.severity == Severity::Safety);
-    }
-    differences
 }
 
 /// The verdict on an implementation's `answer`: its breakage, or the `differences` found in its
