@@ -125,7 +125,7 @@ impl<'a> Judge<'a> {
         answer: &InputOutcome,
         implementation_defined: bool,
     ) -> Vec<Difference> {
-        differences(reference, answer, implementation_defined)
+        differences(reference, answer, implementation_defined, self.profile)
     }
 
     /// What an input that needs `needs` takes that the implementation does not have: those
@@ -264,18 +264,53 @@ impl<'a> Judge<'a> {
 }
 
 /// [`Judge::differences`], for a caller that holds no judge: an implementation-defined case is
-/// bound by the safety rules only.
+/// bound by the safety rules only, and the baseline does not compare failure classes.
 pub fn differences(
     reference: &InputOutcome,
     answer: &InputOutcome,
     implementation_defined: bool,
+    profile: Profile,
 ) -> Vec<Difference> {
+    let projected;
+    let answer = match profile {
+        // The shipped gate has no failure classes (AR-REVIEW-6): the baseline compares whether a
+        // review failed and its message, not the class an implementation gives the failure.
+        Profile::Baseline => {
+            projected = with_classes_of(reference, answer);
+            &projected
+        }
+        Profile::Resilient => answer,
+    };
     let mut differences = compare::compare_input(reference, answer);
     if implementation_defined {
         // Only the safety rules bind an implementation-defined case.
         differences.retain(|d| d.severity == Severity::Safety);
     }
     differences
+}
+
+/// `answer` with the failure class of each call's review failure taken from the reference's outcome
+/// of the same call, where both failed: the class is then never a difference.
+fn with_classes_of(reference: &InputOutcome, answer: &InputOutcome) -> InputOutcome {
+    use crate::outcome::{ItemOutcome, Outcome};
+    let take = |want: &Outcome, got: &mut Outcome| {
+        if let (Some(w), Some(g)) = (&want.review.failure, &mut got.review.failure) {
+            g.class = w.class;
+        }
+    };
+    let mut answer = answer.clone();
+    match (reference, &mut answer) {
+        (InputOutcome::One(want), InputOutcome::One(got)) => take(want, got),
+        (InputOutcome::Session(want), InputOutcome::Session(got)) => {
+            for (w, g) in want.calls.iter().zip(got.calls.iter_mut()) {
+                if let (ItemOutcome::Call(w), ItemOutcome::Call(g)) = (w, g) {
+                    take(w, g);
+                }
+            }
+        }
+        _ => {}
+    }
+    answer
 }
 
 /// The reference's outcome of `input` under `profile`, its texts rendered with `wording` (the
@@ -301,4 +336,58 @@ pub fn reference_safely(
 ) -> Result<InputOutcome, String> {
     catch_unwind(AssertUnwindSafe(|| reference(input, profile, has, wording)))
         .map_err(|p| panic_message(&p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::FailureClass;
+
+    /// The baseline compares that a review failed and its message, never the class an
+    /// implementation gives the failure (the shipped gate has none); the resilient profile
+    /// compares it.
+    #[test]
+    fn the_baseline_does_not_compare_failure_classes() {
+        let failing = |profile| {
+            let all = crate::cases::all(profile).unwrap();
+            all.into_iter()
+                .map(|c| reference(&c.scenario, profile, Capabilities::ALL, &Wording::default()))
+                .find(|r| {
+                    matches!(r, InputOutcome::One(o)
+                        if o.review.failure.is_some() && o.prefix_only.is_empty())
+                })
+                .unwrap()
+        };
+        for profile in [Profile::Baseline, Profile::Resilient] {
+            let want = failing(profile);
+            let mut got = want.clone();
+            let InputOutcome::One(o) = &mut got else {
+                unreachable!()
+            };
+            let failure = o.review.failure.as_mut().unwrap();
+            failure.class = if failure.class == FailureClass::Internal {
+                FailureClass::Provider
+            } else {
+                FailureClass::Internal
+            };
+            let found = differences(&want, &got, false, profile);
+            match profile {
+                Profile::Baseline => assert!(found.is_empty(), "{found:?}"),
+                Profile::Resilient => {
+                    assert_eq!(found.len(), 1, "{found:?}");
+                    assert_eq!(found[0].pointer, "/review/failure/class");
+                }
+            }
+            // The message is still compared in both.
+            let InputOutcome::One(o) = &mut got else {
+                unreachable!()
+            };
+            o.review.failure.as_mut().unwrap().message.push('!');
+            let found = differences(&want, &got, false, profile);
+            assert!(
+                found.iter().any(|d| d.pointer == "/review/failure/message"),
+                "{found:?}"
+            );
+        }
+    }
 }

@@ -675,6 +675,7 @@ pub fn judge(
             &judge::reference(&case.scenario, profile, has, &Wording::default()),
             &compare::observed(outcome.clone(), has),
             case.implementation_defined,
+            profile,
         ),
     })
 }
