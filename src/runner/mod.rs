@@ -29,6 +29,7 @@ use serde_json::Value;
 
 use crate::capability::{Capabilities, Capability, Need, Observable};
 use crate::cases::{Case, Expectation, matches_partial};
+use crate::messages::Wording;
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
 use crate::protocol::ImplementationInfo;
@@ -188,6 +189,8 @@ impl Implementation for Reference {
 /// apart, that must agree.
 pub struct AsyncGate {
     runtime: tokio::runtime::Runtime,
+    /// The wording it renders its texts with (empty: the spec's).
+    wording: Wording,
 }
 
 impl AsyncGate {
@@ -197,7 +200,17 @@ impl AsyncGate {
             .enable_time()
             .start_paused(true)
             .build()?;
-        Ok(AsyncGate { runtime })
+        Ok(AsyncGate {
+            runtime,
+            wording: Wording::default(),
+        })
+    }
+
+    /// This gate, rendering its texts with `wording`, as a gate with its own wording does: run
+    /// with the same `--messages`, the check shows that the async gate renders every text through
+    /// the one set of templates the reference renders with.
+    pub fn worded(self, wording: Wording) -> AsyncGate {
+        AsyncGate { wording, ..self }
     }
 }
 
@@ -217,9 +230,12 @@ impl Implementation for AsyncGate {
             ));
         };
         let scenario = std::sync::Arc::new((**scenario).clone());
-        Ok(InputOutcome::One(Box::new(self.runtime.block_on(
-            crate::async_gate::scripted::run(scenario, ask.profile),
-        ))))
+        // A single-thread runtime: the wording in force on this thread is in force in the gate.
+        let outcome = crate::messages::worded(&self.wording, || {
+            self.runtime
+                .block_on(crate::async_gate::scripted::run(scenario, ask.profile))
+        });
+        Ok(InputOutcome::One(Box::new(outcome)))
     }
 
     /// One call at a time, with its requests, session id, working directory and log fact; no
@@ -452,6 +468,10 @@ pub struct Report {
     /// Expected failures listed for cases that were not in the run.
     #[serde(default)]
     pub stale_expectations: Vec<String>,
+    /// The implementation's own wording of the templates the run rendered the reference's texts
+    /// with (`--messages`), when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<check::Messages>,
     /// Generated cases that passed: counted, not listed, so a run of a million keeps little.
     #[serde(default)]
     pub generated_passed: usize,
@@ -543,30 +563,31 @@ pub fn run(
     expected: &known_failures::Expected,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Report {
-    run_at(
+    run_under(
         imp,
         cases,
         profile,
-        crate::conformance::Level::Full,
+        &crate::conformance::Terms::default(),
         oracle,
         expected,
         progress,
     )
 }
 
-/// [`run`], judging every answer at `level`.
-pub fn run_at(
+/// [`run`], every answer held to `terms`: judged at their level, against the reference's texts
+/// rendered in their wording.
+pub fn run_under(
     imp: &mut dyn Implementation,
     cases: &[Case],
     profile: Profile,
-    level: crate::conformance::Level,
+    terms: &crate::conformance::Terms,
     oracle: Oracle,
     expected: &known_failures::Expected,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Report {
     let started = SystemTime::now();
     let clock = Instant::now();
-    let mut judge = Judge::new(imp, profile, expected).at(level);
+    let mut judge = Judge::new(imp, profile, expected).under(terms.clone());
     let has = judge.has;
     let table = crate::table::Table::load(profile).ok();
     // Whether the implementation observes what each case needs.
@@ -585,8 +606,8 @@ pub fn run_at(
         let (tx, references) = std::sync::mpsc::sync_channel(16);
         scope.spawn(move || {
             for (i, c) in cases.iter().enumerate() {
-                let reference =
-                    needs_reference(i).then(|| judge::reference_safely(&c.scenario, profile, has));
+                let reference = needs_reference(i)
+                    .then(|| judge::reference_safely(&c.scenario, profile, has, &terms.wording));
                 if tx.send(reference).is_err() {
                     return;
                 }
@@ -617,7 +638,7 @@ pub fn run_at(
         command: Vec::new(),
         in_process: None,
         oracle,
-        level,
+        level: terms.level,
         selection: check::Selection::default(),
         shard: None,
         generated: 0,
@@ -634,6 +655,7 @@ pub fn run_at(
         generated_passed: 0,
         generated_not_applicable: 0,
         stale_expectations,
+        messages: None,
         counterexamples: Vec::new(),
     }
 }
