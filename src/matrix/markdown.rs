@@ -17,16 +17,7 @@ pub fn render(m: &Matrix) -> String {
          passes; an expected failure counts as failed. A clause's line counts every case citing \
          it, a chapter's every case citing one of its clauses.\n\n",
     );
-    out.push('|');
-    out.push_str(" |");
-    for c in &m.columns {
-        let _ = write!(out, " {} |", md_text(&c.label, 120));
-    }
-    out.push_str("\n|---|");
-    for _ in &m.columns {
-        out.push_str("---|");
-    }
-    out.push('\n');
+    header(&mut out, "", m);
     out.push_str("| **score** |");
     for c in &m.columns {
         let s = &c.score;
@@ -74,16 +65,9 @@ fn clauses(out: &mut String, m: &Matrix) {
     out.push_str(
         "\n### Violated clauses\n\nA line for each clause some run violates, worst first: met \
          (a case citing it ran and none broke it), ✗ with the cases that broke it and the worst \
-         severity, or — (no case citing it ran).\n\n| clause |",
+         severity, or — (no case citing it ran).\n\n",
     );
-    for c in &m.columns {
-        let _ = write!(out, " {} |", md_text(&c.label, 120));
-    }
-    out.push_str("\n|---|");
-    for _ in &m.columns {
-        out.push_str("---|");
-    }
-    out.push('\n');
+    header(out, "clause", m);
     for line in &m.clauses {
         let _ = write!(out, "| {} |", md_text(&line.clause, 60));
         for cell in &line.cells {
@@ -118,6 +102,24 @@ fn cells(out: &mut String, tallies: &[ColumnCounts]) {
             parts.push(format!("{} n/a", t.not_applicable));
         }
         let _ = write!(out, " {} |", parts.join(" · "));
+    }
+    out.push('\n');
+}
+
+/// A table's heading row, `first` over the row names and one column per run, and its rule.
+fn header(out: &mut String, first: &str, m: &Matrix) {
+    out.push('|');
+    if !first.is_empty() {
+        out.push(' ');
+        out.push_str(first);
+    }
+    out.push_str(" |");
+    for c in &m.columns {
+        let _ = write!(out, " {} |", md_text(&c.label, 120));
+    }
+    out.push_str("\n|---|");
+    for _ in &m.columns {
+        out.push_str("---|");
     }
     out.push('\n');
 }
