@@ -30,7 +30,20 @@ impl Strength {
 }
 
 /// One optional feature.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Feature {
     /// The consecutive failure count and the hint line (AR-RES-HINT-1..4).
     FailureHint,
@@ -150,6 +163,11 @@ impl Features {
         self.0 & Features::bit(f) != 0
     }
 
+    /// The features among these, in the spec's order.
+    pub fn declared(self) -> Vec<Feature> {
+        Feature::ALL.into_iter().filter(|f| self.has(*f)).collect()
+    }
+
     /// The features not among these, in the spec's order.
     pub fn missing(self) -> Vec<Feature> {
         Feature::ALL.into_iter().filter(|f| !self.has(*f)).collect()
@@ -209,6 +227,60 @@ impl Features {
         }
         outcome
     }
+}
+
+/// What a report says of one feature: whether the implementation declared it.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureStatus {
+    /// The feature.
+    pub feature: Feature,
+    /// Whether the implementation declared it; a feature not implemented is not compared, and
+    /// never counts as passed.
+    pub implemented: bool,
+}
+
+impl Features {
+    /// Each feature with whether it is among these, in the spec's order: what a report of a run
+    /// under `profile` lists (nothing under the baseline, where the features do not apply).
+    pub fn statuses(self, profile: crate::profile::Profile) -> Vec<FeatureStatus> {
+        if profile != crate::profile::Profile::Resilient {
+            return Vec::new();
+        }
+        Feature::ALL
+            .into_iter()
+            .map(|feature| FeatureStatus {
+                feature,
+                implemented: self.has(feature),
+            })
+            .collect()
+    }
+}
+
+/// The line a report gives the features a run did not compare, when there are any:
+/// `optional features not implemented (not compared, never passed): failure-hint (SHOULD:
+/// AR-RES-HINT-1..4)`.
+pub fn not_implemented_line(statuses: &[FeatureStatus]) -> Option<String> {
+    let missing: Vec<String> = statuses
+        .iter()
+        .filter(|s| !s.implemented)
+        .map(|s| {
+            format!(
+                "{} ({}: {})",
+                s.feature,
+                s.feature.strength().as_str(),
+                s.feature.clauses().join(", ")
+            )
+        })
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "optional features not implemented (not compared, never passed): {}",
+            missing.join("; ")
+        )
+    })
 }
 
 /// Every text of a call's outcome that a model or a person sees.

@@ -13,6 +13,7 @@ use super::{
 use crate::capability::{Capabilities, Need};
 use crate::cases::Case;
 use crate::conformance::{self, Level};
+use crate::features::Features;
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
 use crate::scenario::session::Input;
@@ -82,6 +83,10 @@ pub struct Judge<'a> {
     pub has: Capabilities,
     /// The conformance level every answer is judged at (`full` unless the run asks for another).
     pub level: Level,
+    /// The optional features the implementation declares (`spec/protocol.md`, "Optional
+    /// features"): under the resilient profile, members only a missing one governs are not
+    /// compared.
+    pub features: Features,
     expected: &'a Expected,
 }
 
@@ -94,6 +99,7 @@ impl<'a> Judge<'a> {
     ) -> Judge<'a> {
         Judge {
             has: imp.capabilities(),
+            features: imp.features(),
             imp,
             profile,
             level: Level::Full,
@@ -109,13 +115,26 @@ impl<'a> Judge<'a> {
     /// The one place an implementation's answer is compared with the reference's outcome of the
     /// same input: both projected to the judge's level ([`conformance::project`]) and compared
     /// ([`compare::compare_input`]); for an `implementation_defined` case only the SAFETY
-    /// differences count.
+    /// differences count. Under the resilient profile, the members only an optional feature the
+    /// implementation does not declare governs are set equal on both sides first
+    /// ([`Features::blank_missing`]).
     pub fn differences(
         &self,
         reference: &InputOutcome,
         answer: &InputOutcome,
         implementation_defined: bool,
     ) -> Vec<Difference> {
+        let blanked;
+        let (reference, answer) =
+            if self.profile == Profile::Resilient && self.features != Features::ALL {
+                blanked = (
+                    self.features.blank_missing(reference),
+                    self.features.blank_missing(answer),
+                );
+                (&blanked.0, &blanked.1)
+            } else {
+                (reference, answer)
+            };
         let mut differences = if self.level == Level::Full {
             compare::compare_input(reference, answer)
         } else {

@@ -1412,7 +1412,7 @@ fn an_adapter_whose_hello_changes_on_restart_runs_no_further_case() {
         assert_eq!(error.kind, Broken::NotRun, "{error:?}");
         assert!(
             error.message.contains(
-                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason]; before: protocol 2, observes [sessions, requests, session-log], lacks [])"
+                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason], features [failure-hint, failure-class]; before: protocol 2, observes [sessions, requests, session-log], lacks [], features [failure-hint, failure-class])"
             ),
             "{}",
             error.message
