@@ -294,6 +294,13 @@ pub struct RunOptions {
     /// difference counts there; a body run where the reference ran none counts at every level.
     #[arg(long, value_parser = ByName::<Level>::new(), default_value_t = Level::Full)]
     pub level: Level,
+    /// The implementation's own wording of the spec's templates: a file
+    /// {"version": 1, "templates": {"MSG-...": "text"}}, each text with the template's
+    /// <placeholders>. The reference's texts are then rendered with these templates (same
+    /// situation, the implementation's words); templates it leaves out keep the spec's. Checked
+    /// before any case runs; spec/protocol.md, "Messages".
+    #[arg(long, value_name = "FILE")]
+    pub messages: Option<String>,
     /// Fail the run when a listed case passes, or a listed ID names no case of the run (no fixed
     /// case of the profile, no generated case the seed and count draw). A listed case that
     /// --only, --skip, --no-fixed or --shard leave out is not judged.
@@ -607,6 +614,26 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             Expected::parse(path, &text)?
         }
     };
+    let messages = match &run.messages {
+        None => None,
+        Some(path) => {
+            if command.is_empty() && run.implementation == check::InProcess::Engine {
+                anyhow::bail!(
+                    "--messages words the texts of an implementation the reference is compared with; \
+                     the engine is checked against the cases' own expectations: name an adapter \
+                     (-- COMMAND) or --implementation async-gate"
+                );
+            }
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading --messages {path}"))?;
+            let wording = autoreview::messages::Wording::parse(&text)
+                .with_context(|| format!("--messages {path}"))?;
+            Some(check::MessagesFile {
+                path: path.clone(),
+                wording,
+            })
+        }
+    };
     for (flag, path) in [
         ("--report-json", &run.report_json),
         ("--junit", &run.junit),
@@ -675,6 +702,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         shrink_steps: run.shrink_steps,
         expected,
         level: run.level,
+        messages,
         target,
         argv: std::env::args_os()
             .map(|a| a.to_string_lossy().into_owned())
@@ -694,9 +722,15 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
     let mut progress = progress_bar();
     let mut imp: Box<dyn runner::Implementation> = match &plan.request().target {
         check::Target::InProcess(check::InProcess::Engine) => Box::new(Reference),
-        check::Target::InProcess(check::InProcess::AsyncGate) => {
-            Box::new(runner::AsyncGate::new()?)
-        }
+        check::Target::InProcess(check::InProcess::AsyncGate) => Box::new(
+            runner::AsyncGate::new()?.worded(
+                plan.request()
+                    .messages
+                    .as_ref()
+                    .map(|m| m.wording.clone())
+                    .unwrap_or_default(),
+            ),
+        ),
         check::Target::Adapter(command) => {
             let limits = subprocess::Limits {
                 timeout: std::time::Duration::from_millis(run.timeout_ms),

@@ -14,6 +14,17 @@ use crate::outcome::{
 };
 use crate::runner::compare::Difference;
 
+/// What an implementation's answers are held to, beyond the profile: the level compared, and
+/// the implementation's own wording of the templates (`--messages`), with which the reference
+/// renders its texts. The default is today's comparison: `full`, in the spec's wording.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// The level every answer is judged at.
+    pub level: Level,
+    /// The implementation's own wording; empty for the spec's.
+    pub wording: crate::messages::Wording,
+}
+
 /// A conformance level, weakest first.
 #[derive(
     Debug,

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::messages::{self, Template};
+use crate::messages::{self, Template, Wording};
 use crate::outcome::{Decision, InputOutcome, ItemOutcome, Outcome};
 
 /// How strongly the spec asks for a feature (AR-CONV-1).
@@ -98,13 +98,17 @@ impl Feature {
     }
 
     /// Sets the members only this feature governs equal in `o`: what `o` holds of them is dropped.
-    fn blank(self, o: &mut Outcome) {
+    fn blank(self, o: &mut Outcome, wording: &Wording) {
         match self {
             Feature::FailureHint => {
                 o.review.consecutive_failures = None;
-                let templates = self.templates();
+                let templates: Vec<&str> = self
+                    .templates()
+                    .iter()
+                    .map(|t| wording.templates().get(t.id).map_or(t.text, String::as_str))
+                    .collect();
                 for text in texts(o) {
-                    strip_last_line(text, templates);
+                    strip_last_line(text, &templates);
                 }
             }
             Feature::FailureClass => {
@@ -206,7 +210,9 @@ impl Features {
     /// `outcome` with every member that only a feature missing from these governs set to one
     /// fixed value, so that comparing two such outcomes never finds a difference there. Both the
     /// reference's outcome and the implementation's answer go through it.
-    pub fn blank_missing(self, outcome: &InputOutcome) -> InputOutcome {
+    ///
+    /// A template the implementation words itself (`wording`) is recognised in its words.
+    pub fn blank_missing(self, outcome: &InputOutcome, wording: &Wording) -> InputOutcome {
         let missing = self.missing();
         let mut outcome = outcome.clone();
         let calls: Vec<&mut Outcome> = match &mut outcome {
@@ -222,7 +228,7 @@ impl Features {
         };
         for o in calls {
             for f in &missing {
-                f.blank(o);
+                f.blank(o, wording);
             }
         }
         outcome
@@ -315,10 +321,10 @@ fn texts(o: &mut Outcome) -> Vec<&mut String> {
 
 /// Removes from `text` a last line (after a line feed) that renders one of `templates`, with any
 /// values in its placeholders.
-fn strip_last_line(text: &mut String, templates: &[Template]) {
+fn strip_last_line(text: &mut String, templates: &[&str]) {
     let mut end = text.len();
     while let Some(i) = text[..end].rfind('\n') {
-        if templates.iter().any(|t| renders(t.text, &text[i + 1..])) {
+        if templates.iter().any(|t| renders(t, &text[i + 1..])) {
             text.truncate(i);
             return;
         }
@@ -386,20 +392,28 @@ mod tests {
         assert!(old.contains("protocol 2"), "{old}");
     }
 
+    fn hint_templates() -> Vec<&'static str> {
+        Feature::FailureHint
+            .templates()
+            .iter()
+            .map(|t| t.text)
+            .collect()
+    }
+
     #[test]
     fn the_hint_line_is_recognised_only_as_a_whole_last_line() {
         let hint = messages::HINT.render(&[("count", "3"), ("route", "qodercn/qfmodel")]);
         let mut t = format!("Auto review of tool \"x\" failed: boom\n{hint}");
-        strip_last_line(&mut t, Feature::FailureHint.templates());
+        strip_last_line(&mut t, &hint_templates());
         assert_eq!(t, "Auto review of tool \"x\" failed: boom");
         // Not a hint: kept.
         let mut other = "failed: boom\nAuto review has failed 3 times".to_owned();
-        strip_last_line(&mut other, Feature::FailureHint.templates());
+        strip_last_line(&mut other, &hint_templates());
         assert_eq!(other, "failed: boom\nAuto review has failed 3 times");
         // A route with a line feed in it is still one hint.
         let odd = messages::HINT_ZH.render(&[("count", "4"), ("route", "a\nb")]);
         let mut t = format!("x\n{odd}");
-        strip_last_line(&mut t, Feature::FailureHint.templates());
+        strip_last_line(&mut t, &hint_templates());
         assert_eq!(t, "x");
     }
 

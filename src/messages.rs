@@ -1,6 +1,18 @@
 //! Every text a model or a person sees, as templates (spec chapter 9). This is the only place the
 //! wording lives; the engine renders from here and a test proves each template appears verbatim in
 //! `spec/auto-review.md`.
+//!
+//! An implementation may word a template in its own way ([`Wording`], read from a `--messages`
+//! file by [`Wording::parse`]). The reference then renders the same situation with that wording:
+//! [`worded`] runs a computation with a wording in force on its thread, and every rendering in it
+//! ([`Template::fill`], [`Template::plain`], [`Template::render`]) takes the implementation's
+//! template where it has one. This is the one piece of ambient state the engine reads; only the
+//! conformance runner sets it, around the reference's decisions, so the engine's outcome stays a
+//! function of its inputs and the wording the runner names.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -62,11 +74,12 @@ impl Template {
     /// normative up to the first argument that is not normative in full, plus that argument's own
     /// normative prefix.
     pub fn fill(&self, args: &[(&str, &Text)]) -> Text {
-        let mut out = String::with_capacity(self.text.len() + 32);
+        let text = self.worded();
+        let mut out = String::with_capacity(text.len() + 32);
         let mut prefix: Option<usize> = None;
         let mut cited = vec![self.id, self.clause()];
         let mut chars = 0usize;
-        let mut rest = self.text;
+        let mut rest: &str = &text;
         while let Some(open) = rest.find('<') {
             let (before, after) = rest.split_at(open);
             out.push_str(before);
@@ -144,9 +157,26 @@ impl Template {
 
     /// The text of a template that has no placeholder, noted as rendered like [`Template::fill`]
     /// notes what it renders (see [`rendered_during`]).
-    pub fn plain(&self) -> &'static str {
-        record(self.id, self.text);
-        self.text
+    pub fn plain(&self) -> Cow<'static, str> {
+        let text = self.worded();
+        record(self.id, &text);
+        text
+    }
+
+    /// The template's text in the wording in force on this thread ([`worded`]): the
+    /// implementation's own, where it words this template, otherwise the spec's.
+    pub fn worded(&self) -> Cow<'static, str> {
+        WORDING.with(|w| {
+            w.borrow()
+                .as_ref()
+                .and_then(|w| w.templates.get(self.id))
+                .map_or(Cow::Borrowed(self.text), |t| Cow::Owned(t.clone()))
+        })
+    }
+
+    /// The names of the template's `<placeholder>`s, in order of first appearance.
+    pub fn placeholders(&self) -> Vec<&'static str> {
+        placeholders(self.text)
     }
 
     /// Renders with plain, fully normative string arguments.
@@ -196,6 +226,237 @@ pub fn rendered_during<R>(f: impl FnOnce() -> R) -> (R, Vec<(&'static str, Strin
     let seen = RENDERED.with(|r| r.borrow().clone()).unwrap_or_default();
     drop(restore);
     (result, seen)
+}
+
+/// The `<placeholder>` names of a template text, in order of first appearance: a `<`, a name of
+/// ASCII lowercase letters and underscores, and a `>`.
+fn placeholders(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        rest = &rest[open + 1..];
+        let len = rest
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+            .unwrap_or(rest.len());
+        if len > 0 && rest[len..].starts_with('>') {
+            let name = &rest[..len];
+            if !names.contains(&name) {
+                names.push(name);
+            }
+            rest = &rest[len + 1..];
+        }
+    }
+    names
+}
+
+thread_local! {
+    /// The wording in force on this thread ([`worded`]), if any.
+    static WORDING: std::cell::RefCell<Option<Wording>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `wording` in force on this thread: every template rendered meanwhile takes the
+/// implementation's own text where `wording` has one. The enclosing wording is back when `f`
+/// returns or panics. The conformance runner calls this around the reference's decisions (and
+/// around the in-process gates it checks under a wording); nothing else does.
+pub fn worded<R>(wording: &Wording, f: impl FnOnce() -> R) -> R {
+    /// Puts the enclosing wording back even when `f` panics.
+    struct Restore(Option<Wording>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let outer = self.0.take();
+            WORDING.with(|w| *w.borrow_mut() = outer);
+        }
+    }
+    let inner = (!wording.is_empty()).then(|| wording.clone());
+    let _restore = Restore(WORDING.with(|w| w.replace(inner)));
+    f()
+}
+
+/// The version of the `--messages` file format this library reads.
+pub const WORDING_VERSION: u32 = 1;
+
+/// An implementation's own wording of some of the spec's templates, keyed by template ID, each
+/// with exactly the spec template's placeholders. Cheap to clone. The empty wording is the
+/// spec's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Wording {
+    templates: Arc<BTreeMap<String, String>>,
+}
+
+/// Why a `--messages` text is not a wording: where (the member, the line and column), what was
+/// expected, and the fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct WordingError(String);
+
+impl Wording {
+    /// Reads a wording from the text of a messages file:
+    /// `{"version": 1, "templates": {"MSG-…": "…"}}`. Each ID must name a template of the spec,
+    /// and each text must hold the same `<placeholder>`s as the spec's template, no fewer and no
+    /// more (a placeholder may appear more than once). Pure: text in, wording or error out.
+    pub fn parse(text: &str) -> Result<Wording, WordingError> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let file: WordingFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            let at = if path == "." {
+                String::new()
+            } else {
+                format!("at {path}: ")
+            };
+            // The errors found in a template or the version say what to write; the others are
+            // about the file's shape, which is shown.
+            let shape = if path.starts_with("templates") || path == "version" {
+                String::new()
+            } else {
+                format!(
+                    " (a messages file is {{\"version\": {WORDING_VERSION}, \"templates\": {{\"MSG-...\": \"your text with the template's <placeholders>\"}}}})"
+                )
+            };
+            WordingError(format!("{at}{inner}{shape}"))
+        })?;
+        de.end().map_err(|e| {
+            WordingError(format!(
+                "{e}: the messages file holds more after its object; remove it"
+            ))
+        })?;
+        Ok(Wording {
+            templates: Arc::new(file.templates.0),
+        })
+    }
+
+    /// Whether it words no template (every text is the spec's).
+    pub fn is_empty(&self) -> bool {
+        self.templates.is_empty()
+    }
+
+    /// The implementation's text of each template it words, by template ID.
+    pub fn templates(&self) -> &BTreeMap<String, String> {
+        &self.templates
+    }
+}
+
+/// A messages file as written.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WordingFile {
+    #[allow(dead_code, reason = "checked as it is read")]
+    version: WordingFileVersion,
+    templates: WordingTemplates,
+}
+
+/// The file's version, refused as it is read unless it is [`WORDING_VERSION`].
+struct WordingFileVersion;
+
+impl<'de> serde::Deserialize<'de> for WordingFileVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let found = u64::deserialize(d)?;
+        if found == u64::from(WORDING_VERSION) {
+            Ok(WordingFileVersion)
+        } else {
+            Err(serde::de::Error::custom(format_args!(
+                "version {found} is not supported: this runner reads version {WORDING_VERSION}; write \"version\": {WORDING_VERSION}"
+            )))
+        }
+    }
+}
+
+/// The templates of a file, each checked as it is read, so that an error carries its position.
+struct WordingTemplates(BTreeMap<String, String>);
+
+impl<'de> serde::Deserialize<'de> for WordingTemplates {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(TemplatesVisitor)
+    }
+}
+
+struct TemplatesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TemplatesVisitor {
+    type Value = WordingTemplates;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object from template IDs (\"MSG-...\") to texts")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use serde::de::Error;
+        let mut out = BTreeMap::new();
+        while let Some(id) = map.next_key::<String>()? {
+            let Some(template) = by_id(&id) else {
+                let near = ALL
+                    .iter()
+                    .find(|t| t.id.eq_ignore_ascii_case(&id))
+                    .map(|t| format!(" (did you mean {}?)", t.id))
+                    .unwrap_or_default();
+                return Err(A::Error::custom(format_args!(
+                    "{id:?} is not a template ID of the spec{near}: expected one of the MSG-... IDs \
+                     of the tables of spec/auto-review.md chapter 9 and AR-RES-MSG; correct or \
+                     remove it"
+                )));
+            };
+            if sent_by_the_world(template) {
+                return Err(A::Error::custom(format_args!(
+                    "{id} is the session log's message: the runner sends it to the adapter as the \
+                     world's answer (spec/protocol.md, \"Canonical scenarios\") and the gate passes \
+                     it on, so it is not an implementation's to word; remove it"
+                )));
+            }
+            let text: String = map.next_value().map_err(|e| {
+                A::Error::custom(format_args!("{id}: {e}; write the text as a JSON string"))
+            })?;
+            check_placeholders(template, &text).map_err(A::Error::custom)?;
+            if out.insert(id.clone(), text).is_some() {
+                return Err(A::Error::custom(format_args!(
+                    "{id} is worded twice; keep one text"
+                )));
+            }
+        }
+        Ok(WordingTemplates(out))
+    }
+}
+
+/// Whether the world hands the gate this text, rather than the gate or its tool runtime rendering
+/// it: the session log's messages (AR-REVIEW-11), which a scenario's world sends as the spec words
+/// them.
+fn sent_by_the_world(template: Template) -> bool {
+    template.id.starts_with("MSG-ERR-LOG-")
+}
+
+/// Why `text` cannot stand for `template`: a placeholder of the spec's dropped, or one added.
+fn check_placeholders(template: Template, text: &str) -> Result<(), String> {
+    let want = template.placeholders();
+    let got = placeholders(text);
+    let list = |names: &[&str]| {
+        if names.is_empty() {
+            "none".to_owned()
+        } else {
+            names
+                .iter()
+                .map(|n| format!("<{n}>"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    if let Some(dropped) = want.iter().find(|n| !got.contains(n)) {
+        return Err(format!(
+            "{}: the text drops the placeholder <{dropped}> (the spec's template {:?} has {}): \
+             put <{dropped}> where your implementation inserts it",
+            template.id,
+            template.text,
+            list(&want)
+        ));
+    }
+    if let Some(added) = got.iter().find(|n| !want.contains(n)) {
+        return Err(format!(
+            "{}: <{added}> is not a placeholder of this template (the spec's template {:?} has {}): \
+             remove it, or write it without angle brackets",
+            template.id,
+            template.text,
+            list(&want)
+        ));
+    }
+    Ok(())
 }
 
 macro_rules! templates {
@@ -415,6 +676,110 @@ mod tests {
         });
         let ((), after) = rendered_during(|| {});
         assert!(after.is_empty(), "{after:?}");
+    }
+
+    fn parse_err(text: &str) -> String {
+        Wording::parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_wording_renders_its_own_templates_and_leaves_the_others_to_the_spec() {
+        let w = Wording::parse(
+            r#"{"version": 1, "templates": {
+                "MSG-FAILED": "<name> was stopped (review failed: <error>)",
+                "MSG-DISPLAY-EN": "Blocked by review."
+            }}"#,
+        )
+        .unwrap();
+        assert_eq!(w.templates().len(), 2);
+        let err = Text::implementation_defined("boom");
+        let name = Text::exact("ls");
+        let (failed, display, deny) = worded(&w, || {
+            (
+                FAILED.fill(&[("name", &name), ("error", &err)]),
+                DISPLAY_EN.plain(),
+                FINAL_DENY.render(&[("name", "ls")]),
+            )
+        });
+        assert_eq!(failed.text, "ls was stopped (review failed: boom)");
+        // The normative prefix ends where the implementation-defined error starts in this wording.
+        assert_eq!(
+            failed.prefix,
+            Some("ls was stopped (review failed: ".chars().count())
+        );
+        assert_eq!(display, "Blocked by review.");
+        assert_eq!(
+            deny,
+            "Auto review rejected tool \"ls\"; its body was not executed"
+        );
+        // Outside the scope, and after a panic inside one, the spec's wording is back.
+        let _ = std::panic::catch_unwind(|| worded(&w, || panic!("inside")));
+        assert_eq!(DISPLAY_EN.plain(), "Auto review denied this call.");
+        // An enclosing wording is back once an inner one ends.
+        let empty = Wording::default();
+        worded(&w, || {
+            worded(&empty, || assert_eq!(DISPLAY_EN.plain(), DISPLAY_EN.text));
+            assert_eq!(DISPLAY_EN.plain(), "Blocked by review.");
+        });
+    }
+
+    #[test]
+    fn a_bad_messages_file_says_where_what_was_expected_and_the_fix() {
+        let e = parse_err("{\"version\": 1, \"templates\": {\"MSG-FAILED\": ");
+        assert!(e.contains("line 1 column"), "{e}");
+        let e = parse_err(r#"{"version": 2, "templates": {}}"#);
+        assert!(e.contains("at version: version 2 is not supported"), "{e}");
+        assert!(e.contains("write \"version\": 1"), "{e}");
+        let e = parse_err("{\"version\": 1, \"templates\": {\n  \"MSG-FAIL\": \"x\"}}");
+        assert!(e.contains("\"MSG-FAIL\" is not a template ID"), "{e}");
+        assert!(e.contains("line 2 column"), "{e}");
+        let e = parse_err(r#"{"version": 1, "templates": {"msg-failed": "x"}}"#);
+        assert!(e.contains("did you mean MSG-FAILED?"), "{e}");
+        let e = parse_err(r#"{"version": 1, "templates": {"MSG-FAILED": "<name> failed"}}"#);
+        assert!(
+            e.contains("at templates: MSG-FAILED: the text drops the placeholder <error>"),
+            "{e}"
+        );
+        assert!(e.contains("put <error> where"), "{e}");
+        let e = parse_err(r#"{"version": 1, "templates": {"MSG-DISPLAY-EN": "denied: <reason>"}}"#);
+        assert!(
+            e.contains("<reason> is not a placeholder of this template"),
+            "{e}"
+        );
+        assert!(e.contains("has none"), "{e}");
+        let e = parse_err(r#"{"version": 1, "templates": {"MSG-ERR-LOG-ROOT": "x"}}"#);
+        assert!(
+            e.contains("MSG-ERR-LOG-ROOT is the session log's message"),
+            "{e}"
+        );
+        let e = parse_err(r#"{"version": 1, "templates": {"MSG-FAILED": 3}}"#);
+        assert!(e.contains("MSG-FAILED: invalid type: integer `3`"), "{e}");
+        assert!(e.contains("as a JSON string"), "{e}");
+        let e = parse_err(r#"{"version": 1, "templates": {}, "extra": 1}"#);
+        assert!(e.contains("unknown field `extra`"), "{e}");
+        let e = parse_err(r#"{"templates": {}}"#);
+        assert!(e.contains("missing field `version`"), "{e}");
+        let e = parse_err(r#"{"version": 1, "templates": {}} {}"#);
+        assert!(e.contains("more after its object"), "{e}");
+        // Every error names the file's shape.
+        let e = parse_err("[]");
+        assert!(e.contains("a messages file is {\"version\": 1"), "{e}");
+        // A placeholder may repeat; the spec's own texts are a wording.
+        let spec = ALL
+            .iter()
+            .filter(|t| !sent_by_the_world(**t))
+            .map(|t| format!("{:?}: {:?}", t.id, t.text))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let all =
+            Wording::parse(&format!("{{\"version\": 1, \"templates\": {{{spec}}}}}")).unwrap();
+        assert_eq!(all.templates().len(), ALL.len() - 14);
+        assert!(
+            Wording::parse(
+                r#"{"version": 1, "templates": {"MSG-FAILED": "<name> <name>: <error>"}}"#
+            )
+            .is_ok()
+        );
     }
 
     #[test]

@@ -7,6 +7,12 @@ export type ReviewerDecision = { decision: 'allow' } | { decision: 'deny'; reaso
 
 /** Installs the example gate: both profiles, chosen by `host.profile`. */
 export declare const install: Install;
+/**
+ * The gate's texts, one per template of the spec (a string, or a function of the template's
+ * placeholders): a gate that words them in its own way replaces them, and is checked with
+ * `autoreview check --messages FILE`.
+ */
+export declare const MSG: Record<string, string | ((...args: string[]) => string)>;
 /** The baseline's strict reader (chapter 4); throws the review's failure. */
 export declare function readStrict(chunks: ReviewerChunk[]): ReviewerDecision;
 /** The resilient profile's tolerant reader (chapter 10); throws the review's failure. */

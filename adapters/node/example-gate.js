@@ -692,6 +692,9 @@ function install(host, restored = {}) {
 
 module.exports = {
   install,
+  // The gate's texts, one per template of the spec: a gate that words them in its own way, checked
+  // with `autoreview check --messages FILE`, replaces them (tests/adapters/own-wording.js).
+  MSG,
   readStrict,
   readTolerant,
   normalizeMessage,

@@ -409,6 +409,8 @@ export type Feature = 'failure-hint' | 'failure-class';
 export declare const FEATURES: readonly Feature[];
 /** The texts the tool runtime renders (spec chapter 9). */
 export declare const RUNTIME_TEXT: {
+  /** MSG-ERROR-PREFIX: the text of a refused call. */
+  readonly refused: (message: string) => string;
   readonly userRejected: (name: string) => string;
   readonly approvalCancelled: (name: string) => string;
   readonly approvalUnavailable: (name: string) => string;
@@ -419,5 +421,3 @@ export declare const RUNTIME_TEXT: {
 export declare const INFO_ABORTED: Readonly<{ name: 'AbortError'; code: 'ABORTED_BEFORE_DISPATCH' }>;
 /** The deployment's presets besides Auto, and the approval policy selecting each one writes. */
 export declare const PRESET_TABLE: Readonly<Record<Exclude<Preset, 'auto'>, ApprovalPolicy>>;
-/** MSG-REPAIR-INSTRUCTION: a request whose `system` ends with it is a repair. */
-export declare const REPAIR_INSTRUCTION: string;

@@ -54,6 +54,7 @@ const FEATURES = ['failure-hint', 'failure-class'];
 // ---------------------------------------------------------------------------------------------
 
 const RUNTIME_TEXT = {
+  refused: (message) => `Error: ${message}`, // MSG-ERROR-PREFIX
   userRejected: (name) => `the user rejected tool "${name}"`,
   approvalCancelled: (name) => `approval for tool "${name}" was cancelled`,
   approvalUnavailable: (name) => `tool "${name}" requires approval, but no approval channel is available`,
@@ -85,10 +86,12 @@ const PRESET_TEXT = {
   autoRegistered: 'permission: preset "auto" is already registered',
 };
 
-/** MSG-REPAIR-INSTRUCTION: a request whose system text ends with it is a repair (AR-RES-RETRY-2). */
-const REPAIR_INSTRUCTION =
-  'Your previous reply could not be read as a decision. Review the same pending action again and reply ' +
-  'with only the JSON object: exactly one of the six shapes in REVIEW_POLICY, with no Markdown, prose or tool call.';
+/**
+ * What a reviewer request asks, for telling a repair from a retry (AR-REVIEW-12, AR-RES-RETRY-2):
+ * its system text and its messages. A retry repeats the review's first request unchanged; a repair
+ * asks the reviewer to repair its answer, in whatever words, so what it asks differs.
+ */
+const promptOf = (options) => JSON.stringify([options.system ?? null, options.messages ?? null]);
 
 /** The working directories the world knows: the request header's, and the deployment's (AR-RES-CWD-1). */
 const HEADER_DIRECTORY = '/home/user/project';
@@ -196,8 +199,12 @@ function chunksOf(attempt) {
   }
 }
 
-/** What one reviewer request carried, as the outcome records it (AR-REVIEW-12). */
-function requestRecord(options) {
+/**
+ * What one reviewer request carried, as the outcome records it (AR-REVIEW-12). `firstPrompt` is
+ * what the review's first request asked (`promptOf`), or null for the first request itself: a
+ * later request that asks something else is a repair.
+ */
+function requestRecord(options, firstPrompt) {
   let tools = 0;
   if (Array.isArray(options.tools)) tools = options.tools.length;
   else if (isObject(options.tools)) tools = Object.keys(options.tools).length;
@@ -206,7 +213,7 @@ function requestRecord(options) {
     temperature: typeof options.temperature === 'number' ? options.temperature : null,
     tools,
     session_id: typeof options.sessionId === 'string' ? options.sessionId : null,
-    repair: typeof options.system === 'string' && options.system.trimEnd().endsWith(REPAIR_INSTRUCTION),
+    repair: firstPrompt !== null && promptOf(options) !== firstPrompt,
   };
 }
 
@@ -340,6 +347,7 @@ function openSession(sc, profile, install, options = {}) {
       attempts: 0,
       routes: [],
       requests: [], // what each reviewer request carried (AR-REVIEW-12)
+      firstPrompt: null, // what the review's first request asked (promptOf)
       signalEnded: new Set(), // indexes of requests a caller abort or the disposal ended
       failure: null, // { class, message, implementationDefined } as the gate reported it
       gateReturned: false,
@@ -387,7 +395,8 @@ function openSession(sc, profile, install, options = {}) {
         const index = rec.attempts++;
         rec.trace.push('review');
         rec.routes.push(`${opts.provider}/${opts.model}`);
-        rec.requests.push(requestRecord(opts));
+        if (index === 0) rec.firstPrompt = promptOf(opts);
+        rec.requests.push(requestRecord(opts, index === 0 ? null : rec.firstPrompt));
         const signal = opts.signal;
         const attempt = call.reviewer[Math.min(index, call.reviewer.length - 1)];
         const promise = new Promise((resolve, reject) => {
@@ -650,7 +659,7 @@ async function runToolCall(world, listener) {
   const refuse = (text, info) => {
     rec.result = { executed: false, text, info: info ? clone(info) : null };
   };
-  const abortedBeforeDispatch = () => refuse(`Error: ${RUNTIME_TEXT.abortedBeforeDispatch}`, INFO_ABORTED);
+  const abortedBeforeDispatch = () => refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.abortedBeforeDispatch), INFO_ABORTED);
   const dispatch = () => {
     if (exec.signal.aborted) return abortedBeforeDispatch(); // AR-RESULT-1
     body();
@@ -673,12 +682,12 @@ async function runToolCall(world, listener) {
     case 'allow':
       return dispatch();
     case 'deny':
-      return refuse(`Error: ${rec.listener.reason}`, rec.listener.info); // AR-RESULT-2
+      return refuse(RUNTIME_TEXT.refused(rec.listener.reason), rec.listener.info); // AR-RESULT-2
     case 'cancel':
       return abortedBeforeDispatch(); // AR-RESULT-4
     case 'ask': {
       // AR-APPROVAL-1: nobody to ask for a call without an agent.
-      if (!exec.agent) return refuse(`Error: ${RUNTIME_TEXT.noAgent(exec.name)}`, null);
+      if (!exec.agent) return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.noAgent(exec.name)), null);
       let answer;
       try {
         answer = await env.approval.request({
@@ -691,18 +700,18 @@ async function runToolCall(world, listener) {
         });
       } catch (error) {
         // AR-APPROVAL-4 / AR-RESULT-5
-        return refuse(`Error: ${messageOf(error)}`, null);
+        return refuse(RUNTIME_TEXT.refused(messageOf(error)), null);
       }
       switch (answer) {
         case 'allowed-once':
           return dispatch();
         case 'rejected':
-          return refuse(`Error: ${RUNTIME_TEXT.userRejected(exec.name)}`, null);
+          return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.userRejected(exec.name)), null);
         case 'cancelled':
           if (exec.signal.aborted) return abortedBeforeDispatch(); // AR-RESULT-3
-          return refuse(`Error: ${RUNTIME_TEXT.approvalCancelled(exec.name)}`, null);
+          return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.approvalCancelled(exec.name)), null);
         default:
-          return refuse(`Error: ${RUNTIME_TEXT.approvalUnavailable(exec.name)}`, null);
+          return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.approvalUnavailable(exec.name)), null);
       }
     }
     default:
@@ -796,7 +805,10 @@ function assembleOutcome(world, { consecutiveFailures = null, requests = true } 
       if (at >= 0) prefixOnly[pointer] = scalarLength(text.slice(0, at));
     }
   }
-  if (rec.approvalThrew && typeof result.text === 'string') prefixOnly['/result/text'] = scalarLength('Error: ');
+  if (rec.approvalThrew && typeof result.text === 'string') {
+    // The thrown message is implementation-defined: what the refusal puts before it is normative.
+    prefixOnly['/result/text'] = scalarLength(RUNTIME_TEXT.refused('\u0000').split('\u0000')[0]);
+  }
   if (Object.keys(prefixOnly).length > 0) {
     outcome.prefix_only = Object.fromEntries(Object.keys(prefixOnly).sort().map((k) => [k, prefixOnly[k]]));
   }
@@ -952,7 +964,6 @@ module.exports = {
   RUNTIME_TEXT,
   INFO_ABORTED,
   PRESET_TABLE,
-  REPAIR_INSTRUCTION,
   VirtualClock,
   runToolCall,
   runInput,

@@ -62,7 +62,8 @@ serve({
   //                  state (failure counts, what disposal moved) itself, and dispose() really
   //                  disposes of it;
   //   'requests'     each reviewer request goes through env.llm.request, which records its route,
-  //                  temperature, tools, sessionId and whether the repair instruction was appended;
+  //                  temperature, tools, sessionId and whether it is a repair (it asks something
+  //                  other than the review's first request, in whatever words);
   //   'session-log'  your gate reads session.workingDirectory and session.log.pendingAction(exec).
   observes: ['sessions', 'requests', 'session-log'],
   // What your gate's framework cannot express (protocol 2), if anything; default none. Cases that

@@ -103,6 +103,25 @@ impl SessionDraws {
     }
 }
 
+/// An implementation's own wording of the templates, as a run records it: the `--messages` file
+/// and what it maps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Messages {
+    /// The file, as given.
+    pub path: String,
+    /// The implementation's text of each template it words, by template ID.
+    pub templates: std::collections::BTreeMap<String, String>,
+}
+
+/// A `--messages` file read: where it is, and the wording it holds.
+#[derive(Debug, Clone, Default)]
+pub struct MessagesFile {
+    /// The file, as given.
+    pub path: String,
+    /// Its wording.
+    pub wording: crate::messages::Wording,
+}
+
 /// What the command line asks a check to do, its files read.
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -131,6 +150,9 @@ pub struct Request {
     pub expected: Expected,
     /// The conformance level every answer is judged at (`--level`).
     pub level: crate::conformance::Level,
+    /// The implementation's own wording of the templates (`--messages`), if given: the
+    /// reference's texts are rendered with it.
+    pub messages: Option<MessagesFile>,
     /// What is checked.
     pub target: Target,
     /// The command line, recorded in the report for people.
@@ -281,11 +303,19 @@ pub fn check(
     let request = &plan.request;
     let profile = request.profile;
     let scope = plan.scope(imp);
-    let mut report = super::run_at(
+    let terms = crate::conformance::Terms {
+        level: request.level,
+        wording: request
+            .messages
+            .as_ref()
+            .map(|m| m.wording.clone())
+            .unwrap_or_default(),
+    };
+    let mut report = super::run_under(
         imp,
         &plan.cases,
         profile,
-        request.level,
+        &terms,
         plan.oracle(),
         &request.expected,
         progress,
@@ -301,7 +331,7 @@ pub fn check(
             shard: plan.shard(),
             max_counterexamples: request.max_counterexamples,
             max_shrink_steps: request.shrink_steps,
-            level: request.level,
+            terms: terms.clone(),
             ..generated::Plan::new(request.generated, request.seed)
         };
         let mut found = generated::run(imp, profile, &gplan, &request.expected, progress);
@@ -365,6 +395,10 @@ pub fn check(
         })
     });
     report.stale_expectations = request.expected.stale(&scope);
+    report.messages = request.messages.as_ref().map(|m| Messages {
+        path: m.path.clone(),
+        templates: m.wording.templates().clone(),
+    });
     report.argv = request.argv.clone();
     Checked {
         report,
@@ -391,6 +425,7 @@ mod tests {
             shrink_steps: 100,
             expected: Expected::none(),
             level: crate::conformance::Level::Full,
+            messages: None,
             target: Target::InProcess(InProcess::AsyncGate),
             argv: vec!["not read".to_owned()],
         }

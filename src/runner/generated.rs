@@ -38,8 +38,8 @@ pub struct Plan {
     pub max_counterexamples: usize,
     /// At most this many shrinking steps (each re-asks the implementation) per counterexample.
     pub max_shrink_steps: u32,
-    /// The conformance level every answer is judged at.
-    pub level: crate::conformance::Level,
+    /// What every answer is held to: the level compared and the implementation's own wording.
+    pub terms: crate::conformance::Terms,
 }
 
 impl Plan {
@@ -56,7 +56,7 @@ impl Plan {
             shard: Shard::ALL,
             max_counterexamples: 5,
             max_shrink_steps: 2000,
-            level: crate::conformance::Level::Full,
+            terms: crate::conformance::Terms::default(),
         }
     }
 }
@@ -856,6 +856,16 @@ impl<'p> Shrinking<'p> {
                 _ => (input.clone(), verdict.clone()),
             };
             let original_rank = rank(&start_verdict);
+            // Taken toward SAFETY, the clause is kept at the severity it reached there.
+            let target = match target {
+                Target::Clause(c, severity) => {
+                    let reached = super::violations::broken_by(&start_verdict)
+                        .get(c.as_str())
+                        .map_or(severity, |(s, _)| (*s).min(severity));
+                    Target::Clause(c, reached)
+                }
+                kind => kind,
+            };
             let keep = |_: &Input, v: &Verdict| keeps(&target, v, original_rank);
             let (minimal, verdict, reference, steps) =
                 shrink(judge, start, &keep, self.plan.max_shrink_steps);
@@ -917,7 +927,7 @@ pub fn shrink_fixed(
     found: &[Found],
 ) -> Vec<Counterexample> {
     let expected = Expected::none();
-    let mut judge = Judge::new(imp, profile, &expected);
+    let mut judge = Judge::new(imp, profile, &expected).under(plan.terms.clone());
     let mut shrinking = Shrinking::new(plan);
     shrinking.covered(found.iter().flat_map(|f| &f.clauses));
     for v in super::violations::of(results, found) {
@@ -1049,9 +1059,10 @@ pub fn run(
 ) -> GeneratedRun {
     let clock = std::time::Instant::now();
     let table = Table::load(profile).ok();
-    let mut judge = Judge::new(imp, profile, expected).at(plan.level);
+    let mut judge = Judge::new(imp, profile, expected).under(plan.terms.clone());
     let has = judge.has;
     let seed = plan.seed;
+    let wording = &plan.terms.wording;
     // This shard's cases, taken by batch number without a list of them.
     let total = plan.cases().len();
     let call_ks = |b: usize| plan.cases().skip(b * BATCH).take(BATCH).collect();
@@ -1062,7 +1073,9 @@ pub fn run(
             unreachable!("a call restricted is a call")
         };
         // One review serves the reference decision and the features.
-        let (reference, review, reached) = crate::generate::coverage::call(scenario, profile);
+        let (reference, review, reached) = crate::messages::worded(wording, || {
+            crate::generate::coverage::call(scenario, profile)
+        });
         let features = features::of_reviewed(scenario, profile, review.as_ref());
         let row = table_ref.and_then(|t| t.rows.iter().position(|r| r.when.matches(&features)));
         let row_of = row.and_then(|i| table_ref.map(|t| &t.rows[i]));
@@ -1099,7 +1112,9 @@ pub fn run(
         let Input::Session(session) = &input else {
             unreachable!("a session restricted is a session")
         };
-        let (reference, reached) = crate::generate::coverage::session(session, profile);
+        let (reference, reached) = crate::messages::worded(wording, || {
+            crate::generate::coverage::session(session, profile)
+        });
         Drawn {
             subject: Subject {
                 id: super::generated_sessions::case_id(seed, k),

@@ -5,15 +5,15 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-use super::compare::{Difference, Severity};
 use super::{
-    Ask, Broken, CaseResult, ImplError, Implementation, Oracle, Status, TAIL_ID, Verdict,
-    by_expectation, compare, judged, known_failures::Expected, panic_message,
+    Ask, Broken, CaseResult, Difference, ImplError, Implementation, Oracle, Severity, Status,
+    TAIL_ID, Verdict, by_expectation, compare, judged, known_failures::Expected, panic_message,
 };
 use crate::capability::{Capabilities, Need};
 use crate::cases::Case;
-use crate::conformance::{self, Level};
+use crate::conformance::{self, Level, Terms};
 use crate::features::Features;
+use crate::messages::Wording;
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
 use crate::scenario::session::Input;
@@ -81,8 +81,10 @@ pub struct Judge<'a> {
     pub profile: Profile,
     /// What the implementation observes beyond protocol 1 and what its framework can express.
     pub has: Capabilities,
-    /// The conformance level every answer is judged at (`full` unless the run asks for another).
-    pub level: Level,
+    /// What every answer is held to: the level compared (`full` unless the run asks for
+    /// another) and the implementation's own wording of the templates (`--messages`), with which
+    /// the reference renders its texts.
+    pub terms: Terms,
     /// The optional features the implementation declares (`spec/protocol.md`, "Optional
     /// features"): under the resilient profile, members only a missing one governs are not
     /// compared.
@@ -102,22 +104,37 @@ impl<'a> Judge<'a> {
             features: imp.features(),
             imp,
             profile,
-            level: Level::Full,
+            terms: Terms::default(),
             expected,
         }
     }
 
-    /// This judge, judging at `level`.
-    pub fn at(self, level: Level) -> Judge<'a> {
-        Judge { level, ..self }
+    /// This judge, holding every answer to `terms`.
+    pub fn under(self, terms: Terms) -> Judge<'a> {
+        Judge { terms, ..self }
     }
 
-    /// The one place an implementation's answer is compared with the reference's outcome of the
-    /// same input: both projected to the judge's level ([`conformance::project`]) and compared
-    /// ([`compare::compare_input`]); for an `implementation_defined` case only the SAFETY
-    /// differences count. Under the resilient profile, the members only an optional feature the
-    /// implementation does not declare governs are set equal on both sides first
-    /// ([`Features::blank_missing`]).
+    /// This judge, judging at `level` in the terms it has.
+    pub fn at(mut self, level: Level) -> Judge<'a> {
+        self.terms.level = level;
+        self
+    }
+
+    /// The implementation judged.
+    pub fn implementation(&mut self) -> &mut dyn Implementation {
+        &mut *self.imp
+    }
+
+    /// The reference's outcome of `input`, as far as the implementation observes it.
+    pub fn reference(&self, input: &Input) -> InputOutcome {
+        reference(input, self.profile, self.has, &self.terms.wording)
+    }
+
+    /// The one place an implementation's answer is compared with the reference's outcome (as far
+    /// as the implementation observes it): every verdict on an answer against the reference,
+    /// fixed or generated, call or session, is made of these differences. Under the resilient
+    /// profile, the members only an optional feature the implementation does not declare governs
+    /// are set equal on both sides first ([`Features::blank_missing`]).
     pub fn differences(
         &self,
         reference: &InputOutcome,
@@ -128,36 +145,20 @@ impl<'a> Judge<'a> {
         let (reference, answer) =
             if self.profile == Profile::Resilient && self.features != Features::ALL {
                 blanked = (
-                    self.features.blank_missing(reference),
-                    self.features.blank_missing(answer),
+                    self.features.blank_missing(reference, &self.terms.wording),
+                    self.features.blank_missing(answer, &self.terms.wording),
                 );
                 (&blanked.0, &blanked.1)
             } else {
                 (reference, answer)
             };
-        let mut differences = if self.level == Level::Full {
-            compare::compare_input(reference, answer)
-        } else {
-            compare::compare_input(
-                &conformance::project(reference, self.level),
-                &conformance::project(answer, self.level),
-            )
-        };
-        if implementation_defined {
-            // Only the safety rules bind an implementation-defined case.
-            differences.retain(|d| d.severity == Severity::Safety);
-        }
-        differences
-    }
-
-    /// The implementation judged.
-    pub fn implementation(&mut self) -> &mut dyn Implementation {
-        &mut *self.imp
-    }
-
-    /// The reference's outcome of `input`, as far as the implementation observes it.
-    pub fn reference(&self, input: &Input) -> InputOutcome {
-        reference(input, self.profile, self.has)
+        differences(
+            reference,
+            answer,
+            implementation_defined,
+            self.profile,
+            self.terms.level,
+        )
     }
 
     /// What an input that needs `needs` takes that the implementation does not have: those
@@ -237,13 +238,14 @@ impl<'a> Judge<'a> {
         next: Option<&Input>,
     ) -> CaseResult {
         let subject = Subject::of_case(case, row);
-        let reference = match reference {
-            Some(r) => Some(r),
-            None if oracle == Oracle::Reference || self.has.lacks_any() => {
-                Some(reference_safely(&case.scenario, self.profile, self.has))
-            }
-            None => None,
-        };
+        let reference =
+            match reference {
+                Some(r) => Some(r),
+                None if oracle == Oracle::Reference || self.has.lacks_any() => Some(
+                    reference_safely(&case.scenario, self.profile, self.has, &self.terms.wording),
+                ),
+                None => None,
+            };
         let known = match &reference {
             Some(Ok(r)) => Some(r),
             _ => None,
@@ -294,10 +296,77 @@ impl<'a> Judge<'a> {
     }
 }
 
-/// The reference's outcome of `input` under `profile`, as far as an implementation with the
+/// [`Judge::differences`], for a caller that holds no judge: both outcomes projected to `level`
+/// ([`conformance::project`]) and compared ([`compare::compare_input`]); an
+/// implementation-defined case is bound by the safety rules only, and the baseline does not
+/// compare failure classes.
+pub fn differences(
+    reference: &InputOutcome,
+    answer: &InputOutcome,
+    implementation_defined: bool,
+    profile: Profile,
+    level: Level,
+) -> Vec<Difference> {
+    let projected;
+    let answer = match profile {
+        // The shipped gate has no failure classes (AR-REVIEW-6): the baseline compares whether a
+        // review failed and its message, not the class an implementation gives the failure.
+        Profile::Baseline => {
+            projected = with_classes_of(reference, answer);
+            &projected
+        }
+        Profile::Resilient => answer,
+    };
+    let mut differences = if level == Level::Full {
+        compare::compare_input(reference, answer)
+    } else {
+        compare::compare_input(
+            &conformance::project(reference, level),
+            &conformance::project(answer, level),
+        )
+    };
+    if implementation_defined {
+        // Only the safety rules bind an implementation-defined case.
+        differences.retain(|d| d.severity == Severity::Safety);
+    }
+    differences
+}
+
+/// `answer` with the failure class of each call's review failure taken from the reference's outcome
+/// of the same call, where both failed: the class is then never a difference.
+fn with_classes_of(reference: &InputOutcome, answer: &InputOutcome) -> InputOutcome {
+    use crate::outcome::{ItemOutcome, Outcome};
+    let take = |want: &Outcome, got: &mut Outcome| {
+        if let (Some(w), Some(g)) = (&want.review.failure, &mut got.review.failure) {
+            g.class = w.class;
+        }
+    };
+    let mut answer = answer.clone();
+    match (reference, &mut answer) {
+        (InputOutcome::One(want), InputOutcome::One(got)) => take(want, got),
+        (InputOutcome::Session(want), InputOutcome::Session(got)) => {
+            for (w, g) in want.calls.iter().zip(got.calls.iter_mut()) {
+                if let (ItemOutcome::Call(w), ItemOutcome::Call(g)) = (w, g) {
+                    take(w, g);
+                }
+            }
+        }
+        _ => {}
+    }
+    answer
+}
+
+/// The reference's outcome of `input` under `profile`, its texts rendered with `wording` (the
+/// implementation's own templates, where it has them), as far as an implementation with the
 /// capabilities `has` shows it.
-pub fn reference(input: &Input, profile: Profile, has: Capabilities) -> InputOutcome {
-    compare::observed(crate::engine::decide_input(input, profile), has)
+pub fn reference(
+    input: &Input,
+    profile: Profile,
+    has: Capabilities,
+    wording: &Wording,
+) -> InputOutcome {
+    let outcome = crate::messages::worded(wording, || crate::engine::decide_input(input, profile));
+    compare::observed(outcome, has)
 }
 
 /// [`reference`], or the panic that deciding it met (a bug of autoreview's, not the
@@ -306,6 +375,62 @@ pub fn reference_safely(
     input: &Input,
     profile: Profile,
     has: Capabilities,
+    wording: &Wording,
 ) -> Result<InputOutcome, String> {
-    catch_unwind(AssertUnwindSafe(|| reference(input, profile, has))).map_err(|p| panic_message(&p))
+    catch_unwind(AssertUnwindSafe(|| reference(input, profile, has, wording)))
+        .map_err(|p| panic_message(&p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::FailureClass;
+
+    /// The baseline compares that a review failed and its message, never the class an
+    /// implementation gives the failure (the shipped gate has none); the resilient profile
+    /// compares it.
+    #[test]
+    fn the_baseline_does_not_compare_failure_classes() {
+        let failing = |profile| {
+            let all = crate::cases::all(profile).unwrap();
+            all.into_iter()
+                .map(|c| reference(&c.scenario, profile, Capabilities::ALL, &Wording::default()))
+                .find(|r| {
+                    matches!(r, InputOutcome::One(o)
+                        if o.review.failure.is_some() && o.prefix_only.is_empty())
+                })
+                .unwrap()
+        };
+        for profile in [Profile::Baseline, Profile::Resilient] {
+            let want = failing(profile);
+            let mut got = want.clone();
+            let InputOutcome::One(o) = &mut got else {
+                unreachable!()
+            };
+            let failure = o.review.failure.as_mut().unwrap();
+            failure.class = if failure.class == FailureClass::Internal {
+                FailureClass::Provider
+            } else {
+                FailureClass::Internal
+            };
+            let found = differences(&want, &got, false, profile, Level::Full);
+            match profile {
+                Profile::Baseline => assert!(found.is_empty(), "{found:?}"),
+                Profile::Resilient => {
+                    assert_eq!(found.len(), 1, "{found:?}");
+                    assert_eq!(found[0].pointer, "/review/failure/class");
+                }
+            }
+            // The message is still compared in both.
+            let InputOutcome::One(o) = &mut got else {
+                unreachable!()
+            };
+            o.review.failure.as_mut().unwrap().message.push('!');
+            let found = differences(&want, &got, false, profile, Level::Full);
+            assert!(
+                found.iter().any(|d| d.pointer == "/review/failure/message"),
+                "{found:?}"
+            );
+        }
+    }
 }

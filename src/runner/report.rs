@@ -1473,6 +1473,7 @@ fn specimen_run(results: Vec<CaseResult>, stale: &[&str]) -> Report {
         generated_passed: 0,
         generated_not_applicable: 0,
         stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
+        messages: None,
         counterexamples: Vec::new(),
     }
 }

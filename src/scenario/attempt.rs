@@ -21,6 +21,14 @@ pub enum Reviewer {
 }
 
 impl Reviewer {
+    /// Every attempt it scripts, in request order.
+    pub fn attempts(&self) -> &[Attempt] {
+        match self {
+            Reviewer::One(a) => std::slice::from_ref(a),
+            Reviewer::Many(list) => list,
+        }
+    }
+
     /// The attempt that answers the `n`th request (0-based): the last attempt repeats.
     pub fn attempt(&self, n: usize) -> &Attempt {
         match self {

@@ -2,7 +2,7 @@
 //! members that no real tool runtime produces. The contract refuses them, so that no implementation
 //! is ever judged on a call it cannot receive.
 
-use super::{CallKind, LogFact, Scenario, SchemaCount, SchemaView};
+use super::{Attempt, CallKind, LogFact, Scenario, SchemaCount, SchemaView};
 
 /// The name of the programmatic tool-calling transport tool.
 pub const RUN_CODE_NAME: &str = "run_code";
@@ -31,6 +31,12 @@ pub enum Unrealizable {
         "unrealizable (RZ-4): only a ptc-inner call can have ptc-start-missing or ptc-call-disagrees, and only a native call native-call-disagrees (log)"
     )]
     LogOfOtherKind,
+    /// RZ-8: a model runtime attaches failure facts (a code and a message) to every `error` or
+    /// `aborted` finish.
+    #[error(
+        "unrealizable (RZ-8): a response that ends with an \"error\" or \"aborted\" finish carries the failure's code and message: write the attempt as {{\"finish\": {{\"kind\": \"error\", \"code\": \"...\", \"message\": ...}}}} (reviewer)"
+    )]
+    FailedFinishWithoutFacts,
 }
 
 impl Unrealizable {
@@ -41,6 +47,7 @@ impl Unrealizable {
             Unrealizable::ReservedName => "RZ-2",
             Unrealizable::AmbiguousBinding => "RZ-3",
             Unrealizable::LogOfOtherKind => "RZ-4",
+            Unrealizable::FailedFinishWithoutFacts => "RZ-8",
         }
     }
 
@@ -50,6 +57,7 @@ impl Unrealizable {
             Unrealizable::TransportName | Unrealizable::ReservedName => "tool",
             Unrealizable::AmbiguousBinding => "schema",
             Unrealizable::LogOfOtherKind => "log",
+            Unrealizable::FailedFinishWithoutFacts => "reviewer",
         }
     }
 }
@@ -70,7 +78,16 @@ pub fn check(s: &Scenario) -> Result<(), Unrealizable> {
     if !s.log.applies_to(s.tool.call) {
         return Err(Unrealizable::LogOfOtherKind);
     }
+    if s.reviewer.attempts().iter().any(failed_without_facts) {
+        return Err(Unrealizable::FailedFinishWithoutFacts);
+    }
     Ok(())
+}
+
+/// Whether an attempt is a stream whose finish kind is `error` or `aborted` with no failure facts
+/// (RZ-8).
+fn failed_without_facts(a: &Attempt) -> bool {
+    matches!(a, Attempt::Blocks { finish, .. } if finish == "error" || finish == "aborted")
 }
 
 /// The nearest scenario the runtime can produce: a `run-code` call is named `run_code` (RZ-1),

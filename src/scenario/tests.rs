@@ -663,6 +663,7 @@ mod realizability {
             Unrealizable::ReservedName,
             Unrealizable::AmbiguousBinding,
             Unrealizable::LogOfOtherKind,
+            Unrealizable::FailedFinishWithoutFacts,
         ];
         let named: Vec<_> = all.iter().map(|r| (r.rule(), r.path())).collect();
         assert_eq!(
@@ -671,7 +672,8 @@ mod realizability {
                 ("RZ-1", "tool"),
                 ("RZ-2", "tool"),
                 ("RZ-3", "schema"),
-                ("RZ-4", "log")
+                ("RZ-4", "log"),
+                ("RZ-8", "reviewer"),
             ]
         );
         for r in all {
@@ -680,6 +682,28 @@ mod realizability {
                     .starts_with(&format!("unrealizable ({})", r.rule()))
             );
         }
+    }
+
+    /// A model runtime attaches a code and a message to every failed finish: a stream that ends with
+    /// an `error` or `aborted` finish kind and no failure facts is refused, whichever attempt it is,
+    /// and says how to write one; another non-`stop` finish stays a scenario.
+    #[test]
+    fn a_failed_finish_without_failure_facts_is_refused() {
+        for kind in ["error", "aborted"] {
+            for reviewer in [
+                json!({"blocks": [{"type": "text", "text": "{}"}], "finish": kind}),
+                json!([{"text": "x"}, {"blocks": [], "finish": kind}]),
+            ] {
+                let e = read(json!({"tool": {"name": "bash"}, "reviewer": reviewer})).unwrap_err();
+                assert_eq!(e.path, "reviewer", "{e}");
+                assert!(e.message.starts_with("unrealizable (RZ-8)"), "{e}");
+                assert!(e.message.contains(r#"{"finish": {"kind": "error""#), "{e}");
+            }
+        }
+        let max_tokens = json!({"blocks": [], "finish": "max-tokens"});
+        assert!(read(json!({"tool": {"name": "bash"}, "reviewer": max_tokens})).is_ok());
+        let failed = json!({"finish": {"kind": "aborted", "code": "ABORTED", "message": "x"}});
+        assert!(read(json!({"tool": {"name": "bash"}, "reviewer": failed})).is_ok());
     }
 
     #[test]

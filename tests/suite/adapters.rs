@@ -767,11 +767,14 @@ fn check_test_adapter(
     command.extend(args.iter().map(|a| (*a).to_owned()));
     let mut imp = Subprocess::start(command, profile, Limits::default())
         .unwrap_or_else(|e| panic!("{script}: {e}"));
-    runner::run_at(
+    runner::run_under(
         &mut imp,
         &cases::all(profile).unwrap(),
         profile,
-        level,
+        &autoreview::conformance::Terms {
+            level,
+            ..Default::default()
+        },
         Oracle::Reference,
         &Expected::none(),
         &mut |_, _| {},

@@ -27,3 +27,4 @@ mod schema; // the JSON Schemas name the documented members; the TypeScript decl
 mod sessions; // each call of a drawn session is that call alone in the state the session reached
 mod shared_dir; // directories the tests of one run share, under target/tmp
 mod table; // the decision table is complete, unambiguous and agrees with the engine
+mod wording; // an implementation's own wording: a gate in its own words passes with its mapping

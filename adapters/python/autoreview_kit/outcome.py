@@ -36,6 +36,9 @@ class CallRecord:
     attempts: int = 0
     routes: list[str] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    #: what the review's first request asked (its system text and messages), to tell a repair
+    #: from a retry (AR-RES-RETRY-2)
+    first_prompt: str | None = None
     #: indexes of reviewer requests a caller abort or the disposal ended
     signal_ended: set[int] = field(default_factory=set)
     failure: FailureReport | None = None

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -58,7 +59,6 @@ __all__ = [
     "CAPABILITIES",
     "FEATURES",
     "OBSERVABLES",
-    "REPAIR_INSTRUCTION",
     "RUNTIME_TEXT",
     "ApprovalService",
     "Env",
@@ -103,11 +103,12 @@ AUTO = "auto"
 NO_AUTO_PREFIX = 'permission: unknown preset "auto" (known: '
 AUTO_REGISTERED = 'permission: preset "auto" is already registered'
 
-#: MSG-REPAIR-INSTRUCTION: a request whose system text ends with it is a repair (AR-RES-RETRY-2).
-REPAIR_INSTRUCTION = (
-    "Your previous reply could not be read as a decision. Review the same pending action again and reply "
-    "with only the JSON object: exactly one of the six shapes in REVIEW_POLICY, with no Markdown, prose or tool call."
-)
+
+def _prompt_of(system: Any, messages: Any) -> str:
+    """What a reviewer request asks: its system text and its messages. A retry repeats the review's
+    first request unchanged; a repair asks the reviewer to repair its answer, in whatever words, so
+    what it asks differs (AR-REVIEW-12, AR-RES-RETRY-2)."""
+    return json.dumps([system, messages], sort_keys=True, default=repr)
 
 #: The request header's working directory, and the deployment's (AR-RES-CWD-1).
 HEADER_DIRECTORY = "/home/user/project"
@@ -281,13 +282,18 @@ class ReviewerClient:
         rec.attempts += 1
         rec.trace.append("review")
         rec.routes.append(f"{provider}/{model}")
+        messages = messages if isinstance(messages, (list, tuple, Mapping, str)) else list(messages)
+        prompt = _prompt_of(system, messages)
+        if index == 0:
+            rec.first_prompt = prompt
         rec.requests.append(
             {
                 "route": f"{provider}/{model}",
                 "temperature": _number_or_none(temperature),
                 "tools": len(list(tools)) if tools is not None and not isinstance(tools, Mapping) else len(tools or {}),
                 "session_id": session_id if isinstance(session_id, str) else None,
-                "repair": isinstance(system, str) and system.rstrip().endswith(REPAIR_INSTRUCTION),
+                # A later request of the review that asks something else than its first is a repair.
+                "repair": index > 0 and prompt != rec.first_prompt,
             }
         )
         script = w.spec["reviewer"]
