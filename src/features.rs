@@ -417,6 +417,43 @@ mod tests {
         assert_eq!(t, "x");
     }
 
+    /// Without `failure-hint`, the count and the hint line are blanked on both sides, the line
+    /// recognised in the implementation's own wording too; with it, nothing changes.
+    #[test]
+    fn blanking_drops_the_count_and_the_hint_line_in_either_wording() {
+        use crate::outcome::{Outcome, ToolResult};
+        let worded = Wording::parse(
+            r#"{"version": 1, "templates": {"MSG-HINT": "Failed <count>x on <route>."}}"#,
+        )
+        .unwrap();
+        for (wording, line) in [
+            (
+                Wording::default(),
+                messages::HINT.render(&[("count", "3"), ("route", "p/m")]),
+            ),
+            (worded, "Failed 3x on p/m.".to_owned()),
+        ] {
+            let mut o: Outcome = serde_json::from_value(serde_json::json!({
+                "settled": true,
+                "result": {"executed": false},
+                "review": {"attempts": 1, "consecutive_failures": 3},
+                "trace": []
+            }))
+            .unwrap();
+            o.result = ToolResult {
+                text: Some(format!("Error: failed: boom\n{line}")),
+                ..o.result
+            };
+            let one = InputOutcome::One(Box::new(o));
+            assert_eq!(Features::ALL.blank_missing(&one, &wording), one);
+            let InputOutcome::One(b) = Features::NONE.blank_missing(&one, &wording) else {
+                unreachable!()
+            };
+            assert_eq!(b.review.consecutive_failures, None);
+            assert_eq!(b.result.text.as_deref(), Some("Error: failed: boom"));
+        }
+    }
+
     /// The spec's "Optional features" table and this module's table are one list: every feature
     /// the spec names is here and the reverse, with the same strength and clauses, and every
     /// clause exists.
