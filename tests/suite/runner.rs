@@ -2140,29 +2140,35 @@ fn a_gate_without_session_ids_breaks_one_clause() {
 }
 
 /// The example gate without the failure hint and count (`failure-hint`), checked under the
-/// resilient profile, its hello declaring its features (`--declare`) or not: the exit code and
-/// the JSON report.
-fn no_hint_report(declare: bool) -> (Option<i32>, serde_json::Value, String) {
+/// resilient profile, its hello declaring its features (`--declare`) or not: the exit code, the
+/// JSON report, the terminal's and the Markdown report.
+fn no_hint_report(declare: bool) -> (Option<i32>, serde_json::Value, String, String) {
     const ADAPTER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/no-hint.js");
     let json = std::env::temp_dir().join(format!(
         "autoreview-no-hint-{declare}-{}.json",
         std::process::id()
     ));
+    let md = json.with_extension("md");
     let mut command = Command::new(BIN);
     command
         .args(["check", "--profile", "resilient", "--report-json"])
         .arg(&json)
+        .arg("--markdown")
+        .arg(&md)
         .args(["--", "node", ADAPTER]);
     if declare {
         command.arg("--declare");
     }
     let out = command.output().expect("run autoreview");
     let text = std::fs::read_to_string(&json).unwrap();
+    let markdown = std::fs::read_to_string(&md).unwrap();
     let _ = std::fs::remove_file(&json);
+    let _ = std::fs::remove_file(&md);
     (
         out.status.code(),
         serde_json::from_str(&text).unwrap(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
+        markdown,
     )
 }
 
@@ -2172,7 +2178,13 @@ fn no_hint_report(declare: bool) -> (Option<i32>, serde_json::Value, String) {
 /// implemented, never as passed.
 #[test]
 fn a_gate_without_the_hint_passes_only_by_declaring_its_features() {
-    let (code, undeclared, _) = no_hint_report(false);
+    let (code, undeclared, stdout, markdown) = no_hint_report(false);
+    for report in [&stdout, &markdown] {
+        assert!(
+            !report.contains("optional features not implemented"),
+            "{report}"
+        );
+    }
     assert_eq!(code, Some(1), "{undeclared}");
     let clauses: Vec<&str> = undeclared["violations"]
         .as_array()
@@ -2191,7 +2203,7 @@ fn a_gate_without_the_hint_passes_only_by_declaring_its_features() {
         ])
     );
 
-    let (code, declared, stdout) = no_hint_report(true);
+    let (code, declared, stdout, markdown) = no_hint_report(true);
     assert_eq!(code, Some(0), "{declared}");
     assert_eq!(declared["summary"]["total"]["failed"], 0, "{declared}");
     assert_eq!(
@@ -2210,5 +2222,11 @@ fn a_gate_without_the_hint_passes_only_by_declaring_its_features() {
             "optional features not implemented (not compared, never passed): failure-hint (SHOULD: AR-RES-HINT-1"
         ),
         "{stdout}"
+    );
+    assert!(
+        markdown.contains(
+            r"optional features not implemented (not compared, never passed)\: failure-hint (SHOULD\: AR-RES-HINT-1"
+        ),
+        "{markdown}"
     );
 }
