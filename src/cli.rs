@@ -356,7 +356,7 @@ pub struct RunOptions {
     /// case that breaks it (else the first fixed case) is shrunk while that clause stays violated.
     /// Differences that name no clause, and cases without an outcome, get one per kind of
     /// difference, within the same limit.
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    #[arg(long, value_name = "N", default_value_t = 50)]
     pub max_counterexamples: usize,
     /// Try at most this many smaller scenarios per counterexample (each asks the implementation).
     #[arg(long, value_name = "N", default_value_t = 2000)]

@@ -583,6 +583,8 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                     self.profile,
                 )
                 .to_string(),
+                configured_route: self.profile == Profile::Resilient
+                    && self.config.reviewer_route.is_some(),
                 requests: routes.clone(),
                 session_id: (self.profile == Profile::Resilient).then(|| session.id.clone()),
                 signal_ended,

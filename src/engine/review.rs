@@ -76,6 +76,9 @@ pub struct Review {
     pub settlement: Settlement,
     /// The route every request of this review uses (AR-RES-ROUTE-1), made or not.
     pub route: String,
+    /// Whether that route is a configured reviewer route (AR-RES-ROUTE-1) rather than the
+    /// session's own (AR-REVIEW-3): the clause the requests' routes are cited to.
+    pub configured_route: bool,
     /// Each reviewer request, in order.
     pub requests: Vec<Sent>,
     /// The session id every request carries (AR-RES-REQUEST-1); `None` in the baseline, whose
@@ -188,9 +191,12 @@ impl Review {
         let attempts = self.attempts_by(profile);
         c.cite_all("/review/attempts", &attempts);
         c.cite_all("/trace", &attempts);
-        let route: &[&'static str] = match profile {
-            Profile::Baseline => &["AR-REVIEW-3"],
-            Profile::Resilient => &["AR-RES-ROUTE-1"],
+        // The session's route is the baseline's rule, which the resilient profile keeps where no
+        // reviewer route is configured; a configured one is AR-RES-ROUTE-1's.
+        let route: &[&'static str] = if self.configured_route {
+            &["AR-RES-ROUTE-1"]
+        } else {
+            &["AR-REVIEW-3"]
         };
         c.cite_all("/review/routes", route);
         c.cite_all("/review/routes", &attempts);
@@ -279,6 +285,7 @@ pub fn review(s: &Scenario, profile: Profile) -> Review {
     Review {
         settlement,
         route: route_for(s, profile),
+        configured_route: profile == Profile::Resilient && s.config.reviewer_route.is_some(),
         requests,
         session_id: match profile {
             Profile::Baseline => None,

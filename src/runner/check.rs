@@ -361,6 +361,7 @@ pub fn check(
                 .max_counterexamples
                 .saturating_sub(report.counterexamples.len()),
             max_shrink_steps: request.shrink_steps,
+            terms: terms.clone(),
             ..generated::Plan::new(0, request.seed)
         };
         let shrunk = generated::shrink_fixed(

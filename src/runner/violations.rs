@@ -1,7 +1,8 @@
 //! The violations of a run: the requirements its failed cases break, computed once from the
 //! results and the counterexamples, in the order every report leads with them. A difference
-//! names the clauses it breaks ([`Difference::clauses`]); a violation is one clause with every
-//! failed case that breaks it, the worst severity and the weakest conformance level at which it
+//! names the clauses behind its member ([`Difference::clauses`]) and is attributed to the most
+//! specific of them ([`attributed`]); a violation is one clause with every failed case that
+//! breaks it, the worst severity and the weakest conformance level at which it
 //! shows, and the counterexample shrunk for it. Differences that name no clause are grouped under
 //! one explicit entry, [`UNATTRIBUTED`], never dropped. A case without an outcome (a crash, a
 //! timeout, a protocol error) breaks no clause: the reports list it apart, as a broken case.
@@ -85,15 +86,58 @@ pub fn breaks(verdict: &Verdict, clause: &str, severity: Severity) -> bool {
         .is_some_and(|(s, _)| *s <= severity)
 }
 
+/// The one clause each difference of a run's failed `results` is attributed to, by result and
+/// difference. Of the clauses behind a member, most also stand behind many members that did not
+/// differ, or that differ for another reason (AR-ORDER-1 behind every trace, AR-MSG-1 behind
+/// every text): the difference is attributed to the most specific of its clauses, the one the
+/// fewest failed cases of the run name, the first cited on a tie. So a gate that breaks one
+/// requirement reads as that one clause, and the general clauses its differences also name
+/// stand only for the differences nothing more specific explains.
+pub fn attributed(results: &[CaseResult]) -> Vec<Vec<&str>> {
+    let failed = |r: &&CaseResult| matches!(r.status, Status::Fail | Status::ExpectedFail);
+    let mut support: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in results.iter().filter(failed) {
+        for clause in broken_by(&r.verdict).into_keys() {
+            *support.entry(clause).or_default() += 1;
+        }
+    }
+    results
+        .iter()
+        .map(|r| match &r.verdict {
+            Verdict::Fail { differences } if failed(&r) => differences
+                .iter()
+                .map(|d| {
+                    let clauses = clauses_of(d);
+                    clauses
+                        .iter()
+                        .enumerate()
+                        .min_by_key(|(k, c)| (support.get(**c).copied().unwrap_or(0), *k))
+                        .map_or(UNATTRIBUTED, |(_, c)| *c)
+                })
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 /// The violations of a run with these `results` and `counterexamples`, worst first: by severity,
-/// then the weakest level, then the most cases, then the clause ID.
+/// then the weakest level, then the most cases, then the clause ID. Each difference counts for
+/// the one clause it is [`attributed`] to.
 pub fn of(results: &[CaseResult], counterexamples: &[Found]) -> Vec<Violation> {
     let mut by_clause: BTreeMap<&str, Violation> = BTreeMap::new();
-    for r in results {
-        if !matches!(r.status, Status::Fail | Status::ExpectedFail) {
+    for (r, clauses) in results.iter().zip(attributed(results)) {
+        let Verdict::Fail { differences } = &r.verdict else {
             continue;
+        };
+        // This case's clauses, each with the worst severity and weakest level of its differences.
+        let mut here: BTreeMap<&str, (Severity, Level)> = BTreeMap::new();
+        for (d, clause) in differences.iter().zip(clauses) {
+            let level = level_of(d);
+            let e = here.entry(clause).or_insert((d.severity, level));
+            e.0 = e.0.min(d.severity);
+            e.1 = e.1.min(level);
         }
-        for (clause, (severity, level)) in broken_by(&r.verdict) {
+        for (clause, (severity, level)) in here {
             let v = by_clause.entry(clause).or_insert_with(|| Violation {
                 clause: clause.to_owned(),
                 level,
@@ -233,12 +277,42 @@ pub(crate) mod tests {
                     0,
                     "C"
                 ),
-                ("AR-MSG-2", Severity::Text, Level::Texts, 1, 1, "B"),
+                // Named by as many failed cases as AR-MSG-2: the first cited stands for it.
                 ("MSG-FAILED", Severity::Text, Level::Texts, 1, 1, "B"),
             ]
         );
         assert!(v[0].fails_the_run() && !v[2].fails_the_run());
         assert!(v.iter().all(|v| v.counterexample.is_none()));
+    }
+
+    /// A difference counts for the most specific of its clauses: a general clause that many
+    /// failed cases name (as AR-ORDER-1 stands behind every trace) does not stand for a
+    /// difference that a clause fewer cases name explains, and stands for the differences
+    /// nothing more specific explains.
+    #[test]
+    fn a_difference_counts_for_its_most_specific_clause() {
+        let d = |clauses: &[&str]| difference(Severity::Order, "/trace", clauses);
+        let results = vec![
+            failed("A", false, vec![d(&["AR-ORDER-1", "AR-TOL-4"])]),
+            failed("B", false, vec![d(&["AR-ORDER-1", "AR-RES-RETRY-1"])]),
+            failed("C", false, vec![d(&["AR-ORDER-1", "AR-RES-RETRY-1"])]),
+            failed("D", false, vec![d(&["AR-ORDER-1"])]),
+        ];
+        let found: Vec<(String, usize)> = of(&results, &[])
+            .into_iter()
+            .map(|v| (v.clause, v.cases))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("AR-RES-RETRY-1".to_owned(), 2),
+                ("AR-ORDER-1".to_owned(), 1),
+                ("AR-TOL-4".to_owned(), 1),
+            ]
+        );
+        let by_case = attributed(&results);
+        assert_eq!(by_case[0], ["AR-TOL-4"]);
+        assert_eq!(by_case[3], ["AR-ORDER-1"]);
     }
 
     /// Within a severity and level, the clause more cases break comes first.

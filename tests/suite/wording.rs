@@ -96,11 +96,46 @@ fn a_gate_in_its_own_words_passes_with_its_mapping_and_fails_on_words_alone_with
                     "{profile} {}: {d}",
                     r["id"]
                 );
+                // Each names the template the reference rendered the text from, and the
+                // clause whose table holds that template.
+                let clauses: Vec<&str> = d["clauses"]
+                    .as_array()
+                    .map(|c| c.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                assert!(
+                    clauses.iter().any(|c| c.starts_with("MSG-"))
+                        && clauses.iter().any(|c| TEMPLATE_TABLES.contains(c)),
+                    "{profile} {}: {d}",
+                    r["id"]
+                );
             }
         }
         assert!(failed > 200, "{profile}: {failed} cases fail on wording");
+        // A pass at `full` is a pass at every level below it (each compares less of the same
+        // outcomes); words alone fail `texts` and nothing below it.
+        let (code, report, text) = check(
+            &format!("{profile}-decisions"),
+            &[
+                "--profile",
+                profile,
+                "--generated",
+                "150",
+                "--seed",
+                "24",
+                "--level",
+                "decisions",
+                "--",
+                "node",
+                ADAPTER,
+            ],
+        );
+        assert_eq!(code, Some(0), "{profile} at decisions: {text}");
+        assert_eq!(report["level"], "decisions");
     }
 }
+
+/// The clauses whose tables hold the spec's templates (chapter 9 and the resilient profile's).
+const TEMPLATE_TABLES: [&str; 4] = ["AR-MSG-1", "AR-MSG-2", "AR-MSG-5", "AR-RES-MSG-1"];
 
 /// The async gate renders through the templates the engine renders with: under the same wording,
 /// every text of theirs agrees, in both profiles.
