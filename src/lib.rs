@@ -24,6 +24,7 @@ pub mod cases;
 pub mod conformance;
 pub mod corpus;
 pub mod embedded;
+pub mod features;
 pub mod generate;
 pub mod ids;
 pub mod normalize;

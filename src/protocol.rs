@@ -90,6 +90,11 @@ pub enum Reply {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schemars(with = "Option<Vec<crate::capability::Capability>>")]
         lacks: Option<Vec<String>>,
+        /// Protocol 2: the optional features its gate implements (`spec/protocol.md`, "Optional
+        /// features"); absent, every one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Option<Vec<crate::features::Feature>>")]
+        features: Option<Vec<String>>,
         /// Protocol 2: `true` asks for every scenario in its canonical form; absent, as written.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         canonical: bool,
@@ -303,6 +308,7 @@ pub fn serve(
                             .collect(),
                     ),
                     lacks: None,
+                    features: None,
                     canonical: false,
                 }
             }

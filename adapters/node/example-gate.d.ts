@@ -1,6 +1,6 @@
 // The API of example-gate.js, written by hand (see harness.d.ts).
 
-import type { FailureClass, Install, Observable, Profile, ReviewerChunk } from './harness';
+import type { FailureClass, Feature, Install, Observable, Profile, ReviewerChunk } from './harness';
 
 /** A reviewer's decision, read from its response. */
 export type ReviewerDecision = { decision: 'allow' } | { decision: 'deny'; reason?: string };
@@ -27,3 +27,5 @@ export declare function classifyErrorFinish(code: string, messageText: string): 
 export declare const profiles: Profile[];
 /** What the example gate observes. */
 export declare const observes: Observable[];
+/** The optional features the example gate implements: every one. */
+export declare const features: Feature[];

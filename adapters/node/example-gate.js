@@ -702,6 +702,8 @@ module.exports = {
   classifyErrorFinish,
   profiles: ['baseline', 'resilient'],
   observes: ['sessions', 'requests', 'session-log'],
+  // The resilient profile's optional features this gate implements (spec/protocol.md).
+  features: ['failure-hint', 'failure-class'],
 };
 
 // Run directly, this module would exit at once, and a check would only see an adapter that ended

@@ -292,6 +292,11 @@ interface ServeCommon {
   observes?: Observable[];
   /** What its framework cannot express (protocol 2). Default none: the hello has no `lacks`. */
   lacks?: Capability[];
+  /**
+   * The optional features the gate implements (protocol 2, spec/protocol.md "Optional features").
+   * Default absent: the hello has no `features`, which the runner reads as every feature.
+   */
+  features?: Feature[];
   /** Where the adapter's logs go. Default: stderr. */
   log?: (...args: unknown[]) => void;
 }
@@ -398,6 +403,10 @@ export declare const PROTOCOL: 2;
 export declare const OBSERVABLES: readonly Observable[];
 /** What a framework can declare it lacks. */
 export declare const CAPABILITIES: readonly Capability[];
+/** An optional feature of the resilient profile. */
+export type Feature = 'failure-hint' | 'failure-class';
+/** The optional features a gate can declare. */
+export declare const FEATURES: readonly Feature[];
 /** The texts the tool runtime renders (spec chapter 9). */
 export declare const RUNTIME_TEXT: {
   /** MSG-ERROR-PREFIX: the text of a refused call. */

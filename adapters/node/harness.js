@@ -41,6 +41,12 @@ const OBSERVABLES = ['sessions', 'requests', 'session-log'];
  * (`abort-signal`). A case that needs one of them is not applicable to the gate.
  */
 const CAPABILITIES = ['deny-reason', 'ask-reason', 'abort-signal'];
+/**
+ * The resilient profile's optional features (spec/protocol.md, "Optional features"): the failure
+ * count and hint (`failure-hint`), the failure class in the outcome and INFO-FAILED
+ * (`failure-class`). A hello without a list implements every one.
+ */
+const FEATURES = ['failure-hint', 'failure-class'];
 
 // ---------------------------------------------------------------------------------------------
 // Texts the tool runtime, the approval service, the presets service and the session log render
@@ -851,14 +857,17 @@ function runScenario(raw, gate, options = {}) {
  * `observes` lists what the gate can express, and only that: a case that needs something left out
  * is not applicable to it (never sent, never a pass). `lacks` (default none: the hello then has no
  * `lacks` member) names what the gate's framework cannot express, among CAPABILITIES; a case that
- * needs it is not applicable either. A runner speaking protocol 1 is answered with protocol 1,
- * observes nothing beyond it and hears of no `lacks`.
+ * needs it is not applicable either. `features` (default absent: the hello then has no `features`
+ * member, which the runner reads as every feature) lists the optional features the gate
+ * implements, among FEATURES; a member only an unlisted one governs is not compared. A runner
+ * speaking protocol 1 is answered with protocol 1, observes nothing beyond it and hears of no
+ * `lacks` and no `features`.
  *
  * `node adapter.js --decide <profile>` instead reads lines `{ "reply", "world", "scenario" }` on
  * stdin (a decide line's members, as each line of spec/fixtures/replay.jsonl holds them) and
  * prints one outcome per line, for debugging (with everything the gate observes).
  */
-function serve({ implementation, profiles = ['baseline'], observes = [], lacks = [], install, gate, log: userLog } = {}) {
+function serve({ implementation, profiles = ['baseline'], observes = [], lacks = [], features, install, gate, log: userLog } = {}) {
   const installer = installerOf({ install, gate });
   const unknown = observes.filter((o) => !OBSERVABLES.includes(o));
   if (unknown.length > 0) throw new TypeError(`serve: observes names ${unknown.join(', ')}; known: ${OBSERVABLES.join(', ')}`);
@@ -866,6 +875,9 @@ function serve({ implementation, profiles = ['baseline'], observes = [], lacks =
   const unknownLacks = lacks.filter((c) => !CAPABILITIES.includes(c));
   if (unknownLacks.length > 0) throw new TypeError(`serve: lacks names ${unknownLacks.join(', ')}; known: ${CAPABILITIES.join(', ')}`);
   const lacked = CAPABILITIES.filter((c) => lacks.includes(c));
+  const unknownFeatures = (features || []).filter((f) => !FEATURES.includes(f));
+  if (unknownFeatures.length > 0) throw new TypeError(`serve: features names ${unknownFeatures.join(', ')}; known: ${FEATURES.join(', ')}`);
+  const implemented = features === undefined ? undefined : FEATURES.filter((f) => features.includes(f));
   const log = userLog || ((...args) => process.stderr.write(`${args.map(String).join(' ')}\n`));
   process.on('unhandledRejection', (error) => log(`[adapter] unhandled rejection: ${error && error.stack ? error.stack : String(error)}`));
 
@@ -911,6 +923,7 @@ function serve({ implementation, profiles = ['baseline'], observes = [], lacks =
         const hello = { type: 'hello', protocol: speaks, implementation, profiles };
         if (speaks >= 2) hello.observes = declared;
         if (speaks >= 2 && lacked.length > 0) hello.lacks = lacked;
+        if (speaks >= 2 && implemented !== undefined) hello.features = implemented;
         if (speaks >= 2) hello.canonical = true;
         write(hello);
         return;
@@ -947,6 +960,7 @@ module.exports = {
   PROTOCOL,
   OBSERVABLES,
   CAPABILITIES,
+  FEATURES,
   RUNTIME_TEXT,
   INFO_ABORTED,
   PRESET_TABLE,

@@ -72,5 +72,11 @@ serve({
   //   'ask-reason'    an approval request carries no reason for the human;
   //   'abort-signal'  the gate gets no abort signal but the integration's disposal.
   // lacks: ['deny-reason'],
+  // The resilient profile's optional features your gate implements (protocol 2): leave the list
+  // out and the runner holds the gate to every one; list them and a member that only an unlisted
+  // one governs is not compared, and the report names the feature "not implemented":
+  //   'failure-hint'   the count of reviewer failures in a row and the hint line (AR-RES-HINT-1..4);
+  //   'failure-class'  the failure class in review.failure and in INFO-FAILED (AR-REVIEW-6).
+  features: ['failure-hint', 'failure-class'],
   install,
 });

@@ -66,6 +66,12 @@ if __name__ == "__main__":
             # "abort-signal" (the gate gets no abort signal). Cases that need one are not
             # applicable. The example lacks nothing.
             # lacks=("deny-reason",),
+            # The resilient profile's optional features your gate implements (protocol 2): leave
+            # this out and the runner holds the gate to every one; list them and a member that
+            # only an unlisted one governs is not compared, the report naming it "not implemented":
+            #   "failure-hint"   the count of reviewer failures in a row and the hint line;
+            #   "failure-class"  the failure class in review.failure and in INFO-FAILED.
+            features=("failure-hint", "failure-class"),
             install=install,
         )
     )

@@ -12,6 +12,7 @@ use super::{
 use crate::capability::{Capabilities, Need};
 use crate::cases::Case;
 use crate::conformance::{self, Level, Terms};
+use crate::features::Features;
 use crate::messages::Wording;
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
@@ -84,6 +85,10 @@ pub struct Judge<'a> {
     /// another) and the implementation's own wording of the templates (`--messages`), with which
     /// the reference renders its texts.
     pub terms: Terms,
+    /// The optional features the implementation declares (`spec/protocol.md`, "Optional
+    /// features"): under the resilient profile, members only a missing one governs are not
+    /// compared.
+    pub features: Features,
     expected: &'a Expected,
 }
 
@@ -96,6 +101,7 @@ impl<'a> Judge<'a> {
     ) -> Judge<'a> {
         Judge {
             has: imp.capabilities(),
+            features: imp.features(),
             imp,
             profile,
             terms: Terms::default(),
@@ -126,13 +132,26 @@ impl<'a> Judge<'a> {
 
     /// The one place an implementation's answer is compared with the reference's outcome (as far
     /// as the implementation observes it): every verdict on an answer against the reference,
-    /// fixed or generated, call or session, is made of these differences.
+    /// fixed or generated, call or session, is made of these differences. Under the resilient
+    /// profile, the members only an optional feature the implementation does not declare governs
+    /// are set equal on both sides first ([`Features::blank_missing`]).
     pub fn differences(
         &self,
         reference: &InputOutcome,
         answer: &InputOutcome,
         implementation_defined: bool,
     ) -> Vec<Difference> {
+        let blanked;
+        let (reference, answer) =
+            if self.profile == Profile::Resilient && self.features != Features::ALL {
+                blanked = (
+                    self.features.blank_missing(reference, &self.terms.wording),
+                    self.features.blank_missing(answer, &self.terms.wording),
+                );
+                (&blanked.0, &blanked.1)
+            } else {
+                (reference, answer)
+            };
         differences(
             reference,
             answer,

@@ -75,6 +75,12 @@ pub trait Implementation {
     fn info(&self) -> Option<ImplementationInfo> {
         None
     }
+
+    /// The optional features it implements (`spec/protocol.md`, "Optional features"); by
+    /// default every one, as the reference engine.
+    fn features(&self) -> crate::features::Features {
+        crate::features::Features::ALL
+    }
 }
 
 /// The name, version and language of an in-process implementation of this crate.
@@ -440,6 +446,11 @@ pub struct Report {
     /// What the implementation's framework cannot express.
     #[serde(default)]
     pub lacks: Vec<Capability>,
+    /// Under the resilient profile, each optional feature and whether the implementation
+    /// declared it (`spec/protocol.md`, "Optional features"); empty under the baseline and in a
+    /// report that does not say.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<crate::features::FeatureStatus>,
     /// When the run started (RFC 3339, UTC).
     #[serde(
         default = "report::epoch",
@@ -630,6 +641,7 @@ pub fn run_under(
     let stale_expectations = expected.stale(&known_failures::Scope::of_fixed(
         cases.iter().map(|c| c.id.as_str()),
     ));
+    let features = judge.features.statuses(profile);
     let imp = judge.implementation();
     Report {
         profile,
@@ -647,6 +659,7 @@ pub fn run_under(
         canonical: imp.canonical(),
         observes: has.observed(),
         lacks: has.lacked(),
+        features,
         started,
         duration: clock.elapsed(),
         seed: None,

@@ -437,6 +437,9 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
     if let Some(line) = not_applicable_line(report, &|id| v(id)) {
         let _ = writeln!(out, "{line}");
     }
+    if let Some(line) = crate::features::not_implemented_line(&report.features) {
+        let _ = writeln!(out, "{line}");
+    }
     if !report.stale_expectations.is_empty() {
         let _ = writeln!(
             out,
@@ -1352,6 +1355,9 @@ pub fn markdown(report: &Report, strict: bool) -> String {
     if let Some(line) = not_applicable_line(report, &|id| code_span(id)) {
         let _ = writeln!(out, "\n{line}");
     }
+    if let Some(line) = crate::features::not_implemented_line(&report.features) {
+        let _ = writeln!(out, "\n{}", md_text(&line, line.len()));
+    }
     let mut failing: Vec<&CaseResult> = report
         .results
         .iter()
@@ -1458,6 +1464,7 @@ fn specimen_run(results: Vec<CaseResult>, stale: &[&str]) -> Report {
         protocol: None,
         observes: Vec::new(),
         lacks: Vec::new(),
+        features: Vec::new(),
         started: SystemTime::UNIX_EPOCH,
         duration: std::time::Duration::from_millis(10),
         seed: None,

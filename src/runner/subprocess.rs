@@ -4,6 +4,7 @@
 //! it belongs to.
 
 use crate::capability::{Capabilities, Observable};
+use crate::features::Features;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -378,6 +379,8 @@ struct Hello {
     has: Capabilities,
     /// Whether it asked for canonical scenarios.
     canonical: bool,
+    /// The optional features it declares.
+    features: Features,
 }
 
 /// The subprocess implementation.
@@ -396,6 +399,8 @@ pub struct Subprocess {
     /// Whether its hello asked for canonical scenarios (`spec/protocol.md`, "Canonical
     /// scenarios").
     canonical: bool,
+    /// The optional features its hello declares (every one when it lists none).
+    features: Features,
     restarts: u32,
     seq: u64,
     gave_up: Option<String>,
@@ -421,6 +426,7 @@ impl Subprocess {
             protocol: protocol::VERSION,
             has: Capabilities::PROTOCOL_1,
             canonical: false,
+            features: Features::ALL,
             restarts: 0,
             seq: 0,
             gave_up: None,
@@ -432,6 +438,7 @@ impl Subprocess {
         s.protocol = hello.protocol;
         s.has = hello.has;
         s.canonical = hello.canonical;
+        s.features = hello.features;
         Ok(s)
     }
 
@@ -558,6 +565,7 @@ impl Subprocess {
                     profiles,
                     observes,
                     lacks,
+                    features,
                     canonical,
                 }) => {
                     if !protocol::ACCEPTED.contains(&p) {
@@ -572,8 +580,11 @@ impl Subprocess {
                                 ));
                             }
                             Ok(read)
+                        })
+                        .and_then(|read| {
+                            Ok((read, Features::from_hello(p, features.as_deref())?))
                         });
-                    let has = match read {
+                    let (has, features) = match read {
                         Ok(o) => o,
                         Err(message) => {
                             running.kill();
@@ -597,6 +608,7 @@ impl Subprocess {
                             protocol: p,
                             has,
                             canonical,
+                            features,
                         },
                     ))
                 }
@@ -660,19 +672,21 @@ impl Subprocess {
             // The cases were chosen, and are judged, on what the first hello said: an adapter
             // that says otherwise after a restart cannot be judged on the same terms.
             Ok((running, hello))
-                if (hello.protocol, hello.has, hello.canonical)
-                    != (self.protocol, self.has, self.canonical) =>
+                if (hello.protocol, hello.has, hello.canonical, hello.features)
+                    != (self.protocol, self.has, self.canonical, self.features) =>
             {
                 running.kill();
                 self.gave_up = Some(format!(
-                    "the restarted adapter answered hello differently (protocol {}, observes [{}], lacks [{}]{}; before: protocol {}, observes [{}], lacks [{}]{}), so no further case is run",
+                    "the restarted adapter answered hello differently (protocol {}, observes [{}], lacks [{}], features [{}]{}; before: protocol {}, observes [{}], lacks [{}], features [{}]{}), so no further case is run",
                     hello.protocol,
                     names(hello.has.observed()),
                     names(hello.has.lacked()),
+                    names(hello.features.declared()),
                     if hello.canonical { ", canonical" } else { "" },
                     self.protocol,
                     names(self.has.observed()),
                     names(self.has.lacked()),
+                    names(self.features.declared()),
                     if self.canonical { ", canonical" } else { "" },
                 ));
             }
@@ -708,6 +722,11 @@ impl Implementation for Subprocess {
     /// under `lacks`; a protocol-1 adapter observes nothing beyond protocol 1.
     fn capabilities(&self) -> Capabilities {
         self.has
+    }
+
+    /// What the adapter's hello lists under `features`; every feature when it lists none.
+    fn features(&self) -> Features {
+        self.features
     }
 
     fn finish(&mut self) -> Option<ImplError> {

@@ -31,6 +31,8 @@
 //   canonical      ask for canonical scenarios, which serve decides as it decides any
 //   canonical-v1   answer hello with protocol 1, no `observes`, and `canonical`
 //   lacks-v1       answer hello with protocol 1 and a `lacks` list
+//   features-unknown  answer hello with the features "failure-hint" and "telepathy"
+//   features-v1    answer hello with protocol 1 and a `features` list
 //   shifty PATH    crash on the first decide, leaving a file at PATH; a hello while PATH exists
 //                  observes nothing and lacks deny-reason (an adapter whose hello changes on restart)
 //   no-profile     answer hello without the run's profile
@@ -73,6 +75,8 @@ input.on('line', async (line) => {
     if (mode === 'lacks') reply.lacks = ['deny-reason', 'ask-reason', 'abort-signal'];
     if (mode === 'lacks-unknown') reply.lacks = ['deny-reason', 'telepathy'];
     if (mode === 'lacks-v1') { reply.protocol = 1; delete reply.observes; reply.lacks = ['deny-reason']; }
+    if (mode === 'features-unknown') reply.features = ['failure-hint', 'telepathy'];
+    if (mode === 'features-v1') { reply.protocol = 1; delete reply.observes; reply.features = []; }
     if (mode === 'canonical') reply.canonical = true;
     if (mode === 'canonical-v1') { reply.protocol = 1; delete reply.observes; reply.canonical = true; }
     if (mode === 'no-profile') reply.profiles = reply.profiles.filter((p) => p !== msg.profile);

@@ -1248,6 +1248,35 @@ fn a_hello_that_lists_observables_wrongly_is_refused() {
     assert_eq!(code, 2);
 }
 
+/// A hello's `features` is checked: an unknown feature, or a list with protocol 1, stops the run
+/// before any case, naming the features this runner knows.
+#[test]
+fn a_hello_that_lists_features_wrongly_is_refused() {
+    let err = Subprocess::start(node("features-unknown", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails")
+        .to_string();
+    assert!(
+        err.contains(r#"its hello lists the feature "telepathy", which this runner does not know: the optional features are "failure-hint", "failure-class""#),
+        "{err}"
+    );
+    let err = Subprocess::start(node("features-v1", 0), Profile::Resilient, quick())
+        .err()
+        .expect("the handshake fails")
+        .to_string();
+    assert!(err.contains("lists `features` with protocol 1"), "{err}");
+    let (code, _) = cli(&[
+        "check",
+        "--",
+        "node",
+        MISBEHAVE,
+        BIN,
+        "features-unknown",
+        "0",
+    ]);
+    assert_eq!(code, 2);
+}
+
 /// An adapter that asks for canonical scenarios gets each case as a session naming every member,
 /// with the outcome to give on the decide line, and is judged as before: the reference engine
 /// behind the protocol passes every fixed case so. `canonical` with protocol 1 stops the run.
@@ -1412,7 +1441,7 @@ fn an_adapter_whose_hello_changes_on_restart_runs_no_further_case() {
         assert_eq!(error.kind, Broken::NotRun, "{error:?}");
         assert!(
             error.message.contains(
-                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason]; before: protocol 2, observes [sessions, requests, session-log], lacks [])"
+                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason], features [failure-hint, failure-class]; before: protocol 2, observes [sessions, requests, session-log], lacks [], features [failure-hint, failure-class])"
             ),
             "{}",
             error.message
@@ -2111,6 +2140,96 @@ fn a_gate_without_session_ids_breaks_one_clause() {
     assert_eq!(
         counterexamples[i]["clauses"],
         serde_json::json!(["AR-RES-REQUEST-1"])
+    );
+}
+
+/// The example gate without the failure hint and count (`failure-hint`), checked under the
+/// resilient profile, its hello declaring its features (`--declare`) or not: the exit code, the
+/// JSON report, the terminal's and the Markdown report.
+fn no_hint_report(declare: bool) -> (Option<i32>, serde_json::Value, String, String) {
+    const ADAPTER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/no-hint.js");
+    let json = std::env::temp_dir().join(format!(
+        "autoreview-no-hint-{declare}-{}.json",
+        std::process::id()
+    ));
+    let md = json.with_extension("md");
+    let mut command = Command::new(BIN);
+    command
+        .args(["check", "--profile", "resilient", "--report-json"])
+        .arg(&json)
+        .arg("--markdown")
+        .arg(&md)
+        .args(["--", "node", ADAPTER]);
+    if declare {
+        command.arg("--declare");
+    }
+    let out = command.output().expect("run autoreview");
+    let text = std::fs::read_to_string(&json).unwrap();
+    let markdown = std::fs::read_to_string(&md).unwrap();
+    let _ = std::fs::remove_file(&json);
+    let _ = std::fs::remove_file(&md);
+    (
+        out.status.code(),
+        serde_json::from_str(&text).unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        markdown,
+    )
+}
+
+/// Issue 24, item 5: a gate without an optional feature fails when its hello does not declare
+/// its features (an absent list is every feature), on the hint's clauses; declaring the features
+/// it implements, it passes every case, and every report names the missing one as not
+/// implemented, never as passed.
+#[test]
+fn a_gate_without_the_hint_passes_only_by_declaring_its_features() {
+    let (code, undeclared, stdout, markdown) = no_hint_report(false);
+    for report in [&stdout, &markdown] {
+        assert!(
+            !report.contains("optional features not implemented"),
+            "{report}"
+        );
+    }
+    assert_eq!(code, Some(1), "{undeclared}");
+    let clauses: Vec<&str> = undeclared["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["clause"].as_str().unwrap())
+        .collect();
+    assert!(clauses.contains(&"AR-RES-HINT-1"), "{clauses:?}");
+    assert_eq!(
+        undeclared["features"],
+        serde_json::json!([
+            {"feature": "failure-hint", "implemented": true},
+            {"feature": "failure-class", "implemented": true},
+        ])
+    );
+
+    let (code, declared, stdout, markdown) = no_hint_report(true);
+    assert_eq!(code, Some(0), "{declared}");
+    assert_eq!(declared["summary"]["total"]["failed"], 0, "{declared}");
+    assert_eq!(
+        declared["summary"]["total"]["passed"],
+        undeclared["summary"]["total"]["cases"]
+    );
+    assert_eq!(
+        declared["features"],
+        serde_json::json!([
+            {"feature": "failure-hint", "implemented": false},
+            {"feature": "failure-class", "implemented": true},
+        ])
+    );
+    assert!(
+        stdout.contains(
+            "optional features not implemented (not compared, never passed): failure-hint (SHOULD: AR-RES-HINT-1"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        markdown.contains(
+            r"optional features not implemented (not compared, never passed)\: failure-hint (SHOULD\: AR-RES-HINT-1"
+        ),
+        "{markdown}"
     );
 }
 

@@ -677,6 +677,11 @@ export type Reply =
     observes?: Observable[] | null;
     /** Protocol 2: what its framework cannot express; absent, nothing. */
     lacks?: Capability[] | null;
+    /**
+     * Protocol 2: the optional features its gate implements (`spec/protocol.md`, "Optional
+     * features"); absent, every one.
+     */
+    features?: Feature[] | null;
     /** Protocol 2: `true` asks for every scenario in its canonical form; absent, as written. */
     canonical?: boolean;
   }
@@ -735,6 +740,13 @@ export type Capability =
   | "ask-reason"
   /** The caller's abort signal reaching the gate (AR-CANCEL-1, AR-CANCEL-5). */
   | "abort-signal";
+
+/** One optional feature. */
+export type Feature =
+  /** The consecutive failure count and the hint line (AR-RES-HINT-1..4). */
+  | "failure-hint"
+  /** The failure class in the outcome and in `INFO-FAILED` (AR-REVIEW-6). */
+  | "failure-class";
 
 /**
  * The outcome of whatever a scenario line held: one call or a session. Read as a session's

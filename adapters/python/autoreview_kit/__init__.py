@@ -32,12 +32,13 @@ from .outcome import CallRecord, build_outcome, prefix_only
 from .protocol import PROTOCOL, serve
 from .scenario import Config, decode
 from .signals import AbortController, Aborted, AbortSignal
-from .world import CAPABILITIES, OBSERVABLES, Env, GateError, Host, run_input
+from .world import CAPABILITIES, FEATURES, OBSERVABLES, Env, GateError, Host, run_input
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CAPABILITIES",
+    "FEATURES",
     "OBSERVABLES",
     "PROTOCOL",
     "AbortController",

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, Any
 
 from .api import Installer
-from .world import CAPABILITIES, OBSERVABLES, run_input
+from .world import CAPABILITIES, FEATURES, OBSERVABLES, run_input
 
 __all__ = ["PROTOCOL", "serve"]
 
@@ -51,6 +51,7 @@ def serve(
     profiles: Sequence[str] = ("baseline",),
     observes: Iterable[str] = (),
     lacks: Iterable[str] = (),
+    features: Iterable[str] | None = None,
     argv: Sequence[str] | None = None,
     stdin: IO[bytes] | None = None,
     stdout: IO[bytes] | None = None,
@@ -62,7 +63,9 @@ def serve(
     profiles the gate can be checked against; ``observes`` what it can observe (``sessions``,
     ``requests``, ``session-log``: list only what it can express — a case that needs something
     left out is not applicable, never sent, never a pass); ``lacks`` what its framework cannot
-    express (``deny-reason``, ``ask-reason``, ``abort-signal``), sent only when not empty.
+    express (``deny-reason``, ``ask-reason``, ``abort-signal``), sent only when not empty;
+    ``features`` the resilient profile's optional features the gate implements (``failure-hint``,
+    ``failure-class``), sent only when given: absent, the runner holds the gate to every one.
     """
     declared = [o for o in OBSERVABLES if o in set(observes)]
     unknown = sorted(set(observes) - set(OBSERVABLES))
@@ -72,6 +75,13 @@ def serve(
     unknown = sorted(set(lacks) - set(CAPABILITIES))
     if unknown:
         raise ValueError(f"serve: lacks names {', '.join(unknown)}; known: {', '.join(CAPABILITIES)}")
+    implemented: list[str] | None = None
+    if features is not None:
+        listed = set(features)
+        unknown = sorted(listed - set(FEATURES))
+        if unknown:
+            raise ValueError(f"serve: features names {', '.join(unknown)}; known: {', '.join(FEATURES)}")
+        implemented = [f for f in FEATURES if f in listed]
     argv = list(sys.argv[1:] if argv is None else argv)
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
@@ -123,6 +133,8 @@ def serve(
                 hello["observes"] = declared
                 if lacking:
                     hello["lacks"] = lacking
+                if implemented is not None:
+                    hello["features"] = implemented
                 hello["canonical"] = True
             write(hello)
         elif kind == "decide":

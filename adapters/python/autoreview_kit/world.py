@@ -57,6 +57,7 @@ from .signals import AbortController, AbortSignal
 
 __all__ = [
     "CAPABILITIES",
+    "FEATURES",
     "OBSERVABLES",
     "RUNTIME_TEXT",
     "ApprovalService",
@@ -72,6 +73,10 @@ __all__ = [
 OBSERVABLES = ("sessions", "requests", "session-log")
 #: What a gate's framework may lack (the adapter's ``lacks``).
 CAPABILITIES = ("deny-reason", "ask-reason", "abort-signal")
+
+#: The resilient profile's optional features (the adapter's ``features``, spec/protocol.md,
+#: "Optional features"): a hello without a list implements every one.
+FEATURES = ("failure-hint", "failure-class")
 
 # ---- Texts of the tool runtime, the approval service and the presets ---------------------------
 

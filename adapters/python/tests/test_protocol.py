@@ -45,6 +45,18 @@ class Handshake(unittest.TestCase):
         self.assertNotIn("lacks", hello)
         self.assertNotIn("canonical", hello)
 
+    def test_features_are_sent_only_when_declared(self):
+        _, (hello,) = exchange(HELLO_2)
+        self.assertNotIn("features", hello)
+        _, (hello,) = exchange(HELLO_2, features=("failure-class", "failure-hint"))
+        self.assertEqual(hello["features"], ["failure-hint", "failure-class"])
+        _, (hello,) = exchange(HELLO_2, features=())
+        self.assertEqual(hello["features"], [])
+        _, (hello,) = exchange({**HELLO_2, "protocol": 1}, features=("failure-hint",))
+        self.assertNotIn("features", hello)
+        with self.assertRaises(ValueError):
+            exchange(HELLO_2, features=("hint",))
+
     def test_unknown_names_are_refused_before_serving(self):
         with self.assertRaises(ValueError):
             exchange(HELLO_2, observes=("sesions",))
