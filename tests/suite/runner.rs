@@ -2281,3 +2281,26 @@ fn the_rc3_report_names_each_defect_with_a_counterexample() {
     let thrown = minimal("AR-RES-NORM-1");
     assert!(thrown["reviewer"]["throw"].is_object(), "{thrown}");
 }
+
+/// Done when of issue 24: the gate without session ids passes every case at `effects`,
+/// `decisions` and `texts`, which do not compare the requests.
+#[test]
+fn a_gate_without_session_ids_conforms_below_full() {
+    let adapter = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/adapters/no-session-id.js"
+    );
+    for level in ["effects", "decisions", "texts"] {
+        let out = Command::new(BIN)
+            .args(["check", "--profile", "resilient", "--level", level])
+            .args(["--", "node", adapter])
+            .output()
+            .expect("run autoreview");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{level}: {stdout}");
+        assert!(
+            stdout.contains(&format!("level {level}")),
+            "{level}: {stdout}"
+        );
+    }
+}
