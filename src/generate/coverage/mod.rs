@@ -13,6 +13,7 @@
 pub mod limits;
 pub mod observed;
 pub mod order;
+pub mod shapes;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,6 +29,7 @@ use crate::scenario::{Attempt, Scenario};
 
 pub use limits::{Limit, Side};
 pub use observed::NameKind;
+pub use shapes::Shape;
 
 /// Clauses no case can exercise, with why: they say how to read the text, not what a gate does.
 pub const DEFINITIONS: &[(&str, &str)] = &[
@@ -318,6 +320,9 @@ pub struct Reached {
     /// classification rules with different classes (AR-REVIEW-7), and strict reader rules
     /// (AR-PARSE-1..7, baseline).
     pub order: Vec<order::Pair>,
+    /// Shapes of its replies and states of its session that a rule decides on ([`shapes`]),
+    /// each once.
+    pub shapes: Vec<Shape>,
 }
 
 /// Decides the call `s` under `profile` with the reference engine, keeping the review the gate
@@ -374,6 +379,17 @@ fn of_call(
             }
         }
     }
+    let mut found_shapes = Vec::new();
+    for n in 0..outcome.review.attempts as usize {
+        if let Some(reply) = reply(s.reviewer.attempt(n)) {
+            for shape in shapes::of_reply(&reply, profile) {
+                push_once(&mut found_shapes, shape);
+            }
+        }
+    }
+    for shape in shapes::of_call(s, profile, outcome) {
+        push_once(&mut found_shapes, shape);
+    }
     Reached {
         clauses,
         limits: review
@@ -382,6 +398,7 @@ fn of_call(
         templates,
         names,
         order: pairs,
+        shapes: found_shapes,
     }
 }
 
@@ -406,9 +423,21 @@ pub fn session(s: &SessionScenario, profile: Profile) -> (SessionOutcome, Reache
             }
         }
     }
+    let mut found_shapes = Vec::new();
+    for shape in shapes::of_session(s, profile, &outcome) {
+        push_once(&mut found_shapes, shape);
+    }
+    for (item, o) in s.calls.iter().zip(&outcome.calls) {
+        if let (Item::Call(call), ItemOutcome::Call(o)) = (item, o) {
+            for shape in shapes::of_call(call, profile, o) {
+                push_once(&mut found_shapes, shape);
+            }
+        }
+    }
     let reached = Reached {
         clauses,
         templates,
+        shapes: found_shapes,
         ..Reached::default()
     };
     (outcome, reached)
@@ -429,6 +458,8 @@ pub struct Coverage {
     pub names: BTreeMap<(&'static str, NameKind), usize>,
     /// Pair of rules of one ordered list → cases.
     pub order: BTreeMap<order::Pair, usize>,
+    /// Shape → cases.
+    pub shapes: BTreeMap<Shape, usize>,
 }
 
 /// What a profile's cases should reach and a tally did not.
@@ -444,6 +475,8 @@ pub struct Missing {
     pub names: Vec<(&'static str, NameKind)>,
     /// Pairs of rules of one ordered list whose order decides.
     pub order: Vec<order::Pair>,
+    /// Shapes of replies and session states.
+    pub shapes: Vec<Shape>,
 }
 
 impl Missing {
@@ -454,6 +487,7 @@ impl Missing {
             && self.templates.is_empty()
             && self.names.is_empty()
             && self.order.is_empty()
+            && self.shapes.is_empty()
     }
 }
 
@@ -476,6 +510,9 @@ impl Coverage {
         for p in &r.order {
             *self.order.entry(*p).or_default() += 1;
         }
+        for s in &r.shapes {
+            *self.shapes.entry(*s).or_default() += 1;
+        }
     }
 
     /// Adds another tally's counts.
@@ -495,6 +532,9 @@ impl Coverage {
         }
         for (p, n) in &other.order {
             *self.order.entry(*p).or_default() += n;
+        }
+        for (s, n) in &other.shapes {
+            *self.shapes.entry(*s).or_default() += n;
         }
     }
 
@@ -534,6 +574,10 @@ impl Coverage {
             order: order::possible(profile)
                 .into_iter()
                 .filter(|p| !self.order.contains_key(p))
+                .collect(),
+            shapes: shapes::possible(profile)
+                .into_iter()
+                .filter(|s| !self.shapes.contains_key(s))
                 .collect(),
         }
     }
@@ -641,6 +685,13 @@ impl Coverage {
             ));
         }
         out.push_str(&format!("{unmet}\n"));
+        let all_shapes = shapes::possible(profile);
+        out.push_str(&format!(
+            "  shapes      {} of the {} reply shapes and session states a rule decides on{}\n",
+            all_shapes.len() - missing.shapes.len(),
+            all_shapes.len(),
+            none(missing.shapes.iter().map(shapes::name).collect())
+        ));
         out
     }
 }
@@ -710,6 +761,7 @@ mod tests {
             templates: vec!["MSG-HINT"],
             names: vec![("MSG-NO-AGENT", NameKind::Empty)],
             order: vec![(order::List::Classification, 1, 4)],
+            shapes: vec![shapes::ALLOW_TWICE],
         });
         let less = t.missing(
             Profile::Resilient,
@@ -724,6 +776,8 @@ mod tests {
         assert!(less.names.contains(&("MSG-NO-AGENT", NameKind::Quote)));
         assert_eq!(full.names.len() - 1, less.names.len());
         assert_eq!(full.order.len() - 1, less.order.len());
+        assert!(full.shapes.contains(&shapes::ALLOW_TWICE));
+        assert!(!less.shapes.contains(&shapes::ALLOW_TWICE));
         let classification = |a, b| (order::List::Classification, a, b);
         assert!(!less.order.contains(&classification(1, 4)));
         assert!(less.order.contains(&classification(0, 1)));
