@@ -18,6 +18,7 @@ mod node_package; // the Node kit packed, installed, run by its name, and compil
 mod numbers; // number text agrees with Node's String and JSON.stringify over the committed fixture
 mod parse_cli; // `autoreview parse` and `engine::review::read_raw` give the engine's verdicts with bounded reading
 mod parser; // the readers' security properties over generated and hostile text
+mod planted; // planted defects, each caught by fixed cases alone and by generated cases alone
 mod properties; // invariants of the spec over generated scenarios
 mod readme; // the READMEs' counts are the suite's own
 mod replay; // the replay fixture the kits replay is fresh and covers every canonical member
