@@ -127,7 +127,7 @@ fn stands_alone(text: &str, object: &str) -> bool {
 
 /// A fence's info string that names a language and says nothing else (AR-TOL-10): letters,
 /// digits, `_`, `+`, `.` and `-`, perhaps with whitespace around.
-fn is_plain_info(info: &str) -> bool {
+pub(crate) fn is_plain_info(info: &str) -> bool {
     jsstring::trim(info)
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '.' | '-'))
