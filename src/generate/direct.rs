@@ -8,9 +8,11 @@ use serde_json::{Map, Value};
 
 use super::{
     ABORTS, APPROVALS, AWKWARD_TOOL_NAMES, BARE_OBJECTS, BLOCK_KINDS, BUDGETS, CALL_KINDS,
-    COMMON_TOOL_NAMES, COMPLETE_ROUTES, FAILED_KINDS, FAILURE_CODES, FAILURE_MESSAGES, FINISHES,
-    HINT_THRESHOLDS, LOG_FACTS, MOSTLY_TRUE, NOISE, PRESETS, SCHEMA_COUNTS, SESSION_IDS,
+    COMMON_TOOL_NAMES, COMPLETE_ROUTES, FAILED_KINDS, FAILURE_CODES, FAILURE_MESSAGES, FENCE_INFOS,
+    FENCE_MARKERS, FINISHES, HINT_THRESHOLDS, LOG_FACTS, LONE_SURROGATE_TEXTS, MOSTLY_TRUE, NOISE,
+    NOT_OBJECTS, PATTERN_CODES, PRESETS, SCHEMA_COUNTS, SESSION_IDS,
 };
+use crate::generate::coverage::shapes::SPACES;
 use crate::scenario::{
     ApprovalPolicy, Attempt, Block, Config, Downstream, FailedFinish, HangFlag, OnFailure, Policy,
     Reviewer, Route, Scenario, SchemaView, Session, Tool,
@@ -213,16 +215,54 @@ pub fn legal_object(r: &mut Rng) -> String {
 
 /// Reviewer text that is not a bare legal object, as [`super::noisy_text`] draws it.
 pub fn noisy_text(r: &mut Rng) -> String {
-    match r.branch(&[14, 1, 1, 1, 2]) {
+    match r.branch(&[14, 2, 1, 1, 2, 1]) {
         0 => r.pick(&NOISE).to_owned(),
-        1 => format!("```json\n{}\n```", legal_object(r)),
+        1 => {
+            let legal = legal_object(r);
+            fenced(r, &legal)
+        }
         2 => format!("Let me check. {}", legal_object(r)),
         3 => r.string(0, 40, printable),
-        _ => {
+        4 => {
             let legal = legal_object(r);
             super::repeated(&legal, r.chance(1, 2))
         }
+        _ => r.pick(&LONE_SURROGATE_TEXTS).to_owned(),
     }
+}
+
+/// Up to two characters of whitespace, each of a class drawn first ([`SPACES`]): the classes
+/// the readers and the languages' trimming functions tell apart are each as likely.
+fn spaces(r: &mut Rng) -> String {
+    let n = r.below(3);
+    (0..n)
+        .map(|_| {
+            let class = &SPACES[r.below(SPACES.len() as u64) as usize];
+            r.pick(class.drawn)
+        })
+        .collect()
+}
+
+/// `object` with whitespace around it, at least one character: JSON whitespace the strict reader
+/// lets through (AR-PARSE-4), the whitespace only the tolerant reader trims (AR-TOL-10), and
+/// U+0085 and the information separators neither does (Python's `strip` does).
+pub fn spaced(r: &mut Rng, object: &str) -> String {
+    let before = spaces(r);
+    let mut after = spaces(r);
+    if before.is_empty() && after.is_empty() {
+        let class = &SPACES[r.below(SPACES.len() as u64) as usize];
+        after.push(r.pick(class.drawn));
+    }
+    format!("{before}{object}{after}")
+}
+
+/// `object` in a Markdown fence: its markers ([`FENCE_MARKERS`]), its info string
+/// ([`FENCE_INFOS`]), and the closing marker on a line of its own or, one time in four, right
+/// after the object (AR-TOL-4, AR-TOL-10).
+pub fn fenced(r: &mut Rng, object: &str) -> String {
+    let (open, close) = r.weighted(&FENCE_MARKERS);
+    let info = r.pick(&FENCE_INFOS);
+    super::fence(open, info, object, r.chance(1, 4), close)
 }
 
 /// How long an attempt takes, as [`super::delay_ms`] draws it.
@@ -244,6 +284,17 @@ pub fn near_bound(r: &mut Rng) -> String {
     text
 }
 
+/// An allow with spaces and line feeds around it, the text one byte under, at or one byte over
+/// the tolerant reader's bound (AR-TOL-3): the strict reader, which has no bound, reads the
+/// allow; the tolerant reader reads it up to the bound and refuses it unread past it.
+pub fn padded_near_bound(r: &mut Rng) -> String {
+    let allow = r.pick(&BARE_OBJECTS[..2]);
+    let size = crate::parse::tolerant::MAX_TEXT_BYTES - 1 + r.below(3) as usize;
+    let pad = size - allow.len();
+    let lead = r.below(pad as u64 + 1) as usize;
+    format!("{}{allow}{}", " ".repeat(lead), "\n".repeat(pad - lead))
+}
+
 /// A provider's error page of 340 to 360 characters, so that the failure message the gate builds
 /// around it (`auto-review: reviewer ended with …`) falls on either side of the normalized length
 /// (AR-RES-NORM-4).
@@ -254,7 +305,8 @@ pub fn near_cut(r: &mut Rng) -> String {
 }
 
 /// One reviewer attempt, as [`super::attempt`] draws it; besides, one attempt in 600 is a text
-/// around the tolerant reader's size bound ([`near_bound`]), which only generated runs draw (the
+/// around the tolerant reader's size bound ([`near_bound`]), and one in 1 200 whitespace around
+/// an allow of that size ([`padded_near_bound`]), which only generated runs draw (the
 /// properties test the bound on their own, without megabytes in every shrink). Rarely: each costs
 /// a megabyte drawn and read twice; often enough that a 20 000-case run meets every side of the
 /// bound.
@@ -262,7 +314,10 @@ pub fn attempt(r: &mut Rng) -> Attempt {
     if r.chance(1, 600) {
         return Attempt::text(near_bound(r));
     }
-    let mut a = match r.branch(&[4, 3, 2, 3, 1, 1]) {
+    if r.chance(1, 1200) {
+        return Attempt::text(padded_near_bound(r));
+    }
+    let mut a = match r.branch(&[4, 3, 2, 3, 1, 1, 1]) {
         0 => Attempt::text(legal_object(r)),
         1 => Attempt::text(noisy_text(r)),
         2 => {
@@ -270,10 +325,10 @@ pub fn attempt(r: &mut Rng) -> Attempt {
             let blocks = (0..n)
                 .map(|_| {
                     let kind = r.weighted(&BLOCK_KINDS);
-                    let text = if r.chance(1, 2) {
-                        legal_object(r)
-                    } else {
-                        noisy_text(r)
+                    let text = match r.branch(&[4, 4, 1]) {
+                        0 => legal_object(r),
+                        1 => noisy_text(r),
+                        _ => r.pick(&NOT_OBJECTS).to_owned(),
                     };
                     Block { kind, text }
                 })
@@ -287,7 +342,12 @@ pub fn attempt(r: &mut Rng) -> Attempt {
         }
         3 => {
             let kind = r.weighted(&FAILED_KINDS);
-            let code = r.pick(&FAILURE_CODES).to_owned();
+            let code = if r.chance(1, 8) {
+                r.pick(&PATTERN_CODES)
+            } else {
+                r.pick(&FAILURE_CODES)
+            }
+            .to_owned();
             let message = match r.branch(&[4, 4, 1]) {
                 0 => Value::String(r.pick(&FAILURE_MESSAGES).to_owned()),
                 1 => json_value(r),
@@ -306,7 +366,11 @@ pub fn attempt(r: &mut Rng) -> Attempt {
             throw: json_value(r),
             delay_ms: 0,
         },
-        _ => Attempt::Hang { hang: HangFlag },
+        5 => Attempt::Hang { hang: HangFlag },
+        _ => {
+            let legal = legal_object(r);
+            Attempt::text(spaced(r, &legal))
+        }
     };
     set_delay(&mut a, delay_ms(r));
     a

@@ -134,6 +134,54 @@ pub const NOISE: [&str; 20] = [
     r#"{"risk":"high","decision":"deny",} {"risk":"low","decision":"allow"}"#,
 ];
 
+/// JSON values that are not objects, drawn as content blocks (AR-PARSE-5): a block reply breaks
+/// the strict reader's block, finish and value rules at once, where only their order decides.
+pub const NOT_OBJECTS: [&str; 5] = ["null", "[]", "42", "\"allow\"", "true"];
+
+/// Reviewer texts with lone surrogate escapes (AR-PARSE-4: valid JSON, carried with U+FFFD):
+/// in a reason, which a deny keeps, and in member names, which compare as UTF-16 code units
+/// (AR-PARSE-6: `"\ud800"` repeats `"\ud800"` and differs from `"\udc00"`).
+pub const LONE_SURROGATE_TEXTS: [&str; 5] = [
+    r#"{"risk":"high","decision":"deny","reason":"bad \ud800 input"}"#,
+    r#"{"risk":"medium","decision":"deny","reason":"\udc00"}"#,
+    r#"{"risk":"low","decision":"allow","\ud800":1}"#,
+    r#"{"\ud800":1,"risk":"high","decision":"deny","\ud800":2}"#,
+    r#"{"risk":"low","decision":"allow","\ud800":0,"\udc00":0}"#,
+];
+
+/// Fence info strings drawn around a legal object (AR-TOL-4, AR-TOL-10): none, language names,
+/// and opening lines that say more than a language name.
+pub const FENCE_INFOS: [&str; 9] = [
+    "",
+    "json",
+    " JSON ",
+    "c++",
+    "json5",
+    "json title=\"decision\"",
+    "json:",
+    "text/json",
+    "<json>",
+];
+
+/// Fence markers drawn around a legal object, opening and closing: the same marker (one fence),
+/// a longer one, or two different markers (no fence, AR-TOL-10).
+pub const FENCE_MARKERS: [(u32, (&str, &str)); 4] = [
+    (4, ("```", "```")),
+    (2, ("~~~", "~~~")),
+    (1, ("````", "````")),
+    (1, ("```", "~~~")),
+];
+
+/// Failure codes no code rule names whose text a message pattern of AR-REVIEW-7 matches: a
+/// gate that matched the patterns against the code would classify them differently.
+pub const PATTERN_CODES: [&str; 5] = [
+    "rate limit",
+    "Socket hang up",
+    "quota",
+    "timeout",
+    "ECONNRESET",
+];
+
 /// Codes of failed finishes.
 pub const FAILURE_CODES: [&str; 6] = [
     "TRANSPORT",
@@ -279,11 +327,49 @@ pub fn noisy_text() -> impl Strategy<Value = String> {
     prop_oneof![
         14 => prop::sample::select(NOISE.to_vec())
         .prop_map(str::to_owned),
-        1 => legal_object().prop_map(|o| format!("```json\n{o}\n```")),
+        2 => (
+            legal_object(),
+            weighted(&FENCE_MARKERS),
+            prop::sample::select(FENCE_INFOS.to_vec()),
+            prop::bool::weighted(0.25),
+        )
+            .prop_map(|(o, (open, close), info, same_line)| {
+                fence(open, info, &o, same_line, close)
+            }),
         1 => legal_object().prop_map(|o| format!("Let me check. {o}")),
         1 => re("\\PC{0,40}"),
         2 => (legal_object(), any::<bool>()).prop_map(|(o, decision)| repeated(&o, decision)),
+        1 => prop::sample::select(LONE_SURROGATE_TEXTS.to_vec()).prop_map(str::to_owned),
     ]
+}
+
+/// `object` in a Markdown fence opened by `open` with the info string `info`, closed by
+/// `close` on a line of its own or, when `same_line`, right after the object.
+pub fn fence(open: &str, info: &str, object: &str, same_line: bool, close: &str) -> String {
+    let gap = if same_line { "" } else { "\n" };
+    format!("{open}{info}\n{object}{gap}{close}")
+}
+
+/// Whitespace of one class of [`coverage::shapes::SPACES`], each class as likely.
+fn space_char() -> impl Strategy<Value = char> {
+    use coverage::shapes::SPACES;
+    (0..SPACES.len(), any::<prop::sample::Index>())
+        .prop_map(|(class, i)| SPACES[class].drawn[i.index(SPACES[class].drawn.len())])
+}
+
+/// A legal object with whitespace around it, at least one character, as
+/// [`direct::spaced`] draws it.
+pub fn spaced() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(space_char(), 0..3),
+        legal_object(),
+        prop::collection::vec(space_char(), 1..3),
+    )
+        .prop_map(|(before, o, after)| {
+            let before: String = before.into_iter().collect();
+            let after: String = after.into_iter().collect();
+            format!("{before}{o}{after}")
+        })
 }
 
 /// A legal object with one of its members named again after it: the decision turned to `deny`,
@@ -327,9 +413,17 @@ fn untimed_attempt() -> impl Strategy<Value = Attempt> {
     prop_oneof![
         4 => legal_object().prop_map(Attempt::text).boxed(),
         3 => noisy_text().prop_map(Attempt::text).boxed(),
+        2 => spaced().prop_map(Attempt::text).boxed(),
         2 => (
             prop::collection::vec(
-                (block_kind(), prop_oneof![legal_object(), noisy_text()])
+                (
+                    block_kind(),
+                    prop_oneof![
+                        4 => legal_object(),
+                        4 => noisy_text(),
+                        1 => prop::sample::select(NOT_OBJECTS.to_vec()).prop_map(str::to_owned),
+                    ]
+                )
                     .prop_map(|(kind, text)| Block { kind, text }),
                 0..4,
             ),
@@ -345,7 +439,10 @@ fn untimed_attempt() -> impl Strategy<Value = Attempt> {
             .boxed(),
         3 => (
             weighted(&FAILED_KINDS),
-            prop::sample::select(FAILURE_CODES.to_vec()),
+            prop_oneof![
+                7 => prop::sample::select(FAILURE_CODES.to_vec()),
+                1 => prop::sample::select(PATTERN_CODES.to_vec()),
+            ],
             prop_oneof![
                 prop::sample::select(FAILURE_MESSAGES.to_vec())
                     .prop_map(|s| Value::String(s.to_owned())),

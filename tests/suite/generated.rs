@@ -763,6 +763,17 @@ fn the_ci_run_exercises_every_clause_limit_and_message_path() {
             )),
             "{render}"
         );
+        // Every reply shape a reader rule decides on, each whitespace class next to an allow
+        // among them, and every session state: said so in the rendered distribution.
+        let shapes = autoreview::generate::coverage::shapes::possible(profile).len();
+        assert!(
+            render.contains(&format!(
+                "shapes      {shapes} of the {shapes} reply shapes and session states a rule \
+                 decides on\n"
+            )),
+            "{render}"
+        );
+        assert!(shapes > 40, "{profile}: {shapes}");
     }
 }
 

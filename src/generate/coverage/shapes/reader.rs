@@ -44,6 +44,8 @@ pub const fn passes(clause: &'static str) -> Shape {
 pub struct Space {
     /// Whether `c` is of the class.
     pub holds: fn(char) -> bool,
+    /// Characters of the class the generator draws.
+    pub drawn: &'static [char],
     /// Characters of the class before an allow, and nothing else but whitespace.
     pub before: Shape,
     /// Characters of the class after an allow, and nothing else but whitespace.
@@ -51,9 +53,10 @@ pub struct Space {
 }
 
 macro_rules! space {
-    ($words:literal, $holds:expr) => {
+    ($words:literal, $drawn:expr, $holds:expr) => {
         Space {
             holds: $holds,
+            drawn: $drawn,
             before: Shape {
                 clause: "AR-TOL-10",
                 name: concat!($words, " before an allow"),
@@ -68,24 +71,34 @@ macro_rules! space {
 
 /// The classes of whitespace next to an allow, each on its own.
 pub const SPACES: [Space; 9] = [
-    space!("JSON whitespace", |c| matches!(c, ' ' | '\t' | '\n' | '\r')),
-    space!("a form feed or vertical tab", |c| matches!(
+    space!("JSON whitespace", &[' ', '\t', '\n', '\r'], |c| matches!(
         c,
-        '\u{b}' | '\u{c}'
+        ' ' | '\t' | '\n' | '\r'
     )),
-    space!("U+0085", |c| c == '\u{85}'),
-    space!("U+00A0", |c| c == '\u{a0}'),
-    space!("U+3000", |c| c == '\u{3000}'),
-    space!("U+FEFF", |c| c == '\u{feff}'),
-    space!("U+2028 or U+2029", |c| matches!(c, '\u{2028}' | '\u{2029}')),
-    space!("another space separator", |c| matches!(
+    space!("a form feed or vertical tab", &['\u{c}', '\u{b}'], |c| {
+        matches!(c, '\u{b}' | '\u{c}')
+    }),
+    space!("U+0085", &['\u{85}'], |c| c == '\u{85}'),
+    space!("U+00A0", &['\u{a0}'], |c| c == '\u{a0}'),
+    space!("U+3000", &['\u{3000}'], |c| c == '\u{3000}'),
+    space!("U+FEFF", &['\u{feff}'], |c| c == '\u{feff}'),
+    space!("U+2028 or U+2029", &['\u{2028}', '\u{2029}'], |c| matches!(
         c,
-        '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}'
+        '\u{2028}' | '\u{2029}'
     )),
-    space!("an information separator (U+001C..U+001F)", |c| matches!(
-        c,
-        '\u{1c}'..='\u{1f}'
-    )),
+    space!(
+        "another space separator",
+        &['\u{1680}', '\u{2003}', '\u{202f}', '\u{205f}'],
+        |c| matches!(
+            c,
+            '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}'
+        )
+    ),
+    space!(
+        "an information separator (U+001C..U+001F)",
+        &['\u{1c}', '\u{1f}'],
+        |c| matches!(c, '\u{1c}'..='\u{1f}')
+    ),
 ];
 
 /// Whether `c` belongs to one of [`SPACES`].
@@ -411,6 +424,18 @@ mod tests {
         of_text(text, &mut out);
         let _ = profile;
         out
+    }
+
+    #[test]
+    fn each_class_draws_its_own_characters_only() {
+        for (i, s) in SPACES.iter().enumerate() {
+            for c in s.drawn {
+                let classes: Vec<usize> = (0..SPACES.len())
+                    .filter(|j| (SPACES[*j].holds)(*c))
+                    .collect();
+                assert_eq!(classes, [i], "{c:?}");
+            }
+        }
     }
 
     #[test]
