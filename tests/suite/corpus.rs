@@ -99,6 +99,30 @@ fn every_entry_meets_its_expectation_in_its_profiles() {
     }
 }
 
+/// Every reply an entry holds for one profile only is judged in the other profile too, by an
+/// entry of its own: a reader that refuses what the other reads (or reads what the other
+/// refuses) is held to it in both, so a baseline gate that trims a reply before parsing it is
+/// caught by the fixed cases.
+#[test]
+fn every_reply_of_one_profile_is_judged_in_the_other() {
+    let entries = corpus::load().unwrap();
+    for e in &entries {
+        for other in Profile::ALL {
+            if e.profiles.contains(&other) {
+                continue;
+            }
+            assert!(
+                entries
+                    .iter()
+                    .any(|f| f.profiles.contains(&other) && f.attempt == e.attempt),
+                "the reply of {} ({}) is judged in no {other} entry",
+                e.id,
+                e.name
+            );
+        }
+    }
+}
+
 fn entry_snapshot(id: &str) {
     let e = corpus::load()
         .unwrap()
