@@ -181,6 +181,14 @@ fn the_rc3_model_fails_the_resilient_profile_on_each_reported_defect() {
         (Severity::Safety, &json!(false), &json!(true))
     );
 
+    // 8. Its reader has no size bound: an allow padded with spaces past 1 MiB runs the body,
+    // where the tolerant reader refuses the text unread (AR-TOL-3).
+    let d = difference(&failed, "RO-162", "/result/executed");
+    assert_eq!(
+        (d.severity, &d.expected, &d.actual),
+        (Severity::Safety, &json!(false), &json!(true))
+    );
+
     // Each defect's differences name the clause it breaks.
     let names = |id: &str, pointer: &str, clause: &str| {
         let d = difference(&failed, id, pointer);
@@ -204,11 +212,11 @@ fn the_rc3_model_fails_the_resilient_profile_on_each_reported_defect() {
     names("INC-OBJECT-R", "/review/failure/message", "AR-RES-NORM-1");
     names("INC-OBJECT-R", "/listener/reason", "AR-RES-NORM-1");
 
-    // Otherwise the shipped gate's defects lock users out: disposal and a late allow are the only
-    // ways it lets a body run that should not.
+    // Otherwise the shipped gate's defects lock users out: disposal, a late allow and an allow
+    // past the size bound are the only ways it lets a body run that should not.
     for (id, verdict) in &failed {
         assert!(matches!(verdict, Verdict::Fail { .. }), "{id}: {verdict:?}");
-        if !["RS-P4", "RES-26", "BD-3"].contains(id) {
+        if !["RS-P4", "RES-26", "BD-3", "RO-162"].contains(id) {
             assert_ne!(verdict.worst(), Some(Severity::Safety), "{id}");
         }
     }
