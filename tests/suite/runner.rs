@@ -2021,11 +2021,11 @@ fn a_gate_that_rewords_its_messages_with_u3000_is_reported_in_full() {
             && stdout.contains("[-executed: "),
         "the rewording, word by word: {stdout}"
     );
-    // The context that once panicked: cut just after a U+3000 the scenario's text holds.
-    assert!(
-        stdout.contains("QUOTA_EXCEEDED：\u{3000}+}[object Object],poz\u{3000}…"),
-        "{stdout}"
-    );
+    // Contexts cut right after the reworded U+3000. (The context that once panicked, cut just
+    // after a U+3000 a drawn scenario's text held, came from draws that have since changed; that
+    // cut is pinned by worddiff's own test,
+    // `context_cut_beside_multi_byte_whitespace_keeps_whole_characters`.)
+    assert!(stdout.contains("{+executed：\u{3000}+}…"), "{stdout}");
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let results = report["results"].as_array().unwrap();
