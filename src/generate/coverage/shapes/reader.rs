@@ -263,6 +263,10 @@ fn is_allow(text: &str) -> bool {
 
 /// The shapes of one text a reader judges.
 fn of_text(text: &str, out: &mut Vec<Shape>) {
+    // Every shape below is of an object: a text without a brace holds none.
+    if !text.contains('{') {
+        return;
+    }
     if let Some((before, after)) = around_allow(text) {
         for s in &SPACES {
             if before.chars().any(s.holds) {
@@ -280,6 +284,9 @@ fn of_text(text: &str, out: &mut Vec<Shape>) {
         }
     }
     out.extend(fence(text));
+    if !text.contains("\\u") {
+        return;
+    }
     for (in_name, _) in lone_surrogates(text) {
         let shape = if in_name {
             LONE_SURROGATE_NAME
