@@ -9,7 +9,7 @@
 //! twice" is met whether the reader accepts it (AR-TOL-10, a byte-identical copy) or refuses it
 //! (AR-PARSE-4, two values). A rule is met on each side when the list holds a shape of each side.
 
-use crate::engine::session::{self, Step};
+use crate::engine::session::Step;
 use crate::outcome::{ItemOutcome, Outcome};
 use crate::parse::Reply;
 use crate::profile::Profile;
@@ -337,14 +337,20 @@ fn carried_by_session(s: &SessionScenario, profile: Profile, steps: &[Step]) -> 
             _ => {}
         }
         if disposes && step.before.installed && step.before.preset == Preset::Auto {
-            disposed = Some((before > 0, false));
+            // The count disposal forgets: the one this item leaves.
+            let held = match &step.outcome {
+                ItemOutcome::Call(o) => o.review.consecutive_failures.unwrap_or(before),
+                ItemOutcome::Event(_) => before,
+            };
+            disposed = Some((held > 0, false));
         }
     }
     out
 }
 
 /// Whether the first call after item `i` comes to another decision or another execution when the
-/// session is decided without item `i`.
+/// session goes on without item `i`: that call decided in the state the items between left,
+/// from the state before item `i`.
 fn next_call_changes_without(
     s: &SessionScenario,
     profile: Profile,
@@ -354,20 +360,18 @@ fn next_call_changes_without(
     let Some(j) = (i + 1..s.calls.len()).find(|&j| matches!(s.calls[j], Item::Call(_))) else {
         return false;
     };
-    let ItemOutcome::Call(with) = &steps[j].outcome else {
+    let (Item::Call(call), ItemOutcome::Call(with)) = (&s.calls[j], &steps[j].outcome) else {
         return false;
     };
-    let mut without = s.clone();
-    without.calls.remove(i);
-    let Ok(without) = without.realizable() else {
-        return false;
-    };
-    let decided = session::walk(&without, profile);
-    let ItemOutcome::Call(other) = &decided[j - 1].outcome else {
-        return false;
-    };
+    let mut state = steps[i].before.clone();
+    for item in &s.calls[i + 1..j] {
+        if let Item::Event(e) = item {
+            state.apply(e, s.session.listed);
+        }
+    }
+    let other = crate::engine::decide(&state.scenario_for(s, call), profile);
     let kind = |o: &Outcome| o.listener.as_ref().map(std::mem::discriminant);
-    kind(with) != kind(other) || with.result.executed != other.result.executed
+    kind(with) != kind(&other) || with.result.executed != other.result.executed
 }
 
 /// How a shape reads in a tally: its clause and its words.
@@ -391,6 +395,55 @@ mod tests {
                 &Reply::text(r#"{"risk":"low","decision":"allow"}"#),
                 Profile::Resilient
             ),
+            []
+        );
+    }
+
+    fn session_shapes(json: &str, profile: Profile) -> Vec<Shape> {
+        let s = SessionScenario::from_json(json).unwrap();
+        of_session(&s, profile, &crate::engine::session::walk(&s, profile))
+    }
+
+    #[test]
+    fn a_reset_is_met_only_on_a_count_above_zero_and_by_its_own_decision() {
+        let deny = r#"{"text":"{\"risk\":\"high\",\"decision\":\"deny\"}"}"#;
+        let after_failure = format!(
+            r#"{{"calls":[{{"tool":{{"name":"bash"}},"reviewer":{{"throw":"x"}}}},{{"tool":{{"name":"bash"}},"reviewer":{deny}}}]}}"#
+        );
+        assert_eq!(
+            session_shapes(&after_failure, Profile::Resilient),
+            [COUNT_RESET_BY_DENY]
+        );
+        // The baseline keeps no count; a count at 0 is not reset.
+        assert_eq!(session_shapes(&after_failure, Profile::Baseline), []);
+        let from_zero = format!(
+            r#"{{"calls":[{{"tool":{{"name":"bash"}},"reviewer":{deny}}},{{"tool":{{"name":"bash"}},"reviewer":{deny}}}]}}"#
+        );
+        assert_eq!(session_shapes(&from_zero, Profile::Resilient), []);
+    }
+
+    #[test]
+    fn a_selection_is_met_only_when_the_next_call_changes() {
+        let deny = r#"{"text":"{\"risk\":\"high\",\"decision\":\"deny\"}"}"#;
+        let allow = r#"{"text":"{\"risk\":\"low\",\"decision\":\"allow\"}"}"#;
+        let session = |preset: &str, reply: &str| {
+            format!(
+                r#"{{"preset":"{preset}","calls":[{{"event":"select-auto"}},{{"tool":{{"name":"bash"}},"reviewer":{reply}}}]}}"#
+            )
+        };
+        // Reviewed, the denial stops what passed through before.
+        assert_eq!(
+            session_shapes(&session("read-only", deny), Profile::Baseline),
+            [SELECTION_FROM_PRESET]
+        );
+        // An allow comes to downstream's allow either way.
+        assert_eq!(
+            session_shapes(&session("read-only", allow), Profile::Baseline),
+            []
+        );
+        // Auto under `ask` already: the selection writes nothing.
+        assert_eq!(
+            session_shapes(&session("auto", deny), Profile::Baseline),
             []
         );
     }
