@@ -10,6 +10,8 @@ use crate::profile::Profile;
 use crate::scenario::session::{Event, EventKind, Item, SessionScenario};
 use crate::scenario::{ApprovalPolicy, Policy, Preset, Scenario};
 
+use super::review::Review;
+
 /// What a session carries from one item to the next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
@@ -78,31 +80,61 @@ fn cite_call(c: &mut crate::outcome::Citations, state: &State, k: usize) {
 
 /// Decides a session scenario under a profile.
 pub fn decide_session(s: &SessionScenario, profile: Profile) -> SessionOutcome {
-    let mut state = State::start(s);
-    let calls = s
-        .calls
-        .iter()
-        .enumerate()
-        .map(|(k, item)| match item {
-            Item::Call(call) => {
-                let mut outcome = super::decide(&state.scenario_for(s, call), profile);
-                cite_call(&mut outcome.citations, &state, k);
-                // AR-SESSION-3: the count the call left is the next call's count.
-                if let Some(n) = outcome.review.consecutive_failures {
-                    state.consecutive_failures = n;
-                }
-                if call.abort.is_lifecycle() {
-                    state.dispose(s.session.listed);
-                }
-                ItemOutcome::Call(Box::new(outcome))
-            }
-            Item::Event(e) => ItemOutcome::Event(state.apply(e, s.session.listed)),
-        })
-        .collect();
     SessionOutcome {
         id: s.id.clone(),
-        calls,
+        calls: walk(s, profile)
+            .into_iter()
+            .map(|step| step.outcome)
+            .collect(),
     }
+}
+
+/// One item of a session as the gate met it.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// The state the items before it left.
+    pub before: State,
+    /// What the item came to.
+    pub outcome: ItemOutcome,
+    /// For a call the gate reviewed, its review.
+    pub review: Option<Review>,
+}
+
+/// Decides a session item by item (AR-SESSION-1), keeping the state before each item and the
+/// review of each call: what the reach accounting reads a session's carried states from.
+pub fn walk(s: &SessionScenario, profile: Profile) -> Vec<Step> {
+    let mut state = State::start(s);
+    s.calls
+        .iter()
+        .enumerate()
+        .map(|(k, item)| {
+            let before = state.clone();
+            match item {
+                Item::Call(call) => {
+                    let (mut outcome, review) =
+                        super::decide_keeping_review(&state.scenario_for(s, call), profile);
+                    cite_call(&mut outcome.citations, &state, k);
+                    // AR-SESSION-3: the count the call left is the next call's count.
+                    if let Some(n) = outcome.review.consecutive_failures {
+                        state.consecutive_failures = n;
+                    }
+                    if call.abort.is_lifecycle() {
+                        state.dispose(s.session.listed);
+                    }
+                    Step {
+                        before,
+                        outcome: ItemOutcome::Call(Box::new(outcome)),
+                        review,
+                    }
+                }
+                Item::Event(e) => Step {
+                    before,
+                    outcome: ItemOutcome::Event(state.apply(e, s.session.listed)),
+                    review: None,
+                },
+            }
+        })
+        .collect()
 }
 
 impl State {

@@ -274,6 +274,16 @@ pub const EVENTS: [(u32, Option<EventKind>); 4] = [
     (2, Some(EventKind::SelectAuto)),
 ];
 
+/// How often a drawn session is rewritten to carry one state of chapter 12 (`None`: kept as
+/// drawn): a failure count raised, kept and reset; a disposal followed by reinstall and a later
+/// call; a selection of Auto followed by a call (`sessions::Plan`).
+pub const SESSION_PLANS: [(u32, Option<sessions::Plan>); 4] = [
+    (3, None),
+    (1, Some(sessions::Plan::Count)),
+    (1, Some(sessions::Plan::Disposal)),
+    (1, Some(sessions::Plan::Selection)),
+];
+
 /// How often a generated case is a session scenario, for an implementation that observes
 /// sessions: one in eight.
 pub const SESSION_SHARE: (u64, u64) = (1, 8);

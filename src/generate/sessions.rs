@@ -3,9 +3,12 @@
 //! item, put a session member back to its default, simplify one call).
 
 use super::direct::{self, Rng};
-use super::{EVENTS, PRESETS, SESSION_LENGTHS};
+use super::{BARE_OBJECTS, EVENTS, NOISE, PRESETS, SESSION_LENGTHS, SESSION_PLANS};
 use crate::scenario::session::{Event, EventKind, Item, SessionScenario};
-use crate::scenario::{AbortPoint, Config, Policy, Preset, Scenario, Session};
+use crate::scenario::{
+    AbortPoint, ApprovalPolicy, Attempt, CallKind, Config, FailedFinish, FailedFinishKind,
+    HangFlag, LogFact, Policy, Preset, Reviewer, Scenario, SchemaView, Session,
+};
 
 /// Draws one session scenario: the session's members, then 2 to 6 items, mostly calls. Every
 /// draw is realizable: events and lifecycle abort points follow whether the integration is
@@ -55,14 +58,225 @@ pub fn session_scenario(r: &mut Rng) -> SessionScenario {
         };
         calls.push(item);
     }
-    SessionScenario {
+    let drawn = SessionScenario {
         id: None,
         session,
         config,
         preset,
         policy,
         calls,
+    };
+    // Drawn last, so that the session drawn above stays as it was when no plan is drawn.
+    match r.weighted(&SESSION_PLANS) {
+        Some(plan) => planned(r, &drawn, plan).realizable().unwrap_or(drawn),
+        None => drawn,
     }
+}
+
+/// A state a session carries that a drawn session seldom reaches by chance (chapter 12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plan {
+    /// Failing calls raise the count (AR-RES-HINT-1) up to the hint (AR-SESSION-3); a call the
+    /// gate does not review or a failure a signal produced keeps it; an allow or a deny resets it.
+    Count,
+    /// The integration is disposed of (an event or a lifecycle abort) while the session is in
+    /// Auto, listed or not, then installed again, and a call follows (AR-DISPOSE-1, AR-DISPOSE-4,
+    /// AR-INSTALL-1, AR-RES-HINT-4).
+    Disposal,
+    /// Auto is selected in a session under another preset or under `never`, and a call follows
+    /// (AR-SCOPE-5).
+    Selection,
+}
+
+/// `drawn` rewritten to carry `plan`'s state: its session members kept where the state allows,
+/// its calls drawn afresh and set to what the state needs.
+fn planned(r: &mut Rng, drawn: &SessionScenario, plan: Plan) -> SessionScenario {
+    let mut s = drawn.clone();
+    // A session whose calls the gate reviews: in Auto, with a route and a working directory.
+    s.preset = Preset::Auto;
+    if s.session.route.provider.is_empty() || s.session.route.model.is_empty() {
+        s.session.route = Session::default().route;
+    }
+    s.session.working_directory = true;
+    let mut items = Vec::new();
+    match plan {
+        Plan::Count => {
+            for _ in 0..r.range(1, 4) {
+                items.push(failing(r));
+            }
+            match r.below(3) {
+                0 => items.push(unreviewed(r)),
+                1 => items.push(signalled(r)),
+                _ => {}
+            }
+            let mut decided = reviewed(drawn_call(r));
+            decided.reviewer = Reviewer::One(Attempt::Text {
+                text: r.pick(&BARE_OBJECTS).to_owned(),
+                delay_ms: 0,
+            });
+            items.push(decided);
+            if r.chance(1, 2) {
+                items.push(failing(r));
+            }
+        }
+        Plan::Disposal => {
+            s.session.listed = r.chance(1, 2);
+            for _ in 0..r.below(2) {
+                items.push(failing(r));
+            }
+            let mut rest = Vec::new();
+            if r.chance(1, 3) {
+                let mut c = failing(r);
+                c.abort = r.pick(&[
+                    AbortPoint::LifecycleBeforeReview,
+                    AbortPoint::LifecycleAfterReview,
+                    AbortPoint::LifecycleDuringDownstream,
+                ]);
+                items.push(c);
+            } else {
+                rest.push(Item::Event(Event {
+                    event: EventKind::Dispose,
+                    reselect: r.chance(1, 4),
+                }));
+            }
+            if r.chance(1, 3) {
+                rest.push(Item::Call(Box::new(settling(drawn_call(r)))));
+            }
+            rest.push(Item::Event(Event {
+                event: EventKind::Install,
+                reselect: false,
+            }));
+            if r.chance(1, 2) {
+                rest.push(Item::Event(Event {
+                    event: EventKind::SelectAuto,
+                    reselect: false,
+                }));
+            }
+            rest.push(Item::Call(Box::new(reviewed(drawn_call(r)))));
+            return SessionScenario {
+                calls: items
+                    .into_iter()
+                    .map(|c| Item::Call(Box::new(c)))
+                    .chain(rest)
+                    .collect(),
+                ..s
+            };
+        }
+        Plan::Selection => {
+            if r.chance(1, 2) {
+                s.preset = r.pick(&PRESETS[1..]).1;
+            } else {
+                s.policy.override_ = Some(ApprovalPolicy::Never);
+            }
+            let mut calls = Vec::new();
+            if r.chance(1, 3) {
+                calls.push(Item::Call(Box::new(settling(drawn_call(r)))));
+            }
+            calls.push(Item::Event(Event {
+                event: EventKind::SelectAuto,
+                reselect: false,
+            }));
+            let next = drawn_call(r);
+            let next = if r.chance(1, 2) {
+                reviewed(next)
+            } else {
+                settling(next)
+            };
+            calls.push(Item::Call(Box::new(next)));
+            return SessionScenario { calls, ..s };
+        }
+    }
+    s.calls = items.into_iter().map(|c| Item::Call(Box::new(c))).collect();
+    s
+}
+
+/// A call drawn as any generated call is, as a session item.
+fn drawn_call(r: &mut Rng) -> Scenario {
+    as_item(direct::scenario(r))
+}
+
+/// `c` as a call the gate reviews in an Auto session: a tool call with an agent, a consistent
+/// log and its schema, no signal.
+fn reviewed(mut c: Scenario) -> Scenario {
+    if c.tool.call == CallKind::RunCode {
+        c.tool.call = CallKind::Native;
+    }
+    c.agent = true;
+    c.log = LogFact::Consistent;
+    c.schema = SchemaView::PRESENT;
+    c.abort = AbortPoint::None;
+    as_item(crate::scenario::realizable::realize(c))
+}
+
+/// `c` reviewed, with a reviewer that fails every attempt.
+fn failing(r: &mut Rng) -> Scenario {
+    let c = drawn_call(r);
+    let mut c = reviewed(c);
+    c.reviewer = Reviewer::One(match r.below(3) {
+        0 => Attempt::Throw {
+            throw: "x".into(),
+            delay_ms: 0,
+        },
+        1 => Attempt::Text {
+            text: r.pick(&NOISE).to_owned(),
+            delay_ms: 0,
+        },
+        _ => Attempt::Finish {
+            finish: FailedFinish {
+                kind: FailedFinishKind::Error,
+                code: "QUOTA_EXCEEDED".into(),
+                message: "quota exceeded".into(),
+            },
+            delay_ms: 0,
+        },
+    });
+    c
+}
+
+/// `c` as a call the gate does not review: the caller aborted before dispatch, the transport, or
+/// a call without an agent (AR-CANCEL-1, AR-SCOPE-2, AR-SCOPE-1).
+fn unreviewed(r: &mut Rng) -> Scenario {
+    let c = drawn_call(r);
+    let mut c = settling(c);
+    match r.below(3) {
+        0 => c.abort = AbortPoint::CallerBeforeDispatch,
+        1 => c.tool.call = CallKind::RunCode,
+        _ => c.agent = false,
+    }
+    as_item(crate::scenario::realizable::realize(c))
+}
+
+/// `c` reviewed, its first request ended by the caller's signal: a request that hangs, or an
+/// `aborted` finish that settles after the signal (AR-CANCEL-6).
+fn signalled(r: &mut Rng) -> Scenario {
+    let c = drawn_call(r);
+    let mut c = reviewed(c);
+    c.abort = AbortPoint::CallerDuringReview;
+    c.reviewer = Reviewer::One(if r.chance(1, 2) {
+        Attempt::Hang { hang: HangFlag }
+    } else {
+        Attempt::Finish {
+            finish: FailedFinish {
+                kind: FailedFinishKind::Aborted,
+                code: "ABORTED".into(),
+                message: "This operation was aborted".into(),
+            },
+            delay_ms: 0,
+        }
+    });
+    c
+}
+
+/// `c` as a call that is not the session's last and does not dispose of the integration: one
+/// that settles, with no lifecycle abort (RZ-5, RZ-7).
+fn settling(mut c: Scenario) -> Scenario {
+    if c.abort.is_lifecycle() {
+        c.abort = AbortPoint::None;
+    }
+    if c.may_stay_pending() {
+        c.abort = AbortPoint::CallerDuringReview;
+    }
+    c
 }
 
 /// A call as a session item: the members that belong to the session at their defaults.

@@ -405,8 +405,12 @@ fn of_call(
 /// Decides the session `s` under `profile` with the reference engine and says what it reaches:
 /// its calls' outcome clauses and templates, and its own clauses as a session.
 pub fn session(s: &SessionScenario, profile: Profile) -> (SessionOutcome, Reached) {
-    let (outcome, rendered) =
-        crate::messages::rendered_during(|| crate::engine::session::decide_session(s, profile));
+    let (steps, rendered) =
+        crate::messages::rendered_during(|| crate::engine::session::walk(s, profile));
+    let outcome = SessionOutcome {
+        id: s.id.clone(),
+        calls: steps.iter().map(|step| step.outcome.clone()).collect(),
+    };
     let mut texts: Vec<&str> = Vec::new();
     for item in &outcome.calls {
         match item {
@@ -424,12 +428,13 @@ pub fn session(s: &SessionScenario, profile: Profile) -> (SessionOutcome, Reache
         }
     }
     let mut found_shapes = Vec::new();
-    for shape in shapes::of_session(s, profile, &outcome) {
+    for shape in shapes::of_session(s, profile, &steps) {
         push_once(&mut found_shapes, shape);
     }
-    for (item, o) in s.calls.iter().zip(&outcome.calls) {
-        if let (Item::Call(call), ItemOutcome::Call(o)) = (item, o) {
-            for shape in shapes::of_call(call, profile, o) {
+    // Each call as it was decided: with the state its session reached (AR-SESSION-2).
+    for (item, step) in s.calls.iter().zip(&steps) {
+        if let (Item::Call(call), ItemOutcome::Call(o)) = (item, &step.outcome) {
+            for shape in shapes::of_call(&step.before.scenario_for(s, call), profile, o) {
                 push_once(&mut found_shapes, shape);
             }
         }

@@ -9,11 +9,12 @@
 //! twice" is met whether the reader accepts it (AR-TOL-10, a byte-identical copy) or refuses it
 //! (AR-PARSE-4, two values). A rule is met on each side when the list holds a shape of each side.
 
-use crate::outcome::{Outcome, SessionOutcome};
+use crate::engine::session::Step;
+use crate::outcome::{ItemOutcome, Outcome};
 use crate::parse::Reply;
 use crate::profile::Profile;
 use crate::scenario::Scenario;
-use crate::scenario::session::SessionScenario;
+use crate::scenario::session::{Item, SessionScenario};
 
 /// A shape a case holds, with the clause whose rule decides on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -49,6 +50,88 @@ impl In {
 pub const ALLOW_TWICE: Shape = Shape {
     clause: "AR-TOL-10",
     name: "an allow written twice",
+};
+
+/// A reviewed call's allow sets a count above 0 back to 0.
+pub const COUNT_RESET_BY_ALLOW: Shape = Shape {
+    clause: "AR-RES-HINT-1",
+    name: "a failure count reset by an allow",
+};
+
+/// A reviewed call's deny sets a count above 0 back to 0.
+pub const COUNT_RESET_BY_DENY: Shape = Shape {
+    clause: "AR-RES-HINT-1",
+    name: "a failure count reset by a deny",
+};
+
+/// A call the gate does not review (passed through, refused admission, aborted before dispatch)
+/// leaves a count above 0 as it was.
+pub const COUNT_KEPT_UNREVIEWED: Shape = Shape {
+    clause: "AR-RES-HINT-1",
+    name: "a failure count kept past a call the gate does not review",
+};
+
+/// A failure a signal produced leaves a count above 0 as it was (AR-CANCEL-6).
+pub const COUNT_KEPT_SIGNAL: Shape = Shape {
+    clause: "AR-RES-HINT-1",
+    name: "a failure count kept past a failure a signal produced",
+};
+
+/// The hint shows on a call whose count earlier calls of the session raised.
+pub const COUNT_TO_HINT: Shape = Shape {
+    clause: "AR-SESSION-3",
+    name: "a failure count carried from call to call up to the hint",
+};
+
+/// A count above 0 when the integration is disposed of, and a call reviewed after it is
+/// installed again, which counts from 0.
+pub const COUNT_FORGOTTEN: Shape = Shape {
+    clause: "AR-RES-HINT-4",
+    name: "a failure count held at disposal, then a call reviewed after reinstall",
+};
+
+/// The hint names the configured reviewer route where the session's route is another.
+pub const HINT_ON_CONFIGURED_ROUTE: Shape = Shape {
+    clause: "AR-RES-HINT-2",
+    name: "the hint while a configured reviewer route differs from the session's",
+};
+
+/// A listed Auto session disposal moved, the integration installed again, then a call.
+pub const LISTED_REINSTALLED: Shape = Shape {
+    clause: "AR-INSTALL-1",
+    name: "a listed Auto session disposed of, installed again, then a call",
+};
+
+/// An unlisted Auto session disposal left in Auto, the integration installed again, then a call.
+pub const UNLISTED_REINSTALLED: Shape = Shape {
+    clause: "AR-DISPOSE-4",
+    name: "an unlisted Auto session disposed of, installed again, then a call",
+};
+
+/// Selecting Auto in a session under another preset changes what the next call comes to.
+pub const SELECTION_FROM_PRESET: Shape = Shape {
+    clause: "AR-SCOPE-5",
+    name: "a selection of Auto from another preset that changes the next call's outcome",
+};
+
+/// Selecting Auto again in an Auto session under `never` writes `ask`, and that changes what the
+/// next call comes to.
+pub const SELECTION_OVER_NEVER: Shape = Shape {
+    clause: "AR-SCOPE-5",
+    name: "a selection of Auto over the policy never that changes the next call's outcome",
+};
+
+/// A failed finish of kind `aborted` that settles after a signal aborted the review: the
+/// signal's doing though no request hung.
+pub const ABORTED_FINISH_AFTER_SIGNAL: Shape = Shape {
+    clause: "AR-CANCEL-6",
+    name: "an aborted finish that settles after a signal aborted the review",
+};
+
+/// A `run_code` call in an Auto session that starts while the integration is being disposed of.
+pub const RUN_CODE_DISPOSAL_BEGUN: Shape = Shape {
+    clause: "AR-CANCEL-2",
+    name: "a run_code call in an Auto session after disposal began",
 };
 
 /// Every shape, with the profiles that are held to it.
@@ -117,6 +200,20 @@ pub const ALL: &[(Shape, In)] = &[
     (LONE_SURROGATE_NAME, In::Both),
     (CODE_MEETS_MESSAGE_PATTERN, In::Both),
     // End of the reader shapes.
+    // The states a session carries, and the call shapes its lifecycle decides on.
+    (COUNT_RESET_BY_ALLOW, In::Resilient),
+    (COUNT_RESET_BY_DENY, In::Resilient),
+    (COUNT_KEPT_UNREVIEWED, In::Resilient),
+    (COUNT_KEPT_SIGNAL, In::Resilient),
+    (COUNT_TO_HINT, In::Resilient),
+    (COUNT_FORGOTTEN, In::Resilient),
+    (HINT_ON_CONFIGURED_ROUTE, In::Resilient),
+    (LISTED_REINSTALLED, In::Both),
+    (UNLISTED_REINSTALLED, In::Both),
+    (SELECTION_FROM_PRESET, In::Both),
+    (SELECTION_OVER_NEVER, In::Both),
+    (ABORTED_FINISH_AFTER_SIGNAL, In::Both),
+    (RUN_CODE_DISPOSAL_BEGUN, In::Both),
 ];
 
 /// The shapes `profile`'s cases are held to.
@@ -148,14 +245,195 @@ pub fn of_reply(reply: &Reply<'_>, profile: Profile) -> Vec<Shape> {
 
 /// The shapes the call `s` holds beyond its replies, given its outcome under `profile`.
 pub fn of_call(s: &Scenario, profile: Profile, outcome: &Outcome) -> Vec<Shape> {
-    let _ = profile;
-    reader::of_call(s, outcome)
+    let mut out = reader::of_call(s, outcome);
+    out.extend(lifecycle_of_call(s, profile, outcome));
+    out
 }
 
 /// The states the session `s` carries from call to call, given its outcome under `profile`.
-pub fn of_session(s: &SessionScenario, profile: Profile, outcome: &SessionOutcome) -> Vec<Shape> {
-    let _ = (s, profile, outcome);
-    Vec::new()
+/// `steps` are the session's items as the reference met them ([`session::walk`]).
+pub fn of_session(s: &SessionScenario, profile: Profile, steps: &[Step]) -> Vec<Shape> {
+    let mut out = Vec::new();
+    out.extend(carried_by_session(s, profile, steps));
+    out
+}
+
+/// The call shapes the lifecycle and the failure count decide on. `s` is the call as decided,
+/// a session's call with the state its session reached.
+fn lifecycle_of_call(s: &Scenario, profile: Profile, outcome: &Outcome) -> Vec<Shape> {
+    use crate::engine::cancellation::{caller_aborts_in_flight, lifecycle_aborts_after_review};
+    use crate::outcome::FailureClass;
+    use crate::scenario::{AbortPoint, Attempt, CallKind, FailedFinishKind, Preset};
+    let mut out = Vec::new();
+    // AR-CANCEL-2 (with AR-SCOPE-2, AR-RES-DISPOSE-1): the transport is never reviewed, so it
+    // passes through while disposal runs, under the policy disposal wrote.
+    if s.tool.call == CallKind::RunCode
+        && s.abort == AbortPoint::LifecycleBeforeReview
+        && s.preset == Preset::Auto
+    {
+        out.push(RUN_CODE_DISPOSAL_BEGUN);
+    }
+    // AR-CANCEL-6: the first request settled as an `aborted` finish after the signal aborted it.
+    let signal = caller_aborts_in_flight(s.abort) || lifecycle_aborts_after_review(s.abort);
+    if signal
+        && outcome.review.attempts == 1
+        && matches!(
+            s.reviewer.attempt(0),
+            Attempt::Finish { finish, .. } if finish.kind == FailedFinishKind::Aborted
+        )
+        && outcome
+            .review
+            .failure
+            .as_ref()
+            .is_some_and(|f| f.class == FailureClass::Aborted)
+    {
+        out.push(ABORTED_FINISH_AFTER_SIGNAL);
+    }
+    // AR-RES-HINT-2: the failure counted (the count rose by one) and reached the threshold, on a
+    // configured route that is not the session's.
+    let before = s.session.consecutive_failures;
+    if profile == Profile::Resilient
+        && outcome.review.failure.is_some()
+        && outcome.review.consecutive_failures == Some(before.saturating_add(1))
+        && before.saturating_add(1) >= s.config.failure_hint_after
+        && s.config
+            .reviewer_route
+            .as_ref()
+            .is_some_and(|r| *r != s.session.route)
+    {
+        out.push(HINT_ON_CONFIGURED_ROUTE);
+    }
+    out
+}
+
+/// The states a session carries from item to item (chapter 12): each reset and keep of the
+/// failure count, disposal followed by reinstall, and selections of Auto that change what
+/// follows.
+fn carried_by_session(s: &SessionScenario, profile: Profile, steps: &[Step]) -> Vec<Shape> {
+    use crate::engine::review::Settlement;
+    use crate::parse::ReviewerDecision;
+    use crate::scenario::Preset;
+    use crate::scenario::session::EventKind;
+    let mut out = Vec::new();
+    let mut add = |shape: Shape, when: bool| {
+        if when && !out.contains(&shape) {
+            out.push(shape);
+        }
+    };
+    let resilient = profile == Profile::Resilient;
+    // Whether a call of this session raised the count since it was last 0.
+    let mut raised = false;
+    // A disposal of the session while in Auto: whether the count was above 0 then, and whether
+    // the integration was installed again since.
+    let mut disposed: Option<(bool, bool)> = None;
+    for (i, (item, step)) in s.calls.iter().zip(steps).enumerate() {
+        let before = step.before.consecutive_failures;
+        if before == 0 {
+            raised = false;
+        }
+        let disposes = match item {
+            Item::Call(call) => call.abort.is_lifecycle(),
+            Item::Event(e) => e.event == EventKind::Dispose,
+        };
+        match (item, &step.outcome) {
+            (Item::Call(call), ItemOutcome::Call(o)) => {
+                let after = o.review.consecutive_failures;
+                let review = step.review.as_ref();
+                let decided = review.and_then(|r| match &r.settlement {
+                    Settlement::Decided(d) => Some(d),
+                    _ => None,
+                });
+                // AR-RES-HINT-1: a decision resets the count, whichever it is.
+                add(
+                    COUNT_RESET_BY_ALLOW,
+                    resilient
+                        && before > 0
+                        && matches!(decided, Some(ReviewerDecision::Allow { .. })),
+                );
+                add(
+                    COUNT_RESET_BY_DENY,
+                    resilient
+                        && before > 0
+                        && matches!(decided, Some(ReviewerDecision::Deny { .. })),
+                );
+                // AR-RES-HINT-1: unreviewed calls, and failures a signal produced, keep it.
+                add(
+                    COUNT_KEPT_UNREVIEWED,
+                    resilient && before > 0 && review.is_none(),
+                );
+                add(
+                    COUNT_KEPT_SIGNAL,
+                    resilient && before > 0 && review.is_some_and(|r| r.signal_ended),
+                );
+                // AR-SESSION-3: the hint on a count earlier calls raised.
+                let one = step.before.scenario_for(s, call);
+                add(
+                    COUNT_TO_HINT,
+                    resilient && raised && review.is_some_and(|r| r.hint_due(&one)),
+                );
+                if after.is_some_and(|n| n > before) {
+                    raised = true;
+                }
+                // AR-INSTALL-1, AR-DISPOSE-4, AR-RES-HINT-4: a call after disposal and reinstall.
+                if let Some((count_held, true)) = disposed {
+                    add(LISTED_REINSTALLED, s.session.listed);
+                    add(UNLISTED_REINSTALLED, !s.session.listed);
+                    add(COUNT_FORGOTTEN, resilient && count_held && review.is_some());
+                }
+            }
+            (Item::Event(e), ItemOutcome::Event(_)) => match e.event {
+                EventKind::Install => {
+                    if let Some((_, reinstalled)) = &mut disposed {
+                        *reinstalled = true;
+                    }
+                }
+                // AR-SCOPE-5: a selection whose absence changes the next call's outcome.
+                EventKind::SelectAuto if step.before.installed => {
+                    let changes = next_call_changes_without(s, profile, steps, i);
+                    let over_never = step.before.preset == Preset::Auto;
+                    add(SELECTION_FROM_PRESET, changes && !over_never);
+                    add(SELECTION_OVER_NEVER, changes && over_never);
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+        if disposes && step.before.installed && step.before.preset == Preset::Auto {
+            // The count disposal forgets: the one this item leaves.
+            let held = match &step.outcome {
+                ItemOutcome::Call(o) => o.review.consecutive_failures.unwrap_or(before),
+                ItemOutcome::Event(_) => before,
+            };
+            disposed = Some((held > 0, false));
+        }
+    }
+    out
+}
+
+/// Whether the first call after item `i` comes to another decision or another execution when the
+/// session goes on without item `i`: that call decided in the state the items between left,
+/// from the state before item `i`.
+fn next_call_changes_without(
+    s: &SessionScenario,
+    profile: Profile,
+    steps: &[Step],
+    i: usize,
+) -> bool {
+    let Some(j) = (i + 1..s.calls.len()).find(|&j| matches!(s.calls[j], Item::Call(_))) else {
+        return false;
+    };
+    let (Item::Call(call), ItemOutcome::Call(with)) = (&s.calls[j], &steps[j].outcome) else {
+        return false;
+    };
+    let mut state = steps[i].before.clone();
+    for item in &s.calls[i + 1..j] {
+        if let Item::Event(e) = item {
+            state.apply(e, s.session.listed);
+        }
+    }
+    let other = crate::engine::decide(&state.scenario_for(s, call), profile);
+    let kind = |o: &Outcome| o.listener.as_ref().map(std::mem::discriminant);
+    kind(with) != kind(&other) || with.result.executed != other.result.executed
 }
 
 mod reader;
@@ -184,6 +462,55 @@ mod tests {
                 Profile::Resilient
             )
             .contains(&ALLOW_TWICE)
+        );
+    }
+
+    fn session_shapes(json: &str, profile: Profile) -> Vec<Shape> {
+        let s = SessionScenario::from_json(json).unwrap();
+        of_session(&s, profile, &crate::engine::session::walk(&s, profile))
+    }
+
+    #[test]
+    fn a_reset_is_met_only_on_a_count_above_zero_and_by_its_own_decision() {
+        let deny = r#"{"text":"{\"risk\":\"high\",\"decision\":\"deny\"}"}"#;
+        let after_failure = format!(
+            r#"{{"calls":[{{"tool":{{"name":"bash"}},"reviewer":{{"throw":"x"}}}},{{"tool":{{"name":"bash"}},"reviewer":{deny}}}]}}"#
+        );
+        assert_eq!(
+            session_shapes(&after_failure, Profile::Resilient),
+            [COUNT_RESET_BY_DENY]
+        );
+        // The baseline keeps no count; a count at 0 is not reset.
+        assert_eq!(session_shapes(&after_failure, Profile::Baseline), []);
+        let from_zero = format!(
+            r#"{{"calls":[{{"tool":{{"name":"bash"}},"reviewer":{deny}}},{{"tool":{{"name":"bash"}},"reviewer":{deny}}}]}}"#
+        );
+        assert_eq!(session_shapes(&from_zero, Profile::Resilient), []);
+    }
+
+    #[test]
+    fn a_selection_is_met_only_when_the_next_call_changes() {
+        let deny = r#"{"text":"{\"risk\":\"high\",\"decision\":\"deny\"}"}"#;
+        let allow = r#"{"text":"{\"risk\":\"low\",\"decision\":\"allow\"}"}"#;
+        let session = |preset: &str, reply: &str| {
+            format!(
+                r#"{{"preset":"{preset}","calls":[{{"event":"select-auto"}},{{"tool":{{"name":"bash"}},"reviewer":{reply}}}]}}"#
+            )
+        };
+        // Reviewed, the denial stops what passed through before.
+        assert_eq!(
+            session_shapes(&session("read-only", deny), Profile::Baseline),
+            [SELECTION_FROM_PRESET]
+        );
+        // An allow comes to downstream's allow either way.
+        assert_eq!(
+            session_shapes(&session("read-only", allow), Profile::Baseline),
+            []
+        );
+        // Auto under `ask` already: the selection writes nothing.
+        assert_eq!(
+            session_shapes(&session("auto", deny), Profile::Baseline),
+            []
         );
     }
 
