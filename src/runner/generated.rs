@@ -545,7 +545,7 @@ const TOWARD_SAFETY: [Toward; 11] = {
 const TOWARD_SAFETY_BEFORE: usize = 5;
 
 /// The reviewer's answer [`Toward::reviewer_allows`] appends.
-const ALLOWS: &str = "{\"risk\":\"low\",\"decision\":\"allow\"}";
+use crate::generate::simplest::ALLOWS;
 
 /// For a difference short of SAFETY, a nearby input in which the implementation runs a body
 /// where the reference does not, if one exists, with the verdict on it: each call of it changed
@@ -703,8 +703,9 @@ fn simpler(input: &Input) -> Vec<Input> {
 }
 
 /// The one-step simplifications of a call that are valid, realizable scenarios, simplest first:
-/// fewer reviewer attempts, attempts that answer at once, a plain tool name, then each member back
-/// to its default.
+/// fewer reviewer attempts, attempts that answer at once, a plain tool name, each member back to
+/// its default, then the simplest value of every member ([`crate::generate::simplest`]): so what
+/// shrinking leaves is a local minimum, holding only what the difference needs.
 fn simpler_call(s: &Scenario) -> Vec<Scenario> {
     use crate::scenario::{Attempt, Reviewer};
     let mut out = Vec::new();
@@ -755,6 +756,29 @@ fn simpler_call(s: &Scenario) -> Vec<Scenario> {
     // Each member back to its default.
     for path in member_paths(&sparse(s)) {
         out.extend(without(s, &path).and_then(valid));
+    }
+    // The simplest value of every member, tried once nothing above keeps the difference: a
+    // native call rather than one inside a program, then each attempt simpler in one member.
+    if s.tool.call == crate::scenario::CallKind::PtcInner {
+        let mut native = s.clone();
+        native.tool.call = crate::scenario::CallKind::Native;
+        out.extend(valid(native));
+    }
+    for (i, a) in s.reviewer.attempts().iter().enumerate() {
+        for simpler in crate::generate::simplest::attempts(a) {
+            let reviewer = match &s.reviewer {
+                Reviewer::One(_) => Reviewer::One(simpler),
+                Reviewer::Many(list) => {
+                    let mut list = list.clone();
+                    list[i] = simpler;
+                    Reviewer::Many(list)
+                }
+            };
+            out.extend(valid(Scenario {
+                reviewer,
+                ..s.clone()
+            }));
+        }
     }
     out
 }
@@ -1583,9 +1607,20 @@ mod tests {
     use crate::scenario::OnFailure;
 
     /// The reference engine with a planted defect: each input is decided with `change` made to
-    /// every call (and to a session's configuration), and every refusal after a failed review
-    /// worded its own way, so that a failed review differs at TEXT whatever else it does.
-    struct Planted(fn(&mut crate::scenario::Config));
+    /// every call (and to a session's configuration), and the refusal of every call the second
+    /// function picks worded its own way.
+    struct Planted(
+        fn(&mut crate::scenario::Config),
+        fn(&crate::outcome::Outcome) -> bool,
+    );
+
+    impl Planted {
+        /// `change` made, and every refusal after a failed review worded its own way, so that a
+        /// failed review differs at TEXT whatever else it does.
+        fn failed(change: fn(&mut crate::scenario::Config)) -> Planted {
+            Planted(change, |o| o.review.failure.is_some())
+        }
+    }
 
     impl Implementation for Planted {
         fn describe(&self) -> String {
@@ -1606,7 +1641,7 @@ mod tests {
             }
             let mut out = crate::engine::decide_input(&input, ask.profile);
             let own_words = |o: &mut crate::outcome::Outcome| {
-                if o.review.failure.is_some()
+                if (self.1)(o)
                     && let Some(t) = &mut o.result.text
                 {
                     t.push_str(" (in other words)");
@@ -1667,7 +1702,7 @@ mod tests {
     /// with a human who allows shows that it runs the body where the reference denies.
     #[test]
     fn the_search_fails_closed_with_a_human_who_allows() {
-        let mut imp = Planted(|c| c.on_failure = OnFailure::Ask);
+        let mut imp = Planted::failed(|c| c.on_failure = OnFailure::Ask);
         let (before, after, _) = turned(&mut imp, &|s| s.config.on_failure == OnFailure::Ask);
         assert_eq!(before, 0);
         assert!(after > 0, "{after}");
@@ -1678,7 +1713,7 @@ mod tests {
     /// did not.
     #[test]
     fn the_search_lets_the_reviewer_allow_after_its_script() {
-        let mut imp = Planted(|c| {
+        let mut imp = Planted::failed(|c| {
             c.repair_attempts += 1;
             c.transport_retries += 1;
         });
@@ -1692,7 +1727,7 @@ mod tests {
     /// shows that the body runs. Every such change is realizable and reaches SAFETY.
     #[test]
     fn the_search_lets_the_attempt_after_a_failure_allow() {
-        let mut imp = Planted(|c| c.repair_attempts += 1);
+        let mut imp = Planted::failed(|c| c.repair_attempts += 1);
         let expected = Expected::none();
         let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
         let without: Vec<Toward> = TOWARD_SAFETY
@@ -1721,6 +1756,94 @@ mod tests {
             }
         }
         assert!(only_next > 0, "{only_next}");
+    }
+
+    /// Shrinks `scenario` against `imp` while the verdict keeps its kind (TEXT, where it
+    /// starts), and checks that what is left is a local minimum: no one-step simplification of
+    /// it keeps the difference.
+    fn shrunk(mut imp: Planted, scenario: serde_json::Value) -> Scenario {
+        let start = Scenario::from_value(&scenario).expect("a realizable scenario");
+        let expected = Expected::none();
+        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let start = judge.has.restrict(Input::One(Box::new(start)));
+        let (verdict, _) = judge.against_reference(&start);
+        assert_eq!(
+            verdict.worst(),
+            Some(compare::Severity::Text),
+            "{verdict:?}"
+        );
+        let sig = signature(&verdict);
+        let keep = |_: &Input, v: &Verdict| signature(v) == sig;
+        let (minimal, _, _, steps) = shrink(&mut judge, start, &keep, 2000);
+        assert!(steps < 2000, "{steps}");
+        for candidate in simpler(&minimal) {
+            let candidate = judge.has.restrict(candidate);
+            assert!(!keep(&candidate, &judge.against_reference(&candidate).0));
+        }
+        let Input::One(s) = minimal else {
+            unreachable!("a call shrinks to a call")
+        };
+        *s
+    }
+
+    // Three members shrunk counterexamples kept though the difference did not need them: a call
+    // inside a program, an escaped name in the reviewer's text, and members of a failure's
+    // message.
+
+    /// A refusal after a failed review worded another way shrinks to a native call.
+    #[test]
+    fn shrinking_reaches_a_native_call() {
+        let native = shrunk(
+            Planted::failed(|_| {}),
+            serde_json::json!({
+                "tool": {"name": "pwsh", "call": "ptc-inner"},
+                "reviewer": {"text": "no verdict here"},
+            }),
+        );
+        assert_eq!(
+            native.tool.call,
+            crate::scenario::CallKind::Native,
+            "{native:?}"
+        );
+    }
+
+    /// A refusal after a review that answered worded another way: the reviewer must deny, and the
+    /// shrunk denial is written plainly, its names unescaped and nothing around it.
+    #[test]
+    fn shrinking_reaches_a_plain_reviewer_text() {
+        let denied = Planted(
+            |_| {},
+            |o| o.review.failure.is_none() && o.review.attempts > 0,
+        );
+        let plain = shrunk(
+            denied,
+            serde_json::json!({
+                "tool": {"name": "pwsh"},
+                "reviewer": {"text": " {\"risk\":\"high\",\"d\\u0065cision\":\"deny\",\"reason\":\"r\\u006dm\"}"},
+            }),
+        );
+        let [crate::scenario::Attempt::Text { text, .. }] = plain.reviewer.attempts() else {
+            panic!("{plain:?}")
+        };
+        assert!(!text.contains('\\') && !text.starts_with(' '), "{text}");
+        assert!(text.contains("\"decision\":\"deny\""), "{text}");
+    }
+
+    /// A refusal after a failed review worded another way shrinks to an empty failure message.
+    #[test]
+    fn shrinking_reaches_an_empty_failure_message() {
+        let message = shrunk(
+            Planted::failed(|_| {}),
+            serde_json::json!({
+                "tool": {"name": "pwsh"},
+                "reviewer": {"finish": {"kind": "error", "code": "QUOTA_EXCEEDED",
+                    "message": {"bbx": null, "vc1": "over quota"}}},
+            }),
+        );
+        let [crate::scenario::Attempt::Finish { finish, .. }] = message.reviewer.attempts() else {
+            panic!("{message:?}")
+        };
+        assert_eq!(finish.message, serde_json::json!({}), "{message:?}");
     }
 
     /// A generated run of `imp` under the resilient profile reports SAFETY everywhere the search
@@ -1772,12 +1895,12 @@ mod tests {
     /// A generated run finds a gate that repairs once more than its budget at SAFETY.
     #[test]
     fn a_generated_run_reports_an_extra_repair_at_safety() {
-        reported_at_safety(&mut Planted(|c| c.repair_attempts += 1), 400);
+        reported_at_safety(&mut Planted::failed(|c| c.repair_attempts += 1), 400);
     }
 
     /// A generated run finds a gate that asks the human where it must fail closed at SAFETY.
     #[test]
     fn a_generated_run_reports_asking_where_it_must_fail_closed_at_safety() {
-        reported_at_safety(&mut Planted(|c| c.on_failure = OnFailure::Ask), 400);
+        reported_at_safety(&mut Planted::failed(|c| c.on_failure = OnFailure::Ask), 400);
     }
 }
