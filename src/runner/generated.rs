@@ -1846,6 +1846,34 @@ mod tests {
         assert_eq!(finish.message, serde_json::json!({}), "{message:?}");
     }
 
+    /// The attempt after a failed one allows in every call of a session, each after its own
+    /// review's failure: a gate that repairs once more than its budget runs a body in some drawn
+    /// session only so.
+    #[test]
+    fn the_search_lets_the_attempt_after_a_failure_allow_in_sessions() {
+        let mut imp = Planted::failed(|c| c.repair_attempts += 1);
+        let expected = Expected::none();
+        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let mut by_next = 0;
+        for k in 0..300 {
+            let input = judge
+                .has
+                .restrict(Input::Session(super::super::generated_sessions::draw(9, k)));
+            let (verdict, _) = judge.against_reference(&input);
+            if let Some((c, v, step)) = toward_safety(&mut judge, &input, &verdict)
+                && step.next_allows
+            {
+                assert!(
+                    matches!(c, Input::Session(_)) && realizable_input(&c),
+                    "{c:?}"
+                );
+                assert_eq!(v.worst(), Some(compare::Severity::Safety));
+                by_next += 1;
+            }
+        }
+        assert!(by_next > 0, "{by_next}");
+    }
+
     /// A generated run of `imp` under the resilient profile reports SAFETY everywhere the search
     /// reaches it: a violation at SAFETY, its counterexample still running the body the
     /// reference does not, and the case it was found in raised to SAFETY by a difference that
