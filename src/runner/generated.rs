@@ -544,7 +544,8 @@ const TOWARD_SAFETY: [Toward; 11] = {
 #[cfg(test)]
 const TOWARD_SAFETY_BEFORE: usize = 5;
 
-/// The reviewer's answer [`Toward::reviewer_allows`] appends.
+// The reviewer's answer [`Toward::reviewer_allows`] appends, and [`Toward::next_allows`] puts
+// after a failed attempt.
 use crate::generate::simplest::ALLOWS;
 
 /// For a difference short of SAFETY, a nearby input in which the implementation runs a body
