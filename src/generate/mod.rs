@@ -6,6 +6,7 @@
 pub mod coverage;
 pub mod direct;
 pub mod sessions;
+pub mod simplest;
 
 use proptest::prelude::*;
 

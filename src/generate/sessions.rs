@@ -290,8 +290,8 @@ fn as_item(mut call: Scenario) -> Scenario {
 }
 
 /// Simpler sessions than `s`, simplest first: without one of its items (a session keeps at least
-/// one), with one session member back at its default, or with one call simplified by
-/// `simpler_call`. Only realizable candidates are returned.
+/// one), with one session member back at its default, with an event that does not re-select, or
+/// with one call simplified by `simpler_call`. Only realizable candidates are returned.
 pub fn simpler_session(
     s: &SessionScenario,
     simpler_call: &dyn Fn(&Scenario) -> Vec<Scenario>,
@@ -335,6 +335,19 @@ pub fn simpler_session(
             policy: Policy::default(),
             ..s.clone()
         });
+    }
+    // An event that re-selects Auto after a disposal, as a plain disposal.
+    for (i, item) in s.calls.iter().enumerate() {
+        if let Item::Event(e) = item
+            && e.reselect
+        {
+            let mut t = s.clone();
+            t.calls[i] = Item::Event(Event {
+                reselect: false,
+                ..*e
+            });
+            out.push(t);
+        }
     }
     for (i, item) in s.calls.iter().enumerate() {
         if let Item::Call(call) = item {

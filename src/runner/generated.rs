@@ -462,12 +462,40 @@ struct Toward {
     /// The gate fails closed (`on_failure: deny`) and the user allows: an implementation that
     /// asks the human on a reviewer failure anyway runs the body.
     fail_closed: bool,
+    /// Where the reference's review ends in a failure after `n` requests, the attempt that would
+    /// answer request `n + 1` allows: the attempt after the failure is replaced when the script
+    /// has one, appended when it does not. A repair or a retry the implementation should not
+    /// have made (one more than the budget, or a failure taken as retryable) gets an answer that
+    /// runs the body even where the script goes on.
+    next_allows: bool,
+}
+
+impl Toward {
+    /// What the change is, in words, for a difference it shows.
+    fn describe(&self) -> String {
+        let parts = [
+            (self.allow_once, "the user allows once"),
+            (self.downstream, "downstream allows"),
+            (self.no_abort, "nothing aborts"),
+            (self.ask, "the policy asks"),
+            (self.reviewer_allows, "the reviewer allows after its script"),
+            (self.next_allows, "the attempt after a failed one allows"),
+            (self.fail_closed, "on_failure is deny"),
+        ];
+        let said: Vec<&str> = parts
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, s)| *s)
+            .collect();
+        format!("shown when {}", said.join(", "))
+    }
 }
 
 /// The changes [`toward_safety`] tries, in order: the answer alone, downstream alone, both, both
 /// and no abort, all four; then the reviewer allowing after its script, alone and with the user
-/// allowing once; then failing closed with the user allowing once, alone and with the rest.
-const TOWARD_SAFETY: [Toward; 9] = {
+/// allowing once; then failing closed with the user allowing once, alone and with the rest; then
+/// the attempt after a failure allowing, alone and with the user allowing once.
+const TOWARD_SAFETY: [Toward; 11] = {
     const fn t(allow_once: bool, downstream: bool, no_abort: bool, ask: bool) -> Toward {
         Toward {
             allow_once,
@@ -476,6 +504,7 @@ const TOWARD_SAFETY: [Toward; 9] = {
             ask,
             reviewer_allows: false,
             fail_closed: false,
+            next_allows: false,
         }
     }
     [
@@ -500,6 +529,14 @@ const TOWARD_SAFETY: [Toward; 9] = {
             fail_closed: true,
             ..t(true, true, true, true)
         },
+        Toward {
+            next_allows: true,
+            ..t(false, false, false, false)
+        },
+        Toward {
+            next_allows: true,
+            ..t(true, true, true, false)
+        },
     ]
 };
 
@@ -507,8 +544,9 @@ const TOWARD_SAFETY: [Toward; 9] = {
 #[cfg(test)]
 const TOWARD_SAFETY_BEFORE: usize = 5;
 
-/// The reviewer's answer [`Toward::reviewer_allows`] appends.
-const ALLOWS: &str = "{\"risk\":\"low\",\"decision\":\"allow\"}";
+// The reviewer's answer [`Toward::reviewer_allows`] appends, and [`Toward::next_allows`] puts
+// after a failed attempt.
+use crate::generate::simplest::ALLOWS;
 
 /// For a difference short of SAFETY, a nearby input in which the implementation runs a body
 /// where the reference does not, if one exists, with the verdict on it: each call of it changed
@@ -519,7 +557,7 @@ fn toward_safety(
     judge: &mut Judge<'_>,
     input: &Input,
     verdict: &Verdict,
-) -> Option<(Input, Verdict)> {
+) -> Option<(Input, Verdict, Toward)> {
     toward_safety_by(judge, input, verdict, &TOWARD_SAFETY)
 }
 
@@ -530,7 +568,7 @@ fn toward_safety_by(
     input: &Input,
     verdict: &Verdict,
     steps: &[Toward],
-) -> Option<(Input, Verdict)> {
+) -> Option<(Input, Verdict, Toward)> {
     use crate::scenario::{
         AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Downstream, OnFailure, Policy,
         Reviewer,
@@ -540,8 +578,24 @@ fn toward_safety_by(
     {
         return None;
     }
+    // How many requests each call's review made where it ended in a failure, in input order.
+    let failed_after: Vec<Option<u32>> = {
+        let failed =
+            |o: &crate::outcome::Outcome| o.review.failure.as_ref().map(|_| o.review.attempts);
+        match crate::engine::decide_input(input, judge.profile) {
+            InputOutcome::One(o) => vec![failed(&o)],
+            InputOutcome::Session(s) => s
+                .calls
+                .iter()
+                .filter_map(|i| match i {
+                    crate::outcome::ItemOutcome::Call(o) => Some(failed(o)),
+                    crate::outcome::ItemOutcome::Event(_) => None,
+                })
+                .collect(),
+        }
+    };
     for &step in steps {
-        let call = |c: &mut Scenario| {
+        let call = |c: &mut Scenario, failed_after: Option<u32>| {
             if step.allow_once {
                 c.approval = ApprovalAnswer::AllowedOnce;
             }
@@ -564,6 +618,11 @@ fn toward_safety_by(
                     }
                 };
             }
+            if step.next_allows
+                && let Some(n @ 1..) = failed_after
+            {
+                c.reviewer = allows_at(&c.reviewer, n as usize);
+            }
             if step.fail_closed {
                 c.config.on_failure = OnFailure::Deny;
             }
@@ -576,13 +635,14 @@ fn toward_safety_by(
         let mut c = input.clone();
         match &mut c {
             Input::One(s) => {
-                call(s);
+                call(s, failed_after.first().copied().flatten());
                 asking(&mut s.policy);
             }
             Input::Session(s) => {
+                let mut failed = failed_after.iter().copied();
                 for item in &mut s.calls {
                     if let Item::Call(one) = item {
-                        call(one);
+                        call(one, failed.next().flatten());
                     }
                 }
                 asking(&mut s.policy);
@@ -597,10 +657,20 @@ fn toward_safety_by(
         }
         let (v, _) = judge.against_reference(&c);
         if v.worst() == Some(compare::Severity::Safety) {
-            return Some((c, v));
+            return Some((c, v, step));
         }
     }
     None
+}
+
+/// `reviewer` with the attempt that answers request `n + 1` (0-based `n`) allowing: the attempts
+/// before it as they answer (the last repeating), the ones after it kept.
+fn allows_at(reviewer: &crate::scenario::Reviewer, n: usize) -> crate::scenario::Reviewer {
+    use crate::scenario::{Attempt, Reviewer};
+    let mut list: Vec<Attempt> = (0..n).map(|j| reviewer.attempt(j).clone()).collect();
+    list.push(Attempt::text(ALLOWS));
+    list.extend(reviewer.attempts().iter().skip(n + 1).cloned());
+    Reviewer::Many(list)
 }
 
 /// Whether the real runtime can produce `input` (`scenario::realizable`, and for a session
@@ -634,8 +704,9 @@ fn simpler(input: &Input) -> Vec<Input> {
 }
 
 /// The one-step simplifications of a call that are valid, realizable scenarios, simplest first:
-/// fewer reviewer attempts, attempts that answer at once, a plain tool name, then each member back
-/// to its default.
+/// fewer reviewer attempts, attempts that answer at once, a plain tool name, each member back to
+/// its default, then the simplest value of every member ([`crate::generate::simplest`]): so what
+/// shrinking leaves is a local minimum, holding only what the difference needs.
 fn simpler_call(s: &Scenario) -> Vec<Scenario> {
     use crate::scenario::{Attempt, Reviewer};
     let mut out = Vec::new();
@@ -686,6 +757,29 @@ fn simpler_call(s: &Scenario) -> Vec<Scenario> {
     // Each member back to its default.
     for path in member_paths(&sparse(s)) {
         out.extend(without(s, &path).and_then(valid));
+    }
+    // The simplest value of every member, tried once nothing above keeps the difference: a
+    // native call rather than one inside a program, then each attempt simpler in one member.
+    if s.tool.call == crate::scenario::CallKind::PtcInner {
+        let mut native = s.clone();
+        native.tool.call = crate::scenario::CallKind::Native;
+        out.extend(valid(native));
+    }
+    for (i, a) in s.reviewer.attempts().iter().enumerate() {
+        for simpler in crate::generate::simplest::attempts(a) {
+            let reviewer = match &s.reviewer {
+                Reviewer::One(_) => Reviewer::One(simpler),
+                Reviewer::Many(list) => {
+                    let mut list = list.clone();
+                    list[i] = simpler;
+                    Reviewer::Many(list)
+                }
+            };
+            out.extend(valid(Scenario {
+                reviewer,
+                ..s.clone()
+            }));
+        }
     }
     out
 }
@@ -815,15 +909,16 @@ impl<'p> Shrinking<'p> {
     /// Shrinks `input` (case `id`) once for each violation `verdict` shows that has no
     /// counterexample yet, worst first, until the limit is reached: for a clause, while that
     /// clause stays violated at its severity or worse; for differences naming no clause, or no
-    /// outcome, while the verdict keeps its kind.
+    /// outcome, while the verdict keeps its kind. Returns `verdict` raised to SAFETY when a
+    /// counterexample was taken toward it ([`raised`]).
     pub(crate) fn consider(
         &mut self,
         judge: &mut Judge<'_>,
         id: &str,
         input: &Input,
         verdict: &Verdict,
-    ) {
-        self.consider_for(judge, id, input, verdict, None);
+    ) -> Option<Verdict> {
+        self.consider_for(judge, id, input, verdict, None)
     }
 
     /// [`Shrinking::consider`], for the violation of `only` alone when given (a clause ID, or
@@ -835,24 +930,28 @@ impl<'p> Shrinking<'p> {
         input: &Input,
         verdict: &Verdict,
         only: Option<&str>,
-    ) {
+    ) -> Option<Verdict> {
         let wanted: Vec<Target> = targets(verdict)
             .into_iter()
             .filter(|t| !self.seen.contains(&t.key()))
             .filter(|t| only.is_none_or(|c| t.clauses().iter().any(|t| t == c)))
             .collect();
         if wanted.is_empty() || self.found.len() >= self.plan.max_counterexamples {
-            return;
+            return None;
         }
         // A difference that can run a body is reported as one that does.
         let toward = toward_safety(judge, input, verdict);
+        let mut raised_to = None;
         for target in wanted {
             if self.found.len() >= self.plan.max_counterexamples {
-                return;
+                break;
             }
             self.seen.insert(target.key());
             let (start, start_verdict) = match &toward {
-                Some((i, v)) if keeps(&target, v, rank(verdict)) => (i.clone(), v.clone()),
+                Some((i, v, step)) if keeps(&target, v, rank(verdict)) => {
+                    raised_to = Some(raised(verdict, v, step));
+                    (i.clone(), v.clone())
+                }
                 _ => (input.clone(), verdict.clone()),
             };
             let original_rank = rank(&start_verdict);
@@ -892,6 +991,7 @@ impl<'p> Shrinking<'p> {
                 }
             }
         }
+        raised_to
     }
 
     /// Marks the violations of `clauses` as having a counterexample already.
@@ -902,6 +1002,27 @@ impl<'p> Shrinking<'p> {
             }
         }
     }
+}
+
+/// `verdict` with the SAFETY differences `toward` shows on the input changed by `step` added, each
+/// saying the change that shows it: the case is reported at the worst severity the search
+/// reaches from it.
+fn raised(verdict: &Verdict, toward: &Verdict, step: &Toward) -> Verdict {
+    let Verdict::Fail { differences } = verdict else {
+        return verdict.clone();
+    };
+    let mut differences = differences.clone();
+    if let Verdict::Fail { differences: more } = toward {
+        differences.extend(
+            more.iter()
+                .filter(|d| d.severity == compare::Severity::Safety)
+                .map(|d| compare::Difference {
+                    rule: Some(step.describe()),
+                    ..d.clone()
+                }),
+        );
+    }
+    Verdict::Fail { differences }
 }
 
 /// Whether `v` still shows what `target` shrinks for: the clause violated at its severity or
@@ -1029,7 +1150,9 @@ fn judge_drawn(
                     }
                 }
                 out.reach.add(&d.reached);
-                shrinking.consider(judge, &d.subject.id, &d.input, &verdict);
+                let verdict = shrinking
+                    .consider(judge, &d.subject.id, &d.input, &verdict)
+                    .unwrap_or(verdict);
                 let result = judge.result(d.subject.clone(), verdict, duration);
                 if result.status == Status::Pass {
                     out.passed += 1;
@@ -1485,9 +1608,20 @@ mod tests {
     use crate::scenario::OnFailure;
 
     /// The reference engine with a planted defect: each input is decided with `change` made to
-    /// every call (and to a session's configuration), and every refusal after a failed review
-    /// worded its own way, so that a failed review differs at TEXT whatever else it does.
-    struct Planted(fn(&mut crate::scenario::Config));
+    /// every call (and to a session's configuration), and the refusal of every call the second
+    /// function picks worded its own way.
+    struct Planted(
+        fn(&mut crate::scenario::Config),
+        fn(&crate::outcome::Outcome) -> bool,
+    );
+
+    impl Planted {
+        /// `change` made, and every refusal after a failed review worded its own way, so that a
+        /// failed review differs at TEXT whatever else it does.
+        fn failed(change: fn(&mut crate::scenario::Config)) -> Planted {
+            Planted(change, |o| o.review.failure.is_some())
+        }
+    }
 
     impl Implementation for Planted {
         fn describe(&self) -> String {
@@ -1508,7 +1642,7 @@ mod tests {
             }
             let mut out = crate::engine::decide_input(&input, ask.profile);
             let own_words = |o: &mut crate::outcome::Outcome| {
-                if o.review.failure.is_some()
+                if (self.1)(o)
                     && let Some(t) = &mut o.result.text
                 {
                     t.push_str(" (in other words)");
@@ -1554,7 +1688,7 @@ mod tests {
             let old = &TOWARD_SAFETY[..TOWARD_SAFETY_BEFORE];
             let found_before = toward_safety_by(&mut judge, &input, &verdict, old).is_some();
             before += usize::from(found_before);
-            if let Some((c, v)) = toward_safety(&mut judge, &input, &verdict) {
+            if let Some((c, v, _)) = toward_safety(&mut judge, &input, &verdict) {
                 assert!(realizable_input(&c), "{c:?}");
                 assert_eq!(v.worst(), Some(compare::Severity::Safety));
                 after += 1;
@@ -1569,7 +1703,7 @@ mod tests {
     /// with a human who allows shows that it runs the body where the reference denies.
     #[test]
     fn the_search_fails_closed_with_a_human_who_allows() {
-        let mut imp = Planted(|c| c.on_failure = OnFailure::Ask);
+        let mut imp = Planted::failed(|c| c.on_failure = OnFailure::Ask);
         let (before, after, _) = turned(&mut imp, &|s| s.config.on_failure == OnFailure::Ask);
         assert_eq!(before, 0);
         assert!(after > 0, "{after}");
@@ -1580,11 +1714,222 @@ mod tests {
     /// did not.
     #[test]
     fn the_search_lets_the_reviewer_allow_after_its_script() {
-        let mut imp = Planted(|c| {
+        let mut imp = Planted::failed(|c| {
             c.repair_attempts += 1;
             c.transport_retries += 1;
         });
         let (before, after, only_new) = turned(&mut imp, &|_| true);
         assert!(only_new > 0, "{before} before, {after} after");
+    }
+
+    /// A gate that repairs once more than it is configured to, where the script goes on after the
+    /// attempt the reference's review failed at: appending an allowing attempt shows nothing
+    /// (the extra repair reads the script's next attempt), and only that next attempt allowing
+    /// shows that the body runs. Every such change is realizable and reaches SAFETY.
+    #[test]
+    fn the_search_lets_the_attempt_after_a_failure_allow() {
+        let mut imp = Planted::failed(|c| c.repair_attempts += 1);
+        let expected = Expected::none();
+        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let without: Vec<Toward> = TOWARD_SAFETY
+            .iter()
+            .copied()
+            .filter(|t| !t.next_allows)
+            .collect();
+        assert_eq!(without.len() + 2, TOWARD_SAFETY.len());
+        let mut only_next = 0;
+        for k in 0..600 {
+            let input = judge
+                .has
+                .restrict(Input::One(Box::new(realizable(draw(9, k)))));
+            let (verdict, _) = judge.against_reference(&input);
+            if !matches!(verdict, Verdict::Fail { .. })
+                || verdict.worst() == Some(compare::Severity::Safety)
+                || toward_safety_by(&mut judge, &input, &verdict, &without).is_some()
+            {
+                continue;
+            }
+            if let Some((c, v, step)) = toward_safety(&mut judge, &input, &verdict) {
+                assert!(step.next_allows, "{step:?}");
+                assert!(realizable_input(&c), "{c:?}");
+                assert_eq!(v.worst(), Some(compare::Severity::Safety));
+                only_next += 1;
+            }
+        }
+        assert!(only_next > 0, "{only_next}");
+    }
+
+    /// Shrinks `scenario` against `imp` while the verdict keeps its kind (TEXT, where it
+    /// starts), and checks that what is left is a local minimum: no one-step simplification of
+    /// it keeps the difference.
+    fn shrunk(mut imp: Planted, scenario: serde_json::Value) -> Scenario {
+        let start = Scenario::from_value(&scenario).expect("a realizable scenario");
+        let expected = Expected::none();
+        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let start = judge.has.restrict(Input::One(Box::new(start)));
+        let (verdict, _) = judge.against_reference(&start);
+        assert_eq!(
+            verdict.worst(),
+            Some(compare::Severity::Text),
+            "{verdict:?}"
+        );
+        let sig = signature(&verdict);
+        let keep = |_: &Input, v: &Verdict| signature(v) == sig;
+        let (minimal, _, _, steps) = shrink(&mut judge, start, &keep, 2000);
+        assert!(steps < 2000, "{steps}");
+        for candidate in simpler(&minimal) {
+            let candidate = judge.has.restrict(candidate);
+            assert!(!keep(&candidate, &judge.against_reference(&candidate).0));
+        }
+        let Input::One(s) = minimal else {
+            unreachable!("a call shrinks to a call")
+        };
+        *s
+    }
+
+    // Three members shrunk counterexamples kept though the difference did not need them: a call
+    // inside a program, an escaped name in the reviewer's text, and members of a failure's
+    // message.
+
+    /// A refusal after a failed review worded another way shrinks to a native call.
+    #[test]
+    fn shrinking_reaches_a_native_call() {
+        let native = shrunk(
+            Planted::failed(|_| {}),
+            serde_json::json!({
+                "tool": {"name": "pwsh", "call": "ptc-inner"},
+                "reviewer": {"text": "no verdict here"},
+            }),
+        );
+        assert_eq!(
+            native.tool.call,
+            crate::scenario::CallKind::Native,
+            "{native:?}"
+        );
+    }
+
+    /// A refusal after a review that answered worded another way: the reviewer must deny, and the
+    /// shrunk denial is written plainly, its names unescaped and nothing around it.
+    #[test]
+    fn shrinking_reaches_a_plain_reviewer_text() {
+        let denied = Planted(
+            |_| {},
+            |o| o.review.failure.is_none() && o.review.attempts > 0,
+        );
+        let plain = shrunk(
+            denied,
+            serde_json::json!({
+                "tool": {"name": "pwsh"},
+                "reviewer": {"text": " {\"risk\":\"high\",\"d\\u0065cision\":\"deny\",\"reason\":\"r\\u006dm\"}"},
+            }),
+        );
+        let [crate::scenario::Attempt::Text { text, .. }] = plain.reviewer.attempts() else {
+            panic!("{plain:?}")
+        };
+        assert!(!text.contains('\\') && !text.starts_with(' '), "{text}");
+        assert!(text.contains("\"decision\":\"deny\""), "{text}");
+    }
+
+    /// A refusal after a failed review worded another way shrinks to an empty failure message.
+    #[test]
+    fn shrinking_reaches_an_empty_failure_message() {
+        let message = shrunk(
+            Planted::failed(|_| {}),
+            serde_json::json!({
+                "tool": {"name": "pwsh"},
+                "reviewer": {"finish": {"kind": "error", "code": "QUOTA_EXCEEDED",
+                    "message": {"bbx": null, "vc1": "over quota"}}},
+            }),
+        );
+        let [crate::scenario::Attempt::Finish { finish, .. }] = message.reviewer.attempts() else {
+            panic!("{message:?}")
+        };
+        assert_eq!(finish.message, serde_json::json!({}), "{message:?}");
+    }
+
+    /// The attempt after a failed one allows in every call of a session, each after its own
+    /// review's failure: a gate that repairs once more than its budget runs a body in some drawn
+    /// session only so.
+    #[test]
+    fn the_search_lets_the_attempt_after_a_failure_allow_in_sessions() {
+        let mut imp = Planted::failed(|c| c.repair_attempts += 1);
+        let expected = Expected::none();
+        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let mut by_next = 0;
+        for k in 0..300 {
+            let input = judge
+                .has
+                .restrict(Input::Session(super::super::generated_sessions::draw(9, k)));
+            let (verdict, _) = judge.against_reference(&input);
+            if let Some((c, v, step)) = toward_safety(&mut judge, &input, &verdict)
+                && step.next_allows
+            {
+                assert!(
+                    matches!(c, Input::Session(_)) && realizable_input(&c),
+                    "{c:?}"
+                );
+                assert_eq!(v.worst(), Some(compare::Severity::Safety));
+                by_next += 1;
+            }
+        }
+        assert!(by_next > 0, "{by_next}");
+    }
+
+    /// A generated run of `imp` under the resilient profile reports SAFETY everywhere the search
+    /// reaches it: a violation at SAFETY, its counterexample still running the body the
+    /// reference does not, and the case it was found in raised to SAFETY by a difference that
+    /// says what was changed to show it.
+    fn reported_at_safety(imp: &mut dyn Implementation, count: usize) {
+        let plan = Plan::new(count, 5);
+        let run = run(
+            imp,
+            Profile::Resilient,
+            &plan,
+            &Expected::none(),
+            &mut |_, _| {},
+        );
+        let found = run.found(Profile::Resilient, &[], false);
+        let violations = super::super::violations::of(&run.results, &found);
+        let safety = violations
+            .iter()
+            .find(|v| v.severity == compare::Severity::Safety)
+            .unwrap_or_else(|| panic!("no violation at SAFETY: {violations:?}"));
+        let c = &run.counterexamples[safety.counterexample.expect("a counterexample")];
+        assert_eq!(c.verdict.worst(), Some(compare::Severity::Safety));
+        assert!(
+            super::super::violations::breaks(&c.verdict, &safety.clause, compare::Severity::Safety),
+            "{:?}",
+            c.verdict
+        );
+        let raised = run
+            .results
+            .iter()
+            .find(|r| r.id == c.id)
+            .expect("the case the counterexample was found in");
+        assert_eq!(raised.worst_severity(), Some(compare::Severity::Safety));
+        let Verdict::Fail { differences } = &raised.verdict else {
+            panic!("{:?}", raised.verdict)
+        };
+        assert!(
+            differences
+                .iter()
+                .any(|d| d.severity == compare::Severity::Safety
+                    && d.rule
+                        .as_deref()
+                        .is_some_and(|r| r.starts_with("shown when "))),
+            "{differences:?}"
+        );
+    }
+
+    /// A generated run finds a gate that repairs once more than its budget at SAFETY.
+    #[test]
+    fn a_generated_run_reports_an_extra_repair_at_safety() {
+        reported_at_safety(&mut Planted::failed(|c| c.repair_attempts += 1), 400);
+    }
+
+    /// A generated run finds a gate that asks the human where it must fail closed at SAFETY.
+    #[test]
+    fn a_generated_run_reports_asking_where_it_must_fail_closed_at_safety() {
+        reported_at_safety(&mut Planted::failed(|c| c.on_failure = OnFailure::Ask), 400);
     }
 }

@@ -31,7 +31,8 @@ pub struct Violation {
     pub clause: String,
     /// The weakest conformance level at which it shows: a run at this level or above fails on it.
     pub level: Level,
-    /// The worst severity of its differences.
+    /// The worst severity of its differences, or of its counterexample's where the search toward
+    /// SAFETY took it further.
     pub severity: Severity,
     /// How many failed cases break it, fixed and generated together, expected failures included.
     pub cases: usize,
@@ -160,6 +161,13 @@ pub fn of(results: &[CaseResult], counterexamples: &[Found]) -> Vec<Violation> {
         v.counterexample = counterexamples
             .iter()
             .position(|f| f.clauses.contains(&v.clause));
+        // The counterexample may have been taken toward SAFETY from the case it was found in:
+        // the violation is reported at the worst severity any input shows it.
+        if let Some(f) = v.counterexample.map(|i| &counterexamples[i])
+            && let Some((severity, _)) = broken_by(&f.verdict).get(v.clause.as_str())
+        {
+            v.severity = v.severity.min(*severity);
+        }
     }
     out.sort_by(|a, b| {
         a.severity

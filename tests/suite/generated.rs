@@ -252,6 +252,29 @@ fn a_gate_that_extracts_an_allow_from_prose_is_caught_at_safety() {
     );
 }
 
+/// The case that first shows the defect differs in the decision on its own input, and is
+/// reported at SAFETY by the difference the search found beside it, which says what it changed.
+fn shown_at_safety(first: &autoreview::runner::CaseResult) {
+    let autoreview::runner::Verdict::Fail { differences } = &first.verdict else {
+        panic!("{first:#?}")
+    };
+    let (own, shown): (Vec<_>, Vec<_>) = differences.iter().partition(|d| {
+        !d.rule
+            .as_deref()
+            .is_some_and(|r| r.starts_with("shown when "))
+    });
+    assert_eq!(
+        own.iter().map(|d| d.severity).min(),
+        Some(Severity::Decision),
+        "the first case that shows it only differs in the decision: {first:#?}"
+    );
+    assert!(
+        !shown.is_empty() && shown.iter().all(|d| d.severity == Severity::Safety),
+        "{first:#?}"
+    );
+    assert_eq!(first.verdict.worst(), Some(Severity::Safety));
+}
+
 /// A defect that can run a body is reported as SAFETY, even when the case that first shows it
 /// only differs in the decision: a gate that asks the user where the reviewer's denial must be
 /// final runs the body once the user allows, and shrinking goes there before it shrinks.
@@ -274,11 +297,7 @@ fn a_defect_that_can_run_a_body_is_reported_as_safety() {
         .iter()
         .find(|r| !r.verdict.passed())
         .expect("the defect is found");
-    assert_eq!(
-        first.verdict.worst(),
-        Some(Severity::Decision),
-        "the first case that shows it only differs in the decision"
-    );
+    shown_at_safety(first);
     let c = &run.counterexamples[0];
     assert_eq!(c.verdict.worst(), Some(Severity::Safety), "{c:#?}");
     assert_eq!(
@@ -291,11 +310,7 @@ fn a_defect_that_can_run_a_body_is_reported_as_safety() {
         .iter()
         .find(|r| r.id.contains("-S") && !r.verdict.passed())
         .expect("a session shows the defect");
-    assert_eq!(
-        first.verdict.worst(),
-        Some(Severity::Decision),
-        "{first:#?}"
-    );
+    shown_at_safety(first);
     let c = run
         .counterexamples
         .iter()
