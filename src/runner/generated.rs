@@ -1880,7 +1880,12 @@ mod tests {
     /// reference does not, and the case it was found in raised to SAFETY by a difference that
     /// says what was changed to show it.
     fn reported_at_safety(imp: &mut dyn Implementation, count: usize) {
-        let plan = Plan::new(count, 5);
+        // As many counterexamples as the command shrinks by default: the rewording plants
+        // violates many text clauses, and each takes one.
+        let plan = Plan {
+            max_counterexamples: 50,
+            ..Plan::new(count, 5)
+        };
         let run = run(
             imp,
             Profile::Resilient,

@@ -158,15 +158,23 @@ pub fn of(results: &[CaseResult], counterexamples: &[Found]) -> Vec<Violation> {
     }
     let mut out: Vec<Violation> = by_clause.into_values().collect();
     for v in &mut out {
-        v.counterexample = counterexamples
+        // Of the counterexamples naming the clause, the one that breaks it worst, the first on a
+        // tie: one may have been taken toward SAFETY from the case it was found in, and the
+        // violation is then reported at the worst severity any input shows it, with that input.
+        let worst = counterexamples
             .iter()
-            .position(|f| f.clauses.contains(&v.clause));
-        // The counterexample may have been taken toward SAFETY from the case it was found in:
-        // the violation is reported at the worst severity any input shows it.
-        if let Some(f) = v.counterexample.map(|i| &counterexamples[i])
-            && let Some((severity, _)) = broken_by(&f.verdict).get(v.clause.as_str())
-        {
-            v.severity = v.severity.min(*severity);
+            .enumerate()
+            .filter(|(_, f)| f.clauses.contains(&v.clause))
+            .map(|(i, f)| {
+                let severity = broken_by(&f.verdict)
+                    .get(v.clause.as_str())
+                    .map(|(s, _)| *s);
+                (i, severity)
+            })
+            .min_by_key(|(i, severity)| (severity.unwrap_or(Severity::Info), *i));
+        v.counterexample = worst.map(|(i, _)| i);
+        if let Some((_, Some(severity))) = worst {
+            v.severity = v.severity.min(severity);
         }
     }
     out.sort_by(|a, b| {

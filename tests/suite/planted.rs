@@ -602,3 +602,29 @@ fn a_transport_that_ignores_disposal_is_found_at_safety() {
         );
     }
 }
+
+// Review plants: each changes how the gate runs its review, not how it reads a reply. A body runs
+// only when the reviewer's next attempt allows, or when a human who was asked allows, so each is
+// found at SAFETY only because the search toward SAFETY varies the reviewer script and
+// `on_failure`; the fixed cases that script such an attempt find it without the search.
+
+/// A resilient gate that makes one repair request more than `repair_attempts` allows
+/// (AR-RES-RETRY-1): when that extra request is answered with an allow, the body runs where the
+/// reference has already taken the failure path.
+#[test]
+fn a_gate_that_repairs_once_too_often_is_found_at_safety() {
+    let plant = Planted::reading("one repair more than the budget", |s| {
+        s.config.repair_attempts += 1;
+    });
+    found_at_safety(plant, Profile::Resilient);
+}
+
+/// A resilient gate that asks the human after a failed review even under `on_failure: deny`
+/// (AR-RES-FAIL-3): when the human allows, the body runs where the reference denies.
+#[test]
+fn a_gate_that_asks_where_it_must_fail_closed_is_found_at_safety() {
+    let plant = Planted::reading("on_failure: deny read as ask", |s| {
+        s.config.on_failure = autoreview::scenario::OnFailure::Ask;
+    });
+    found_at_safety(plant, Profile::Resilient);
+}
