@@ -198,8 +198,7 @@ pub fn shown(value: &Value, profile: crate::profile::Profile) -> Vec<&Number> {
     match profile {
         Profile::Baseline => walk(value, false, &mut out),
         Profile::Resilient => {
-            let message_member =
-                matches!(value, Value::Object(m) if matches!(m.get("message"), Some(Value::String(_))));
+            let message_member = matches!(value, Value::Object(m) if matches!(m.get("message"), Some(Value::String(_))));
             if !message_member {
                 walk(value, true, &mut out);
             }
@@ -238,7 +237,10 @@ mod tests {
                 assert!(crate::scenario::portable::check(&text).is_ok(), "{text}");
                 seen.insert(text);
             }
-            assert!(seen.len() > 1 || class == NumberClass::NegativeZero, "{class:?}");
+            assert!(
+                seen.len() > 1 || class == NumberClass::NegativeZero,
+                "{class:?}"
+            );
         }
     }
 
@@ -259,7 +261,12 @@ mod tests {
                 "9007199254740992",
                 "9007199254740992.0",
             ),
-            (json!(1e17), NumberClass::Large, "100000000000000000", "1e+17"),
+            (
+                json!(1e17),
+                NumberClass::Large,
+                "100000000000000000",
+                "1e+17",
+            ),
             (json!(1.5e22), NumberClass::Huge, "1.5e+22", "1.5e+22"),
         ] {
             let Value::Number(n) = &x else { unreachable!() };

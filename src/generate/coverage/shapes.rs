@@ -60,23 +60,65 @@ pub const ALL: &[(Shape, In)] = &[
     (ALLOW_TWICE, In::Both),
     // Numbers a failure message shows, by class (`generate::numbers`): AR-REVIEW-5 in the
     // baseline, AR-RES-NORM-1 in the resilient profile.
-    (number(NumberClass::Integer, Profile::Baseline), In::Baseline),
-    (number(NumberClass::Fraction, Profile::Baseline), In::Baseline),
-    (number(NumberClass::WholeDecimal, Profile::Baseline), In::Baseline),
-    (number(NumberClass::NegativeZero, Profile::Baseline), In::Baseline),
+    (
+        number(NumberClass::Integer, Profile::Baseline),
+        In::Baseline,
+    ),
+    (
+        number(NumberClass::Fraction, Profile::Baseline),
+        In::Baseline,
+    ),
+    (
+        number(NumberClass::WholeDecimal, Profile::Baseline),
+        In::Baseline,
+    ),
+    (
+        number(NumberClass::NegativeZero, Profile::Baseline),
+        In::Baseline,
+    ),
     (number(NumberClass::Micro, Profile::Baseline), In::Baseline),
-    (number(NumberClass::BelowMicro, Profile::Baseline), In::Baseline),
-    (number(NumberClass::SafeEdge, Profile::Baseline), In::Baseline),
+    (
+        number(NumberClass::BelowMicro, Profile::Baseline),
+        In::Baseline,
+    ),
+    (
+        number(NumberClass::SafeEdge, Profile::Baseline),
+        In::Baseline,
+    ),
     (number(NumberClass::Large, Profile::Baseline), In::Baseline),
     (number(NumberClass::Huge, Profile::Baseline), In::Baseline),
-    (number(NumberClass::Integer, Profile::Resilient), In::Resilient),
-    (number(NumberClass::Fraction, Profile::Resilient), In::Resilient),
-    (number(NumberClass::WholeDecimal, Profile::Resilient), In::Resilient),
-    (number(NumberClass::NegativeZero, Profile::Resilient), In::Resilient),
-    (number(NumberClass::Micro, Profile::Resilient), In::Resilient),
-    (number(NumberClass::BelowMicro, Profile::Resilient), In::Resilient),
-    (number(NumberClass::SafeEdge, Profile::Resilient), In::Resilient),
-    (number(NumberClass::Large, Profile::Resilient), In::Resilient),
+    (
+        number(NumberClass::Integer, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::Fraction, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::WholeDecimal, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::NegativeZero, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::Micro, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::BelowMicro, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::SafeEdge, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::Large, Profile::Resilient),
+        In::Resilient,
+    ),
     (number(NumberClass::Huge, Profile::Resilient), In::Resilient),
     // End of the numbers.
 ];
@@ -198,8 +240,10 @@ mod tests {
     #[test]
     fn numbers_are_met_where_the_failure_message_shows_them() {
         let call = |reviewer: serde_json::Value| -> Scenario {
-            serde_json::from_value(serde_json::json!({"tool": {"name": "pwsh"}, "reviewer": reviewer}))
-                .unwrap()
+            serde_json::from_value(
+                serde_json::json!({"tool": {"name": "pwsh"}, "reviewer": reviewer}),
+            )
+            .unwrap()
         };
         let met = |s: &Scenario, p: Profile| {
             let o = crate::engine::decide(s, p);
@@ -207,10 +251,16 @@ mod tests {
         };
         let whole = call(serde_json::json!({"throw": 100.0}));
         for p in Profile::ALL {
-            assert_eq!(met(&whole, p), [number(NumberClass::WholeDecimal, p)], "{p}");
+            assert_eq!(
+                met(&whole, p),
+                [number(NumberClass::WholeDecimal, p)],
+                "{p}"
+            );
         }
-        let inside = call(serde_json::json!({"finish": {"kind": "error", "code": "UNKNOWN",
-            "message": {"status": -0.0, "at": [1e-7]}}}));
+        let inside = call(
+            serde_json::json!({"finish": {"kind": "error", "code": "UNKNOWN",
+            "message": {"status": -0.0, "at": [1e-7]}}}),
+        );
         assert_eq!(met(&inside, Profile::Baseline), []);
         assert_eq!(
             met(&inside, Profile::Resilient),
