@@ -378,13 +378,11 @@ fn python_str_writes_what_python_writes() {
         })
         .collect();
     use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    // Written from a thread: Python's answers fill its stdout while the input is still coming.
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
     let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
     let lines: Vec<String> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
