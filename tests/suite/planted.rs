@@ -162,12 +162,20 @@ fn python_str(n: &serde_json::Number) -> String {
         return n.to_string();
     }
     let x = n.as_f64().unwrap();
-    // Rust's `{:e}` writes the same shortest digits: `-1.5e22`, `1e-7`, `-0e0`.
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exponent) = sci.split_once('e').unwrap();
-    let e: i32 = exponent.parse().unwrap();
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
     let sign = if x.is_sign_negative() { "-" } else { "" };
+    if x == 0.0 {
+        return format!("{sign}0.0");
+    }
+    // Python's repr picks the shortest digits as ECMAScript does, a tie toward the exact value
+    // included (Rust's `{:e}` does not): the digits and exponent of ECMAScript's text.
+    let js = autoreview::jsstring::js_number(x.abs());
+    let (m, e0) = js.split_once('e').unwrap_or((&js, "0"));
+    let e0: i32 = e0.parse().unwrap();
+    let (int, frac) = m.split_once('.').unwrap_or((m, ""));
+    let all = format!("{int}{frac}");
+    let lead = all.len() - all.trim_start_matches('0').len();
+    let digits = all[lead..].trim_end_matches('0').to_owned();
+    let e = e0 + int.len() as i32 - 1 - lead as i32;
     let text = if (-4..16).contains(&e) {
         if e >= 0 {
             let e = e as usize;
