@@ -10,8 +10,10 @@
 //! of any number, so the reach accounting counts the classes a case holds (`coverage::shapes`).
 //!
 //! Every number drawn is one a scenario carries exactly (`spec/scenario.md`): integers within
-//! ±(2^53 − 1), other numbers as decimals (`9007199254740992.0`, `1e17`), which every JSON reader,
-//! a JavaScript adapter's included, reads as the same double.
+//! ±(2^53 − 1), other numbers as decimals (`9007199254740991.0`, `1e20`), which every JSON reader,
+//! a JavaScript adapter's included, reads as the same double, and which a JavaScript adapter
+//! writes back as a number the runner reads again: never a whole number from 2^53 to 2^64, which
+//! `JSON.stringify` writes as an integer beyond ±(2^53 − 1) that a scenario may not hold.
 
 use serde_json::{Number, Value};
 
@@ -31,10 +33,12 @@ pub enum NumberClass {
     Micro,
     /// Above zero and below 1e-6 (`1e-7`, `1.23e-7`): ECMAScript writes `1e-7`, Python `1e-07`.
     BelowMicro,
-    /// 2^53 − 1, 2^53 and 2^53 + 2 written as decimals: the edge of the integers a double holds
-    /// exactly; ECMAScript writes digits, Python `9007199254740992.0`.
+    /// 2^53 − 1 written as a decimal: the edge of the integers every reader holds exactly;
+    /// ECMAScript writes digits, Python `9007199254740991.0`. (2^53 and above, written as a
+    /// decimal, is written back by `JSON.stringify` as an integer no scenario may hold.)
     SafeEdge,
-    /// From 1e16 to below 1e21 (`1e17`): ECMAScript writes all the digits, Python `1e+17`.
+    /// From 2^64 to below 1e21 (`1e20`): ECMAScript writes all the digits, Python `1e+20`.
+    /// (From 2^53 to 2^64 `JSON.stringify` writes an integer no scenario may hold.)
     Large,
     /// 1e21 and above (`1e21`): ECMAScript writes `1e+21`, Rust `1e21`.
     Huge,
@@ -57,8 +61,9 @@ pub const NUMBER_CLASSES: [(u32, NumberClass); 9] = [
 /// 2^53 − 1, the largest integer every JSON reader reads exactly (I-JSON).
 const SAFE: f64 = 9_007_199_254_740_991.0;
 
-/// 2^53 − 1, 2^53 and 2^53 + 2 (2^53 + 1 is not a double: its text reads as 2^53).
-const SAFE_EDGE: [f64; 3] = [SAFE, SAFE + 1.0, SAFE + 3.0];
+/// 2^53 − 1, the one edge a scenario can carry as a decimal that a JavaScript adapter writes
+/// back as digits.
+const SAFE_EDGE: [f64; 1] = [SAFE];
 
 impl NumberClass {
     /// The class of a number a scenario carries.
@@ -74,7 +79,7 @@ impl NumberClass {
             NumberClass::SafeEdge
         } else if a >= 1e21 {
             NumberClass::Huge
-        } else if a >= 1e16 {
+        } else if a >= 18_446_744_073_709_551_616.0 {
             NumberClass::Large
         } else if a.fract() == 0.0 {
             NumberClass::WholeDecimal
@@ -96,8 +101,8 @@ impl NumberClass {
             NumberClass::NegativeZero => "a number: negative zero",
             NumberClass::Micro => "a number: from 1e-6 to 1e-4",
             NumberClass::BelowMicro => "a number: below 1e-6",
-            NumberClass::SafeEdge => "a number: at 2^53",
-            NumberClass::Large => "a number: from 1e16 to 1e21",
+            NumberClass::SafeEdge => "a number: 2^53 - 1 as a decimal",
+            NumberClass::Large => "a number: from 2^64 to 1e21",
             NumberClass::Huge => "a number: 1e21 or more",
         }
     }
@@ -107,12 +112,12 @@ impl NumberClass {
         match self {
             NumberClass::Integer => &[0.0, 42.0, -1.0, 429.0, SAFE, -SAFE],
             NumberClass::Fraction => &[0.1, -2.5, 1.5, 0.0001, 123_456.789, 197_176_774_147_147.62],
-            NumberClass::WholeDecimal => &[0.0, 1.0, 100.0, -1.0, 4_294_967_296.0, 1e15, 9.1e15],
+            NumberClass::WholeDecimal => &[0.0, 1.0, 100.0, -1.0, 4_294_967_296.0, 1e15, 9e15],
             NumberClass::NegativeZero => &[-0.0],
             NumberClass::Micro => &[1e-6, -1e-6, 1e-5, 2.5e-5, 0.000_012_34, 9.99e-5],
             NumberClass::BelowMicro => &[1e-7, 1.5e-7, 123e-9, 9.999_999e-7, 1e-10, 5e-324],
             NumberClass::SafeEdge => &SAFE_EDGE,
-            NumberClass::Large => &[1e16, 1e17, 1e20, 1.5e20, 123_456_789_012_345_680_000.0],
+            NumberClass::Large => &[2e19, 1e20, 1.5e20, 123_456_789_012_345_680_000.0],
             NumberClass::Huge => &[1e21, 1e22, 1.5e21, 1e25, f64::MAX],
         }
     }
@@ -149,10 +154,10 @@ impl NumberClass {
             let m = 1.0 + 9.0 * u;
             let (lo, hi) = match self {
                 NumberClass::Fraction => (-4, 15),
-                NumberClass::WholeDecimal => (0, 15),
+                NumberClass::WholeDecimal => (0, 14),
                 NumberClass::Micro => (-6, -5),
                 NumberClass::BelowMicro => (-30, -7),
-                NumberClass::Large => (16, 20),
+                NumberClass::Large => (20, 20),
                 _ => (21, 300),
             };
             let e = lo + (pick % (hi - lo + 1) as usize) as i32;
@@ -256,16 +261,16 @@ mod tests {
             (json!(1e-5), NumberClass::Micro, "0.00001", "1e-05"),
             (json!(1e-7), NumberClass::BelowMicro, "1e-7", "1e-07"),
             (
-                json!(9007199254740992.0),
+                json!(9007199254740991.0),
                 NumberClass::SafeEdge,
-                "9007199254740992",
-                "9007199254740992.0",
+                "9007199254740991",
+                "9007199254740991.0",
             ),
             (
-                json!(1e17),
+                json!(1e20),
                 NumberClass::Large,
-                "100000000000000000",
-                "1e+17",
+                "100000000000000000000",
+                "1e+20",
             ),
             (json!(1.5e22), NumberClass::Huge, "1.5e+22", "1.5e+22"),
         ] {

@@ -270,7 +270,7 @@ mod tests {
             ]
         );
         let retried = call(serde_json::json!([
-            {"finish": {"kind": "error", "code": "TRANSPORT", "message": 1e17}},
+            {"finish": {"kind": "error", "code": "TRANSPORT", "message": 1e20}},
             {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}
         ]));
         assert_eq!(met(&retried, Profile::Resilient), []);
