@@ -161,17 +161,19 @@ pub fn json_value(r: &mut Rng) -> Value {
 }
 
 fn leaf(r: &mut Rng) -> Value {
-    match r.below(5) {
+    match r.branch(&[1, 1, 3, 1]) {
         0 => Value::Null,
         1 => Value::Bool(r.chance(1, 2)),
-        // Integers JSON carries exactly everywhere (I-JSON).
-        2 => Value::from(r.below(1 << 54) as i64 - ((1i64 << 53) - 1)),
-        3 => {
-            let x = (r.bits() >> 11) as f64 / (1u64 << 53) as f64;
-            Value::from((x * 2.0 - 1.0) * 1e25)
-        }
+        2 => number(r),
         _ => Value::String(r.string(0, 16, printable)),
     }
+}
+
+/// A number, as [`super::number`] draws it: of a class where languages write numbers differently
+/// ([`super::numbers::NUMBER_CLASSES`]).
+pub fn number(r: &mut Rng) -> Value {
+    let class = r.weighted(&super::numbers::NUMBER_CLASSES);
+    class.draw(r.bits())
 }
 
 fn value_at(r: &mut Rng, depth: u32) -> Value {
@@ -348,9 +350,10 @@ pub fn attempt(r: &mut Rng) -> Attempt {
                 r.pick(&FAILURE_CODES)
             }
             .to_owned();
-            let message = match r.branch(&[4, 4, 1]) {
+            let message = match r.branch(&[4, 4, 1, 1]) {
                 0 => Value::String(r.pick(&FAILURE_MESSAGES).to_owned()),
                 1 => json_value(r),
+                2 => number(r),
                 _ => Value::String(near_cut(r)),
             };
             Attempt::Finish {
@@ -363,7 +366,11 @@ pub fn attempt(r: &mut Rng) -> Attempt {
             }
         }
         4 => Attempt::Throw {
-            throw: json_value(r),
+            throw: if r.chance(1, 4) {
+                number(r)
+            } else {
+                json_value(r)
+            },
             delay_ms: 0,
         },
         5 => Attempt::Hang { hang: HangFlag },

@@ -5,6 +5,7 @@
 
 pub mod coverage;
 pub mod direct;
+pub mod numbers;
 pub mod sessions;
 pub mod simplest;
 
@@ -60,13 +61,10 @@ pub fn tool_name() -> impl Strategy<Value = String> {
 /// Any JSON value of small depth, for provider messages and thrown values.
 pub fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        // Integers JSON carries exactly everywhere (I-JSON): a JavaScript adapter reads larger
-        // ones as rounded floats.
-        (-(1i64 << 53) + 1..(1i64 << 53)).prop_map(Value::from),
-        (-1e25f64..1e25).prop_map(Value::from),
-        re("\\PC{0,16}").prop_map(Value::String),
+        1 => Just(Value::Null),
+        1 => any::<bool>().prop_map(Value::Bool),
+        3 => number(),
+        1 => re("\\PC{0,16}").prop_map(Value::String),
     ];
     // The recursion closure runs for every value drawn: build the key strategy once, outside it.
     // Digits too: names such as "10" or "01" meet ECMAScript's member order (AR-RES-NORM-1).
@@ -78,6 +76,12 @@ pub fn json_value() -> impl Strategy<Value = Value> {
                 .prop_map(|m| Value::Object(m.into_iter().collect::<Map<String, Value>>())),
         ]
     })
+}
+
+/// A number of one of the classes where languages write numbers differently
+/// ([`numbers::NUMBER_CLASSES`]), each one a scenario carries exactly.
+pub fn number() -> impl Strategy<Value = Value> {
+    (weighted(&numbers::NUMBER_CLASSES), any::<u64>()).prop_map(|(class, bits)| class.draw(bits))
 }
 
 /// A reviewer reason: plain, multi-line, non-ASCII, or containing JSON punctuation.
@@ -455,9 +459,10 @@ fn untimed_attempt() -> impl Strategy<Value = Attempt> {
                 1 => prop::sample::select(PATTERN_CODES.to_vec()),
             ],
             prop_oneof![
-                prop::sample::select(FAILURE_MESSAGES.to_vec())
+                4 => prop::sample::select(FAILURE_MESSAGES.to_vec())
                     .prop_map(|s| Value::String(s.to_owned())),
-                json_value(),
+                4 => json_value(),
+                1 => number(),
             ],
         )
             .prop_map(|(kind, code, message)| Attempt::Finish {
@@ -469,7 +474,9 @@ fn untimed_attempt() -> impl Strategy<Value = Attempt> {
                 delay_ms: 0,
             })
             .boxed(),
-        1 => json_value().prop_map(|throw| Attempt::Throw { throw, delay_ms: 0 }).boxed(),
+        1 => prop_oneof![3 => json_value(), 1 => number()]
+            .prop_map(|throw| Attempt::Throw { throw, delay_ms: 0 })
+            .boxed(),
         1 => Just(Attempt::Hang { hang: HangFlag }).boxed(),
     ]
 }

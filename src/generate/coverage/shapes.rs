@@ -16,6 +16,10 @@ use crate::profile::Profile;
 use crate::scenario::Scenario;
 use crate::scenario::session::{Item, SessionScenario};
 
+use crate::engine::review::Settlement;
+use crate::generate::numbers::NumberClass;
+use crate::scenario::Attempt;
+
 /// A shape a case holds, with the clause whose rule decides on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Shape {
@@ -214,6 +218,69 @@ pub const ALL: &[(Shape, In)] = &[
     (SELECTION_OVER_NEVER, In::Both),
     (ABORTED_FINISH_AFTER_SIGNAL, In::Both),
     (RUN_CODE_DISPOSAL_BEGUN, In::Both),
+    // Numbers a failure message shows, by class (`generate::numbers`): AR-REVIEW-5 in the
+    // baseline, AR-RES-NORM-1 in the resilient profile.
+    (
+        number(NumberClass::Integer, Profile::Baseline),
+        In::Baseline,
+    ),
+    (
+        number(NumberClass::Fraction, Profile::Baseline),
+        In::Baseline,
+    ),
+    (
+        number(NumberClass::WholeDecimal, Profile::Baseline),
+        In::Baseline,
+    ),
+    (
+        number(NumberClass::NegativeZero, Profile::Baseline),
+        In::Baseline,
+    ),
+    (number(NumberClass::Micro, Profile::Baseline), In::Baseline),
+    (
+        number(NumberClass::BelowMicro, Profile::Baseline),
+        In::Baseline,
+    ),
+    (
+        number(NumberClass::SafeEdge, Profile::Baseline),
+        In::Baseline,
+    ),
+    (number(NumberClass::Large, Profile::Baseline), In::Baseline),
+    (number(NumberClass::Huge, Profile::Baseline), In::Baseline),
+    (
+        number(NumberClass::Integer, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::Fraction, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::WholeDecimal, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::NegativeZero, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::Micro, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::BelowMicro, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::SafeEdge, Profile::Resilient),
+        In::Resilient,
+    ),
+    (
+        number(NumberClass::Large, Profile::Resilient),
+        In::Resilient,
+    ),
+    (number(NumberClass::Huge, Profile::Resilient), In::Resilient),
+    // End of the numbers.
 ];
 
 /// The shapes `profile`'s cases are held to.
@@ -247,6 +314,52 @@ pub fn of_reply(reply: &Reply<'_>, profile: Profile) -> Vec<Shape> {
 pub fn of_call(s: &Scenario, profile: Profile, outcome: &Outcome) -> Vec<Shape> {
     let mut out = reader::of_call(s, outcome);
     out.extend(lifecycle_of_call(s, profile, outcome));
+    out.extend(numbers_of_call(s, profile, outcome));
+    out
+}
+
+// Numbers: the shapes of the numbers a failure message shows.
+
+/// The shape of a number of `class` in a failure message under `profile`: its text is
+/// JavaScript's `String(value)` in the baseline (AR-REVIEW-5), `JSON.stringify`'s in the resilient
+/// profile (AR-RES-NORM-1).
+pub const fn number(class: NumberClass, profile: Profile) -> Shape {
+    Shape {
+        clause: match profile {
+            Profile::Baseline => "AR-REVIEW-5",
+            Profile::Resilient => "AR-RES-NORM-1",
+        },
+        name: class.name(),
+    }
+}
+
+/// The classes of the numbers the failure message of `s`'s review shows: the message of its last
+/// request, a failed finish or a thrown value, when the review's failure is that request's (a
+/// message a later request or the deadline replaced shows none of its numbers).
+fn numbers_of_call(s: &Scenario, profile: Profile, outcome: &Outcome) -> Vec<Shape> {
+    let (Some(failure), Some(last)) = (
+        &outcome.review.failure,
+        (outcome.review.attempts as usize).checked_sub(1),
+    ) else {
+        return Vec::new();
+    };
+    let attempt = s.reviewer.attempt(last);
+    let value = match attempt {
+        Attempt::Finish { finish, .. } => &finish.message,
+        Attempt::Throw { throw, .. } => throw,
+        _ => return Vec::new(),
+    };
+    match crate::engine::review::settle(attempt, profile) {
+        Settlement::Failed(f) if f.message.text == failure.message => {}
+        _ => return Vec::new(),
+    }
+    let mut out = Vec::new();
+    for n in crate::generate::numbers::shown(value, profile) {
+        let shape = number(NumberClass::of(n), profile);
+        if !out.contains(&shape) {
+            out.push(shape);
+        }
+    }
     out
 }
 
@@ -511,6 +624,52 @@ mod tests {
         assert_eq!(
             session_shapes(&session("auto", deny), Profile::Baseline),
             []
+        );
+    }
+
+    /// A number in the failure message is met in its class when the message shows it: a thrown
+    /// `100.0` in both profiles; inside an object only in the resilient profile (the baseline shows
+    /// `[object Object]`); not at all when a later request decides.
+    #[test]
+    fn numbers_are_met_where_the_failure_message_shows_them() {
+        let call = |reviewer: serde_json::Value| -> Scenario {
+            serde_json::from_value(
+                serde_json::json!({"tool": {"name": "pwsh"}, "reviewer": reviewer}),
+            )
+            .unwrap()
+        };
+        let met = |s: &Scenario, p: Profile| {
+            let o = crate::engine::decide(s, p);
+            of_call(s, p, &o)
+        };
+        let whole = call(serde_json::json!({"throw": 100.0}));
+        for p in Profile::ALL {
+            assert_eq!(
+                met(&whole, p),
+                [number(NumberClass::WholeDecimal, p)],
+                "{p}"
+            );
+        }
+        let inside = call(
+            serde_json::json!({"finish": {"kind": "error", "code": "UNKNOWN",
+            "message": {"status": -0.0, "at": [1e-7]}}}),
+        );
+        assert_eq!(met(&inside, Profile::Baseline), []);
+        assert_eq!(
+            met(&inside, Profile::Resilient),
+            [
+                number(NumberClass::NegativeZero, Profile::Resilient),
+                number(NumberClass::BelowMicro, Profile::Resilient)
+            ]
+        );
+        let retried = call(serde_json::json!([
+            {"finish": {"kind": "error", "code": "TRANSPORT", "message": 1e20}},
+            {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}
+        ]));
+        assert_eq!(met(&retried, Profile::Resilient), []);
+        assert_eq!(
+            met(&retried, Profile::Baseline),
+            [number(NumberClass::Large, Profile::Baseline)]
         );
     }
 
