@@ -23,12 +23,7 @@ pub fn read(reply: &Reply<'_>) -> Result<ReviewerDecision, ReplyError> {
     if reply.blocks.iter().any(|b| b.kind == BlockKind::ToolCall) {
         return Err(ReplyError::ToolCall);
     }
-    let texts: Vec<&str> = reply
-        .blocks
-        .iter()
-        .filter(|b| b.kind == BlockKind::Text)
-        .map(|b| b.text)
-        .collect();
+    let texts = text_blocks(reply);
     let total: usize = texts.iter().map(|t| t.len()).sum();
     if total > MAX_TEXT_BYTES {
         return Err(ReplyError::TooLarge);
@@ -38,6 +33,16 @@ pub fn read(reply: &Reply<'_>) -> Result<ReviewerDecision, ReplyError> {
         many => Cow::Owned(many.concat()),
     };
     parse_text(&text)
+}
+
+/// The texts of `reply`'s text blocks, in order: what AR-TOL-2 joins.
+pub fn text_blocks<'r>(reply: &Reply<'r>) -> Vec<&'r str> {
+    reply
+        .blocks
+        .iter()
+        .filter(|b| b.kind == BlockKind::Text)
+        .map(|b| b.text)
+        .collect()
 }
 
 /// Reads one reviewer text tolerantly (AR-TOL-3..10).

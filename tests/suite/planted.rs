@@ -229,21 +229,27 @@ fn python_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
-/// Asserts that `plant` is found at SAFETY by the fixed cases of `profile` and by
-/// [`READER_CASES`] generated ones.
-fn found_at_safety(mut plant: Planted, profile: Profile) {
+/// Asserts that `plant` is found at `severity` by the fixed cases of `profile` and by `count`
+/// generated ones.
+fn found_at(plant: &mut Planted, profile: Profile, severity: Severity, count: usize) {
     assert_eq!(
-        by_fixed(&mut plant, profile),
-        Some(Severity::Safety),
+        by_fixed(plant, profile),
+        Some(severity),
         "{} under {profile}, fixed cases",
         plant.name
     );
     assert_eq!(
-        by_generated(&mut plant, profile, READER_CASES),
-        Some(Severity::Safety),
+        by_generated(plant, profile, count),
+        Some(severity),
         "{} under {profile}, generated cases",
         plant.name
     );
+}
+
+/// Asserts that `plant` is found at SAFETY by the fixed cases of `profile` and by
+/// [`READER_CASES`] generated ones.
+fn found_at_safety(mut plant: Planted, profile: Profile) {
+    found_at(&mut plant, profile, Severity::Safety, READER_CASES);
 }
 
 /// A baseline gate that writes `JSON.parse(text.trim())`: ECMAScript's trim removes U+00A0,
@@ -482,11 +488,11 @@ fn a_count_a_deny_does_not_reset_is_found_at_text() {
             },
         )
     });
-    let profile = Profile::Resilient;
-    assert_eq!(by_fixed(&mut plant, profile), Some(Severity::Text));
-    assert_eq!(
-        by_generated(&mut plant, profile, SESSION_CASES),
-        Some(Severity::Text)
+    found_at(
+        &mut plant,
+        Profile::Resilient,
+        Severity::Text,
+        SESSION_CASES,
     );
 }
 
@@ -507,11 +513,11 @@ fn a_count_a_signal_raises_is_found_at_text() {
             },
         )
     });
-    let profile = Profile::Resilient;
-    assert_eq!(by_fixed(&mut plant, profile), Some(Severity::Text));
-    assert_eq!(
-        by_generated(&mut plant, profile, SESSION_CASES),
-        Some(Severity::Text)
+    found_at(
+        &mut plant,
+        Profile::Resilient,
+        Severity::Text,
+        SESSION_CASES,
     );
 }
 
@@ -531,16 +537,7 @@ fn disposal_that_moves_an_unlisted_session_is_found_at_safety() {
         )
     });
     for profile in Profile::ALL {
-        assert_eq!(
-            by_fixed(&mut plant, profile),
-            Some(Severity::Safety),
-            "{profile}"
-        );
-        assert_eq!(
-            by_generated(&mut plant, profile, SESSION_CASES),
-            Some(Severity::Safety),
-            "{profile}"
-        );
+        found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
     }
 }
 
@@ -559,16 +556,7 @@ fn an_ignored_selection_of_auto_is_found_at_safety() {
         )
     });
     for profile in Profile::ALL {
-        assert_eq!(
-            by_fixed(&mut plant, profile),
-            Some(Severity::Safety),
-            "{profile}"
-        );
-        assert_eq!(
-            by_generated(&mut plant, profile, SESSION_CASES),
-            Some(Severity::Safety),
-            "{profile}"
-        );
+        found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
     }
 }
 
@@ -590,16 +578,7 @@ fn a_transport_that_ignores_disposal_is_found_at_safety() {
         }
     });
     for profile in Profile::ALL {
-        assert_eq!(
-            by_fixed(&mut plant, profile),
-            Some(Severity::Safety),
-            "{profile}"
-        );
-        assert_eq!(
-            by_generated(&mut plant, profile, SESSION_CASES),
-            Some(Severity::Safety),
-            "{profile}"
-        );
+        found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
     }
 }
 

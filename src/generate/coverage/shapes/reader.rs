@@ -242,12 +242,7 @@ fn read_text<'r>(reply: &Reply<'r>, profile: Profile) -> Option<Cow<'r, str>> {
             if reply.blocks.iter().any(|b| b.kind == BlockKind::ToolCall) {
                 return None;
             }
-            let texts: Vec<&str> = reply
-                .blocks
-                .iter()
-                .filter(|b| b.kind == BlockKind::Text)
-                .map(|b| b.text)
-                .collect();
+            let texts = tolerant::text_blocks(reply);
             Some(match texts.as_slice() {
                 [one] => Cow::Borrowed(*one),
                 many => Cow::Owned(many.concat()),
