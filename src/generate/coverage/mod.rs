@@ -170,11 +170,12 @@ pub(crate) fn raw_failure_messages<'a>(
         .collect()
 }
 
-/// The clauses the first `made` reviewer attempts of `s` reach under `profile` (`made` is the
-/// number of requests the review made; an attempt never made reaches nothing). Each clause is
-/// named once per case.
-pub fn clauses(s: &Scenario, profile: Profile, made: usize) -> Vec<&'static str> {
+/// The clauses and the reply shapes the first `made` reviewer attempts of `s` reach under
+/// `profile` (`made` is the number of requests the review made; an attempt never made reaches
+/// nothing), each reply read once for both. Each is named once per case.
+pub fn replies(s: &Scenario, profile: Profile, made: usize) -> (Vec<&'static str>, Vec<Shape>) {
     let mut out = Vec::new();
+    let mut found_shapes = Vec::new();
     let mut add = |c: &'static str| push_once(&mut out, c);
     let attempts: Vec<&Attempt> = (0..made).map(|n| s.reviewer.attempt(n)).collect();
     for attempt in &attempts {
@@ -182,6 +183,9 @@ pub fn clauses(s: &Scenario, profile: Profile, made: usize) -> Vec<&'static str>
             continue;
         };
         let result = read(&reply, profile);
+        for shape in shapes::of_reply(&reply, profile, &result) {
+            push_once(&mut found_shapes, shape);
+        }
         if let Err(e) = &result {
             add(e.clause(profile));
             // The tolerant reader holds its candidate to AR-PARSE-6 and -7 through AR-TOL-8.
@@ -217,7 +221,7 @@ pub fn clauses(s: &Scenario, profile: Profile, made: usize) -> Vec<&'static str>
             normalization(&text, value, &mut add);
         }
     }
-    out
+    (out, found_shapes)
 }
 
 /// The normalization rules that change `text`, the message of `value` (AR-RES-NORM-1..4).
@@ -342,7 +346,7 @@ fn of_call(
     review: Option<&Review>,
     rendered: &[(&'static str, String)],
 ) -> Reached {
-    let mut found = clauses(s, profile, outcome.review.attempts as usize);
+    let (mut found, mut found_shapes) = replies(s, profile, outcome.review.attempts as usize);
     if let Some(r) = review {
         found.extend(review_clauses(s, profile, r));
     }
@@ -376,14 +380,6 @@ fn of_call(
         {
             for (a, b) in order::strict_pairs(&reply) {
                 push_once(&mut pairs, (order::List::Strict, a, b));
-            }
-        }
-    }
-    let mut found_shapes = Vec::new();
-    for n in 0..outcome.review.attempts as usize {
-        if let Some(reply) = reply(s.reviewer.attempt(n)) {
-            for shape in shapes::of_reply(&reply, profile) {
-                push_once(&mut found_shapes, shape);
             }
         }
     }
@@ -724,6 +720,11 @@ fn wrap(indent: &str, items: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The clauses of [`replies`].
+    fn clauses(s: &Scenario, profile: Profile, made: usize) -> Vec<&'static str> {
+        replies(s, profile, made).0
+    }
     use serde_json::json;
 
     #[test]

@@ -11,7 +11,7 @@
 
 use crate::engine::session::Step;
 use crate::outcome::{ItemOutcome, Outcome};
-use crate::parse::Reply;
+use crate::parse::{Reply, ReplyError, ReviewerDecision};
 use crate::profile::Profile;
 use crate::scenario::Scenario;
 use crate::scenario::session::{Item, SessionScenario};
@@ -292,20 +292,24 @@ pub fn possible(profile: Profile) -> Vec<Shape> {
 }
 
 /// The shapes one reply the review read holds, under `profile`.
-pub fn of_reply(reply: &Reply<'_>, profile: Profile) -> Vec<Shape> {
-    let mut out = reader::of_reply(reply, profile);
-    let text: String = reply
-        .blocks
-        .iter()
-        .filter(|b| b.kind == crate::scenario::BlockKind::Text)
-        .map(|b| b.text)
-        .collect();
-    if crate::generate::BARE_OBJECTS
-        .iter()
-        .filter(|o| o.contains("allow"))
-        .any(|o| text.matches(o).count() >= 2)
-    {
-        out.push(ALLOW_TWICE);
+/// `read` is what the profile's reader made of it.
+pub fn of_reply(
+    reply: &Reply<'_>,
+    profile: Profile,
+    read: &Result<ReviewerDecision, ReplyError>,
+) -> Vec<Shape> {
+    let mut out = reader::of_reply(reply, profile, read);
+    let texts = crate::parse::tolerant::text_blocks(reply);
+    // Only a text that names an allow can hold two: most replies are not joined at all.
+    if texts.iter().any(|t| t.contains("allow")) {
+        let text = texts.concat();
+        if crate::generate::BARE_OBJECTS
+            .iter()
+            .filter(|o| o.contains("allow"))
+            .any(|o| text.matches(o).count() >= 2)
+        {
+            out.push(ALLOW_TWICE);
+        }
     }
     out
 }
@@ -567,14 +571,19 @@ mod tests {
 
     #[test]
     fn an_allow_written_twice_is_met_and_one_allow_is_not() {
+        let shapes = |t: &str, p: Profile| {
+            let reply = Reply::text(t);
+            let read = match p {
+                Profile::Baseline => crate::parse::strict::read(&reply),
+                Profile::Resilient => crate::parse::tolerant::read(&reply),
+            };
+            of_reply(&reply, p, &read)
+        };
         let twice = r#"{"risk":"low","decision":"allow"} {"risk":"low","decision":"allow"}"#;
-        assert!(of_reply(&Reply::text(twice), Profile::Baseline).contains(&ALLOW_TWICE));
+        assert!(shapes(twice, Profile::Baseline).contains(&ALLOW_TWICE));
         assert!(
-            !of_reply(
-                &Reply::text(r#"{"risk":"low","decision":"allow"}"#),
-                Profile::Resilient
-            )
-            .contains(&ALLOW_TWICE)
+            !shapes(r#"{"risk":"low","decision":"allow"}"#, Profile::Resilient)
+                .contains(&ALLOW_TWICE)
         );
     }
 

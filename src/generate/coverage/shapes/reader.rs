@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use super::Shape;
 use crate::engine::review::{CLASSIFICATION_RULES, Condition};
 use crate::outcome::Outcome;
-use crate::parse::{Reply, ReviewerDecision, strict, tolerant};
+use crate::parse::{Reply, ReplyError, ReviewerDecision, strict, tolerant};
 use crate::profile::Profile;
 use crate::scenario::{Attempt, BlockKind, FailedFinishKind, Scenario};
 
@@ -162,9 +162,13 @@ pub const CODE_MEETS_MESSAGE_PATTERN: Shape = Shape {
     name: "a failure code a message pattern matches",
 };
 
-/// The reader shapes of one reply under `profile`.
-pub fn of_reply(reply: &Reply<'_>, profile: Profile) -> Vec<Shape> {
-    let mut out = rule_sides(reply, profile);
+/// The reader shapes of one reply under `profile`, given what the profile's reader made of it.
+pub fn of_reply(
+    reply: &Reply<'_>,
+    profile: Profile,
+    read: &Result<ReviewerDecision, ReplyError>,
+) -> Vec<Shape> {
+    let mut out = rule_sides(read, profile);
     if let Some(text) = read_text(reply, profile) {
         of_text(&text, &mut out);
     }
@@ -173,7 +177,7 @@ pub fn of_reply(reply: &Reply<'_>, profile: Profile) -> Vec<Shape> {
 
 /// Each rule of `profile`'s reader that `reply` reaches, on the side it meets: the rule that
 /// refuses it, and every rule before that one (all of them when the reply is read).
-fn rule_sides(reply: &Reply<'_>, profile: Profile) -> Vec<Shape> {
+fn rule_sides(read: &Result<ReviewerDecision, ReplyError>, profile: Profile) -> Vec<Shape> {
     let mut out = Vec::new();
     match profile {
         Profile::Baseline => {
@@ -186,7 +190,7 @@ fn rule_sides(reply: &Reply<'_>, profile: Profile) -> Vec<Shape> {
                 "AR-PARSE-6",
                 "AR-PARSE-7",
             ];
-            let refused = strict::read(reply).err().map(|e| e.clause(profile));
+            let refused = read.as_ref().err().map(|e| e.clause(profile));
             for rule in RULES {
                 if Some(rule) == refused {
                     out.push(refuses(rule));
@@ -206,7 +210,6 @@ fn rule_sides(reply: &Reply<'_>, profile: Profile) -> Vec<Shape> {
                 &["AR-TOL-8"],
                 &["AR-TOL-9", "AR-TOL-10"],
             ];
-            let read = tolerant::read(reply);
             let refused = read.as_ref().err().map(|e| e.clause(profile));
             let allow = matches!(read, Ok(ReviewerDecision::Allow { .. }));
             'steps: for step in STEPS {
@@ -513,7 +516,14 @@ mod tests {
 
     #[test]
     fn each_rule_is_met_on_the_side_the_reader_decides() {
-        let r = |t: &str, p| rule_sides(&Reply::text(t), p);
+        let r = |t: &str, p| {
+            let reply = Reply::text(t);
+            let read = match p {
+                Profile::Baseline => strict::read(&reply),
+                Profile::Resilient => tolerant::read(&reply),
+            };
+            rule_sides(&read, p)
+        };
         assert_eq!(
             r(ALLOW, Profile::Baseline).len(),
             7,
