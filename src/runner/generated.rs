@@ -494,8 +494,11 @@ impl Toward {
 /// The changes [`toward_safety`] tries, in order: the answer alone, downstream alone, both, both
 /// and no abort, all four; then the reviewer allowing after its script, alone and with the user
 /// allowing once; then failing closed with the user allowing once, alone and with the rest; then
-/// the attempt after a failure allowing, alone and with the user allowing once.
-const TOWARD_SAFETY: [Toward; 11] = {
+/// the attempt after a failure allowing, alone and with the user allowing once; then either
+/// reviewer change with the gate failing closed, downstream allowing and nothing aborting, so that
+/// a retry or repair the gate should not have made runs the body where the reference denies
+/// without asking anyone.
+const TOWARD_SAFETY: [Toward; 13] = {
     const fn t(allow_once: bool, downstream: bool, no_abort: bool, ask: bool) -> Toward {
         Toward {
             allow_once,
@@ -536,6 +539,16 @@ const TOWARD_SAFETY: [Toward; 11] = {
         Toward {
             next_allows: true,
             ..t(true, true, true, false)
+        },
+        Toward {
+            next_allows: true,
+            fail_closed: true,
+            ..t(false, true, true, false)
+        },
+        Toward {
+            reviewer_allows: true,
+            fail_closed: true,
+            ..t(false, true, true, false)
         },
     ]
 };
@@ -1736,7 +1749,7 @@ mod tests {
             .copied()
             .filter(|t| !t.next_allows)
             .collect();
-        assert_eq!(without.len() + 2, TOWARD_SAFETY.len());
+        assert_eq!(without.len() + 3, TOWARD_SAFETY.len());
         let mut only_next = 0;
         for k in 0..600 {
             let input = judge

@@ -894,3 +894,29 @@ fn numbers_written_with_python_str_are_found_at_text_by_each_kind_of_case() {
         );
     }
 }
+
+/// A resilient gate that matches the message patterns of AR-REVIEW-7 against the provider's code
+/// as well as its message, so a code such as `ECONNRESET` makes a quota failure a transport one:
+/// the gate retries it (AR-RES-RETRY-2), and when the retry allows, the body runs where the
+/// reference has already taken the failure path. The plant shows the gate the code as its message
+/// wherever a message pattern matches the code and no code rule names it.
+#[test]
+fn a_gate_that_matches_message_patterns_against_the_code_is_found_at_safety() {
+    let plant = Planted::reading("message patterns matched against the code", |s| {
+        for a in attempts(s) {
+            if let Attempt::Finish { finish, .. } = a {
+                let lowercase = finish.code.to_lowercase();
+                let pattern = autoreview::engine::review::CLASSIFICATION_RULES
+                    .iter()
+                    .find(|(c, _)| c.holds(&finish.code, &lowercase));
+                let by_code = pattern.is_some_and(|(c, _)| {
+                    matches!(c, autoreview::engine::review::Condition::Message(_))
+                });
+                if by_code {
+                    finish.message = serde_json::Value::String(finish.code.clone());
+                }
+            }
+        }
+    });
+    found_at_safety(plant, Profile::Resilient);
+}

@@ -101,9 +101,29 @@ pub const SPACES: [Space; 9] = [
     ),
 ];
 
-/// Whether `c` belongs to one of [`SPACES`].
-fn is_space_like(c: char) -> bool {
-    SPACES.iter().any(|s| (s.holds)(c))
+/// The classes of [`SPACES`] the characters of `text` belong to, bit `i` for class `i`, or `None`
+/// when one belongs to none: one pass, a character like the one before it skipped, so padding a
+/// megabyte long costs one comparison a character.
+fn classes(text: &str) -> Option<u32> {
+    let mut found = 0;
+    let mut last = None;
+    for c in text.chars() {
+        if last == Some(c) {
+            continue;
+        }
+        last = Some(c);
+        let mut any = false;
+        for (i, s) in SPACES.iter().enumerate() {
+            if (s.holds)(c) {
+                found |= 1 << i;
+                any = true;
+            }
+        }
+        if !any {
+            return None;
+        }
+    }
+    Some(found)
 }
 
 /// A fence around an allow whose opening line names a language (AR-TOL-10: it stands).
@@ -266,11 +286,11 @@ fn of_text(text: &str, out: &mut Vec<Shape>) {
         return;
     }
     if let Some((before, after)) = around_allow(text) {
-        for s in &SPACES {
-            if before.chars().any(s.holds) {
+        for (i, s) in SPACES.iter().enumerate() {
+            if before & (1 << i) != 0 {
                 out.push(s.before);
             }
-            if after.chars().any(s.holds) {
+            if after & (1 << i) != 0 {
                 out.push(s.after);
             }
         }
@@ -297,23 +317,26 @@ fn of_text(text: &str, out: &mut Vec<Shape>) {
     }
 }
 
-/// When `text` is an allow object with nothing but characters of [`SPACES`] around it, what
-/// stands before and after it.
-fn around_allow(text: &str) -> Option<(&str, &str)> {
+/// When `text` is an allow object with nothing but characters of [`SPACES`] around it, the
+/// classes of what stands before and after it ([`classes`]).
+fn around_allow(text: &str) -> Option<(u32, u32)> {
     let start = text.find('{')?;
     let end = text.rfind('}')? + 1;
-    let (before, after) = (&text[..start], &text[end..]);
-    (start < end
-        && before.chars().all(is_space_like)
-        && after.chars().all(is_space_like)
-        && is_allow(&text[start..end]))
-    .then_some((before, after))
+    if start >= end {
+        return None;
+    }
+    let before = classes(&text[..start])?;
+    let after = classes(&text[end..])?;
+    is_allow(&text[start..end]).then_some((before, after))
 }
 
 /// The fence shape of `text`, when it is an allow inside fence markers: the text trimmed as
 /// ECMAScript trims it starts with a marker, whose line ends before the allow, and ends with a
 /// marker.
 fn fence(text: &str) -> Option<Shape> {
+    if !text.contains("```") && !text.contains("~~~") {
+        return None;
+    }
     let t = crate::jsstring::trim(text);
     let open = ["```", "~~~"].into_iter().find(|m| t.starts_with(m))?;
     let (info, rest) = t[open.len()..].split_once('\n')?;
