@@ -287,8 +287,22 @@ pub const ALL: &[(Shape, In)] = &[
 pub fn possible(profile: Profile) -> Vec<Shape> {
     ALL.iter()
         .filter(|(_, i)| i.holds(profile))
-        .map(|(s, _)| *s)
+        .map(|(s, _)| in_profile(*s, profile))
         .collect()
+}
+
+/// `shape` named with the clause that decides it under `profile`: a shape of a reply's text that
+/// a tolerant reader's rule names (whitespace around an allow, a fence, padding, a second copy) is
+/// decided in the baseline by AR-PARSE-4, the strict reader's one rule for the text.
+fn in_profile(shape: Shape, profile: Profile) -> Shape {
+    if profile == Profile::Baseline && shape.clause.starts_with("AR-TOL-") {
+        Shape {
+            clause: "AR-PARSE-4",
+            ..shape
+        }
+    } else {
+        shape
+    }
 }
 
 /// The shapes one reply the review read holds, under `profile`.
@@ -311,7 +325,7 @@ pub fn of_reply(
             out.push(ALLOW_TWICE);
         }
     }
-    out
+    out.into_iter().map(|s| in_profile(s, profile)).collect()
 }
 
 /// The shapes the call `s` holds beyond its replies, given its outcome under `profile`.
@@ -580,7 +594,15 @@ mod tests {
             of_reply(&reply, p, &read)
         };
         let twice = r#"{"risk":"low","decision":"allow"} {"risk":"low","decision":"allow"}"#;
-        assert!(shapes(twice, Profile::Baseline).contains(&ALLOW_TWICE));
+        // The baseline decides it by AR-PARSE-4 (two values), the resilient profile by AR-TOL-10.
+        assert!(
+            shapes(twice, Profile::Baseline).contains(&in_profile(ALLOW_TWICE, Profile::Baseline))
+        );
+        assert_eq!(
+            in_profile(ALLOW_TWICE, Profile::Baseline).clause,
+            "AR-PARSE-4"
+        );
+        assert!(shapes(twice, Profile::Resilient).contains(&ALLOW_TWICE));
         assert!(
             !shapes(r#"{"risk":"low","decision":"allow"}"#, Profile::Resilient)
                 .contains(&ALLOW_TWICE)
