@@ -49,13 +49,13 @@ pub enum Command {
     /// are still decided, and the exit code is 1 at the end.
     Decide {
         /// The profile whose clauses apply.
-        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::Resilient)]
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = autoreview::profile::DEFAULT)]
         profile: Profile,
     },
     /// Print a profile's decision table.
     Table {
         /// The profile.
-        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::Resilient)]
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = autoreview::profile::DEFAULT)]
         profile: Profile,
         /// Markdown for people, JSON for tools.
         #[arg(long, value_enum, default_value_t = TableFormat::Markdown)]
@@ -92,7 +92,7 @@ Examples:
   autoreview check --implementation async-gate --generated 10000          # the async gate against the engine")]
     Check {
         /// The profile to check.
-        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::Resilient)]
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = autoreview::profile::DEFAULT)]
         profile: Profile,
         /// How to run and report.
         #[command(flatten)]
@@ -116,7 +116,7 @@ Examples:
     /// started or speaks the wrong protocol, 3 on a usage error.
     Smoke {
         /// The profile to use.
-        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::Resilient)]
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = autoreview::profile::DEFAULT)]
         profile: Profile,
         /// How long the reply to a smoke case may take, in milliseconds (at least 1). The smoke
         /// cases are small requests; a large one would be given `check`'s allowance per MiB on
@@ -136,7 +136,7 @@ Examples:
     /// to 1 MiB and one byte; the baseline reader has no bound and reads all of it.
     Parse {
         /// The profile whose reader applies (baseline: strict, resilient: tolerant).
-        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::Resilient)]
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = autoreview::profile::DEFAULT)]
         profile: Profile,
         /// Read stdin as a JSON array of blocks, e.g. [{"type": "reasoning", "text": "..."}, {"type": "text", "text": "..."}].
         #[arg(long)]

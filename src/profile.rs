@@ -1,4 +1,11 @@
-//! Profiles: named sets of clauses a gate can conform to (AR-CONV-2).
+//! Profiles: named sets of clauses a gate can conform to (AR-CONV-2), each described by a file
+//! under `spec/profiles/` — its clauses and the ones it replaces, its reader, its decision table,
+//! its spec version, the configuration it reads and the rules it follows where profiles differ.
+//! The engine asks a profile ([`Profile::reader`], [`Profile::asks_again`], …) instead of naming
+//! it, so a profile that only recombines existing rules is a new file and nothing else.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -21,39 +28,442 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "kebab-case")]
 pub enum Profile {
     /// The shipped gate as decided on 2026-08-28.
-    #[default]
     Baseline,
     /// A reviewer that is unavailable is not a reviewer that denied: tolerant reading, bounded
     /// retries, failures asked about under `ask`, readable errors, a recovery hint.
+    #[default]
     Resilient,
 }
+
+/// The profile a run uses when none is named: the same in the library, the command, both kits
+/// and the README.
+pub const DEFAULT: Profile = Profile::Resilient;
+
+/// Which reader turns a reviewer's reply into a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reader {
+    /// Exactly one JSON object of six shapes (chapter 4, AR-PARSE-*).
+    Strict,
+    /// A decision found in what a model really writes, within bounds (chapter 10, AR-TOL-*).
+    Tolerant,
+}
+
+/// How a failure's message turns the provider's values into text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureText {
+    /// As JavaScript's `String()` does (AR-REVIEW-5): an object is `[object Object]`.
+    Javascript,
+    /// Made readable and bounded (AR-RES-NORM-1..4).
+    Normalized,
+}
+
+/// Whether, and after which failures, a review makes another request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AsksAgain {
+    /// One request per review (AR-REVIEW-1).
+    Never,
+    /// Repairs after protocol failures and retries after transport failures, within the
+    /// configured budgets (AR-RES-RETRY-1..3).
+    RepairAndRetry,
+}
+
+/// Which route reviewer requests use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RouteRule {
+    /// The session's latest request header (AR-REVIEW-3).
+    Session,
+    /// A configured reviewer route when one is set, else the session's (AR-RES-ROUTE-1).
+    ConfiguredFirst,
+}
+
+/// Where the pending tool's schema is looked up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchemaRule {
+    /// The request header only (AR-REVIEW-2).
+    Header,
+    /// The live registry, then the header (AR-RES-SCHEMA-1).
+    RegistryFirst,
+}
+
+/// What a session whose header names no working directory comes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WorkingDirectoryRule {
+    /// The review fails before any request (AR-REVIEW-10).
+    Required,
+    /// The deployment's working directory stands in (AR-RES-CWD-1).
+    DeploymentFallback,
+}
+
+/// What the gate decides once the review settled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureRules {
+    /// A failure is a denial; a reviewer denial is final under a recorded `never` (AR-DECIDE-1,
+    /// AR-DECIDE-2, AR-DECIDE-6).
+    Shipped,
+    /// A failure is put to the human under `ask` unless configured otherwise; a denial is final
+    /// under an effective `never` (AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1).
+    Resilient,
+}
+
+/// Which preset the gate reads for a call once disposal moved the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PresetRead {
+    /// The preset as it stood when the call started (AR-DISPOSE-2).
+    AtStart,
+    /// The session's current preset (AR-RES-DISPOSE-1).
+    Current,
+}
+
+/// The rules a profile follows where profiles differ, as its file states them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// How failure messages render provider values.
+    pub failure_text: FailureText,
+    /// Whether a review asks again after a failure.
+    pub asks_again: AsksAgain,
+    /// Whether a review has a deadline (AR-RES-RETRY-4).
+    pub deadline: bool,
+    /// Whether the session counts reviewer failures in a row (AR-RES-HINT-1).
+    pub counts_failures: bool,
+    /// Whether reviewer requests carry the session's id (AR-RES-REQUEST-1).
+    pub session_id_in_requests: bool,
+    /// Which route reviewer requests use.
+    pub route: RouteRule,
+    /// Where the pending tool's schema is looked up.
+    pub schema: SchemaRule,
+    /// What a session without a working directory comes to.
+    pub working_directory: WorkingDirectoryRule,
+    /// What the gate decides once the review settled.
+    pub failures: FailureRules,
+    /// Which preset the gate reads once disposal moved the session.
+    pub preset_read: PresetRead,
+}
+
+/// A profile's file, `spec/profiles/<name>.json`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileSpec {
+    /// The wire name.
+    pub name: String,
+    /// Where the profile stands in lists (`--help`, reports): lowest first.
+    pub order: u32,
+    /// What the profile is, in one line.
+    pub summary: String,
+    /// What the profile restates, and from what.
+    pub about: String,
+    /// The version of the spec text the profile is stated in.
+    pub spec_version: String,
+    /// The reader of reviewer replies.
+    pub reader: Reader,
+    /// The decision table's path, relative to `spec/`.
+    pub decision_table: String,
+    /// The clauses of the profile: IDs, or a family `AR-X-*`; each must name at least one clause.
+    pub clauses: Vec<String>,
+    /// Clauses of those families the profile replaces whole, each with what replaces it.
+    pub replaces: BTreeMap<String, String>,
+    /// Clauses of those families the profile does not have, each with why.
+    pub without: BTreeMap<String, String>,
+    /// The scenario's `config` members the profile reads; it ignores the others.
+    pub config: Vec<String>,
+    /// The optional features the profile has (`spec/protocol.md`, "Optional features").
+    pub features: Vec<String>,
+    /// The rules it follows where profiles differ.
+    pub rules: Rules,
+}
+
+/// Why a profile file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileFileError {
+    /// The file is not a profile.
+    #[error("{path}: {message}")]
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong, with the member's path.
+        message: String,
+    },
+    /// A clause pattern names no clause of the spec.
+    #[error("{path}: `clauses` entry {pattern:?} names no clause of spec/auto-review.md")]
+    NoClause {
+        /// The file.
+        path: String,
+        /// The pattern.
+        pattern: String,
+    },
+    /// A replaced or missing clause is not one of the profile's patterns.
+    #[error("{path}: `{member}` names {id}, which none of `clauses` covers")]
+    Uncovered {
+        /// The file.
+        path: String,
+        /// `replaces` or `without`.
+        member: &'static str,
+        /// The clause.
+        id: String,
+    },
+}
+
+impl ProfileSpec {
+    /// Reads a profile file's text, checking every clause it names against the spec.
+    pub fn parse(path: &str, text: &str) -> Result<ProfileSpec, ProfileFileError> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let spec: ProfileSpec =
+            serde_path_to_error::deserialize(&mut de).map_err(|e| ProfileFileError::Format {
+                path: path.to_owned(),
+                message: format!("{}: {}", e.path(), e.inner()),
+            })?;
+        let ids = crate::spec::clause_ids();
+        for pattern in &spec.clauses {
+            if !ids.iter().any(|id| covers(pattern, id)) {
+                return Err(ProfileFileError::NoClause {
+                    path: path.to_owned(),
+                    pattern: pattern.clone(),
+                });
+            }
+        }
+        for (member, map) in [("replaces", &spec.replaces), ("without", &spec.without)] {
+            for id in map.keys() {
+                if !ids.contains(id) || !spec.clauses.iter().any(|p| covers(p, id)) {
+                    return Err(ProfileFileError::Uncovered {
+                        path: path.to_owned(),
+                        member,
+                        id: id.clone(),
+                    });
+                }
+            }
+        }
+        Ok(spec)
+    }
+
+    /// The clauses of the profile (AR-CONV-2): every clause its patterns cover, except those it
+    /// replaces or does not have.
+    pub fn clause_set(&self) -> BTreeSet<String> {
+        crate::spec::clause_ids()
+            .into_iter()
+            .filter(|id| self.clauses.iter().any(|p| covers(p, id)))
+            .filter(|id| !self.replaces.contains_key(id) && !self.without.contains_key(id))
+            .collect()
+    }
+}
+
+/// Whether a `clauses` entry covers clause `id`: the ID itself, or with a trailing `*` every ID
+/// that begins with the text before it (`AR-RES-*` covers `AR-RES-FAIL-1`, not `AR-RESULT-1`).
+fn covers(pattern: &str, id: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(family) => id.len() > family.len() && id.starts_with(family),
+        None => pattern == id,
+    }
+}
+
+/// Every profile file, read once, in the order their files give.
+static SPECS: LazyLock<Vec<ProfileSpec>> = LazyLock::new(|| {
+    let mut specs: Vec<ProfileSpec> = crate::embedded::PROFILE_FILES
+        .iter()
+        .map(|(path, text)| {
+            ProfileSpec::parse(path, text).unwrap_or_else(|e| {
+                // The files are embedded at build time and checked by the suite; a broken one is
+                // a defect of the build, not of any input (`profile::tests` checks each file).
+                panic!("embedded profile file: {e}")
+            })
+        })
+        .collect();
+    specs.sort_by_key(|s| s.order);
+    specs
+});
 
 impl Profile {
     /// Every profile, in the order reports list them.
     pub const ALL: [Profile; 2] = [Profile::Baseline, Profile::Resilient];
 
-    /// The profile's wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
+    /// The profile's file.
+    pub fn spec(self) -> &'static ProfileSpec {
+        let name = match self {
             Profile::Baseline => "baseline",
             Profile::Resilient => "resilient",
-        }
+        };
+        SPECS
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no spec/profiles file names the profile {name:?}"))
+    }
+
+    /// The profile's wire name.
+    pub fn as_str(self) -> &'static str {
+        &self.spec().name
     }
 
     /// What the profile is, in one line (`--help` lists it beside the name).
     pub fn summary(self) -> &'static str {
-        match self {
-            Profile::Baseline => "The shipped gate as decided on 2026-08-28",
-            Profile::Resilient => {
-                "A reviewer that is unavailable is not a reviewer that denied: tolerant reading, \
-                 bounded retries, failures asked about under `ask`, readable errors, a recovery hint"
-            }
-        }
+        &self.spec().summary
+    }
+
+    /// The reader of reviewer replies.
+    pub fn reader(self) -> Reader {
+        self.spec().reader
+    }
+
+    /// The rules the profile follows where profiles differ.
+    pub fn rules(self) -> &'static Rules {
+        &self.spec().rules
+    }
+
+    /// How failure messages render provider values (AR-REVIEW-5, AR-RES-NORM-1).
+    pub fn failure_text(self) -> FailureText {
+        self.rules().failure_text
+    }
+
+    /// Whether a review asks again after a failure (AR-REVIEW-1, AR-RES-RETRY-1).
+    pub fn asks_again(self) -> AsksAgain {
+        self.rules().asks_again
+    }
+
+    /// Whether a review has a deadline (AR-RES-RETRY-4).
+    pub fn has_deadline(self) -> bool {
+        self.rules().deadline
+    }
+
+    /// Whether the session counts reviewer failures in a row (AR-RES-HINT-1).
+    pub fn counts_failures(self) -> bool {
+        self.rules().counts_failures
+    }
+
+    /// Whether reviewer requests carry the session's id (AR-REVIEW-12, AR-RES-REQUEST-1).
+    pub fn session_id_in_requests(self) -> bool {
+        self.rules().session_id_in_requests
+    }
+
+    /// Which route reviewer requests use (AR-REVIEW-3, AR-RES-ROUTE-1).
+    pub fn route(self) -> RouteRule {
+        self.rules().route
+    }
+
+    /// Where the pending tool's schema is looked up (AR-REVIEW-2, AR-RES-SCHEMA-1).
+    pub fn schema(self) -> SchemaRule {
+        self.rules().schema
+    }
+
+    /// What a session without a working directory comes to (AR-REVIEW-10, AR-RES-CWD-1).
+    pub fn working_directory(self) -> WorkingDirectoryRule {
+        self.rules().working_directory
+    }
+
+    /// What the gate decides once the review settled (AR-DECIDE, AR-RES-FAIL).
+    pub fn failures(self) -> FailureRules {
+        self.rules().failures
+    }
+
+    /// Which preset the gate reads once disposal moved the session (AR-DISPOSE-2,
+    /// AR-RES-DISPOSE-1).
+    pub fn preset_read(self) -> PresetRead {
+        self.rules().preset_read
+    }
+
+    /// Whether the profile reads the scenario's `config` member `name`.
+    pub fn reads_config(self, name: &str) -> bool {
+        self.spec().config.iter().any(|c| c == name)
+    }
+
+    /// The profile's clauses (AR-CONV-2), from its file.
+    pub fn clauses(self) -> BTreeSet<String> {
+        self.spec().clause_set()
     }
 }
 
 impl std::fmt::Display for Profile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_profile_has_a_file_and_the_files_are_in_order() {
+        let names: Vec<&str> = Profile::ALL.iter().map(|p| p.as_str()).collect();
+        assert_eq!(names, ["baseline", "resilient"]);
+        let files: Vec<&str> = SPECS.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            files, names,
+            "a profile file no profile reads, or out of order"
+        );
+        for p in Profile::ALL {
+            let path = format!("spec/profiles/{}.json", p.as_str());
+            assert!(
+                crate::embedded::PROFILE_FILES
+                    .iter()
+                    .any(|(f, _)| *f == path),
+                "{path}"
+            );
+            assert!(p.spec().decision_table.ends_with(&format!("/{}.json", p)));
+        }
+    }
+
+    #[test]
+    fn a_pattern_covers_its_family_and_nothing_else() {
+        assert!(covers("AR-RES-*", "AR-RES-FAIL-1"));
+        assert!(!covers("AR-RES-*", "AR-RESULT-1"));
+        assert!(covers("AR-RES-FAIL-*", "AR-RES-FAIL-12"));
+        assert!(!covers("AR-TOL-*", "AR-TOL-"));
+        assert!(covers("AR-TOL-3", "AR-TOL-3"));
+        assert!(!covers("AR-TOL-3", "AR-TOL-30"));
+    }
+
+    #[test]
+    fn a_profile_file_that_names_no_clause_or_an_uncovered_one_is_refused() {
+        let base = crate::embedded::PROFILE_FILES
+            .iter()
+            .find(|(p, _)| p.ends_with("baseline.json"))
+            .unwrap()
+            .1;
+        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        v["clauses"] = serde_json::json!(["AR-NOPE-*"]);
+        let e = ProfileSpec::parse("x.json", &v.to_string()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x.json: `clauses` entry \"AR-NOPE-*\" names no clause of spec/auto-review.md"
+        );
+        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        v["without"] = serde_json::json!({"AR-TOL-1": "x"});
+        let e = ProfileSpec::parse("x.json", &v.to_string()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x.json: `without` names AR-TOL-1, which none of `clauses` covers"
+        );
+        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        v["rules"]["asks_again"] = serde_json::json!("sometimes");
+        let e = ProfileSpec::parse("x.json", &v.to_string()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("x.json: rules.asks_again: unknown variant"),
+            "{e}"
+        );
+    }
+
+    /// A clause the text marks as one profile's is not a clause of the other.
+    #[test]
+    fn marked_clauses_belong_to_their_profile_only() {
+        for id in crate::spec::clause_ids() {
+            let marked = crate::spec::marked_profile(&id);
+            for p in Profile::ALL {
+                if let Some(m) = marked
+                    && !m.eq_ignore_ascii_case(p.as_str())
+                {
+                    assert!(
+                        !p.clauses().contains(&id),
+                        "{id} is marked {m} but is in {p}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -42,41 +42,9 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Clauses the resilient profile replaces whole (AR-RES-PROFILE-1); the others it names still
-/// apply in part.
-const REPLACED_IN_RESILIENT: [&str; 7] = [
-    "AR-PARSE-1",
-    "AR-PARSE-2",
-    "AR-PARSE-3",
-    "AR-PARSE-4",
-    "AR-DECIDE-1",
-    "AR-DECIDE-2",
-    "AR-DECIDE-6",
-];
-
-/// The clauses of `profile` (AR-CONV-2): the baseline's are chapters 0–9 and 12 except those
-/// marked resilient; the resilient profile's are every chapter except clauses marked baseline and
-/// those it replaces whole (AR-RES-PROFILE-1).
+/// The clauses of `profile` (AR-CONV-2), as its file under `spec/profiles/` names them.
 pub fn profile_clauses(profile: Profile) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for chapter in crate::spec::chapters() {
-        let resilient_chapter = chapter.number == "10" || chapter.number == "11";
-        for id in chapter.clauses {
-            let keep = match profile {
-                Profile::Baseline => {
-                    !resilient_chapter && crate::spec::marked_profile(&id) != Some("Resilient")
-                }
-                Profile::Resilient => {
-                    crate::spec::marked_profile(&id) != Some("Baseline")
-                        && !REPLACED_IN_RESILIENT.contains(&id.as_str())
-                }
-            };
-            if keep {
-                out.insert(id);
-            }
-        }
-    }
-    out
+    profile.clauses()
 }
 
 /// The message templates `profile`'s cases can show, and why the others cannot.
