@@ -1,7 +1,7 @@
 //! Embeds the spec's data files and generates per-row test cases, so that adding a case file, a
 //! corpus file or a table row needs no Rust edit:
-//! - `spec_files.rs`: every `spec/cases/*.json`, every `spec/profiles/*.json` and every file of
-//!   `spec/corpus/reviewer-output/`;
+//! - `spec_files.rs`: every `spec/cases/*.json`, every `spec/profiles/*.json`, every
+//!   `spec/decision-table/*.json` and every file of `spec/corpus/reviewer-output/`;
 //! - `table_rows.rs`: one rstest case per decision-table row, for the test suite;
 //! - `corpus_entries.rs`: one rstest case per reviewer-output corpus entry, for the test suite.
 
@@ -61,6 +61,12 @@ fn main() {
         &mut spec_files,
         "PROFILE_FILES",
         &files("spec/profiles", is_json),
+        &root,
+    );
+    embed(
+        &mut spec_files,
+        "DECISION_TABLE_FILES",
+        &files("spec/decision-table", is_json),
         &root,
     );
     std::fs::write(out_dir.join("spec_files.rs"), spec_files)

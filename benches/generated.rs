@@ -96,7 +96,7 @@ fn main() {
         return;
     }
     let serve = env!("CARGO_BIN_EXE_autoreview");
-    let profile = Profile::Resilient;
+    let profile = Profile::RESILIENT;
     let median = |mut xs: Vec<f64>| {
         xs.sort_by(f64::total_cmp);
         xs[xs.len() / 2]

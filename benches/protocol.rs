@@ -185,7 +185,7 @@ fn main() {
         return echo_lines();
     }
     let serve = env!("CARGO_BIN_EXE_autoreview");
-    let profile = Profile::Resilient;
+    let profile = Profile::RESILIENT;
     let all = cases::all(profile).expect("fixed cases");
     measure("whole fixed corpus", serve, profile, &all, 11);
     // The corpus's few megabyte-long hostile reviewer texts carry nearly all of its bytes;

@@ -106,7 +106,7 @@ Examples:
     /// Serve the reference engine over the adapter protocol on stdin/stdout (spec/protocol.md).
     Serve {
         /// The profiles to offer in the handshake.
-        #[arg(long, visible_alias = "profile", value_parser = ByName::<Profile>::new(), num_args = 1.., default_values_t = Profile::ALL)]
+        #[arg(long, visible_alias = "profile", value_parser = ByName::<Profile>::new(), num_args = 1.., default_values_t = Profile::all())]
         profiles: Vec<Profile>,
     },
     /// Check an adapter's wiring before blaming the implementation: the handshake, one call that
@@ -391,7 +391,7 @@ fn at_least_one<T: std::str::FromStr + PartialEq + From<u8>>(text: &str) -> Resu
 /// lines in `--help`, come from the type itself, so the library needs no command-line types.
 trait Named: Copy + Send + Sync + 'static {
     /// Every value, in the order `--help` lists them.
-    fn all() -> &'static [Self];
+    fn all() -> Vec<Self>;
     /// The value's name on the command line.
     fn name(self) -> &'static str;
     /// What the value means, in one line.
@@ -403,8 +403,8 @@ trait Named: Copy + Send + Sync + 'static {
 macro_rules! named {
     ($($t:ty),*) => {$(
         impl Named for $t {
-            fn all() -> &'static [Self] {
-                &<$t>::ALL
+            fn all() -> Vec<Self> {
+                <$t>::ALL.to_vec()
             }
             fn name(self) -> &'static str {
                 self.as_str()
@@ -416,7 +416,20 @@ macro_rules! named {
     )*};
 }
 
-named!(Profile, InProcess, Color, Level);
+named!(InProcess, Color, Level);
+
+/// Profiles are the files under `spec/profiles/`: `--help` lists each file's name and summary.
+impl Named for Profile {
+    fn all() -> Vec<Self> {
+        Profile::all()
+    }
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+    fn summary(self) -> &'static str {
+        Profile::summary(self)
+    }
+}
 
 /// Reads a [`Named`] value by its name, as `clap`'s own enums are read.
 #[derive(Clone)]
@@ -437,11 +450,11 @@ impl<T: Named> clap::builder::TypedValueParser for ByName<T> {
         arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<T, clap::Error> {
-        let names = clap::builder::PossibleValuesParser::new(T::all().iter().map(|v| v.name()));
+        let names =
+            clap::builder::PossibleValuesParser::new(T::all().into_iter().map(|v| v.name()));
         let name = names.parse_ref(cmd, arg, value)?;
         Ok(T::all()
-            .iter()
-            .copied()
+            .into_iter()
             .find(|v| v.name() == name)
             .expect("the parser accepts only the names of values"))
     }
@@ -449,7 +462,7 @@ impl<T: Named> clap::builder::TypedValueParser for ByName<T> {
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        Some(Box::new(T::all().iter().map(|v| {
+        Some(Box::new(T::all().into_iter().map(|v| {
             clap::builder::PossibleValue::new(v.name()).help(v.summary())
         })))
     }
@@ -1092,9 +1105,9 @@ fn cases(lock: bool, accept: &[String], retire: &[String]) -> anyhow::Result<Exi
         left
     } else {
         let mut out = String::new();
-        let cases: Vec<autoreview::cases::Case> = autoreview::Profile::ALL
-            .iter()
-            .flat_map(|p| autoreview::cases::all(*p).unwrap_or_default())
+        let cases: Vec<autoreview::cases::Case> = autoreview::Profile::all()
+            .into_iter()
+            .flat_map(|p| autoreview::cases::all(p).unwrap_or_default())
             .collect();
         for (id, (hash, profiles)) in &current {
             let case = cases.iter().find(|c| &c.id == id);

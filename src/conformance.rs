@@ -535,7 +535,7 @@ mod tests {
     /// profiles.
     fn outcomes() -> Vec<InputOutcome> {
         let mut out = Vec::new();
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             for case in crate::cases::all(profile).unwrap() {
                 out.push(crate::engine::decide_input(&case.scenario, profile));
             }
@@ -612,7 +612,7 @@ mod tests {
             r#"{"tool": {"name": "a"}, "reviewer": {"text": "{\"decision\": \"deny\", \"reason\": \"r\"}"}}"#,
         )
         .unwrap();
-        let e = InputOutcome::One(Box::new(crate::engine::decide(&s, Profile::Resilient)));
+        let e = InputOutcome::One(Box::new(crate::engine::decide(&s, Profile::RESILIENT)));
         let InputOutcome::One(want) = &e else {
             unreachable!()
         };

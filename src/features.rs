@@ -177,6 +177,14 @@ impl Features {
         Feature::ALL.into_iter().filter(|f| !self.has(*f)).collect()
     }
 
+    /// Whether these include every feature `profile` has (its file's `features`): where they do,
+    /// nothing is set aside when an outcome under `profile` is compared.
+    pub fn covers(self, profile: crate::profile::Profile) -> bool {
+        Feature::ALL
+            .into_iter()
+            .all(|f| !profile.has_feature(f) || self.has(f))
+    }
+
     /// What a `hello`'s `features` list declares under `protocol`: absent, every feature
     /// (today's comparison); otherwise exactly the ones listed. An unknown or repeated name, or a
     /// list under protocol 1, is an error that names the fix.
@@ -249,14 +257,13 @@ pub struct FeatureStatus {
 }
 
 impl Features {
-    /// Each feature with whether it is among these, in the spec's order: what a report of a run
-    /// under `profile` lists (nothing under the baseline, where the features do not apply).
+    /// Each feature `profile` has (its file's `features`) with whether it is among these, in the
+    /// spec's order: what a report of a run under `profile` lists (nothing under a profile without
+    /// features, where they do not apply).
     pub fn statuses(self, profile: crate::profile::Profile) -> Vec<FeatureStatus> {
-        if profile != crate::profile::Profile::Resilient {
-            return Vec::new();
-        }
         Feature::ALL
             .into_iter()
+            .filter(|f| profile.has_feature(*f))
             .map(|feature| FeatureStatus {
                 feature,
                 implemented: self.has(feature),

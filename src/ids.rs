@@ -95,7 +95,7 @@ pub fn text_hash(text: &str) -> String {
 /// between profiles is reported as an error.
 pub fn current() -> Result<BTreeMap<String, (String, Vec<crate::Profile>)>, String> {
     let mut out: BTreeMap<String, (String, Vec<crate::Profile>)> = BTreeMap::new();
-    for profile in crate::Profile::ALL {
+    for profile in crate::Profile::all() {
         for case in crate::cases::all(profile).map_err(|e| e.to_string())? {
             let h = content_hash(&case);
             match out.get_mut(&case.id) {

@@ -1,7 +1,7 @@
 //! Profiles: named sets of clauses a gate can conform to (AR-CONV-2), each described by a file
 //! under `spec/profiles/` — its clauses and the ones it replaces, its reader, its decision table,
 //! its spec version, the configuration it reads and the rules it follows where profiles differ.
-//! The engine asks a profile ([`Profile::reader`], [`Profile::asks_again`], …) instead of naming
+//! The engine asks a profile ([`ProfileSpec::reader`], [`ProfileSpec::asks_again`], …) instead of naming
 //! it, so a profile that only recombines existing rules is a new file and nothing else.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -10,34 +10,14 @@ use std::sync::LazyLock;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// A conformance profile.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    Default,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Profile {
-    /// The shipped gate as decided on 2026-08-28.
-    Baseline,
-    /// A reviewer that is unavailable is not a reviewer that denied: tolerant reading, bounded
-    /// retries, failures asked about under `ask`, readable errors, a recovery hint.
-    #[default]
-    Resilient,
-}
+/// A conformance profile: a handle on one of the files under `spec/profiles/`, which it names.
+/// Two profiles are the same when they name the same file; they sort by the files' `order`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Profile(&'static str);
 
 /// The profile a run uses when none is named: the same in the library, the command, both kits
 /// and the README.
-pub const DEFAULT: Profile = Profile::Resilient;
+pub const DEFAULT: Profile = Profile::RESILIENT;
 
 /// Which reader turns a reviewer's reply into a decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -199,6 +179,18 @@ pub enum ProfileFileError {
         /// The pattern.
         pattern: String,
     },
+    /// A feature no `hello` can declare.
+    #[error(
+        "{path}: `features` entry {name:?} is not an optional feature (expected one of {expected})"
+    )]
+    UnknownFeature {
+        /// The file.
+        path: String,
+        /// The name.
+        name: String,
+        /// The features' names.
+        expected: String,
+    },
     /// A replaced or missing clause is not one of the profile's patterns.
     #[error("{path}: `{member}` names {id}, which none of `clauses` covers")]
     Uncovered {
@@ -240,6 +232,15 @@ impl ProfileSpec {
                 }
             }
         }
+        use crate::features::Feature;
+        if let Some(name) = spec.features.iter().find(|f| Feature::named(f).is_none()) {
+            let names: Vec<&str> = Feature::ALL.iter().map(|f| f.as_str()).collect();
+            return Err(ProfileFileError::UnknownFeature {
+                path: path.to_owned(),
+                name: name.clone(),
+                expected: names.join(", "),
+            });
+        }
         Ok(spec)
     }
 
@@ -280,100 +281,159 @@ static SPECS: LazyLock<Vec<ProfileSpec>> = LazyLock::new(|| {
 });
 
 impl Profile {
-    /// Every profile, in the order reports list them.
-    pub const ALL: [Profile; 2] = [Profile::Baseline, Profile::Resilient];
+    /// The baseline profile, for code and tests that mean it on purpose.
+    pub const BASELINE: Profile = Profile("baseline");
+    /// The resilient profile, for code and tests that mean it on purpose.
+    pub const RESILIENT: Profile = Profile("resilient");
 
-    /// The profile's file.
-    pub fn spec(self) -> &'static ProfileSpec {
-        let name = match self {
-            Profile::Baseline => "baseline",
-            Profile::Resilient => "resilient",
-        };
+    /// Every profile, in the order their files give (`order`): the order reports list them in.
+    pub fn all() -> Vec<Profile> {
+        SPECS.iter().map(|s| Profile(s.name.as_str())).collect()
+    }
+
+    /// The profile of that wire name, if a file names it.
+    pub fn named(name: &str) -> Option<Profile> {
         SPECS
             .iter()
             .find(|s| s.name == name)
-            .unwrap_or_else(|| panic!("no spec/profiles file names the profile {name:?}"))
+            .map(|s| Profile(s.name.as_str()))
+    }
+
+    /// Every profile's wire name, in order.
+    pub fn names() -> Vec<&'static str> {
+        SPECS.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// The profile's file.
+    pub fn spec(self) -> &'static ProfileSpec {
+        SPECS
+            .iter()
+            .find(|s| s.name == self.0)
+            .unwrap_or_else(|| panic!("no spec/profiles file names the profile {:?}", self.0))
     }
 
     /// The profile's wire name.
     pub fn as_str(self) -> &'static str {
-        &self.spec().name
+        self.0
     }
 
     /// What the profile is, in one line (`--help` lists it beside the name).
     pub fn summary(self) -> &'static str {
         &self.spec().summary
     }
+}
 
+/// A profile answers every question its file does ([`ProfileSpec::reader`], …).
+impl std::ops::Deref for Profile {
+    type Target = ProfileSpec;
+
+    fn deref(&self) -> &ProfileSpec {
+        self.spec()
+    }
+}
+
+impl ProfileSpec {
     /// The reader of reviewer replies.
-    pub fn reader(self) -> Reader {
-        self.spec().reader
+    pub fn reader(&self) -> Reader {
+        self.reader
     }
 
     /// The rules the profile follows where profiles differ.
-    pub fn rules(self) -> &'static Rules {
-        &self.spec().rules
+    pub fn rules(&self) -> &Rules {
+        &self.rules
     }
 
     /// How failure messages render provider values (AR-REVIEW-5, AR-RES-NORM-1).
-    pub fn failure_text(self) -> FailureText {
-        self.rules().failure_text
+    pub fn failure_text(&self) -> FailureText {
+        self.rules.failure_text
     }
 
     /// Whether a review asks again after a failure (AR-REVIEW-1, AR-RES-RETRY-1).
-    pub fn asks_again(self) -> AsksAgain {
-        self.rules().asks_again
+    pub fn asks_again(&self) -> AsksAgain {
+        self.rules.asks_again
     }
 
     /// Whether a review has a deadline (AR-RES-RETRY-4).
-    pub fn has_deadline(self) -> bool {
-        self.rules().deadline
+    pub fn has_deadline(&self) -> bool {
+        self.rules.deadline
     }
 
     /// Whether the session counts reviewer failures in a row (AR-RES-HINT-1).
-    pub fn counts_failures(self) -> bool {
-        self.rules().counts_failures
+    pub fn counts_failures(&self) -> bool {
+        self.rules.counts_failures
     }
 
     /// Whether reviewer requests carry the session's id (AR-REVIEW-12, AR-RES-REQUEST-1).
-    pub fn session_id_in_requests(self) -> bool {
-        self.rules().session_id_in_requests
+    pub fn session_id_in_requests(&self) -> bool {
+        self.rules.session_id_in_requests
     }
 
     /// Which route reviewer requests use (AR-REVIEW-3, AR-RES-ROUTE-1).
-    pub fn route(self) -> RouteRule {
-        self.rules().route
+    pub fn route(&self) -> RouteRule {
+        self.rules.route
     }
 
     /// Where the pending tool's schema is looked up (AR-REVIEW-2, AR-RES-SCHEMA-1).
-    pub fn schema(self) -> SchemaRule {
-        self.rules().schema
+    pub fn schema(&self) -> SchemaRule {
+        self.rules.schema
     }
 
     /// What a session without a working directory comes to (AR-REVIEW-10, AR-RES-CWD-1).
-    pub fn working_directory(self) -> WorkingDirectoryRule {
-        self.rules().working_directory
+    pub fn working_directory(&self) -> WorkingDirectoryRule {
+        self.rules.working_directory
     }
 
     /// What the gate decides once the review settled (AR-DECIDE, AR-RES-FAIL).
-    pub fn failures(self) -> FailureRules {
-        self.rules().failures
+    pub fn failures(&self) -> FailureRules {
+        self.rules.failures
     }
 
     /// Which preset the gate reads once disposal moved the session (AR-DISPOSE-2,
     /// AR-RES-DISPOSE-1).
-    pub fn preset_read(self) -> PresetRead {
-        self.rules().preset_read
+    pub fn preset_read(&self) -> PresetRead {
+        self.rules.preset_read
     }
 
     /// Whether the profile reads the scenario's `config` member `name`.
-    pub fn reads_config(self, name: &str) -> bool {
-        self.spec().config.iter().any(|c| c == name)
+    pub fn reads_config(&self, name: &str) -> bool {
+        self.config.iter().any(|c| c == name)
+    }
+
+    /// Whether the profile has the optional feature `feature` (`spec/protocol.md`, "Optional
+    /// features").
+    pub fn has_feature(&self, feature: crate::features::Feature) -> bool {
+        self.features.iter().any(|f| f == feature.as_str())
     }
 
     /// The profile's clauses (AR-CONV-2), from its file.
-    pub fn clauses(self) -> BTreeSet<String> {
-        self.spec().clause_set()
+    pub fn clauses(&self) -> BTreeSet<String> {
+        self.clause_set()
+    }
+
+    /// Whether clause `id` of the spec is one of the profile's (AR-CONV-2): one of its patterns
+    /// covers it, and the profile neither replaces it nor goes without it.
+    pub fn has_clause(&self, id: &str) -> bool {
+        self.clauses.iter().any(|p| covers(p, id))
+            && !self.replaces.contains_key(id)
+            && !self.without.contains_key(id)
+    }
+}
+
+impl PartialOrd for Profile {
+    fn partial_cmp(&self, other: &Profile) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Profile {
+    fn cmp(&self, other: &Profile) -> std::cmp::Ordering {
+        (self.spec().order, self.0).cmp(&(other.spec().order, other.0))
+    }
+}
+
+impl Default for Profile {
+    fn default() -> Profile {
+        DEFAULT
     }
 }
 
@@ -383,20 +443,74 @@ impl std::fmt::Display for Profile {
     }
 }
 
+impl std::fmt::Debug for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name no profile file has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown profile {name:?}: expected one of {}", Profile::names().join(", "))]
+pub struct UnknownProfile {
+    /// The name given.
+    pub name: String,
+}
+
+impl std::str::FromStr for Profile {
+    type Err = UnknownProfile;
+
+    fn from_str(s: &str) -> Result<Profile, UnknownProfile> {
+        Profile::named(s).ok_or_else(|| UnknownProfile { name: s.to_owned() })
+    }
+}
+
+impl Serialize for Profile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Profile {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Profile, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Profile::named(&name).ok_or_else(|| {
+            let names = Profile::names();
+            serde::de::Error::custom(format!(
+                "unknown profile {name:?}, expected one of {}",
+                names.join(", ")
+            ))
+        })
+    }
+}
+
+impl JsonSchema for Profile {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Profile".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A conformance profile: the name of a file under `spec/profiles/`.",
+            "type": "string",
+            "enum": Profile::names(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_profile_has_a_file_and_the_files_are_in_order() {
-        let names: Vec<&str> = Profile::ALL.iter().map(|p| p.as_str()).collect();
-        assert_eq!(names, ["baseline", "resilient"]);
-        let files: Vec<&str> = SPECS.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(
-            files, names,
-            "a profile file no profile reads, or out of order"
-        );
-        for p in Profile::ALL {
+        let names: Vec<&str> = Profile::all().iter().map(|p| p.as_str()).collect();
+        let mut files: Vec<&ProfileSpec> = SPECS.iter().collect();
+        files.sort_by_key(|s| s.order);
+        let ordered: Vec<&str> = files.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ordered, "profiles out of their files' order");
+        assert_eq!(names.len(), crate::embedded::PROFILE_FILES.len());
+        for p in Profile::all() {
             let path = format!("spec/profiles/{}.json", p.as_str());
             assert!(
                 crate::embedded::PROFILE_FILES
@@ -405,7 +519,97 @@ mod tests {
                 "{path}"
             );
             assert!(p.spec().decision_table.ends_with(&format!("/{}.json", p)));
+            assert!(
+                crate::table::Table::embedded(p).is_some(),
+                "{p}: no decision table at {}",
+                p.decision_table
+            );
         }
+        let mut sorted = Profile::all();
+        sorted.sort();
+        assert_eq!(sorted, Profile::all(), "Ord follows `order`");
+    }
+
+    #[test]
+    fn the_named_constants_name_their_files() {
+        assert_eq!(Profile::BASELINE.as_str(), "baseline");
+        assert_eq!(Profile::RESILIENT.as_str(), "resilient");
+        assert_eq!(Profile::named("baseline"), Some(Profile::BASELINE));
+        assert_eq!(Profile::named("resilient"), Some(Profile::RESILIENT));
+        assert_eq!(Profile::default(), DEFAULT);
+        assert_eq!(DEFAULT.as_str(), "resilient");
+        assert!(Profile::BASELINE < Profile::RESILIENT);
+    }
+
+    #[test]
+    fn a_profile_travels_as_its_name_and_an_unknown_name_lists_the_names() {
+        let names = Profile::names().join(", ");
+        for p in Profile::all() {
+            assert_eq!(serde_json::to_value(p).unwrap(), p.as_str());
+            let back: Profile = serde_json::from_value(serde_json::json!(p.as_str())).unwrap();
+            assert_eq!(back, p);
+            assert_eq!(p.as_str().parse::<Profile>(), Ok(p));
+            assert_eq!(p.to_string(), p.as_str());
+        }
+        let e = serde_json::from_str::<Profile>("\"strict\"").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("unknown profile \"strict\", expected one of {names}")
+        );
+        let e = "strict".parse::<Profile>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("unknown profile \"strict\": expected one of {names}")
+        );
+        let schema = serde_json::to_value(schemars::schema_for!(Profile)).unwrap();
+        assert_eq!(schema["type"], "string");
+        assert_eq!(schema["enum"], serde_json::json!(Profile::names()));
+    }
+
+    /// A profile that only recombines existing rules is a file: written here, it parses, and the
+    /// questions the engine asks answer from it, not from a profile's name.
+    #[test]
+    fn a_new_profile_file_answers_from_its_own_rules() {
+        let base = crate::embedded::PROFILE_FILES
+            .iter()
+            .find(|(p, _)| p.ends_with("baseline.json"))
+            .unwrap()
+            .1;
+        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        v["name"] = serde_json::json!("baseline-cwd");
+        v["order"] = serde_json::json!(9);
+        v["rules"]["working_directory"] = serde_json::json!("deployment-fallback");
+        v["clauses"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!("AR-RES-CWD-1"));
+        v["replaces"] = serde_json::json!({"AR-REVIEW-10": "AR-RES-CWD-1"});
+        let spec = ProfileSpec::parse("spec/profiles/baseline-cwd.json", &v.to_string()).unwrap();
+        let baseline = Profile::BASELINE.spec();
+        assert_eq!(spec.name, "baseline-cwd");
+        // The rule the file changes answers as the file says, where the baseline's does not.
+        assert_eq!(baseline.working_directory(), WorkingDirectoryRule::Required);
+        assert_eq!(
+            spec.working_directory(),
+            WorkingDirectoryRule::DeploymentFallback
+        );
+        // Every other question answers as the file it copies.
+        assert_eq!(spec.reader(), Reader::Strict);
+        assert_eq!(spec.failure_text(), baseline.failure_text());
+        assert_eq!(spec.asks_again(), AsksAgain::Never);
+        assert_eq!(spec.failures(), FailureRules::Shipped);
+        assert_eq!(spec.preset_read(), PresetRead::AtStart);
+        assert_eq!(spec.route(), RouteRule::Session);
+        assert_eq!(spec.schema(), SchemaRule::Header);
+        assert!(!spec.has_deadline() && !spec.counts_failures());
+        assert!(!spec.session_id_in_requests());
+        assert!(!spec.reads_config("on_failure"));
+        // Its clauses: the baseline's, AR-RES-CWD-1 in place of AR-REVIEW-10.
+        let clauses = spec.clauses();
+        assert!(clauses.contains("AR-RES-CWD-1"));
+        assert!(!clauses.contains("AR-REVIEW-10"));
+        assert!(baseline.clauses().contains("AR-REVIEW-10"));
+        assert_eq!(clauses.len(), baseline.clauses().len());
     }
 
     #[test]
@@ -440,6 +644,14 @@ mod tests {
             "x.json: `without` names AR-TOL-1, which none of `clauses` covers"
         );
         let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        v["features"] = serde_json::json!(["failure-hint", "hint"]);
+        let e = ProfileSpec::parse("x.json", &v.to_string()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x.json: `features` entry \"hint\" is not an optional feature (expected one of \
+             failure-hint, failure-class)"
+        );
+        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
         v["rules"]["asks_again"] = serde_json::json!("sometimes");
         let e = ProfileSpec::parse("x.json", &v.to_string()).unwrap_err();
         assert!(
@@ -454,7 +666,7 @@ mod tests {
     fn marked_clauses_belong_to_their_profile_only() {
         for id in crate::spec::clause_ids() {
             let marked = crate::spec::marked_profile(&id);
-            for p in Profile::ALL {
+            for p in Profile::all() {
                 if let Some(m) = marked
                     && !m.eq_ignore_ascii_case(p.as_str())
                 {

@@ -33,7 +33,7 @@ pub const GENERATED: usize = 60;
 /// Every line of the fixture, in order.
 pub fn lines() -> Result<Vec<Value>, crate::cases::CaseError> {
     let mut out = Vec::new();
-    for profile in [Profile::Baseline, Profile::Resilient] {
+    for profile in Profile::all() {
         // Every member at its default: what a kit's tests can start a scenario of their own from.
         let defaults = Input::from_json(DEFAULTS).expect("the defaults scenario reads");
         out.extend(line("DEFAULTS", profile, &defaults));

@@ -22,7 +22,7 @@ use crate::engine::review::{self, Attempting, Budget, FailureNote, Settlement};
 use crate::messages::{self, Text, reference};
 use crate::outcome::{ApprovalRecord, Citations, Decision, FailureClass, ReviewRecord, ToolResult};
 use crate::parse::{Reply, ReviewerDecision};
-use crate::profile::Profile;
+use crate::profile::{FailureRules, PresetRead, Profile, RouteRule};
 use crate::scenario::{
     ApprovalAnswer, ApprovalPolicy, Block, CallKind, Config, FailedFinish, OnFailure, Policy,
     Preset, Route, SchemaView,
@@ -371,7 +371,11 @@ impl<C: ReviewerClient> AutoReview<C> {
         let mut budget = Budget::new(&self.config);
         let mut purpose = Attempting::Review;
         let mut routes = Vec::new();
-        let session_id = (self.profile == Profile::Resilient).then(|| session.id.clone());
+        // AR-RES-REQUEST-1
+        let session_id = self
+            .profile
+            .session_id_in_requests()
+            .then(|| session.id.clone());
         let mut repair = false;
         loop {
             repair |= purpose == Attempting::Repair;
@@ -386,9 +390,9 @@ impl<C: ReviewerClient> AutoReview<C> {
                 session_id: session_id.clone(),
                 repair,
             });
-            let response = match self.profile {
-                Profile::Baseline => pending.await,
-                Profile::Resilient => match tokio::time::timeout_at(deadline, pending).await {
+            // AR-RES-RETRY-4: the review's one deadline, where the profile has one.
+            let response = if self.profile.has_deadline() {
+                match tokio::time::timeout_at(deadline, pending).await {
                     Ok(r) => r,
                     Err(_) => {
                         return (
@@ -398,7 +402,9 @@ impl<C: ReviewerClient> AutoReview<C> {
                             basis,
                         );
                     }
-                },
+                }
+            } else {
+                pending.await
             };
             let settled = match response {
                 ReviewerResponse::Aborted => {
@@ -459,16 +465,21 @@ impl<C: ReviewerClient> AutoReview<C> {
     ) -> Decided {
         let name = exec.name.as_str();
         let policy = session.policy();
-        let failed_before_downstream = |f: &FailureNote| match self.profile {
-            Profile::Baseline => Some(compose::failed(name, f, None, false)),
-            Profile::Resilient => (policy.effective() == ApprovalPolicy::Never
+        let rules = self.profile.failures();
+        let failed_before_downstream = |f: &FailureNote| match rules {
+            // AR-DECIDE-1
+            FailureRules::Shipped => Some(compose::failed(name, f, None, false)),
+            // AR-RES-FAIL-1..3
+            FailureRules::Resilient => (policy.effective() == ApprovalPolicy::Never
                 || self.config.on_failure == OnFailure::Deny)
                 .then(|| compose::failed(name, f, hint.as_ref().map(|h| &h.0), true)),
         };
-        let final_deny = |reason: &Option<String>| match self.profile {
-            Profile::Baseline => (policy.override_ == Some(ApprovalPolicy::Never))
+        let final_deny = |reason: &Option<String>| match rules {
+            // AR-DECIDE-2
+            FailureRules::Shipped => (policy.override_ == Some(ApprovalPolicy::Never))
                 .then(|| compose::final_deny(name, reason.as_deref(), "AR-DECIDE-2")),
-            Profile::Resilient => (policy.effective() == ApprovalPolicy::Never)
+            // AR-RES-DECIDE-1
+            FailureRules::Resilient => (policy.effective() == ApprovalPolicy::Never)
                 .then(|| compose::final_deny(name, reason.as_deref(), "AR-RES-DECIDE-1")),
         };
         let (objection, why) = match &settled {
@@ -498,11 +509,11 @@ impl<C: ReviewerClient> AutoReview<C> {
         let Some(objection) = objection else {
             return downstream.because(why);
         };
-        match (&downstream.decision, self.profile) {
+        match (&downstream.decision, rules) {
             (Decision::Allow, _) => {
                 let asked = compose::ask(objection, hint.as_ref()).because(why);
                 // AR-DECIDE-6: a default `never` the baseline does not read here.
-                if self.profile == Profile::Baseline
+                if rules == FailureRules::Shipped
                     && policy.override_.is_none()
                     && policy.effective() == ApprovalPolicy::Never
                 {
@@ -515,7 +526,8 @@ impl<C: ReviewerClient> AutoReview<C> {
                 Decision::Ask {
                     reason: Some(r), ..
                 },
-                Profile::Resilient,
+                // AR-RES-ASK-1
+                FailureRules::Resilient,
             ) => compose::ask(compose::combine(objection, r), hint.as_ref())
                 .because(why)
                 .because("AR-RES-ASK-1"),
@@ -538,7 +550,9 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
             let closing = self.closing.load(Ordering::SeqCst) || lifecycle.is_aborted();
             // AR-RES-DISPOSE-1: a call racing disposal in a session it moved is cancelled, not
             // passed through; the baseline reads the preset first (AR-DISPOSE-2).
-            if self.profile == Profile::Resilient && closing && session.moved.load(Ordering::SeqCst)
+            if self.profile.preset_read() == PresetRead::Current
+                && closing
+                && session.moved.load(Ordering::SeqCst)
             {
                 return Decided::exact(Decision::Cancel)
                     .because("AR-CANCEL-2")
@@ -583,10 +597,15 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                     self.profile,
                 )
                 .to_string(),
-                configured_route: self.profile == Profile::Resilient
+                // AR-RES-ROUTE-1
+                configured_route: self.profile.route() == RouteRule::ConfiguredFirst
                     && self.config.reviewer_route.is_some(),
                 requests: routes.clone(),
-                session_id: (self.profile == Profile::Resilient).then(|| session.id.clone()),
+                // AR-RES-REQUEST-1
+                session_id: self
+                    .profile
+                    .session_id_in_requests()
+                    .then(|| session.id.clone()),
                 signal_ended,
                 consecutive_failures: consecutive,
                 basis,

@@ -256,7 +256,10 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
     let log = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
     let report = report.lock().unwrap_or_else(|e| e.into_inner()).take();
     let unreviewed = ReviewRecord::unreviewed(
-        (profile == Profile::Resilient).then_some(s.session.consecutive_failures),
+        // AR-RES-HINT-1
+        profile
+            .counts_failures()
+            .then_some(s.session.consecutive_failures),
     );
     let (review, failure_prefix, mut citations) = match report {
         Some(r) => (r.record, r.failure_prefix, r.citations),

@@ -7,7 +7,7 @@ use super::review::{FailureNote, Review};
 use super::{Decided, Run, cancellation, compose};
 use crate::outcome::{Decision, Event};
 use crate::parse::ReviewerDecision;
-use crate::profile::Profile;
+use crate::profile::FailureRules;
 use crate::scenario::{ApprovalPolicy, OnFailure};
 
 /// A review that settled: the only input the decision rules take.
@@ -21,9 +21,11 @@ pub enum Settled {
 
 /// Decides a call whose review settled.
 pub fn decide(run: &mut Run<'_>, review: &Review, settled: Settled) -> Decided {
-    match run.profile {
-        Profile::Baseline => baseline(run, settled),
-        Profile::Resilient => resilient(run, review, settled),
+    match run.profile.failures() {
+        // AR-DECIDE-1, AR-DECIDE-2, AR-DECIDE-6
+        FailureRules::Shipped => baseline(run, settled),
+        // AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1
+        FailureRules::Resilient => resilient(run, review, settled),
     }
 }
 

@@ -6,7 +6,7 @@ use super::review::{self, Settlement};
 use super::scope::{self, Scope};
 use super::{Decided, Run, admission, cancellation, disposal};
 use crate::outcome::{Decision, Event, ReviewRecord};
-use crate::profile::Profile;
+use crate::profile::PresetRead;
 
 /// What the gate did: its decision (`None` while a review never settles) and the review record.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,13 +19,14 @@ pub struct Gate {
     pub reviewed: Option<review::Review>,
 }
 
-/// The review record of a call the gate did not review: no request, and in the resilient profile
-/// the session's failure count unchanged (AR-RES-HINT-1).
+/// The review record of a call the gate did not review: no request, and where the profile counts
+/// failures the session's failure count unchanged (AR-RES-HINT-1).
 pub fn unreviewed(run: &Run<'_>) -> ReviewRecord {
-    ReviewRecord::unreviewed(match run.profile {
-        Profile::Baseline => None,
-        Profile::Resilient => Some(run.s.session.consecutive_failures),
-    })
+    ReviewRecord::unreviewed(
+        run.profile
+            .counts_failures()
+            .then_some(run.s.session.consecutive_failures),
+    )
 }
 
 /// Cites the clauses behind the review record of a call the gate did not review, `why` being the
@@ -76,7 +77,10 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
     }
     if !admission::admits(run.s) {
         let mut by = vec!["AR-ADMIT-2", "AR-CANCEL-2"];
-        if run.profile == Profile::Resilient && run.s.preset != disposal::preset_at_start(run.s) {
+        // AR-RES-DISPOSE-1: the current preset was read, and disposal moved it.
+        if run.profile.preset_read() == PresetRead::Current
+            && run.s.preset != disposal::preset_at_start(run.s)
+        {
             by.insert(0, "AR-RES-DISPOSE-1");
         }
         let mut decided = Decided::exact(Decision::Cancel);

@@ -9,7 +9,9 @@ use crate::messages::{self, Text, reference};
 use crate::normalize;
 use crate::outcome::{Citations, Failure, FailureClass, RequestRecord, ReviewRecord};
 use crate::parse::{self, Reply, ReplyError, ReviewerDecision};
-use crate::profile::Profile;
+use crate::profile::{
+    AsksAgain, FailureText, Profile, Reader, RouteRule, SchemaRule, WorkingDirectoryRule,
+};
 use crate::scenario::{Attempt, CallKind, FailedFinishKind, Scenario, SchemaCount};
 
 /// A failure as the engine carries it: its class and its message with the message's normative
@@ -167,9 +169,11 @@ impl Review {
             by.extend(f.class_by.iter().skip(1));
             return by;
         }
-        match profile {
-            Profile::Baseline => by.push("AR-REVIEW-1"),
-            Profile::Resilient => {
+        match profile.asks_again() {
+            // AR-REVIEW-1: one request.
+            AsksAgain::Never => by.push("AR-REVIEW-1"),
+            // AR-RES-RETRY-1, AR-RES-RETRY-3: repairs and retries within the budgets.
+            AsksAgain::RepairAndRetry => {
                 by.extend(["AR-RES-RETRY-1", "AR-RES-RETRY-3"]);
                 if failure.is_some_and(|f| f.by_rule("AR-RES-RETRY-4")) {
                     by.push("AR-RES-RETRY-4");
@@ -207,13 +211,17 @@ impl Review {
             c.cite_all(&at("route"), route);
             c.cite_all(&at("temperature"), &["AR-REVIEW-3", "AR-REVIEW-12"]);
             c.cite_all(&at("tools"), &["AR-REVIEW-3", "AR-REVIEW-12"]);
-            match profile {
-                Profile::Baseline => {
-                    c.cite(&at("session_id"), "AR-REVIEW-12");
-                    c.cite(&at("repair"), "AR-REVIEW-12");
-                }
-                Profile::Resilient => {
-                    c.cite(&at("session_id"), "AR-RES-REQUEST-1");
+            // AR-REVIEW-12, or AR-RES-REQUEST-1 where requests carry the session's id.
+            if profile.session_id_in_requests() {
+                c.cite(&at("session_id"), "AR-RES-REQUEST-1");
+            } else {
+                c.cite(&at("session_id"), "AR-REVIEW-12");
+            }
+            match profile.asks_again() {
+                // AR-REVIEW-12: no request is a repair.
+                AsksAgain::Never => c.cite(&at("repair"), "AR-REVIEW-12"),
+                // AR-RES-RETRY-2: a repair's request, and its temperature.
+                AsksAgain::RepairAndRetry => {
                     c.cite(&at("repair"), "AR-RES-RETRY-2");
                     if r.repair {
                         c.cite(&at("temperature"), "AR-RES-RETRY-2");
@@ -253,8 +261,10 @@ pub fn request_route<'r>(
     configured: Option<&'r crate::scenario::Route>,
     profile: Profile,
 ) -> &'r crate::scenario::Route {
-    match (profile, configured) {
-        (Profile::Resilient, Some(r)) => r,
+    match (profile.route(), configured) {
+        // AR-RES-ROUTE-1: a configured reviewer route first.
+        (RouteRule::ConfiguredFirst, Some(r)) => r,
+        // AR-REVIEW-3: the session's latest request header.
         _ => session,
     }
 }
@@ -285,12 +295,14 @@ pub fn review(s: &Scenario, profile: Profile) -> Review {
     Review {
         settlement,
         route: route_for(s, profile),
-        configured_route: profile == Profile::Resilient && s.config.reviewer_route.is_some(),
+        // AR-RES-ROUTE-1
+        configured_route: profile.route() == RouteRule::ConfiguredFirst
+            && s.config.reviewer_route.is_some(),
         requests,
-        session_id: match profile {
-            Profile::Baseline => None,
-            Profile::Resilient => Some(s.session.id.clone()), // AR-RES-REQUEST-1
-        },
+        // AR-RES-REQUEST-1 where requests carry the session's id; AR-REVIEW-12 otherwise.
+        session_id: profile
+            .session_id_in_requests()
+            .then(|| s.session.id.clone()),
         signal_ended,
         consecutive_failures,
         basis,
@@ -314,21 +326,20 @@ pub fn resolve_all(
     Ok(basis)
 }
 
-/// AR-RES-HINT-1: the session's failure count after a review; `None` in the baseline.
+/// AR-RES-HINT-1: the session's failure count after a review; `None` in a profile that counts no
+/// failures.
 pub fn count_after(
     profile: Profile,
     before: u32,
     settlement: &Settlement,
     signal_ended: bool,
 ) -> Option<u32> {
-    match profile {
-        Profile::Baseline => None,
-        Profile::Resilient => Some(match settlement {
-            Settlement::Decided(_) => 0,
-            Settlement::Failed(_) if !signal_ended => before.saturating_add(1),
-            _ => before,
-        }),
-    }
+    // AR-RES-HINT-1
+    profile.counts_failures().then(|| match settlement {
+        Settlement::Decided(_) => 0,
+        Settlement::Failed(_) if !signal_ended => before.saturating_add(1),
+        _ => before,
+    })
 }
 
 /// AR-RES-RETRY-1: what remains of a review's repair and retry budgets.
@@ -348,14 +359,17 @@ impl Budget {
     }
 
     /// Whether a failure of `class` earns another request under `profile`, and of which kind;
-    /// takes it from the budget when it does. The baseline never asks again.
+    /// takes it from the budget when it does. A profile that never asks again (AR-REVIEW-1) earns
+    /// none.
     pub fn take(&mut self, profile: Profile, class: FailureClass) -> Option<Attempting> {
-        match (profile, class) {
-            (Profile::Resilient, FailureClass::Protocol) if self.repairs > 0 => {
+        match (profile.asks_again(), class) {
+            // AR-RES-RETRY-1: a repair after a protocol failure.
+            (AsksAgain::RepairAndRetry, FailureClass::Protocol) if self.repairs > 0 => {
                 self.repairs -= 1;
                 Some(Attempting::Repair)
             }
-            (Profile::Resilient, FailureClass::Transport) if self.retries > 0 => {
+            // AR-RES-RETRY-1: a retry after a transport failure.
+            (AsksAgain::RepairAndRetry, FailureClass::Transport) if self.retries > 0 => {
                 self.retries -= 1;
                 Some(Attempting::Retry)
             }
@@ -419,7 +433,8 @@ pub fn check_route(
             FailureClass::Route,
             messages::ERR_ROUTE.text(),
         );
-        if profile == Profile::Resilient {
+        // AR-RES-ROUTE-1: the route that failed may be the configured one.
+        if profile.route() == RouteRule::ConfiguredFirst {
             failure.class_by.push("AR-RES-ROUTE-1");
         }
         return Err(failure);
@@ -448,7 +463,8 @@ pub fn check_session(
     let failure = |rule, template: messages::Template| {
         FailureNote::by(rule, FailureClass::Session, template.text())
     };
-    if !working_directory && profile == Profile::Baseline {
+    // AR-REVIEW-10, unless the deployment's directory stands in (AR-RES-CWD-1).
+    if !working_directory && profile.working_directory() == WorkingDirectoryRule::Required {
         return Err(failure("AR-REVIEW-10", messages::ERR_NO_CWD));
     }
     match log.message() {
@@ -468,9 +484,11 @@ pub fn resolve_schema(s: &Scenario, profile: Profile) -> Resolved {
 /// The schema rules on their own: what the header and the registry hold for a call of `call` kind.
 pub fn resolve(schema: &crate::scenario::SchemaView, call: CallKind, profile: Profile) -> Resolved {
     let header = schema.header == SchemaCount::Present;
-    let resolved = match profile {
-        Profile::Baseline => header,
-        Profile::Resilient => schema.registry == SchemaCount::Present || header,
+    let resolved = match profile.schema() {
+        // AR-REVIEW-2
+        SchemaRule::Header => header,
+        // AR-RES-SCHEMA-1
+        SchemaRule::RegistryFirst => schema.registry == SchemaCount::Present || header,
     };
     if resolved {
         // The live registry stands in for a header that does not hold the schema
@@ -485,9 +503,9 @@ pub fn resolve(schema: &crate::scenario::SchemaView, call: CallKind, profile: Pr
         CallKind::PtcInner => messages::ERR_SCHEMA_PTC,
         CallKind::Native | CallKind::RunCode => messages::ERR_SCHEMA_NATIVE,
     };
-    let rule = match profile {
-        Profile::Baseline => "AR-REVIEW-2",
-        Profile::Resilient => "AR-RES-SCHEMA-1",
+    let rule = match profile.schema() {
+        SchemaRule::Header => "AR-REVIEW-2",
+        SchemaRule::RegistryFirst => "AR-RES-SCHEMA-1",
     };
     let mut failure = FailureNote::by(rule, FailureClass::Schema, template.text());
     failure.message = failure.message.citing(&["AR-REVIEW-2"]);
@@ -532,12 +550,15 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool, Vec
                     Vec::new(),
                 );
             }
-            return match profile {
-                Profile::Baseline => (Settlement::Pending, routes, false, Vec::new()),
-                Profile::Resilient => (deadline_passed(deadline), routes, false, Vec::new()),
+            // AR-RES-RETRY-4: a hung request ends at the deadline; without one it never settles.
+            return if profile.has_deadline() {
+                (deadline_passed(deadline), routes, false, Vec::new())
+            } else {
+                (Settlement::Pending, routes, false, Vec::new())
             };
         };
-        if profile == Profile::Resilient {
+        // AR-RES-RETRY-4: every request counts toward the one deadline.
+        if profile.has_deadline() {
             elapsed = elapsed.saturating_add(delay);
             if elapsed > deadline {
                 return (deadline_passed(deadline), routes, false, Vec::new());
@@ -617,9 +638,11 @@ pub fn thrown(value: &serde_json::Value, profile: Profile) -> FailureNote {
     let mut failure = FailureNote::by(
         "AR-REVIEW-7",
         FailureClass::Internal,
-        match profile {
-            Profile::Baseline => Text::exact(js_string(value)),
-            Profile::Resilient => {
+        match profile.failure_text() {
+            // AR-REVIEW-5
+            FailureText::Javascript => Text::exact(js_string(value)),
+            // AR-RES-NORM-1..4
+            FailureText::Normalized => {
                 Text::exact(normalize::message(&normalize::value_text(value))).citing(NORMALIZED)
             }
         },
@@ -644,9 +667,11 @@ pub fn read_reply(reply: &Reply<'_>, profile: Profile) -> Settlement {
 /// [`read_reply`], with the clauses by which a decision was read where the strict reader
 /// refuses the reply ([`tolerated`]).
 pub fn read_citing(reply: &Reply<'_>, profile: Profile) -> (Settlement, Vec<&'static str>) {
-    let read = match profile {
-        Profile::Baseline => parse::strict::read(reply),
-        Profile::Resilient => parse::tolerant::read(reply),
+    let read = match profile.reader() {
+        // Chapter 4, AR-PARSE-*
+        Reader::Strict => parse::strict::read(reply),
+        // Chapter 10, AR-TOL-*
+        Reader::Tolerant => parse::tolerant::read(reply),
     };
     match read {
         Ok(d) => (Settlement::Decided(d), tolerated(reply, profile)),
@@ -669,9 +694,10 @@ pub fn failure_of(e: &ReplyError, profile: Profile) -> FailureNote {
 }
 
 /// The tolerant reader's clauses that read a decision from a reply the strict reader refuses
-/// (chapter 10 in place of AR-PARSE-1..4): empty in the baseline, and for a reply both read.
+/// (chapter 10 in place of AR-PARSE-1..4): empty under the strict reader, and for a reply both
+/// read.
 pub fn tolerated(reply: &Reply<'_>, profile: Profile) -> Vec<&'static str> {
-    if profile == Profile::Baseline {
+    if profile.reader() == Reader::Strict {
         return Vec::new();
     }
     match parse::strict::read(reply) {
@@ -710,8 +736,9 @@ pub fn read_raw(
     use std::io::Read as _;
     let utf8 = |bytes: Vec<u8>| String::from_utf8(bytes).map_err(|e| e.utf8_error());
     let mut bytes = Vec::new();
-    let read = match (profile, blocks) {
-        (Profile::Resilient, false) => {
+    let read = match (profile.reader(), blocks) {
+        // AR-TOL-3: the tolerant reader's bound.
+        (Reader::Tolerant, false) => {
             let bound = parse::tolerant::MAX_TEXT_BYTES;
             input.take(bound as u64 + 1).read_to_end(&mut bytes)?;
             if bytes.len() > bound {
@@ -726,15 +753,16 @@ pub fn read_raw(
                 parse::tolerant::read(&Reply::text(&utf8(bytes)?))
             }
         }
-        (Profile::Baseline, false) => {
+        // AR-PARSE-3..7
+        (Reader::Strict, false) => {
             input.read_to_end(&mut bytes)?;
             parse::strict::parse_owned(utf8(bytes)?)
         }
-        (Profile::Baseline, true) => {
+        (Reader::Strict, true) => {
             input.read_to_end(&mut bytes)?;
             parse::blocks::strict(utf8(bytes)?)?
         }
-        (Profile::Resilient, true) => {
+        (Reader::Tolerant, true) => {
             input.read_to_end(&mut bytes)?;
             parse::blocks::tolerant(&utf8(bytes)?)?
         }
@@ -750,11 +778,13 @@ pub fn read_raw(
 }
 
 /// The failure message of a reply error: as the baseline renders it (JavaScript stringification),
-/// or normalized in the resilient profile (AR-RES-NORM-1..4).
+/// or normalized (AR-RES-NORM-1..4), as the profile's failure text rule says.
 pub fn failure_text(e: &ReplyError, profile: Profile) -> Text {
-    let text = match profile {
-        Profile::Baseline => e.text(),
-        Profile::Resilient => {
+    let text = match profile.failure_text() {
+        // AR-REVIEW-5
+        FailureText::Javascript => e.text(),
+        // AR-RES-NORM-1..4
+        FailureText::Normalized => {
             let raw = unnormalized(e);
             let normalized = Text {
                 text: normalize::message(&raw.text),
@@ -820,9 +850,11 @@ pub fn class_of(e: &ReplyError, profile: Profile) -> FailureClass {
             code,
             message,
         } => {
-            let text = match profile {
-                Profile::Baseline => js_string(message),
-                Profile::Resilient => normalize::value_text(message),
+            let text = match profile.failure_text() {
+                // AR-REVIEW-5
+                FailureText::Javascript => js_string(message),
+                // AR-RES-NORM-1
+                FailureText::Normalized => normalize::value_text(message),
             };
             classify_finish(*kind, code, &text)
         }
@@ -954,7 +986,7 @@ mod tests {
             code: "UNKNOWN".into(),
             message: json!({"message": "Connection error"}),
         };
-        assert_eq!(class_of(&e, Profile::Baseline), FailureClass::Provider);
-        assert_eq!(class_of(&e, Profile::Resilient), FailureClass::Transport);
+        assert_eq!(class_of(&e, Profile::BASELINE), FailureClass::Provider);
+        assert_eq!(class_of(&e, Profile::RESILIENT), FailureClass::Transport);
     }
 }

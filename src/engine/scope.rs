@@ -1,7 +1,7 @@
 //! Spec chapter 1, scope and pass-through (AR-SCOPE-1..4): which calls the gate reviews.
 
 use super::disposal;
-use crate::profile::Profile;
+use crate::profile::{PresetRead, Profile};
 use crate::scenario::{CallKind, Preset, Scenario};
 
 /// Whether and why a call passes through the gate.
@@ -29,9 +29,11 @@ impl Scope {
 /// resilient gate cancels a call that disposal moved out of Auto instead (AR-RES-DISPOSE-1), so it
 /// classifies by the preset the session had when disposal began and refuses admission.
 pub fn classify(s: &Scenario, profile: Profile) -> Scope {
-    let preset = match profile {
-        Profile::Baseline => disposal::preset_at_start(s),
-        Profile::Resilient => s.preset,
+    let preset = match profile.preset_read() {
+        // AR-DISPOSE-2
+        PresetRead::AtStart => disposal::preset_at_start(s),
+        // AR-RES-DISPOSE-1
+        PresetRead::Current => s.preset,
     };
     if !s.agent {
         Scope::NoAgent

@@ -190,7 +190,7 @@ fn number(x: f64) -> Number {
 /// of its compact JSON, unless the value is an object whose string `message` member is shown
 /// instead.
 pub fn shown(value: &Value, profile: crate::profile::Profile) -> Vec<&Number> {
-    use crate::profile::Profile;
+    use crate::profile::FailureText;
     fn walk<'v>(v: &'v Value, objects: bool, out: &mut Vec<&'v Number>) {
         match v {
             Value::Number(n) => out.push(n),
@@ -200,9 +200,11 @@ pub fn shown(value: &Value, profile: crate::profile::Profile) -> Vec<&Number> {
         }
     }
     let mut out = Vec::new();
-    match profile {
-        Profile::Baseline => walk(value, false, &mut out),
-        Profile::Resilient => {
+    match profile.failure_text() {
+        // AR-REVIEW-5: `String(value)` shows no number of an object.
+        FailureText::Javascript => walk(value, false, &mut out),
+        // AR-RES-NORM-1
+        FailureText::Normalized => {
             let message_member = matches!(value, Value::Object(m) if matches!(m.get("message"), Some(Value::String(_))));
             if !message_member {
                 walk(value, true, &mut out);
@@ -293,12 +295,12 @@ mod tests {
         let f = |v: &Value, p| -> Vec<f64> {
             shown(v, p).iter().map(|n| n.as_f64().unwrap()).collect()
         };
-        assert_eq!(f(&v, Profile::Baseline), [1.0, 2.0]);
-        assert_eq!(f(&v, Profile::Resilient), [1.0, 2.0, 3.0]);
+        assert_eq!(f(&v, Profile::BASELINE), [1.0, 2.0]);
+        assert_eq!(f(&v, Profile::RESILIENT), [1.0, 2.0, 3.0]);
         let with_message = json!({"message": "x", "status": 100.0});
-        assert_eq!(f(&with_message, Profile::Resilient), Vec::<f64>::new());
+        assert_eq!(f(&with_message, Profile::RESILIENT), Vec::<f64>::new());
         let numeric_message = json!({"message": 5.0});
-        assert_eq!(f(&numeric_message, Profile::Resilient), [5.0]);
-        assert_eq!(f(&json!(1e-7), Profile::Baseline), [1e-7]);
+        assert_eq!(f(&numeric_message, Profile::RESILIENT), [5.0]);
+        assert_eq!(f(&json!(1e-7), Profile::BASELINE), [1e-7]);
     }
 }

@@ -781,7 +781,7 @@ fn layout(lines: Vec<CaseLine>, width: usize) -> Vec<ChapterGroup> {
         .enumerate()
         .map(|(i, c)| (c.as_str(), i))
         .collect();
-    let row_titles: BTreeMap<String, String> = Profile::ALL
+    let row_titles: BTreeMap<String, String> = Profile::all()
         .iter()
         .filter_map(|p| crate::table::Table::load(*p).ok())
         .flat_map(|t| t.rows.into_iter().map(|r| (r.id, r.title)))

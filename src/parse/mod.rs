@@ -213,7 +213,7 @@ impl ReplyError {
     /// reader's AR-PARSE rules, or the tolerant reader's AR-TOL rules (which hold a candidate to
     /// AR-PARSE-6 and AR-PARSE-7 through AR-TOL-8).
     pub fn clause(&self, profile: crate::profile::Profile) -> &'static str {
-        let tolerant = profile == crate::profile::Profile::Resilient;
+        let tolerant = profile.reader() == crate::profile::Reader::Tolerant;
         match self {
             ReplyError::FinishFailed { .. } | ReplyError::FinishOther { .. } if tolerant => {
                 "AR-TOL-1"

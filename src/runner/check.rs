@@ -414,8 +414,8 @@ mod tests {
 
     fn request(only: &[&str], generated: usize) -> Request {
         Request {
-            profile: Profile::Baseline,
-            fixed: crate::cases::all(Profile::Baseline).unwrap(),
+            profile: Profile::BASELINE,
+            fixed: crate::cases::all(Profile::BASELINE).unwrap(),
             only: only.iter().map(|s| Selector::parse(s).unwrap()).collect(),
             skip: Vec::new(),
             no_fixed: false,

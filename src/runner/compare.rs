@@ -551,7 +551,7 @@ mod tests {
     }
 
     fn decided(json: &str) -> crate::outcome::SessionOutcome {
-        match crate::engine::decide_input(&session(json), crate::profile::Profile::Resilient) {
+        match crate::engine::decide_input(&session(json), crate::profile::Profile::RESILIENT) {
             InputOutcome::Session(s) => s,
             InputOutcome::One(_) => panic!("a session decides to a session's outcome"),
         }
@@ -641,7 +641,7 @@ mod tests {
                 r#"{"tool": {"name": "a"}, "reviewer": {"text": ""}}"#,
             )
             .unwrap(),
-            crate::profile::Profile::Baseline,
+            crate::profile::Profile::BASELINE,
         )));
         let d = compare_input(&one, &InputOutcome::Session(want.clone()));
         assert_eq!(

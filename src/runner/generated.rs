@@ -1684,7 +1684,7 @@ mod tests {
         drawn: &dyn Fn(&Scenario) -> bool,
     ) -> (usize, usize, usize) {
         let expected = Expected::none();
-        let mut judge = Judge::new(imp, Profile::Resilient, &expected);
+        let mut judge = Judge::new(imp, Profile::RESILIENT, &expected);
         let (mut before, mut after, mut only_new) = (0, 0, 0);
         for k in 0..600 {
             let s = realizable(draw(9, k));
@@ -1743,7 +1743,7 @@ mod tests {
     fn the_search_lets_the_attempt_after_a_failure_allow() {
         let mut imp = Planted::failed(|c| c.repair_attempts += 1);
         let expected = Expected::none();
-        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let mut judge = Judge::new(&mut imp, Profile::RESILIENT, &expected);
         let without: Vec<Toward> = TOWARD_SAFETY
             .iter()
             .copied()
@@ -1778,7 +1778,7 @@ mod tests {
     fn shrunk(mut imp: Planted, scenario: serde_json::Value) -> Scenario {
         let start = Scenario::from_value(&scenario).expect("a realizable scenario");
         let expected = Expected::none();
-        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let mut judge = Judge::new(&mut imp, Profile::RESILIENT, &expected);
         let start = judge.has.restrict(Input::One(Box::new(start)));
         let (verdict, _) = judge.against_reference(&start);
         assert_eq!(
@@ -1867,7 +1867,7 @@ mod tests {
     fn the_search_lets_the_attempt_after_a_failure_allow_in_sessions() {
         let mut imp = Planted::failed(|c| c.repair_attempts += 1);
         let expected = Expected::none();
-        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let mut judge = Judge::new(&mut imp, Profile::RESILIENT, &expected);
         let mut by_next = 0;
         for k in 0..300 {
             let input = judge
@@ -1901,12 +1901,12 @@ mod tests {
         };
         let run = run(
             imp,
-            Profile::Resilient,
+            Profile::RESILIENT,
             &plan,
             &Expected::none(),
             &mut |_, _| {},
         );
-        let found = run.found(Profile::Resilient, &[], false);
+        let found = run.found(Profile::RESILIENT, &[], false);
         let violations = super::super::violations::of(&run.results, &found);
         let safety = violations
             .iter()

@@ -12,7 +12,7 @@ use super::{
 use crate::capability::{Capabilities, Need};
 use crate::cases::Case;
 use crate::conformance::{self, Level, Terms};
-use crate::features::Features;
+use crate::features::{Feature, Features};
 use crate::messages::Wording;
 use crate::outcome::InputOutcome;
 use crate::profile::Profile;
@@ -142,16 +142,15 @@ impl<'a> Judge<'a> {
         implementation_defined: bool,
     ) -> Vec<Difference> {
         let blanked;
-        let (reference, answer) =
-            if self.profile == Profile::Resilient && self.features != Features::ALL {
-                blanked = (
-                    self.features.blank_missing(reference, &self.terms.wording),
-                    self.features.blank_missing(answer, &self.terms.wording),
-                );
-                (&blanked.0, &blanked.1)
-            } else {
-                (reference, answer)
-            };
+        let (reference, answer) = if !self.features.covers(self.profile) {
+            blanked = (
+                self.features.blank_missing(reference, &self.terms.wording),
+                self.features.blank_missing(answer, &self.terms.wording),
+            );
+            (&blanked.0, &blanked.1)
+        } else {
+            (reference, answer)
+        };
         differences(
             reference,
             answer,
@@ -308,14 +307,14 @@ pub fn differences(
     level: Level,
 ) -> Vec<Difference> {
     let projected;
-    let answer = match profile {
-        // The shipped gate has no failure classes (AR-REVIEW-6): the baseline compares whether a
-        // review failed and its message, not the class an implementation gives the failure.
-        Profile::Baseline => {
-            projected = with_classes_of(reference, answer);
-            &projected
-        }
-        Profile::Resilient => answer,
+    // A profile without the feature `failure-class` (AR-REVIEW-6; the shipped gate has no
+    // failure classes) compares whether a review failed and its message, not the class an
+    // implementation gives the failure.
+    let answer = if profile.has_feature(Feature::FailureClass) {
+        answer
+    } else {
+        projected = with_classes_of(reference, answer);
+        &projected
     };
     let mut differences = if level == Level::Full {
         compare::compare_input(reference, answer)
@@ -401,7 +400,7 @@ mod tests {
                 })
                 .unwrap()
         };
-        for profile in [Profile::Baseline, Profile::Resilient] {
+        for profile in [Profile::BASELINE, Profile::RESILIENT] {
             let want = failing(profile);
             let mut got = want.clone();
             let InputOutcome::One(o) = &mut got else {
@@ -414,12 +413,11 @@ mod tests {
                 FailureClass::Internal
             };
             let found = differences(&want, &got, false, profile, Level::Full);
-            match profile {
-                Profile::Baseline => assert!(found.is_empty(), "{found:?}"),
-                Profile::Resilient => {
-                    assert_eq!(found.len(), 1, "{found:?}");
-                    assert_eq!(found[0].pointer, "/review/failure/class");
-                }
+            if profile == Profile::BASELINE {
+                assert!(found.is_empty(), "{found:?}");
+            } else {
+                assert_eq!(found.len(), 1, "{found:?}");
+                assert_eq!(found[0].pointer, "/review/failure/class");
             }
             // The message is still compared in both.
             let InputOutcome::One(o) = &mut got else {

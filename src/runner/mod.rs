@@ -906,7 +906,7 @@ mod tests {
     #[test]
     fn a_panic_judging_one_case_breaks_that_case_only() {
         let _mark = panics_rendering(MARK);
-        let profile = Profile::Baseline;
+        let profile = Profile::BASELINE;
         let cases: Vec<Case> = crate::cases::all(profile)
             .unwrap()
             .into_iter()
@@ -952,7 +952,7 @@ mod tests {
             }
         });
         let expected = known_failures::Expected::none();
-        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let mut judge = Judge::new(&mut imp, Profile::RESILIENT, &expected);
         let has = judge.has;
         let input = (0..400)
             .filter(|&k| generated_sessions::draws_session(3, k))
@@ -1031,7 +1031,7 @@ mod tests {
             Input::Session(_) => false,
         };
         let expected = known_failures::Expected::none();
-        let mut judge = Judge::new(&mut imp, Profile::Resilient, &expected);
+        let mut judge = Judge::new(&mut imp, Profile::RESILIENT, &expected);
         let (verdict, _) = judge.against_reference(&start);
         let route = Target::Clause("AR-RES-ROUTE-1".into(), Severity::Info);
         assert!(keeps(&route, &cited(&verdict), None), "{verdict:#?}");
@@ -1061,7 +1061,7 @@ mod tests {
         let mut imp = marked(&[Answer::Call(2), Answer::InSession(0)]);
         let found = generated::run(
             &mut imp,
-            Profile::Baseline,
+            Profile::BASELINE,
             &plan,
             &expected,
             &mut |_, _| {},
@@ -1130,8 +1130,8 @@ mod tests {
             };
             let expected = known_failures::Expected::none();
             let mut imp = worded(texts.clone());
-            let mut report = run(&mut imp, &[], Profile::Baseline, Oracle::Reference, &expected, &mut |_, _| {});
-            let mut found = generated::run(&mut imp, Profile::Baseline, &plan, &expected, &mut |_, _| {});
+            let mut report = run(&mut imp, &[], Profile::BASELINE, Oracle::Reference, &expected, &mut |_, _| {});
+            let mut found = generated::run(&mut imp, Profile::BASELINE, &plan, &expected, &mut |_, _| {});
             proptest::prop_assert!(
                 found.results.iter().all(|r| !matches!(r.verdict, Verdict::Broken { .. })),
                 "{:#?}", found.results

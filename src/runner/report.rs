@@ -1449,7 +1449,7 @@ pub(crate) fn specimen_result(id: &str, verdict: Verdict, listed: bool) -> CaseR
 /// A [`specimen`] run of `results`, listing `stale` expectations.
 fn specimen_run(results: Vec<CaseResult>, stale: &[&str]) -> Report {
     Report {
-        profile: crate::profile::Profile::Baseline,
+        profile: crate::profile::Profile::BASELINE,
         implementation: "test".into(),
         implementation_info: None,
         command: Vec::new(),

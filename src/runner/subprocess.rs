@@ -1123,19 +1123,19 @@ mod tests {
 
     #[test]
     fn a_profile_mismatch_names_every_offered_profile() {
-        use Profile::*;
+        let (baseline, resilient) = (Profile::BASELINE, Profile::RESILIENT);
         assert_eq!(
-            profile_mismatch(Resilient, &[]),
+            profile_mismatch(resilient, &[]),
             "the adapter offers no profile (its hello lists none), and the run asked for \
              resilient: make the adapter offer resilient in its hello"
         );
         assert_eq!(
-            profile_mismatch(Baseline, &[Resilient, Resilient]),
+            profile_mismatch(baseline, &[resilient, resilient]),
             "the adapter offers only the profile resilient, and the run asked for baseline: run \
              with --profile resilient, or make the adapter offer baseline in its hello"
         );
         assert_eq!(
-            profile_mismatch(Resilient, &[Baseline, Resilient]),
+            profile_mismatch(resilient, &[baseline, resilient]),
             "the adapter offers the profiles baseline and resilient, and the run asked for \
              resilient: run with --profile baseline or --profile resilient, or make the adapter \
              offer resilient in its hello"

@@ -13,7 +13,6 @@ use crate::outcome::{
     ApprovalRecord, Decision, DisplayReason, Event, Outcome, ReviewRecord, ToolResult,
 };
 use crate::parse::ReviewerDecision;
-use crate::profile::Profile;
 use crate::scenario::{ApprovalAnswer, Downstream, Scenario};
 
 /// Why a row cannot be expanded for a scenario: the row and the scenario disagree, which the
@@ -54,7 +53,10 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
             r.record()
         }
         None => ReviewRecord::unreviewed(
-            (profile == Profile::Resilient).then_some(s.session.consecutive_failures),
+            // AR-RES-HINT-1
+            profile
+                .counts_failures()
+                .then_some(s.session.consecutive_failures),
         ),
     };
     let failure = match summary.as_ref().map(|r| &r.settlement) {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::review::{self, Settlement};
 use crate::outcome::FailureClass;
 use crate::parse::ReviewerDecision;
-use crate::profile::Profile;
+use crate::profile::{PresetRead, Profile};
 use crate::scenario::{
     AbortPoint, ApprovalAnswer, ApprovalPolicy, CallKind, Downstream, OnFailure, Preset, Scenario,
 };
@@ -123,7 +123,8 @@ pub fn of(s: &Scenario, profile: Profile) -> Features {
 pub fn of_reviewed(s: &Scenario, profile: Profile, known: Option<&review::Review>) -> Features {
     let moved = s.agent && s.preset == Preset::Auto && s.session.listed;
     let moved_before_start = moved && s.abort == AbortPoint::LifecycleBeforeReview;
-    let preset = if moved_before_start && profile == Profile::Baseline {
+    // AR-DISPOSE-2: a gate that reads the preset as the call started sees disposal's.
+    let preset = if moved_before_start && profile.preset_read() == PresetRead::AtStart {
         Preset::DangerFullAccess
     } else {
         s.preset

@@ -265,12 +265,25 @@ pub enum TableError {
 }
 
 impl Table {
-    /// The committed table text of a profile, embedded at build time.
+    /// The committed table text of a profile, embedded at build time: the file its profile file
+    /// names (`decision_table`, relative to `spec/`).
     pub fn source(profile: Profile) -> &'static str {
-        match profile {
-            Profile::Baseline => include_str!("../../spec/decision-table/baseline.json"),
-            Profile::Resilient => include_str!("../../spec/decision-table/resilient.json"),
-        }
+        Table::embedded(profile).unwrap_or_else(|| {
+            // The files are embedded at build time; `profile::tests` checks every profile's.
+            panic!(
+                "{profile}: no embedded decision table spec/{}",
+                profile.decision_table
+            )
+        })
+    }
+
+    /// The embedded text of the table `profile`'s file names, if one was embedded.
+    pub fn embedded(profile: Profile) -> Option<&'static str> {
+        let path = format!("spec/{}", profile.decision_table);
+        crate::embedded::DECISION_TABLE_FILES
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map(|(_, text)| *text)
     }
 
     /// Loads the committed table of a profile.

@@ -239,18 +239,24 @@ const ABORTS: [(AbortPoint, bool); 8] = [
 ];
 const DOWNSTREAM_KINDS: usize = 4;
 
-/// The configurations a profile's space ranges over: the baseline has none; the resilient profile
-/// varies the reaction to failures and whether this call's failure reaches the hint threshold.
+/// The configurations a profile's space ranges over, by the `config` members it reads: the
+/// reaction to failures (AR-RES-FAIL-1) and whether this call's failure reaches the hint threshold
+/// (AR-RES-HINT-2); a profile that reads neither has one configuration.
 fn configs(profile: Profile) -> Vec<(OnFailure, u32)> {
-    match profile {
-        Profile::Baseline => vec![(OnFailure::Ask, 0)],
-        Profile::Resilient => vec![
-            (OnFailure::Ask, 0),
-            (OnFailure::Ask, 2),
-            (OnFailure::Deny, 0),
-            (OnFailure::Deny, 2),
-        ],
-    }
+    let reactions: &[OnFailure] = if profile.reads_config("on_failure") {
+        &[OnFailure::Ask, OnFailure::Deny]
+    } else {
+        &[OnFailure::Ask]
+    };
+    let thresholds: &[u32] = if profile.reads_config("failure_hint_after") {
+        &[0, 2]
+    } else {
+        &[0]
+    };
+    reactions
+        .iter()
+        .flat_map(|r| thresholds.iter().map(move |t| (*r, *t)))
+        .collect()
 }
 
 /// The number of points in a profile's space.

@@ -56,7 +56,7 @@ const SESSION_MEMBERS: [&str; 4] = ["session", "config", "preset", "policy"];
 
 /// Both profiles' decision tables, loaded once.
 static TABLES: LazyLock<BTreeMap<Profile, Table>> = LazyLock::new(|| {
-    Profile::ALL
+    Profile::all()
         .iter()
         .map(|&p| {
             let t = Table::load(p).unwrap_or_else(|e| panic!("the {p} decision table: {e}"));
@@ -85,14 +85,7 @@ impl GateWorld {
             .chain(scenario.tags.iter())
             .map(|t| t.trim_start_matches('@').to_owned())
             .collect();
-        let profiles: Vec<Profile> = tags
-            .iter()
-            .filter_map(|t| match t.as_str() {
-                "baseline" => Some(Profile::Baseline),
-                "resilient" => Some(Profile::Resilient),
-                _ => None,
-            })
-            .collect();
+        let profiles: Vec<Profile> = tags.iter().filter_map(|t| Profile::named(t)).collect();
         match profiles.as_slice() {
             [p] => self.profile = Some(*p),
             [] => self
@@ -183,7 +176,7 @@ impl GateWorld {
             "{}",
             self.tag_problems.join("; ")
         );
-        self.profile.unwrap_or(Profile::Baseline)
+        self.profile.unwrap_or(Profile::BASELINE)
     }
 
     /// Makes a call. The first item of a scenario is decided as a single-call scenario, which
@@ -404,7 +397,7 @@ fn adapter<'a>(
 pub fn adapter_observes(command: &str) -> autoreview::capability::Capabilities {
     use autoreview::runner::Implementation;
     let mut adapters = ADAPTERS.lock().unwrap_or_else(|e| e.into_inner());
-    adapter(&mut adapters, command, Profile::Baseline).capabilities()
+    adapter(&mut adapters, command, Profile::BASELINE).capabilities()
 }
 
 /// Decides `input` through the adapter for `profile`, starting it on first use.

@@ -60,7 +60,7 @@ fn failures(report: &runner::Report) -> BTreeMap<&str, &Verdict> {
 #[test]
 fn the_skeleton_and_the_rc3_model_pass_the_baseline() {
     for script in ["skeleton.js", "rc3-model.js"] {
-        let report = check(script, Profile::Baseline);
+        let report = check(script, Profile::BASELINE);
         assert_eq!(
             failures(&report),
             BTreeMap::new(),
@@ -79,7 +79,7 @@ fn the_skeleton_and_the_rc3_model_pass_the_baseline() {
 /// profile is a false failure of this suite.
 #[test]
 fn the_example_gate_passes_the_resilient_profile_too() {
-    let report = check("skeleton.js", Profile::Resilient);
+    let report = check("skeleton.js", Profile::RESILIENT);
     assert_eq!(
         failures(&report),
         BTreeMap::new(),
@@ -104,7 +104,7 @@ fn difference<'a>(failed: &BTreeMap<&str, &'a Verdict>, id: &str, pointer: &str)
 
 #[test]
 fn the_rc3_model_fails_the_resilient_profile_on_each_reported_defect() {
-    let report = check("rc3-model.js", Profile::Resilient);
+    let report = check("rc3-model.js", Profile::RESILIENT);
     let failed = failures(&report);
 
     // 1. A reviewer failure denies before downstream, so the human is never asked.
@@ -580,9 +580,9 @@ fn the_kit_decides_sessions_requests_and_session_logs_as_the_reference() {
         lines.len()
     );
     for (script, profile) in [
-        ("skeleton.js", Profile::Baseline),
-        ("skeleton.js", Profile::Resilient),
-        ("rc3-model.js", Profile::Baseline),
+        ("skeleton.js", Profile::BASELINE),
+        ("skeleton.js", Profile::RESILIENT),
+        ("rc3-model.js", Profile::BASELINE),
     ] {
         let actual = decided_by_node(script, profile, &lines);
         assert_eq!(actual.len(), lines.len(), "{script} {profile}");
@@ -804,7 +804,7 @@ fn differences(r: &runner::CaseResult) -> &[Difference] {
 #[test]
 fn a_gate_that_asks_the_human_itself_runs_nothing_it_must_not() {
     use autoreview::conformance::Level;
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let report = check_test_adapter("asks-itself.js", &[], profile, Level::Full);
         let mut allowed_where_asked = Vec::new();
         for r in &report.results {
@@ -879,7 +879,7 @@ fn a_gate_that_asks_the_human_itself_runs_nothing_it_must_not() {
 #[test]
 fn a_gate_in_its_own_words_conforms_at_decisions_and_not_at_texts() {
     use autoreview::conformance::Level;
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         for level in Level::ALL {
             let report = check_test_adapter("reworded.js", &["--own-words"], profile, level);
             assert_eq!(report.level, level);

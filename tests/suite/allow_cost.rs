@@ -45,7 +45,7 @@ fn measured(replies: &[String]) -> Cost {
         "approval": "rejected",
     });
     let s = Scenario::from_json(&scenario.to_string()).unwrap();
-    let o = engine::decide(&s, Profile::Resilient);
+    let o = engine::decide(&s, Profile::RESILIENT);
     let asked = o.approval.as_ref().is_some_and(|a| a.prompted);
     let outcome = match (o.result.executed, asked, &o.review.failure) {
         (true, _, _) => "body runs",

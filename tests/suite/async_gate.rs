@@ -23,7 +23,7 @@ fn config() -> Config {
 
 #[test]
 fn the_async_gate_agrees_on_every_fixed_case() {
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         // The async gate decides single calls; session cases are not applicable to it.
         for case in cases::all(profile).unwrap() {
             let Some(scenario) = case.call() else {
@@ -44,7 +44,7 @@ proptest! {
 
     #[test]
     fn the_async_gate_agrees_with_decide(s in scenario()) {
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             prop_assert_eq!(scripted::decide(&s, profile), decide(&s, profile), "{}", profile);
         }
     }
@@ -105,7 +105,7 @@ fn the_gate_counts_failures_per_session_and_a_gate_installed_again_starts_at_zer
         let install = || {
             let seen = counts.clone();
             Arc::new(AutoReview::new(
-                Profile::Resilient,
+                Profile::RESILIENT,
                 Config::default(),
                 Throwing,
                 AbortController::new(),

@@ -13,7 +13,7 @@ use serde_json::json;
 #[test]
 fn case_ids_are_unique_and_link_to_existing_clauses() {
     let clauses = spec::clause_ids();
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let all = cases::all(profile).unwrap_or_else(|e| panic!("{e}"));
         assert!(all.len() > 60, "only {} cases for {profile}", all.len());
         let mut ids = BTreeSet::new();
@@ -40,7 +40,7 @@ fn every_clause_limit_and_message_path_is_exercised_by_fixed_cases() {
     use autoreview::generate::coverage;
     use autoreview::scenario::session::Input;
     let mut gaps = Vec::new();
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let mut tally = coverage::Coverage::default();
         let mut cited = BTreeSet::new();
         for c in cases::all(profile).unwrap() {
@@ -61,7 +61,7 @@ fn every_clause_limit_and_message_path_is_exercised_by_fixed_cases() {
 
 #[test]
 fn the_reference_passes_every_fixed_case() {
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let all = cases::all(profile).unwrap();
         let report = runner::run(
             &mut Reference,
@@ -84,16 +84,16 @@ fn the_reference_passes_every_fixed_case() {
 #[test]
 fn the_judge_reports_a_wrong_text_with_its_pointer_and_severity() {
     use autoreview::runner::{Oracle, Severity};
-    let all = cases::all(Profile::Baseline).unwrap();
+    let all = cases::all(Profile::BASELINE).unwrap();
     let case = all
         .iter()
         .find(|c| c.id == "BL-15")
         .expect("row BL-15")
         .clone();
-    let mut outcome = autoreview::decide(case.call().unwrap(), Profile::Baseline);
+    let mut outcome = autoreview::decide(case.call().unwrap(), Profile::BASELINE);
     let judge = |case: &cases::Case, outcome: &autoreview::Outcome, oracle| {
         let outcome = InputOutcome::One(Box::new(outcome.clone()));
-        runner::judge(case, &outcome, Profile::Baseline, oracle, Capabilities::ALL)
+        runner::judge(case, &outcome, Profile::BASELINE, oracle, Capabilities::ALL)
     };
     for oracle in [Oracle::CaseExpectation, Oracle::Reference] {
         assert_eq!(judge(&case, &outcome, oracle), Verdict::Pass);
@@ -153,7 +153,7 @@ fn partial_expectations_match_subsets_arrays_and_prefixes() {
 #[test]
 fn a_case_file_with_a_typo_names_the_file_and_the_field() {
     let text = r#"{"area": "x", "about": "y", "cases": [{"id": "X-1", "title": "t", "clauses": [], "profiles": ["baseline"], "scenaro": {}, "expect": {}}]}"#;
-    let err = cases::file_cases("spec/cases/x.json", text, Profile::Baseline)
+    let err = cases::file_cases("spec/cases/x.json", text, Profile::BASELINE)
         .unwrap_err()
         .to_string();
     assert!(err.starts_with("spec/cases/x.json: "), "{err}");
@@ -205,7 +205,7 @@ fn a_session_case_expects_one_entry_per_item() {
     let ok = cases::file_cases(
         "s.json",
         &file(r#"{"calls": [{}, {"error": null}]}"#),
-        Profile::Baseline,
+        Profile::BASELINE,
     )
     .unwrap();
     assert_eq!(ok.len(), 1);
@@ -225,7 +225,7 @@ fn a_session_case_expects_one_entry_per_item() {
             "a session case expects {\"calls\": [",
         ),
     ] {
-        let err = cases::file_cases("s.json", &file(expect), Profile::Baseline)
+        let err = cases::file_cases("s.json", &file(expect), Profile::BASELINE)
             .unwrap_err()
             .to_string();
         assert!(
@@ -241,7 +241,7 @@ fn a_session_case_expects_one_entry_per_item() {
 #[test]
 fn a_session_scenario_reads_back_as_written() {
     use autoreview::scenario::session::Input;
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         for case in cases::all(profile).unwrap() {
             let text = serde_json::to_string(&case.scenario).unwrap();
             let back =

@@ -40,7 +40,7 @@ fn every_cited_clause_and_template_exists_in_the_spec() {
     let spec = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/auto-review.md"))
         .unwrap();
     let mut cited = BTreeSet::new();
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         for (id, outcome) in references(profile) {
             let all = citations(&outcome);
             assert!(all.iter().all(|c| !c.is_empty()), "{id}: nothing cited");
@@ -105,7 +105,7 @@ fn without_session_ids(o: &InputOutcome) -> InputOutcome {
 #[test]
 fn a_gate_without_session_ids_breaks_only_ar_res_request_1() {
     let mut failing = 0;
-    for (id, reference) in references(Profile::Resilient) {
+    for (id, reference) in references(Profile::RESILIENT) {
         let differences = compare_input(&reference, &without_session_ids(&reference));
         if !differences.is_empty() {
             failing += 1;
@@ -160,7 +160,7 @@ fn mutated(v: &Value) -> Value {
 #[test]
 fn every_difference_of_a_mutated_outcome_names_a_clause() {
     let mut seen = 0;
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         for (id, reference) in references(profile) {
             let json = serde_json::to_value(&reference).unwrap();
             let mut members = Vec::new();
@@ -199,7 +199,7 @@ fn the_async_gate_cites_the_listener_and_the_review_as_the_engine_does() {
             .collect()
     };
     let mut compared = 0;
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         for case in cases::all(profile).unwrap() {
             let Some(scenario) = case.call() else {
                 continue;

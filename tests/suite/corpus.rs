@@ -107,7 +107,7 @@ fn every_entry_meets_its_expectation_in_its_profiles() {
 fn every_reply_of_one_profile_is_judged_in_the_other() {
     let entries = corpus::load().unwrap();
     for e in &entries {
-        for other in Profile::ALL {
+        for other in Profile::all() {
             if e.profiles.contains(&other) {
                 continue;
             }
@@ -129,7 +129,7 @@ fn entry_snapshot(id: &str) {
         .into_iter()
         .find(|e| e.id == id)
         .unwrap_or_else(|| panic!("{id} is generated but no longer in the corpus"));
-    let verdicts: serde_json::Map<String, serde_json::Value> = Profile::ALL
+    let verdicts: serde_json::Map<String, serde_json::Value> = Profile::all()
         .iter()
         .map(|p| {
             (

@@ -31,7 +31,7 @@ struct Instance {
 
 impl Instance {
     fn profiles(&self) -> Vec<Profile> {
-        Profile::ALL
+        Profile::all()
             .into_iter()
             .filter(|p| self.tags.contains(p.as_str()))
             .collect()
@@ -191,7 +191,7 @@ fn instances() -> Vec<Instance> {
 }
 
 fn tables() -> BTreeMap<Profile, Table> {
-    Profile::ALL
+    Profile::all()
         .into_iter()
         .map(|p| (p, Table::load(p).unwrap()))
         .collect()
@@ -200,7 +200,7 @@ fn tables() -> BTreeMap<Profile, Table> {
 /// Incident case IDs with the profiles they run under.
 fn incidents() -> BTreeMap<String, BTreeSet<Profile>> {
     let mut out: BTreeMap<String, BTreeSet<Profile>> = BTreeMap::new();
-    for p in Profile::ALL {
+    for p in Profile::all() {
         for c in cases::all(p).unwrap() {
             if c.area == "incidents" {
                 out.entry(c.id).or_default().insert(p);

@@ -69,7 +69,7 @@ fn passes_everything(imp: &mut dyn Implementation, profile: Profile, count: usiz
 
 #[test]
 fn the_reference_over_the_protocol_agrees_with_the_engine_on_generated_cases() {
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let mut served = start(vec![BIN.into(), "serve".into()], profile);
         passes_everything(&mut served, profile, 300, 11);
     }
@@ -77,7 +77,7 @@ fn the_reference_over_the_protocol_agrees_with_the_engine_on_generated_cases() {
 
 #[test]
 fn the_async_gate_agrees_with_the_engine_on_generated_cases() {
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         passes_everything(&mut AsyncGate::new().unwrap(), profile, 2000, 12);
     }
 }
@@ -103,10 +103,10 @@ fn shards_are_disjoint_and_cover_the_run() {
     // it reports is one of the shard's, counted with the passes to the shard's size.
     for i in 1..=3 {
         let shard = Shard { index: i, of: 3 };
-        let mut imp = tamper("decision", Profile::Resilient);
+        let mut imp = tamper("decision", Profile::RESILIENT);
         let run = generated::run(
             &mut imp,
-            Profile::Resilient,
+            Profile::RESILIENT,
             &Plan {
                 max_counterexamples: 0,
                 ..plan(shard)
@@ -150,7 +150,7 @@ fn members(s: &Scenario) -> BTreeSet<String> {
 /// Runs `count` generated cases against a tampered adapter: the tampering must be caught with
 /// `severity` as the worst difference of some counterexample, whose members are all in `allowed`.
 fn caught(mode: &str, severity: Severity, count: usize, allowed: &[&str]) {
-    let profile = Profile::Resilient;
+    let profile = Profile::RESILIENT;
     let mut imp = tamper(mode, profile);
     let run = generated::run(
         &mut imp,
@@ -225,7 +225,7 @@ fn a_tampered_adapter_of_each_severity_is_caught_and_shrunk() {
 /// catch it at SAFETY, and shrinking keeps only the reply.
 #[test]
 fn a_gate_that_extracts_an_allow_from_prose_is_caught_at_safety() {
-    let profile = Profile::Resilient;
+    let profile = Profile::RESILIENT;
     let mut imp = tamper("extract-allow", profile);
     let report = runner::run(
         &mut imp,
@@ -280,7 +280,7 @@ fn shown_at_safety(first: &autoreview::runner::CaseResult) {
 /// final runs the body once the user allows, and shrinking goes there before it shrinks.
 #[test]
 fn a_defect_that_can_run_a_body_is_reported_as_safety() {
-    let profile = Profile::Resilient;
+    let profile = Profile::RESILIENT;
     let mut imp = tamper("ask-not-deny", profile);
     let run = generated::run(
         &mut imp,
@@ -330,7 +330,7 @@ fn a_defect_that_can_run_a_body_is_reported_as_safety() {
 fn a_defect_in_a_rare_corner_is_found_and_shrunk_to_that_corner() {
     // never + a caller cancelling during the review + a denial with a reason: about one case in
     // three hundred; 3000 cases find it.
-    let profile = Profile::Resilient;
+    let profile = Profile::RESILIENT;
     let mut imp = tamper("rare", profile);
     let wanted = |_: &Scenario, v: &Verdict| {
         difference(v, "/result/text")
@@ -363,7 +363,7 @@ fn difference<'a>(v: &'a Verdict, pointer: &str) -> Option<&'a autoreview::runne
 
 #[test]
 fn generated_cases_alone_find_each_of_the_rc3_defects() {
-    let profile = Profile::Resilient;
+    let profile = Profile::RESILIENT;
     let mut rc3 = start(vec!["node".into(), RC3.into()], profile);
     type Wanted = Box<dyn Fn(&Scenario, &Verdict) -> bool>;
     let defects: Vec<(&str, Wanted)> = vec![
@@ -372,7 +372,7 @@ fn generated_cases_alone_find_each_of_the_rc3_defects() {
             Box::new(|s, v| {
                 difference(v, "/listener/kind")
                     .is_some_and(|d| d.expected == json!("ask") && d.actual == json!("deny"))
-                    && autoreview::decide(s, Profile::Resilient)
+                    && autoreview::decide(s, Profile::RESILIENT)
                         .review
                         .failure
                         .is_some()
@@ -383,7 +383,7 @@ fn generated_cases_alone_find_each_of_the_rc3_defects() {
             Box::new(|s, v| {
                 difference(v, "/review/failure")
                     .is_some_and(|d| d.expected.is_null() && d.actual["class"] == json!("protocol"))
-                    && autoreview::decide(s, Profile::Resilient).listener.is_some()
+                    && autoreview::decide(s, Profile::RESILIENT).listener.is_some()
             }),
         ),
         (
@@ -514,7 +514,7 @@ fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freez
     }
     // A failing generated call names the table row it falls under, and that row's clauses; a
     // session names none.
-    let table = autoreview::table::Table::load(Profile::Resilient).unwrap();
+    let table = autoreview::table::Table::load(Profile::RESILIENT).unwrap();
     for res in r["results"].as_array().unwrap() {
         if res["id"].as_str().unwrap().contains("-S") {
             assert_eq!(res.get("row"), None, "{res}");
@@ -531,7 +531,7 @@ fn check_generated_prints_the_distribution_counterexamples_repro_lines_and_freez
     let frozen = dir.join("generated-3-resilient.json");
     let text = std::fs::read_to_string(&frozen).unwrap();
     let cases =
-        autoreview::cases::file_cases("generated-3-resilient.json", &text, Profile::Resilient)
+        autoreview::cases::file_cases("generated-3-resilient.json", &text, Profile::RESILIENT)
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(cases.len(), 2, "the call and the session: {text}");
     assert!(cases.iter().all(|c| c.id.starts_with("GX-")), "{text}");
@@ -584,7 +584,7 @@ fn check_generated_passes_the_reference_and_reports_shards() {
         .and_then(|l| l.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap();
-    let fixed = autoreview::cases::all(Profile::Resilient).unwrap().len();
+    let fixed = autoreview::cases::all(Profile::RESILIENT).unwrap().len();
     // Case numbers 0..n with number % 3 == 1 (shard 2 of 3): (n + 1) / 3 of them, and the
     // sessions some of the generated ones draw (the reference observes sessions).
     let sessions = sessions_among(8, (0..500).filter(|k| k % 3 == 1));
@@ -674,10 +674,10 @@ fn unrealizable_scenarios_are_refused_by_rule() {
 #[test]
 fn generated_sessions_catch_a_count_that_is_not_carried_and_shrink_by_dropping_items() {
     use autoreview::scenario::session::Item;
-    let mut imp = tamper("forget-count", Profile::Resilient);
+    let mut imp = tamper("forget-count", Profile::RESILIENT);
     let run = generated::run(
         &mut imp,
-        Profile::Resilient,
+        Profile::RESILIENT,
         &Plan::new(400, 11),
         &Expected::none(),
         &mut |_, _| {},
@@ -726,7 +726,7 @@ fn generated_sessions_catch_a_count_that_is_not_carried_and_shrink_by_dropping_i
             .map(|c| (&c.id, drawn_len(c)))
             .collect::<Vec<_>>()
     );
-    let rendered = generated::render(c, Profile::Resilient, &[]);
+    let rendered = generated::render(c, Profile::RESILIENT, &[]);
     assert!(
         rendered.contains("/calls/1/review/consecutive_failures"),
         "{rendered}"
@@ -740,7 +740,7 @@ fn generated_sessions_catch_a_count_that_is_not_carried_and_shrink_by_dropping_i
 /// The run reports the count of each and names anything left out.
 #[test]
 fn the_ci_run_exercises_every_clause_limit_and_message_path() {
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let run = generated::run(
             &mut autoreview::runner::Reference,
             profile,
@@ -842,7 +842,7 @@ fn both_repro_lines_reproduce_under_sh_with_backslashes() {
         0,
         minimal.clone(),
         &Verdict::Pass,
-        Profile::Baseline,
+        Profile::BASELINE,
         &command,
         None,
     );
@@ -878,7 +878,7 @@ fn the_repro_line_of_a_canonical_adapter_sends_the_canonical_scenario() {
             0,
             minimal.clone(),
             &Verdict::Pass,
-            Profile::Resilient,
+            Profile::RESILIENT,
             &command,
             canonical,
         )

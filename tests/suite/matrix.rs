@@ -557,14 +557,14 @@ fn the_matrix_refuses_an_incomplete_or_overlapping_run() {
 /// those a gate that turns each question into a denial fails, unless the case is
 /// implementation-defined (held to safety only).
 fn asking_cases() -> BTreeSet<String> {
-    autoreview::cases::all(Profile::Resilient)
+    autoreview::cases::all(Profile::RESILIENT)
         .unwrap()
         .into_iter()
         .filter(|c| !c.implementation_defined)
         .filter(|c| {
             let o = serde_json::to_value(autoreview::engine::decide_input(
                 &c.scenario,
-                Profile::Resilient,
+                Profile::RESILIENT,
             ))
             .unwrap();
             let asks = |o: &Value| o["listener"]["kind"] == "ask";

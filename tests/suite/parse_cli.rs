@@ -28,7 +28,7 @@ fn gives_the_engine_verdict_for_every_corpus_reply() {
             } if finish == "stop" => (serde_json::to_string(blocks).unwrap(), true),
             _ => continue,
         };
-        for p in Profile::ALL {
+        for p in Profile::all() {
             let expected = verdict(&e.attempt, p).unwrap();
             let got = read_raw(input.as_bytes(), p, blocks).unwrap();
             assert_eq!(got, expected, "{} in {p:?}", e.id);
@@ -48,7 +48,7 @@ fn gives_the_engine_verdict_for_every_corpus_reply() {
 fn the_resilient_profile_reads_one_byte_past_the_bound() {
     let too_large = verdict(
         &Attempt::text("{".repeat(MAX_TEXT_BYTES + 1)),
-        Profile::Resilient,
+        Profile::RESILIENT,
     );
     // A reader that counts what is taken from it.
     struct Counted<R>(R, usize);
@@ -60,26 +60,26 @@ fn the_resilient_profile_reads_one_byte_past_the_bound() {
         }
     }
     let mut endless = Counted(std::io::repeat(b'{'), 0);
-    let got = read_raw(&mut endless, Profile::Resilient, false).unwrap();
+    let got = read_raw(&mut endless, Profile::RESILIENT, false).unwrap();
     assert_eq!(Some(got), too_large);
     assert_eq!(endless.1, MAX_TEXT_BYTES + 1);
     // A character cut by the bound is not an encoding error; bytes past the bound are not read.
     let mut cut = "é".repeat(MAX_TEXT_BYTES / 2 + 1).into_bytes();
     assert_eq!(cut[MAX_TEXT_BYTES], "é".as_bytes()[0]);
     cut.extend_from_slice(b"\xff\xfe");
-    let got = read_raw(&cut[..], Profile::Resilient, false).unwrap();
+    let got = read_raw(&cut[..], Profile::RESILIENT, false).unwrap();
     assert_eq!(Some(got), too_large);
     // Within the bound, broken UTF-8 is unusable input.
-    assert!(read_raw(&b"{\xff}"[..], Profile::Resilient, false).is_err());
+    assert!(read_raw(&b"{\xff}"[..], Profile::RESILIENT, false).is_err());
     let mut bad_early = vec![b'x'; MAX_TEXT_BYTES + 10];
     bad_early[100] = 0xff;
-    assert!(read_raw(&bad_early[..], Profile::Resilient, false).is_err());
+    assert!(read_raw(&bad_early[..], Profile::RESILIENT, false).is_err());
     // The strict reader has no bound: it reads everything.
     let mut finite = Counted(std::io::repeat(b' ').take(3 * MAX_TEXT_BYTES as u64), 0);
-    let got = read_raw(&mut finite, Profile::Baseline, false).unwrap();
+    let got = read_raw(&mut finite, Profile::BASELINE, false).unwrap();
     let all = verdict(
         &Attempt::text(" ".repeat(3 * MAX_TEXT_BYTES)),
-        Profile::Baseline,
+        Profile::BASELINE,
     );
     assert_eq!(Some(got), all);
     assert_eq!(finite.1, 3 * MAX_TEXT_BYTES);
@@ -126,7 +126,7 @@ fn the_binary_answers_an_endless_stdin_at_once() {
     assert!(status.success(), "{status}");
     let expected = verdict(
         &Attempt::text("{".repeat(MAX_TEXT_BYTES + 1)),
-        Profile::Resilient,
+        Profile::RESILIENT,
     );
     assert_eq!(
         serde_json::from_str::<autoreview::parse::Verdict>(&out).ok(),

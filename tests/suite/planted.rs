@@ -167,7 +167,7 @@ fn worst<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Option<Severity> {
 /// A plant that changes nothing passes both kinds of case: the harness itself plants nothing.
 #[test]
 fn the_harness_without_a_mistake_passes() {
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let mut none = Planted::reading("nothing", |_| {});
         assert_eq!(by_fixed(&mut none, profile), None, "{profile}");
         assert_eq!(by_generated(&mut none, profile, 300), None, "{profile}");
@@ -183,7 +183,7 @@ fn a_reworded_result_is_found_at_text_by_each_kind_of_case() {
             t.push_str(" (reworded)");
         }
     });
-    let profile = Profile::Resilient;
+    let profile = Profile::RESILIENT;
     assert_eq!(by_fixed(&mut reworded, profile), Some(Severity::Text));
     assert_eq!(
         by_generated(&mut reworded, profile, 300),
@@ -260,7 +260,7 @@ fn a_baseline_gate_that_trims_before_json_parse_is_found_at_safety() {
     let plant = Planted::reading("JSON.parse(text.trim())", |s| {
         each_text(s, |t| autoreview::jsstring::trim(t).to_owned())
     });
-    found_at_safety(plant, Profile::Baseline);
+    found_at_safety(plant, Profile::BASELINE);
 }
 
 /// A gate that trims the reply with Python's `str.strip()` before reading it: in the baseline
@@ -268,7 +268,7 @@ fn a_baseline_gate_that_trims_before_json_parse_is_found_at_safety() {
 /// removes U+0085 and the information separators, which ECMAScript's trim keeps (AR-TOL-10).
 #[test]
 fn a_gate_that_strips_the_reply_as_python_does_is_found_at_safety() {
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let plant = Planted::reading("json.loads(text.strip())", |s| {
             each_text(s, |t| t.trim_matches(python_space).to_owned())
         });
@@ -286,7 +286,7 @@ fn a_tolerant_reader_that_trims_u0085_is_found_at_safety() {
                 .to_owned()
         })
     });
-    found_at_safety(plant, Profile::Resilient);
+    found_at_safety(plant, Profile::RESILIENT);
 }
 
 /// A tolerant reader that takes any opening line without a brace as a fence's info string
@@ -308,7 +308,7 @@ fn a_tolerant_reader_that_accepts_any_fence_info_string_is_found_at_safety() {
             t.to_owned()
         })
     });
-    found_at_safety(plant, Profile::Resilient);
+    found_at_safety(plant, Profile::RESILIENT);
 }
 
 /// A tolerant reader that reads the first of several candidates instead of failing on two that
@@ -337,7 +337,7 @@ fn a_tolerant_reader_that_reads_the_first_of_two_objects_is_found_at_safety() {
             }
         }
     });
-    found_at_safety(plant, Profile::Resilient);
+    found_at_safety(plant, Profile::RESILIENT);
 }
 
 /// A tolerant reader that trims a text before it checks the size bound (AR-TOL-3: the text as
@@ -356,11 +356,11 @@ fn a_tolerant_reader_that_trims_before_the_size_bound_is_found_at_safety() {
     // An allow padded past the bound is about one attempt in 3 600 (`direct::padded_near_bound`):
     // 8 000 cases meet it, 4 000 do not.
     assert_eq!(
-        by_fixed(&mut plant, Profile::Resilient),
+        by_fixed(&mut plant, Profile::RESILIENT),
         Some(Severity::Safety)
     );
     assert_eq!(
-        by_generated(&mut plant, Profile::Resilient, 8_000),
+        by_generated(&mut plant, Profile::RESILIENT, 8_000),
         Some(Severity::Safety)
     );
 }
@@ -381,7 +381,7 @@ fn a_reader_that_drops_lone_surrogate_names_is_found_at_safety() {
         }
         out
     }
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let plant = Planted::reading("lone surrogate names dropped", |s| {
             each_text(s, drop_lone_surrogate_members)
         });
@@ -464,7 +464,7 @@ const SESSION_CASES: usize = 3000;
 #[test]
 fn the_carrying_fold_without_a_mistake_passes() {
     let mut none = Planted::carrying("nothing", |s, p| carried(s, p, &CARRY));
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         assert_eq!(by_fixed(&mut none, profile), None, "{profile}");
         assert_eq!(by_generated(&mut none, profile, 1000), None, "{profile}");
     }
@@ -490,7 +490,7 @@ fn a_count_a_deny_does_not_reset_is_found_at_text() {
     });
     found_at(
         &mut plant,
-        Profile::Resilient,
+        Profile::RESILIENT,
         Severity::Text,
         SESSION_CASES,
     );
@@ -515,7 +515,7 @@ fn a_count_a_signal_raises_is_found_at_text() {
     });
     found_at(
         &mut plant,
-        Profile::Resilient,
+        Profile::RESILIENT,
         Severity::Text,
         SESSION_CASES,
     );
@@ -536,7 +536,7 @@ fn disposal_that_moves_an_unlisted_session_is_found_at_safety() {
             },
         )
     });
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
     }
 }
@@ -555,7 +555,7 @@ fn an_ignored_selection_of_auto_is_found_at_safety() {
             },
         )
     });
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
     }
 }
@@ -572,12 +572,12 @@ fn a_transport_that_ignores_disposal_is_found_at_safety() {
             undisposed.abort = AbortPoint::None;
             // What the call comes to without the disposal; the review it never made is as the
             // reference records it.
-            let u = engine::decide(&undisposed, Profile::Baseline);
+            let u = engine::decide(&undisposed, Profile::BASELINE);
             (o.listener, o.approval, o.result, o.trace) =
                 (u.listener, u.approval, u.result, u.trace);
         }
     });
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
     }
 }
@@ -595,7 +595,7 @@ fn a_gate_that_repairs_once_too_often_is_found_at_safety() {
     let plant = Planted::reading("one repair more than the budget", |s| {
         s.config.repair_attempts += 1;
     });
-    found_at_safety(plant, Profile::Resilient);
+    found_at_safety(plant, Profile::RESILIENT);
 }
 
 /// A resilient gate that asks the human after a failed review even under `on_failure: deny`
@@ -605,7 +605,7 @@ fn a_gate_that_asks_where_it_must_fail_closed_is_found_at_safety() {
     let plant = Planted::reading("on_failure: deny read as ask", |s| {
         s.config.on_failure = autoreview::scenario::OnFailure::Ask;
     });
-    found_at_safety(plant, Profile::Resilient);
+    found_at_safety(plant, Profile::RESILIENT);
 }
 
 /// Python's `str(x)` of the number a scenario carries, as a Python gate that writes the provider's
@@ -876,10 +876,10 @@ fn python_str_writes_what_python_writes() {
 fn numbers_written_with_python_str_are_found_at_text_by_each_kind_of_case() {
     for (profile, plant) in [
         (
-            Profile::Baseline,
+            Profile::BASELINE,
             writes_numbers_with_python_str::<false> as fn(&Scenario, &mut Outcome),
         ),
-        (Profile::Resilient, writes_numbers_with_python_str::<true>),
+        (Profile::RESILIENT, writes_numbers_with_python_str::<true>),
     ] {
         let mut python = Planted::writing("numbers written with Python's str", plant);
         assert_eq!(
@@ -918,5 +918,5 @@ fn a_gate_that_matches_message_patterns_against_the_code_is_found_at_safety() {
             }
         }
     });
-    found_at_safety(plant, Profile::Resilient);
+    found_at_safety(plant, Profile::RESILIENT);
 }

@@ -3,6 +3,7 @@
 
 use autoreview::generate::scenario;
 use autoreview::outcome::{Decision, Event};
+use autoreview::profile::AsksAgain;
 use autoreview::scenario::{
     AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, CallKind, Downstream, OnFailure, Preset,
     Scenario,
@@ -32,7 +33,7 @@ fn config() -> Config {
 /// the call has moved a listed Auto session out of Auto (AR-DISPOSE-2); the resilient gate cancels
 /// such a call instead, which still counts as a call in scope (AR-RES-DISPOSE-1).
 fn reviewed(s: &Scenario, profile: Profile) -> bool {
-    let moved = profile == Profile::Baseline
+    let moved = profile == Profile::BASELINE
         && s.session.listed
         && s.abort == AbortPoint::LifecycleBeforeReview;
     s.agent && s.tool.call != CallKind::RunCode && s.preset == Preset::Auto && !moved
@@ -69,7 +70,7 @@ proptest! {
     /// `allowed-once`.
     #[test]
     fn the_body_runs_only_after_an_allow_or_allowed_once(s in scenario()) {
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             let o = decide(&s, profile);
             prop_assert_eq!(o.trace.contains(&Event::Body), o.result.executed);
             if !o.result.executed {
@@ -95,7 +96,7 @@ proptest! {
     /// AR-APPROVAL-2: under the effective policy `never` the approval service prompts nobody.
     #[test]
     fn never_prompts_nobody(s in scenario()) {
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             let o = decide(&s, profile);
             if s.policy.effective() == ApprovalPolicy::Never {
                 prop_assert!(o.approval.as_ref().is_none_or(|a| !a.prompted), "{profile}: {:?}", o.approval);
@@ -106,7 +107,7 @@ proptest! {
     /// AR-ORDER-2: a downstream deny or cancel is never followed by an approval request.
     #[test]
     fn a_downstream_deny_or_cancel_is_never_followed_by_approval(s in scenario()) {
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             let o = decide(&s, profile);
             if o.trace.contains(&Event::Downstream) && matches!(s.downstream, Downstream::Deny { .. } | Downstream::Cancel) {
                 prop_assert!(o.approval.is_none());
@@ -120,7 +121,7 @@ proptest! {
     /// one request; the resilient profile at most one plus its repair and retry budgets.
     #[test]
     fn events_keep_their_order_and_requests_stay_within_budget(s in scenario()) {
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             let o = decide(&s, profile);
             let order = [Event::Review, Event::Downstream, Event::Approval, Event::Body];
             let ranks: Vec<usize> = o.trace.iter().map(|e| order.iter().position(|x| x == e).unwrap()).collect();
@@ -128,9 +129,9 @@ proptest! {
             let requests = o.trace.iter().filter(|e| **e == Event::Review).count();
             prop_assert_eq!(o.review.attempts as usize, requests);
             prop_assert_eq!(o.review.routes.len(), requests);
-            let budget = match profile {
-                Profile::Baseline => 1,
-                Profile::Resilient => 1 + s.config.repair_attempts + s.config.transport_retries,
+            let budget = match profile.asks_again() {
+                AsksAgain::Never => 1,
+                AsksAgain::RepairAndRetry => 1 + s.config.repair_attempts + s.config.transport_retries,
             };
             prop_assert!(o.review.attempts <= budget, "{profile}: {} requests, budget {budget}", o.review.attempts);
             if !reviewed(&s, profile) {
@@ -143,7 +144,7 @@ proptest! {
     /// would, and keeping it changes nothing about the outcome.
     #[test]
     fn a_kept_review_tags_the_call_as_a_fresh_one(s in scenario()) {
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             let (outcome, review) = autoreview::engine::decide_keeping_review(&s, profile);
             prop_assert_eq!(&outcome, &decide(&s, profile));
             prop_assert_eq!(
@@ -160,7 +161,7 @@ proptest! {
         let text = serde_json::to_string(&s).unwrap();
         let again = Scenario::from_json(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(&again, &s);
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             let a = decide(&s, profile);
             prop_assert_eq!(&decide(&s, profile), &a);
             prop_assert_eq!(&decide(&again, profile), &a);
@@ -172,7 +173,7 @@ proptest! {
     /// AR-MSG-1: every text that names the tool quotes its name exactly as given.
     #[test]
     fn every_text_quotes_the_tool_name_verbatim(s in scenario()) {
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             let o = decide(&s, profile);
             let quoted = format!("tool \"{}\"", s.tool.name);
             for t in texts(&o) {
@@ -188,14 +189,14 @@ proptest! {
     /// only when its review never settles.
     #[test]
     fn cancelled_calls_never_run(s in scenario()) {
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             let o = decide(&s, profile);
             let caller = matches!(s.abort, AbortPoint::CallerBeforeDispatch | AbortPoint::CallerDuringReview);
             if caller || (reviewed(&s, profile) && s.abort != AbortPoint::None) {
                 prop_assert!(!o.result.executed);
             }
             if !o.settled {
-                prop_assert_eq!(profile, Profile::Baseline);
+                prop_assert_eq!(profile, Profile::BASELINE);
                 prop_assert!(reviewed(&s, profile));
                 let hangs = matches!(s.reviewer.attempt(0), Attempt::Hang { .. });
                 prop_assert!(hangs, "a call is pending although its reviewer does not hang");
@@ -207,7 +208,7 @@ proptest! {
     /// AR-RESULT-2, AR-RESULT-4: every refused call's text starts with `Error: `.
     #[test]
     fn refused_calls_read_error(s in scenario()) {
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             let o = decide(&s, profile);
             if o.settled && !o.result.executed {
                 let text = o.result.text.as_deref().unwrap_or_default();
@@ -220,7 +221,7 @@ proptest! {
     /// never ends in a denial the gate made itself: downstream decided, or the human was asked.
     #[test]
     fn no_silent_terminal_denial_of_a_failure_under_ask(s in scenario()) {
-        let o = decide(&s, Profile::Resilient);
+        let o = decide(&s, Profile::RESILIENT);
         let failed = o.review.failure.is_some();
         if failed && s.policy.effective() == ApprovalPolicy::Ask && s.config.on_failure == OnFailure::Ask
             && !matches!(s.abort, AbortPoint::LifecycleAfterReview | AbortPoint::LifecycleDuringDownstream)
@@ -235,7 +236,7 @@ proptest! {
     /// or more than 400 characters of message.
     #[test]
     fn resilient_failure_messages_are_normalized(s in scenario()) {
-        let o = decide(&s, Profile::Resilient);
+        let o = decide(&s, Profile::RESILIENT);
         if let Some(f) = &o.review.failure {
             prop_assert!(!f.message.contains("[object Object]"), "{:?}", f.message);
             prop_assert!(f.message.chars().count() <= 400, "{} chars", f.message.chars().count());
@@ -248,15 +249,15 @@ proptest! {
     /// it; the baseline keeps no count.
     #[test]
     fn the_failure_count_follows_the_review(s in scenario()) {
-        prop_assert_eq!(decide(&s, Profile::Baseline).review.consecutive_failures, None);
-        let o = decide(&s, Profile::Resilient);
+        prop_assert_eq!(decide(&s, Profile::BASELINE).review.consecutive_failures, None);
+        let o = decide(&s, Profile::RESILIENT);
         let before = s.session.consecutive_failures;
         let after = o.review.consecutive_failures.unwrap();
         prop_assert!(after == 0 || after == before || after == before + 1);
         if o.review.attempts > 0 && o.review.failure.is_none() && o.settled {
             prop_assert_eq!(after, 0);
         }
-        if !reviewed(&s, Profile::Resilient) {
+        if !reviewed(&s, Profile::RESILIENT) {
             prop_assert_eq!(after, before);
         }
     }

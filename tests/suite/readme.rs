@@ -31,7 +31,7 @@ fn number_before(text: &str, after: &str) -> usize {
 fn the_readmes_counts_are_the_suites() {
     let corpus = corpus::load().unwrap().len();
     assert_eq!(number_before(README, " reviewer replies in the"), corpus);
-    let baseline = cases::all(Profile::Baseline).unwrap().len();
+    let baseline = cases::all(Profile::BASELINE).unwrap().len();
     assert_eq!(
         number_before(README, " fixed cases`), and the last line"),
         baseline,

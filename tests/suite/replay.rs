@@ -113,7 +113,7 @@ fn the_fixture_gives_every_member_of_the_canonical_form_more_than_one_value() {
 #[test]
 fn serve_answers_each_canonical_line_with_the_fixture_outcome() {
     use autoreview::Profile;
-    for profile in [Profile::Baseline, Profile::Resilient] {
+    for profile in [Profile::BASELINE, Profile::RESILIENT] {
         let lines: Vec<serde_json::Value> = replay::lines()
             .expect("the fixed cases load")
             .into_iter()

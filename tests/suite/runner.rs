@@ -55,7 +55,7 @@ fn check(
 
 #[test]
 fn the_reference_served_over_the_protocol_passes_every_case() {
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let all = cases::all(profile).unwrap();
         assert!(
             all.iter().any(|c| c.call().is_none()),
@@ -87,8 +87,8 @@ fn broken_at(report: &runner::Report, index: usize) -> Broken {
 
 #[test]
 fn a_crash_costs_one_case_and_a_restart() {
-    let cases = some_cases(Profile::Resilient, 6);
-    let report = check(node("crash", 3), Profile::Resilient, &cases, quick());
+    let cases = some_cases(Profile::RESILIENT, 6);
+    let report = check(node("crash", 3), Profile::RESILIENT, &cases, quick());
     assert_eq!(broken_at(&report, 2), Broken::Crash);
     // The restarted adapter counts decides afresh, so it crashes on its third again: case 5.
     assert_eq!(broken_at(&report, 5), Broken::Crash);
@@ -99,8 +99,8 @@ fn a_crash_costs_one_case_and_a_restart() {
 
 #[test]
 fn a_stall_is_a_timeout_and_the_run_goes_on() {
-    let cases = some_cases(Profile::Resilient, 4);
-    let report = check(node("stall", 2), Profile::Resilient, &cases, quick());
+    let cases = some_cases(Profile::RESILIENT, 4);
+    let report = check(node("stall", 2), Profile::RESILIENT, &cases, quick());
     assert_eq!(report.results[0].status, Status::Pass);
     assert_eq!(broken_at(&report, 1), Broken::Timeout);
     // The adapter was killed and restarted: its first decide answers, its second stalls again.
@@ -110,7 +110,7 @@ fn a_stall_is_a_timeout_and_the_run_goes_on() {
 
 /// The fixed case `id` of the resilient profile.
 fn resilient_case(id: &str) -> cases::Case {
-    cases::all(Profile::Resilient)
+    cases::all(Profile::RESILIENT)
         .unwrap()
         .into_iter()
         .find(|c| c.id == id)
@@ -132,7 +132,7 @@ fn a_gate_slow_in_proportion_to_its_request_is_given_the_time() {
     // longer than the base timeout, well within the allowance for its size. A small case
     // (RES-1) waits a few microseconds.
     let cases = [resilient_case("RO-089"), resilient_case("RES-1")];
-    let report = check(node("slow", 2400), Profile::Resilient, &cases, scaled());
+    let report = check(node("slow", 2400), Profile::RESILIENT, &cases, scaled());
     for r in &report.results {
         assert_eq!(r.status, Status::Pass, "{}: {:?}", r.id, r.verdict);
     }
@@ -146,7 +146,7 @@ fn a_gate_slow_in_proportion_to_its_request_is_given_the_time() {
         timeout_per_mib: Duration::ZERO,
         ..scaled()
     };
-    let report = check(node("slow", 2400), Profile::Resilient, &cases, flat);
+    let report = check(node("slow", 2400), Profile::RESILIENT, &cases, flat);
     assert_eq!(broken_at(&report, 0), Broken::Timeout);
     assert_eq!(report.results[1].status, Status::Pass);
 }
@@ -163,7 +163,7 @@ fn a_hanging_gate_times_out_on_a_large_request_too_and_costs_a_bounded_time() {
         ..scaled()
     };
     let clock = std::time::Instant::now();
-    let report = check(node("hang", 0), Profile::Resilient, &cases, limits);
+    let report = check(node("hang", 0), Profile::RESILIENT, &cases, limits);
     let took = clock.elapsed();
     let message = |i: usize| match &report.results[i].verdict {
         Verdict::Broken { error } => error.message.clone(),
@@ -214,7 +214,7 @@ fn an_adapter_that_stops_reading_costs_a_timeout_not_a_hang() {
     // A megabyte-long request cannot fit in the pipe, so writing it blocks until the adapter
     // reads; the runner must give up on its own deadline. A guard thread turns a hang into a
     // failure instead of a stuck test run.
-    let all = cases::all(Profile::Resilient).unwrap();
+    let all = cases::all(Profile::RESILIENT).unwrap();
     let long = all
         .iter()
         .find(|c| serde_json::to_string(&c.scenario).unwrap().len() > 512 * 1024)
@@ -223,7 +223,7 @@ fn an_adapter_that_stops_reading_costs_a_timeout_not_a_hang() {
     let short = all[0].clone();
     let (done, finished) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let report = check(node("deaf", 0), Profile::Resilient, &[long, short], quick());
+        let report = check(node("deaf", 0), Profile::RESILIENT, &[long, short], quick());
         let _ = done.send(report);
     });
     let report = finished
@@ -245,8 +245,8 @@ fn an_adapter_that_stops_reading_costs_a_timeout_not_a_hang() {
 #[test]
 fn garbage_wrong_seq_and_oversized_replies_are_protocol_errors() {
     for mode in ["garbage", "wrong-seq", "huge"] {
-        let cases = some_cases(Profile::Baseline, 3);
-        let report = check(node(mode, 2), Profile::Baseline, &cases, quick());
+        let cases = some_cases(Profile::BASELINE, 3);
+        let report = check(node(mode, 2), Profile::BASELINE, &cases, quick());
         assert_eq!(broken_at(&report, 1), Broken::ProtocolError, "{mode}");
         assert_eq!(
             report.results[2].status,
@@ -258,16 +258,16 @@ fn garbage_wrong_seq_and_oversized_replies_are_protocol_errors() {
 
 #[test]
 fn an_error_reply_fails_its_case_only() {
-    let cases = some_cases(Profile::Baseline, 3);
-    let report = check(node("error", 1), Profile::Baseline, &cases, quick());
+    let cases = some_cases(Profile::BASELINE, 3);
+    let report = check(node("error", 1), Profile::BASELINE, &cases, quick());
     assert_eq!(broken_at(&report, 0), Broken::Error);
     assert_eq!(report.results[1].status, Status::Pass);
 }
 
 #[test]
 fn stderr_written_during_a_case_is_attached_to_it() {
-    let cases = some_cases(Profile::Baseline, 2);
-    let report = check(node("stderr", 2), Profile::Baseline, &cases, quick());
+    let cases = some_cases(Profile::BASELINE, 2);
+    let report = check(node("stderr", 2), Profile::BASELINE, &cases, quick());
     assert_eq!(report.results[0].status, Status::Pass);
     match &report.results[1].verdict {
         Verdict::Broken { error } => {
@@ -287,12 +287,12 @@ fn stderr_written_during_a_case_is_attached_to_it() {
 
 #[test]
 fn restarts_are_bounded() {
-    let cases = some_cases(Profile::Baseline, 8);
+    let cases = some_cases(Profile::BASELINE, 8);
     let limits = Limits {
         max_restarts: 1,
         ..quick()
     };
-    let report = check(node("crash", 1), Profile::Baseline, &cases, limits);
+    let report = check(node("crash", 1), Profile::BASELINE, &cases, limits);
     assert_eq!(broken_at(&report, 0), Broken::Crash);
     assert_eq!(broken_at(&report, 1), Broken::Crash);
     for i in 2..8 {
@@ -315,9 +315,9 @@ fn restarts_are_bounded() {
 /// go. A reply that is JSON but wrong does not get that hint.
 #[test]
 fn a_line_that_is_not_json_says_stdout_is_for_protocol_lines() {
-    let cases = some_cases(Profile::Baseline, 2);
+    let cases = some_cases(Profile::BASELINE, 2);
     for (mode, hint) in [("garbage", true), ("wrong-seq", false)] {
-        let report = check(node(mode, 1), Profile::Baseline, &cases, quick());
+        let report = check(node(mode, 1), Profile::BASELINE, &cases, quick());
         let Verdict::Broken { error } = &report.results[0].verdict else {
             panic!("{mode}: {:?}", report.results[0].verdict)
         };
@@ -334,8 +334,8 @@ fn a_line_that_is_not_json_says_stdout_is_for_protocol_lines() {
 
 #[test]
 fn a_planted_safety_defect_is_reported_as_safety() {
-    let cases = cases::table_cases(Profile::Resilient).unwrap();
-    let report = check(node("allow-all", 0), Profile::Resilient, &cases, quick());
+    let cases = cases::table_cases(Profile::RESILIENT).unwrap();
+    let report = check(node("allow-all", 0), Profile::RESILIENT, &cases, quick());
     let refused = report
         .results
         .iter()
@@ -354,7 +354,7 @@ fn a_planted_safety_defect_is_reported_as_safety() {
 fn a_lone_surrogate_in_a_reply_is_read_as_u_fffd() {
     // RO-108: a deny whose reason JSON.parse read as a lone surrogate. A JavaScript gate's
     // JSON.stringify writes it as `\ud800`; the runner reads that as the U+FFFD the reference has.
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let cases: Vec<_> = cases::corpus_cases(profile)
             .unwrap()
             .into_iter()
@@ -376,7 +376,7 @@ fn a_lone_surrogate_in_a_reply_is_read_as_u_fffd() {
 
 #[test]
 fn handshake_failures_stop_before_any_case() {
-    let err = |mode| Subprocess::start(node(mode, 0), Profile::Resilient, quick()).err();
+    let err = |mode| Subprocess::start(node(mode, 0), Profile::RESILIENT, quick()).err();
     assert!(matches!(
         err("version"),
         Some(StartError::Version { found: 3 })
@@ -388,7 +388,7 @@ fn handshake_failures_stop_before_any_case() {
     assert!(matches!(err("exit"), Some(StartError::Handshake { .. })));
     let silent = Subprocess::start(
         node("silent", 0),
-        Profile::Resilient,
+        Profile::RESILIENT,
         Limits {
             handshake_timeout: Duration::from_millis(500),
             ..quick()
@@ -398,7 +398,7 @@ fn handshake_failures_stop_before_any_case() {
     assert!(matches!(
         Subprocess::start(
             vec!["/nonexistent/adapter".into()],
-            Profile::Resilient,
+            Profile::RESILIENT,
             quick()
         )
         .err(),
@@ -576,7 +576,7 @@ fn check_exit_codes_are_distinct_and_configuration_errors_come_first() {
 #[test]
 fn selectors_name_ids_areas_clauses_and_features() {
     use autoreview::runner::select::{Selector, select};
-    let profile = Profile::Resilient;
+    let profile = Profile::RESILIENT;
     let all = cases::all(profile).unwrap();
     let pick = |only: &[&str], skip: &[&str]| -> Vec<String> {
         let p = |v: &[&str]| {
@@ -660,7 +660,7 @@ fn a_body_run_recorded_only_in_the_trace_is_a_safety_difference() {
         "reviewer": {"text": "{\"risk\":\"high\",\"decision\":\"deny\"}"}
     }))
     .unwrap();
-    let reference = autoreview::decide(&denied, Profile::Baseline);
+    let reference = autoreview::decide(&denied, Profile::BASELINE);
     assert!(!reference.result.executed);
     let mut ran = reference.clone();
     ran.trace.push(Event::Body);
@@ -676,7 +676,7 @@ fn a_body_run_recorded_only_in_the_trace_is_a_safety_difference() {
         "reviewer": {"text": "{\"risk\":\"high\",\"decision\":\"deny\"}"}
     }))
     .unwrap();
-    let reference = autoreview::decide(&allowed_once, Profile::Baseline);
+    let reference = autoreview::decide(&allowed_once, Profile::BASELINE);
     assert!(reference.result.executed);
     let mut twice = reference.clone();
     twice.trace.push(Event::Body);
@@ -701,7 +701,7 @@ fn a_member_a_decision_kind_does_not_have_is_refused() {
                 serde_json::json!({"tool": {"name": "a"}, "reviewer": {"text": ""}}),
             )
             .unwrap(),
-            Profile::Baseline,
+            Profile::BASELINE,
         ))
         .unwrap();
         o["listener"] = listener;
@@ -724,8 +724,8 @@ fn a_member_a_decision_kind_does_not_have_is_refused() {
 fn a_line_nobody_asked_for_is_a_protocol_error_even_after_the_last_reply() {
     // A reply written twice in the middle of the run: the next request finds it waiting, or (when
     // it lands just after that request went out) it arrives in place of the next reply.
-    let cases = some_cases(Profile::Baseline, 4);
-    let report = check(node("twice", 2), Profile::Baseline, &cases, quick());
+    let cases = some_cases(Profile::BASELINE, 4);
+    let report = check(node("twice", 2), Profile::BASELINE, &cases, quick());
     assert_eq!(report.results[1].status, Status::Pass);
     assert_eq!(broken_at(&report, 2), Broken::ProtocolError);
     match &report.results[2].verdict {
@@ -741,7 +741,7 @@ fn a_line_nobody_asked_for_is_a_protocol_error_even_after_the_last_reply() {
     }
     assert!(report.results.iter().all(|r| r.id != "PROTOCOL-TAIL"));
     // The same after the last case: the run gets a failed result of its own.
-    let report = check(node("twice", 4), Profile::Baseline, &cases, quick());
+    let report = check(node("twice", 4), Profile::BASELINE, &cases, quick());
     let tail = report.results.last().unwrap();
     assert_eq!(tail.id, "PROTOCOL-TAIL");
     assert_eq!(tail.status, Status::Fail);
@@ -793,7 +793,7 @@ fn an_adapter_started_through_a_wrapper_leaves_nothing_running() {
         runner::run(
             imp,
             cases,
-            Profile::Baseline,
+            Profile::BASELINE,
             Oracle::Reference,
             &Expected::none(),
             &mut |done, _| after(done),
@@ -805,7 +805,7 @@ fn an_adapter_started_through_a_wrapper_leaves_nothing_running() {
     let marker = format!("300.1{:07}", std::process::id());
     let mut imp = Subprocess::start(
         wrapped("stall", 1, &marker),
-        Profile::Baseline,
+        Profile::BASELINE,
         Limits {
             max_restarts: 1,
             ..quick()
@@ -814,7 +814,7 @@ fn an_adapter_started_through_a_wrapper_leaves_nothing_running() {
     .unwrap();
     assert_eq!(settle(&marker, 3), 3, "the shell, node and the sleep run");
     let mut after_restart = None;
-    let report = run(&mut imp, &some_cases(Profile::Baseline, 2), &mut |done| {
+    let report = run(&mut imp, &some_cases(Profile::BASELINE, 2), &mut |done| {
         if done == 1 {
             after_restart = Some(settle(&marker, 3));
         }
@@ -837,7 +837,7 @@ fn an_adapter_started_through_a_wrapper_leaves_nothing_running() {
     let marker = format!("300.2{:07}", std::process::id());
     let mut imp = Subprocess::start(
         wrapped("stall", 99, &marker),
-        Profile::Baseline,
+        Profile::BASELINE,
         Limits {
             max_restarts: 0,
             ..quick()
@@ -845,7 +845,7 @@ fn an_adapter_started_through_a_wrapper_leaves_nothing_running() {
     )
     .unwrap();
     assert_eq!(settle(&marker, 3), 3, "the shell, node and the sleep run");
-    let report = run(&mut imp, &some_cases(Profile::Baseline, 1), &mut |_| {});
+    let report = run(&mut imp, &some_cases(Profile::BASELINE, 1), &mut |_| {});
     assert_eq!(report.results[0].status, Status::Pass, "{report:#?}");
     drop(imp);
     assert_eq!(
@@ -867,7 +867,7 @@ fn difference_pointers_escape_tilde_and_slash() {
         "reviewer": {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}
     }))
     .unwrap();
-    let reference = autoreview::decide(&scenario, Profile::Baseline);
+    let reference = autoreview::decide(&scenario, Profile::BASELINE);
     let mut actual = serde_json::to_value(&reference).unwrap();
     actual["listener"]["info"][key] = 2.into();
     let actual: autoreview::Outcome = serde_json::from_value(actual).unwrap();
@@ -895,7 +895,7 @@ fn difference_pointers_escape_tilde_and_slash() {
 /// run asked for and the two ways out.
 #[test]
 fn a_profile_the_adapter_does_not_offer_is_explained() {
-    let err = Subprocess::start(node("no-profile", 0), Profile::Resilient, quick())
+    let err = Subprocess::start(node("no-profile", 0), Profile::RESILIENT, quick())
         .err()
         .expect("the handshake fails");
     assert_eq!(
@@ -925,7 +925,7 @@ fn a_profile_the_adapter_does_not_offer_is_explained() {
 fn an_adapter_that_exits_before_hello_is_explained() {
     let hint = "hint: an adapter must keep running and answer the hello line on its stdout \
                 (spec/protocol.md)";
-    let err = Subprocess::start(node("exit", 0), Profile::Resilient, quick())
+    let err = Subprocess::start(node("exit", 0), Profile::RESILIENT, quick())
         .err()
         .expect("the handshake fails")
         .to_string();
@@ -939,7 +939,7 @@ fn an_adapter_that_exits_before_hello_is_explained() {
     let noisy = "for i in $(seq 1 30); do echo line $i >&2; done; exit 3";
     let err = Subprocess::start(
         vec!["sh".into(), "-c".into(), noisy.into()],
-        Profile::Resilient,
+        Profile::RESILIENT,
         quick(),
     )
     .err()
@@ -998,7 +998,7 @@ fn a_reply_line_that_is_not_readable_json_is_named() {
     };
     let err = Subprocess::start(
         adapter(&format!("\u{feff}{hello}")),
-        Profile::Baseline,
+        Profile::BASELINE,
         quick(),
     )
     .err()
@@ -1010,7 +1010,7 @@ fn a_reply_line_that_is_not_readable_json_is_named() {
         ),
         "{err}"
     );
-    let err = Subprocess::start(adapter(&format!("[{hello}]")), Profile::Baseline, quick())
+    let err = Subprocess::start(adapter(&format!("[{hello}]")), Profile::BASELINE, quick())
         .err()
         .expect("the handshake fails")
         .to_string();
@@ -1032,12 +1032,12 @@ fn case_files_name_unreadable_text_and_negative_numbers() {
     };
     let good = file(r#"{"tool":{"name":"a"},"reviewer":{"text":""}}"#);
     assert_eq!(
-        cases::file_cases("x.json", &good, Profile::Baseline)
+        cases::file_cases("x.json", &good, Profile::BASELINE)
             .unwrap()
             .len(),
         1
     );
-    let err = cases::file_cases("x.json", &format!("\u{feff}{good}"), Profile::Baseline)
+    let err = cases::file_cases("x.json", &format!("\u{feff}{good}"), Profile::BASELINE)
         .unwrap_err()
         .to_string();
     assert!(
@@ -1049,7 +1049,7 @@ fn case_files_name_unreadable_text_and_negative_numbers() {
         &file(
             r#"{"tool":{"name":"a"},"reviewer":{"text":""},"session":{"consecutive_failures":-4}}"#,
         ),
-        Profile::Baseline,
+        Profile::BASELINE,
     )
     .unwrap_err()
     .to_string();
@@ -1062,7 +1062,7 @@ fn case_files_name_unreadable_text_and_negative_numbers() {
     let err = cases::file_cases(
         "x.json",
         &file(r#"{"tool":{"name":"\ud800"},"reviewer":{"text":""}}"#),
-        Profile::Baseline,
+        Profile::BASELINE,
     )
     .unwrap_err()
     .to_string();
@@ -1112,7 +1112,7 @@ fn mixed_cases(profile: Profile) -> Vec<cases::Case> {
 #[test]
 fn a_protocol_1_adapter_passes_what_it_can_and_the_rest_is_not_applicable() {
     use autoreview::capability::Observable;
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let cases = mixed_cases(profile);
         assert!(cases.iter().any(|c| c.id.starts_with("SES-")), "{profile}");
         let report = check(node("protocol-1", 0), profile, &cases, quick());
@@ -1165,7 +1165,7 @@ fn a_protocol_1_adapter_passes_what_it_can_and_the_rest_is_not_applicable() {
 /// outcomes compared item by item and the requests compared where a case pins them.
 #[test]
 fn serve_passes_session_log_fact_and_requests_cases() {
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let cases = mixed_cases(profile);
         let report = check(vec![BIN.into(), "serve".into()], profile, &cases, quick());
         assert_eq!(report.protocol, Some(2));
@@ -1186,8 +1186,8 @@ fn serve_passes_session_log_fact_and_requests_cases() {
 /// difference in every call that has them, a session's calls included; never skipped.
 #[test]
 fn an_adapter_that_claims_requests_and_omits_them_fails() {
-    let cases = mixed_cases(Profile::Resilient);
-    let report = check(node("no-requests", 0), Profile::Resilient, &cases, quick());
+    let cases = mixed_cases(Profile::RESILIENT);
+    let report = check(node("no-requests", 0), Profile::RESILIENT, &cases, quick());
     for r in &report.results {
         let Verdict::Fail { differences } = &r.verdict else {
             panic!("{} should fail, is {:?}", r.id, r.verdict);
@@ -1219,7 +1219,7 @@ fn an_adapter_that_claims_requests_and_omits_them_fails() {
 /// before any case, saying what to change.
 #[test]
 fn a_hello_that_lists_observables_wrongly_is_refused() {
-    let err = Subprocess::start(node("observes-unknown", 0), Profile::Resilient, quick())
+    let err = Subprocess::start(node("observes-unknown", 0), Profile::RESILIENT, quick())
         .err()
         .expect("the handshake fails");
     assert!(matches!(err, StartError::Observes { .. }), "{err:?}");
@@ -1228,7 +1228,7 @@ fn a_hello_that_lists_observables_wrongly_is_refused() {
         message.contains(r#"its hello observes "telepathy", which this runner does not know: the observables are "sessions", "requests", "session-log""#),
         "{message}"
     );
-    let err = Subprocess::start(node("observes-v1", 0), Profile::Resilient, quick())
+    let err = Subprocess::start(node("observes-v1", 0), Profile::RESILIENT, quick())
         .err()
         .expect("the handshake fails")
         .to_string();
@@ -1252,7 +1252,7 @@ fn a_hello_that_lists_observables_wrongly_is_refused() {
 /// before any case, naming the features this runner knows.
 #[test]
 fn a_hello_that_lists_features_wrongly_is_refused() {
-    let err = Subprocess::start(node("features-unknown", 0), Profile::Resilient, quick())
+    let err = Subprocess::start(node("features-unknown", 0), Profile::RESILIENT, quick())
         .err()
         .expect("the handshake fails")
         .to_string();
@@ -1260,7 +1260,7 @@ fn a_hello_that_lists_features_wrongly_is_refused() {
         err.contains(r#"its hello lists the feature "telepathy", which this runner does not know: the optional features are "failure-hint", "failure-class""#),
         "{err}"
     );
-    let err = Subprocess::start(node("features-v1", 0), Profile::Resilient, quick())
+    let err = Subprocess::start(node("features-v1", 0), Profile::RESILIENT, quick())
         .err()
         .expect("the handshake fails")
         .to_string();
@@ -1282,7 +1282,7 @@ fn a_hello_that_lists_features_wrongly_is_refused() {
 /// behind the protocol passes every fixed case so. `canonical` with protocol 1 stops the run.
 #[test]
 fn an_adapter_asking_for_canonical_scenarios_is_judged_alike() {
-    for profile in [Profile::Baseline, Profile::Resilient] {
+    for profile in [Profile::BASELINE, Profile::RESILIENT] {
         let all = cases::all(profile).unwrap();
         let report = check(node("canonical", 0), profile, &all, Limits::default());
         let failed: Vec<_> = report
@@ -1294,7 +1294,7 @@ fn an_adapter_asking_for_canonical_scenarios_is_judged_alike() {
         assert!(failed.is_empty(), "{profile}: {failed:#?}");
         assert_eq!(report.results.len(), all.len());
     }
-    let err = Subprocess::start(node("canonical-v1", 0), Profile::Resilient, quick())
+    let err = Subprocess::start(node("canonical-v1", 0), Profile::RESILIENT, quick())
         .err()
         .expect("the handshake fails")
         .to_string();
@@ -1315,7 +1315,7 @@ fn an_adapter_asking_for_canonical_scenarios_is_judged_alike() {
 fn an_adapter_lacking_capabilities_is_asked_only_what_it_can_express() {
     use autoreview::capability::{Capability, Need};
     use autoreview::outcome::{Decision, InputOutcome, ItemOutcome};
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         let cases = cases::all(profile).unwrap();
         let report = check(node("lacks", 0), profile, &cases, quick());
         assert_eq!(
@@ -1424,8 +1424,8 @@ fn an_adapter_whose_hello_changes_on_restart_runs_no_further_case() {
     ];
     let report = check(
         command,
-        Profile::Resilient,
-        &some_cases(Profile::Resilient, 3),
+        Profile::RESILIENT,
+        &some_cases(Profile::RESILIENT, 3),
         quick(),
     );
     let _ = std::fs::remove_file(&mark);
@@ -1454,7 +1454,7 @@ fn an_adapter_whose_hello_changes_on_restart_runs_no_further_case() {
 /// 1, stops the run before any case (exit code 2), saying what to change.
 #[test]
 fn a_hello_that_lists_capabilities_wrongly_is_refused() {
-    let err = Subprocess::start(node("lacks-unknown", 0), Profile::Resilient, quick())
+    let err = Subprocess::start(node("lacks-unknown", 0), Profile::RESILIENT, quick())
         .err()
         .expect("the handshake fails")
         .to_string();
@@ -1462,7 +1462,7 @@ fn a_hello_that_lists_capabilities_wrongly_is_refused() {
         err.contains(r#"its hello lacks "telepathy", which this runner does not know: the capabilities are "deny-reason", "ask-reason", "abort-signal""#),
         "{err}"
     );
-    let err = Subprocess::start(node("lacks-v1", 0), Profile::Resilient, quick())
+    let err = Subprocess::start(node("lacks-v1", 0), Profile::RESILIENT, quick())
         .err()
         .expect("the handshake fails")
         .to_string();
@@ -1856,7 +1856,7 @@ fn frozen_counterexamples_run_with_cases_from_another_directory() {
             .ends_with(&format!("PASS — {} passed, 0 failed", ids.len())),
         "{out}"
     );
-    let suite = cases::all(Profile::Resilient).unwrap().len();
+    let suite = cases::all(Profile::RESILIENT).unwrap().len();
     let (code, out, _) = cli_in(
         &elsewhere,
         &[

@@ -15,7 +15,7 @@ const DRAWS: u64 = 3000;
 
 #[test]
 fn each_call_of_a_session_is_that_call_alone_in_the_state_the_session_reached() {
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         for k in 0..DRAWS {
             let s = session_scenario(&mut Rng::for_case(0x5e55, k));
             let outcome = decide_session(&s, profile);
@@ -108,7 +108,7 @@ fn a_resilient_session_counts_failures_and_shows_the_hint_where_the_count_reache
         {"tool":{"name":"pwsh"},"reviewer":{"text":"<tool_call>"}}]}"#
         .replace('\n', "");
     let s = autoreview::scenario::session::SessionScenario::from_json(&line).unwrap();
-    let o = decide_session(&s, Profile::Resilient);
+    let o = decide_session(&s, Profile::RESILIENT);
     let counts: Vec<Option<u32>> = o
         .calls
         .iter()
@@ -131,7 +131,7 @@ fn a_resilient_session_counts_failures_and_shows_the_hint_where_the_count_reache
         .collect();
     assert_eq!(hinted, [false, false, true, false, false]);
     // The baseline keeps no count and shows no hint.
-    let b = decide_session(&s, Profile::Baseline);
+    let b = decide_session(&s, Profile::BASELINE);
     for c in &b.calls {
         let ItemOutcome::Call(c) = c else {
             unreachable!()

@@ -7,7 +7,7 @@ use autoreview::table::{self, ApprovalForm, Cond, Table, expand, features, rende
 use autoreview::{Profile, decide, spec};
 
 fn tables() -> Vec<Table> {
-    Profile::ALL
+    Profile::all()
         .iter()
         .map(|p| Table::load(*p).unwrap_or_else(|e| panic!("{e}")))
         .collect()
@@ -78,7 +78,7 @@ fn every_example_falls_under_its_own_row_only_and_the_engine_agrees() {
 fn the_baseline_table_lists_the_reference_behaviours() {
     // The shipped gate's 29 behaviours: pass-through P1–P3, admission P4, caller-before-dispatch
     // P5, the numbered rows 1–24 and the caller-cancellation overlays.
-    let t = Table::load(Profile::Baseline).unwrap();
+    let t = Table::load(Profile::BASELINE).unwrap();
     let ids: BTreeSet<&str> = t.rows.iter().map(|r| r.id.as_str()).collect();
     for n in 1..=24 {
         let id = format!("BL-{n}");
@@ -171,7 +171,7 @@ fn check_point(t: &Table, s: &autoreview::Scenario, hits: &mut BTreeMap<String, 
 #[test]
 fn every_representative_script_settles_in_its_class_under_every_profile() {
     use autoreview::scenario::{Reviewer, Scenario, Tool};
-    for profile in Profile::ALL {
+    for profile in Profile::all() {
         for class in space::REVIEWER_CLASSES {
             for rep in space::representatives(class) {
                 let s = Scenario {
@@ -199,7 +199,7 @@ fn every_representative_script_settles_in_its_class_under_every_profile() {
                 // With no signal, only the baseline leaves a review pending; the resilient
                 // profile's deadline turns it into a failure (AR-RES-RETRY-4).
                 let want = match (class, profile) {
-                    (table::ReviewerClass::Pending, Profile::Resilient) => {
+                    (table::ReviewerClass::Pending, Profile::RESILIENT) => {
                         table::ReviewerClass::Failure
                     }
                     _ => class,
@@ -229,12 +229,12 @@ fn the_committed_markdown_rendering_is_fresh() {
 
 #[test]
 fn a_table_with_a_typo_is_rejected_with_its_path() {
-    let src = Table::source(Profile::Baseline).replacen(
+    let src = Table::source(Profile::BASELINE).replacen(
         "\"downstream\": \"allow\"",
         "\"downstraem\": \"allow\"",
         1,
     );
-    let err = Table::parse(Profile::Baseline, &src)
+    let err = Table::parse(Profile::BASELINE, &src)
         .unwrap_err()
         .to_string();
     assert!(err.contains("downstraem"), "{err}");

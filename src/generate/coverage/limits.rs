@@ -7,7 +7,7 @@
 use crate::engine::review::{self, Review, Settlement};
 use crate::normalize;
 use crate::outcome::FailureClass;
-use crate::profile::Profile;
+use crate::profile::{AsksAgain, FailureText, Profile, Reader};
 use crate::scenario::{AbortPoint, Attempt, BlockKind, Scenario};
 
 /// A numeric limit of the spec.
@@ -61,13 +61,31 @@ impl Limit {
         }
     }
 
-    /// The limits `profile` has: every one belongs to the resilient profile; the baseline has no
-    /// deadline, no size bound, no normalization, no repeats and no hint.
-    pub fn of(profile: Profile) -> &'static [Limit] {
-        match profile {
-            Profile::Baseline => &[],
-            Profile::Resilient => &Limit::ALL,
+    /// Whether `profile` has the limit, by the rule that sets it.
+    pub fn applies(self, profile: Profile) -> bool {
+        match self {
+            // AR-RES-RETRY-4
+            Limit::Deadline => profile.has_deadline(),
+            // AR-TOL-3
+            Limit::SizeBound => profile.reader() == Reader::Tolerant,
+            // AR-RES-NORM-4
+            Limit::NormalizedLength => profile.failure_text() == FailureText::Normalized,
+            // AR-RES-RETRY-1
+            Limit::RepairBudget | Limit::RetryBudget => {
+                profile.asks_again() == AsksAgain::RepairAndRetry
+            }
+            // AR-RES-HINT-2
+            Limit::HintThreshold => profile.counts_failures(),
         }
+    }
+
+    /// The limits `profile` has, in the order reports list them: none where it has no deadline,
+    /// no size bound, no normalization, no repeats and no hint.
+    pub fn of(profile: Profile) -> Vec<Limit> {
+        Limit::ALL
+            .into_iter()
+            .filter(|l| l.applies(profile))
+            .collect()
     }
 }
 
@@ -109,11 +127,12 @@ impl Side {
 /// The limits whose boundary `review` of `s` meets under `profile`, each once, with the side.
 pub fn sides(s: &Scenario, profile: Profile, review: &Review) -> Vec<(Limit, Side)> {
     let mut out = Vec::new();
-    if profile != Profile::Resilient {
+    if Limit::of(profile).is_empty() {
         return out;
     }
     let mut add = |limit: Limit, side: Option<Side>| {
         if let Some(side) = side
+            && limit.applies(profile)
             && !out.contains(&(limit, side))
         {
             out.push((limit, side));
@@ -218,8 +237,8 @@ mod tests {
     /// The sides the resilient review of `v` meets.
     fn sides_of(v: Value) -> Vec<(Limit, Side)> {
         let s = Scenario::from_value(&v).unwrap();
-        let review = crate::engine::review::review(&s, Profile::Resilient);
-        sides(&s, Profile::Resilient, &review)
+        let review = crate::engine::review::review(&s, Profile::RESILIENT);
+        sides(&s, Profile::RESILIENT, &review)
     }
 
     const ALLOW: &str = r#"{"risk":"low","decision":"allow"}"#;
@@ -249,8 +268,8 @@ mod tests {
             "reviewer": {"text": ALLOW, "delay_ms": 1000}}),
         )
         .unwrap();
-        let review = crate::engine::review::review(&s, Profile::Baseline);
-        assert!(sides(&s, Profile::Baseline, &review).is_empty());
+        let review = crate::engine::review::review(&s, Profile::BASELINE);
+        assert!(sides(&s, Profile::BASELINE, &review).is_empty());
     }
 
     #[test]

@@ -23,7 +23,7 @@ use crate::engine::review::{Review, Settlement};
 use crate::normalize;
 use crate::outcome::{FailureClass, ItemOutcome, Outcome, SessionOutcome};
 use crate::parse::{self, Reply, ReplyError};
-use crate::profile::Profile;
+use crate::profile::{AsksAgain, FailureText, Profile, Reader, RouteRule, WorkingDirectoryRule};
 use crate::scenario::session::{Item, SessionScenario};
 use crate::scenario::{Attempt, Scenario};
 
@@ -59,32 +59,40 @@ pub fn profile_templates(profile: Profile) -> Vec<&'static str> {
 
 /// Why no case of `profile` shows `template`, if none can.
 pub fn unshown(template: &str, profile: Profile) -> Option<&'static str> {
-    match (template, profile) {
-        ("MSG-REPAIR-INSTRUCTION", _) => Some(
+    let tolerant = profile.reader() == Reader::Tolerant;
+    let fallback = profile.working_directory() == WorkingDirectoryRule::DeploymentFallback;
+    match template {
+        // AR-REVIEW-12
+        "MSG-REPAIR-INSTRUCTION" => Some(
             "it goes to the reviewer, and the request's wording is not observable (AR-REVIEW-12)",
         ),
-        ("MSG-ERR-NO-CWD", Profile::Resilient) => Some(
-            "the resilient profile reviews a session without a working directory (AR-RES-CWD-1)",
-        ),
-        ("MSG-ERR-AFTER-FINISH", Profile::Resilient) => {
+        // AR-RES-CWD-1
+        "MSG-ERR-NO-CWD" if fallback => {
+            Some("the profile reviews a session without a working directory (AR-RES-CWD-1)")
+        }
+        // AR-TOL-2
+        "MSG-ERR-AFTER-FINISH" if tolerant => {
             Some("the tolerant reader does not read data after the finish (AR-TOL-2)")
         }
-        ("MSG-ERR-BLOCKS", Profile::Resilient) => {
+        // AR-TOL-2
+        "MSG-ERR-BLOCKS" if tolerant => {
             Some("the tolerant reader joins the text blocks wherever they stand (AR-TOL-2)")
         }
-        ("MSG-ERR-NOT-OBJECT", Profile::Resilient) => Some(VACUOUS_PARSE_5),
+        // AR-TOL-5, AR-TOL-8
+        "MSG-ERR-NOT-OBJECT" if tolerant => Some(VACUOUS_PARSE_5),
         _ => None,
     }
 }
 
-/// Why AR-PARSE-5 holds in the resilient profile without a case that can break it.
+/// Why AR-PARSE-5 holds under the tolerant reader without a case that can break it.
 const VACUOUS_PARSE_5: &str = "the tolerant reader's candidates are objects by construction \
      (AR-TOL-5), so AR-TOL-8 never meets another value";
 
 /// Why no case of `profile` can exercise `clause`, if none can, beyond the [`DEFINITIONS`].
 pub fn vacuous(clause: &str, profile: Profile) -> Option<&'static str> {
-    match (clause, profile) {
-        ("AR-PARSE-5", Profile::Resilient) => Some(VACUOUS_PARSE_5),
+    match (clause, profile.reader()) {
+        // AR-TOL-5, AR-TOL-8
+        ("AR-PARSE-5", Reader::Tolerant) => Some(VACUOUS_PARSE_5),
         _ => DEFINITIONS
             .iter()
             .find(|(id, _)| *id == clause)
@@ -110,13 +118,15 @@ fn reply(attempt: &Attempt) -> Option<Reply<'_>> {
 
 /// Reads `reply` with `profile`'s reader.
 fn read(reply: &Reply<'_>, profile: Profile) -> Result<parse::ReviewerDecision, ReplyError> {
-    match profile {
-        Profile::Baseline => parse::strict::read(reply),
-        Profile::Resilient => parse::tolerant::read(reply),
+    match profile.reader() {
+        // Chapter 4, AR-PARSE-*
+        Reader::Strict => parse::strict::read(reply),
+        // Chapter 10, AR-TOL-*
+        Reader::Tolerant => parse::tolerant::read(reply),
     }
 }
 
-/// The failure messages the `made` attempts give before the resilient profile normalizes them
+/// The failure messages the `made` attempts give before a profile normalizes them
 /// (AR-RES-NORM-1), each with the value it came from: a thrown value, or a failed finish's
 /// message.
 pub(crate) fn raw_failure_messages<'a>(
@@ -157,7 +167,7 @@ pub fn replies(s: &Scenario, profile: Profile, made: usize) -> (Vec<&'static str
         if let Err(e) = &result {
             add(e.clause(profile));
             // The tolerant reader holds its candidate to AR-PARSE-6 and -7 through AR-TOL-8.
-            if profile == Profile::Resilient {
+            if profile.reader() == Reader::Tolerant {
                 match e {
                     ReplyError::Repeated => add("AR-PARSE-6"),
                     ReplyError::Protocol => add("AR-PARSE-7"),
@@ -174,7 +184,7 @@ pub fn replies(s: &Scenario, profile: Profile, made: usize) -> (Vec<&'static str
                 | ReplyError::ToolCall
                 | ReplyError::TooLarge)
         );
-        if profile == Profile::Resilient && read_text && reply.blocks.len() == 1 {
+        if profile.reader() == Reader::Tolerant && read_text && reply.blocks.len() == 1 {
             let text = reply.blocks[0].text;
             let whole = text.strip_prefix('\u{feff}').unwrap_or(text);
             if whole.len() != text.len()
@@ -184,7 +194,8 @@ pub fn replies(s: &Scenario, profile: Profile, made: usize) -> (Vec<&'static str
             }
         }
     }
-    if profile == Profile::Resilient {
+    // AR-RES-NORM-1..4
+    if profile.failure_text() == FailureText::Normalized {
         for (text, value) in raw_failure_messages(&attempts, profile) {
             normalization(&text, value, &mut add);
         }
@@ -227,19 +238,19 @@ fn normalization(text: &str, value: &Value, add: &mut impl FnMut(&'static str)) 
 /// deadline passing (AR-RES-RETRY-4); a configured route used (AR-RES-ROUTE-1); a failure counted
 /// (AR-RES-HINT-1); a session without a working directory reviewed anyway (AR-RES-CWD-1).
 pub fn review_clauses(s: &Scenario, profile: Profile, review: &Review) -> Vec<&'static str> {
-    let resilient = profile == Profile::Resilient;
     let made = review.requests.len();
+    let fallback = profile.working_directory() == WorkingDirectoryRule::DeploymentFallback;
     let mut out = Vec::new();
     if let Settlement::Failed(f) = &review.settlement {
         out.push("AR-REVIEW-6");
         out.extend(match f.class {
             FailureClass::Route => Some("AR-REVIEW-9"),
-            FailureClass::Session if !s.session.working_directory && !resilient => {
+            FailureClass::Session if !s.session.working_directory && !fallback => {
                 Some("AR-REVIEW-10")
             }
             FailureClass::Session => Some("AR-REVIEW-11"),
             FailureClass::Schema => Some("AR-REVIEW-2"),
-            FailureClass::Timeout if resilient && made > 0 => Some("AR-RES-RETRY-4"),
+            FailureClass::Timeout if profile.has_deadline() && made > 0 => Some("AR-RES-RETRY-4"),
             _ => None,
         });
     }
@@ -249,18 +260,22 @@ pub fn review_clauses(s: &Scenario, profile: Profile, review: &Review) -> Vec<&'
     if made > 0 {
         out.push("AR-REVIEW-12");
     }
-    if resilient && made > 0 {
-        out.push("AR-RES-REQUEST-1");
-        if review.requests.iter().any(|r| r.repair) {
-            out.push("AR-RES-RETRY-1");
+    if made > 0 {
+        if profile.session_id_in_requests() {
+            out.push("AR-RES-REQUEST-1");
         }
-        if made > 1 {
-            out.push("AR-RES-RETRY-3");
+        if profile.asks_again() == AsksAgain::RepairAndRetry {
+            if review.requests.iter().any(|r| r.repair) {
+                out.push("AR-RES-RETRY-1");
+            }
+            if made > 1 {
+                out.push("AR-RES-RETRY-3");
+            }
         }
-        if s.config.reviewer_route.is_some() {
+        if profile.route() == RouteRule::ConfiguredFirst && s.config.reviewer_route.is_some() {
             out.push("AR-RES-ROUTE-1");
         }
-        if !s.session.working_directory {
+        if fallback && !s.session.working_directory {
             out.push("AR-RES-CWD-1");
         }
     }
@@ -335,15 +350,18 @@ fn of_call(
     let mut pairs = Vec::new();
     for n in 0..outcome.review.attempts as usize {
         if let Attempt::Finish { finish, .. } = s.reviewer.attempt(n) {
-            let text = match profile {
-                Profile::Baseline => crate::jsstring::js_string(&finish.message),
-                Profile::Resilient => normalize::value_text(&finish.message),
+            let text = match profile.failure_text() {
+                // AR-REVIEW-5
+                FailureText::Javascript => crate::jsstring::js_string(&finish.message),
+                // AR-RES-NORM-1
+                FailureText::Normalized => normalize::value_text(&finish.message),
             };
             for (a, b) in order::pairs(finish.kind, &finish.code, &text) {
                 push_once(&mut pairs, (order::List::Classification, a, b));
             }
         }
-        if profile == Profile::Baseline
+        // AR-PARSE-1..7: the strict reader's rules in order.
+        if profile.reader() == Reader::Strict
             && let Some(reply) = reply(s.reviewer.attempt(n))
         {
             for (a, b) in order::strict_pairs(&reply) {
@@ -647,7 +665,7 @@ impl Coverage {
         out.push_str(&format!(
             "  rule order  {met} of the {all} pairs of classification rules that disagree, matched at once"
         ));
-        if profile == Profile::Baseline {
+        if profile.reader() == Reader::Strict {
             let (met, all) = of(order::List::Strict);
             out.push_str(&format!(
                 "; {met} of the {all} pairs of strict reader rules, broken at once"
@@ -697,8 +715,8 @@ mod tests {
 
     #[test]
     fn each_profile_has_its_own_clauses() {
-        let baseline = profile_clauses(Profile::Baseline);
-        let resilient = profile_clauses(Profile::Resilient);
+        let baseline = profile_clauses(Profile::BASELINE);
+        let resilient = profile_clauses(Profile::RESILIENT);
         for c in [
             "AR-DISPOSE-2",
             "AR-REVIEW-10",
@@ -714,19 +732,19 @@ mod tests {
         for c in ["AR-PARSE-5", "AR-REVIEW-2", "AR-SESSION-2", "AR-MSG-1"] {
             assert!(resilient.contains(c) && baseline.contains(c), "{c}");
         }
-        assert_eq!(vacuous("AR-PARSE-5", Profile::Baseline), None);
-        assert!(vacuous("AR-PARSE-5", Profile::Resilient).is_some());
-        assert!(vacuous("AR-CONV-1", Profile::Baseline).is_some());
-        let templates = profile_templates(Profile::Resilient);
+        assert_eq!(vacuous("AR-PARSE-5", Profile::BASELINE), None);
+        assert!(vacuous("AR-PARSE-5", Profile::RESILIENT).is_some());
+        assert!(vacuous("AR-CONV-1", Profile::BASELINE).is_some());
+        let templates = profile_templates(Profile::RESILIENT);
         assert!(templates.contains(&"MSG-HINT") && !templates.contains(&"MSG-ERR-NO-CWD"));
-        assert!(!profile_templates(Profile::Baseline).contains(&"MSG-HINT"));
-        assert!(profile_templates(Profile::Baseline).contains(&"MSG-ERR-NO-CWD"));
+        assert!(!profile_templates(Profile::BASELINE).contains(&"MSG-HINT"));
+        assert!(profile_templates(Profile::BASELINE).contains(&"MSG-ERR-NO-CWD"));
     }
 
     #[test]
     fn a_tally_names_what_it_misses() {
         let mut t = Coverage::default();
-        let full = t.missing(Profile::Resilient, &BTreeSet::new());
+        let full = t.missing(Profile::RESILIENT, &BTreeSet::new());
         assert_eq!(full.limits.len(), 18);
         assert!(full.clauses.contains(&"AR-TOL-4".to_owned()));
         t.add(&Reached {
@@ -738,7 +756,7 @@ mod tests {
             shapes: vec![shapes::ALLOW_TWICE],
         });
         let less = t.missing(
-            Profile::Resilient,
+            Profile::RESILIENT,
             &BTreeSet::from(["AR-SCOPE-1".to_owned()]),
         );
         assert!(!less.clauses.contains(&"AR-TOL-4".to_owned()));
@@ -760,9 +778,9 @@ mod tests {
                 .iter()
                 .all(|p| p.0 == order::List::Classification)
         );
-        let baseline = t.missing(Profile::Baseline, &BTreeSet::new());
+        let baseline = t.missing(Profile::BASELINE, &BTreeSet::new());
         assert!(baseline.order.contains(&(order::List::Strict, 6, 7)));
-        let text = t.render(Profile::Resilient, &BTreeMap::new());
+        let text = t.render(Profile::RESILIENT, &BTreeMap::new());
         assert!(text.contains("deadline 0/1/0"), "{text}");
         assert!(
             text.contains("none for deadline below, deadline above"),
@@ -781,10 +799,10 @@ mod tests {
             {"text": "{\"risk\":\"low\",\"decision\":\"allow\"} and {\"decision\":\"deny\"}"},
             {"text": "not json"}
         ]));
-        assert_eq!(clauses(&s, Profile::Baseline, 1), ["AR-PARSE-4"]);
-        assert_eq!(clauses(&s, Profile::Resilient, 1), ["AR-TOL-6"]);
-        assert_eq!(clauses(&s, Profile::Resilient, 2), ["AR-TOL-6", "AR-TOL-5"]);
-        assert!(clauses(&s, Profile::Resilient, 0).is_empty());
+        assert_eq!(clauses(&s, Profile::BASELINE, 1), ["AR-PARSE-4"]);
+        assert_eq!(clauses(&s, Profile::RESILIENT, 1), ["AR-TOL-6"]);
+        assert_eq!(clauses(&s, Profile::RESILIENT, 2), ["AR-TOL-6", "AR-TOL-5"]);
+        assert!(clauses(&s, Profile::RESILIENT, 0).is_empty());
     }
 
     #[test]
@@ -797,17 +815,17 @@ mod tests {
         let no_cwd = json!({"tool": {"name": "bash"}, "session": {"working_directory": false},
             "reviewer": {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}});
         assert_eq!(
-            of(no_cwd.clone(), Profile::Baseline),
+            of(no_cwd.clone(), Profile::BASELINE),
             ["AR-REVIEW-6", "AR-REVIEW-10"]
         );
         assert_eq!(
-            of(no_cwd, Profile::Resilient),
+            of(no_cwd, Profile::RESILIENT),
             ["AR-REVIEW-12", "AR-RES-REQUEST-1", "AR-RES-CWD-1"]
         );
         let repaired = json!({"tool": {"name": "bash"},
             "reviewer": [{"text": "Sure."}, {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}]});
         assert_eq!(
-            of(repaired, Profile::Resilient),
+            of(repaired, Profile::RESILIENT),
             [
                 "AR-REVIEW-12",
                 "AR-RES-REQUEST-1",
@@ -820,7 +838,7 @@ mod tests {
     #[test]
     fn normalization_rules_are_named_when_they_change_the_message() {
         let thrown = |v: Value| call(json!([{"throw": v}]));
-        let of = |v: Value| clauses(&thrown(v), Profile::Resilient, 1);
+        let of = |v: Value| clauses(&thrown(v), Profile::RESILIENT, 1);
         assert!(of(json!("plain words")).is_empty());
         assert_eq!(of(json!({"message": "x"})), ["AR-RES-NORM-1"]);
         assert_eq!(of(json!("two  spaces")), ["AR-RES-NORM-2"]);
@@ -835,6 +853,6 @@ mod tests {
             of(json!(format!("{}\u{7}", "y".repeat(395)))),
             ["AR-RES-NORM-3", "AR-RES-NORM-4"]
         );
-        assert!(clauses(&thrown(json!([1])), Profile::Baseline, 1).is_empty());
+        assert!(clauses(&thrown(json!([1])), Profile::BASELINE, 1).is_empty());
     }
 }

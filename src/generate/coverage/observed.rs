@@ -5,7 +5,7 @@
 
 use crate::engine::review::{Review, Settlement};
 use crate::outcome::{ApprovalRecord, Decision, Event, FailureClass, ItemOutcome, Outcome};
-use crate::profile::Profile;
+use crate::profile::{Profile, RouteRule};
 use crate::scenario::session::{EventKind, Item, SessionScenario};
 use crate::scenario::{AbortPoint, ApprovalAnswer, Scenario};
 
@@ -128,7 +128,8 @@ pub fn call_clauses(
     review: Option<&Review>,
     templates: &[&'static str],
 ) -> Vec<&'static str> {
-    let resilient = profile == Profile::Resilient;
+    // A clause of chapter 11 counts only in a profile that has it (AR-CONV-2).
+    let own = |c: &str| profile.has_clause(c);
     let mut out: Vec<&'static str> = Vec::new();
     let mut add = |c: &'static str, when: bool| {
         if when {
@@ -160,7 +161,7 @@ pub fn call_clauses(
     );
     add(
         "AR-RES-MSG-2",
-        resilient && info_named("AutoReviewFailedError"),
+        own("AR-RES-MSG-2") && info_named("AutoReviewFailedError"),
     );
     // AR-RESULT-6: a structured reason the text leaves out.
     add(
@@ -205,7 +206,7 @@ pub fn call_clauses(
     // AR-RES-DISPOSE-1: a call racing disposal in an Auto session is cancelled, not passed through.
     add(
         "AR-RES-DISPOSE-1",
-        resilient
+        own("AR-RES-DISPOSE-1")
             && s.abort == AbortPoint::LifecycleBeforeReview
             && o.listener == Some(Decision::Cancel),
     );
@@ -224,7 +225,8 @@ pub fn call_clauses(
         // AR-REVIEW-3: the session's own route, at temperature 0, with no tools.
         add(
             "AR-REVIEW-3",
-            made > 0 && (!resilient || s.config.reviewer_route.is_none()),
+            made > 0
+                && (profile.route() == RouteRule::Session || s.config.reviewer_route.is_none()),
         );
         add("AR-REVIEW-4", !matches!(r.settlement, Settlement::Pending));
         add("AR-REVIEW-5", matches!(r.settlement, Settlement::Failed(_)));
@@ -233,26 +235,35 @@ pub fn call_clauses(
             "AR-REVIEW-8",
             matches!(r.settlement, Settlement::Decided(_)),
         );
-        if resilient {
-            add("AR-RES-CONFIG-1", s.config != Default::default());
-            // AR-RES-SCHEMA-1: the header and the registry disagree, and the review went on or
-            // failed as the clause says.
-            add(
-                "AR-RES-SCHEMA-1",
-                s.schema.header != s.schema.registry && made > 0,
-            );
-            add("AR-RES-RETRY-2", r.requests.iter().any(|q| q.repair));
-            // AR-RES-RETRY-5: a signal made a repeatable failure final.
-            add(
-                "AR-RES-RETRY-5",
-                matches!(
+        add(
+            "AR-RES-CONFIG-1",
+            own("AR-RES-CONFIG-1") && s.config != Default::default(),
+        );
+        // AR-RES-SCHEMA-1: the header and the registry disagree, and the review went on or
+        // failed as the clause says.
+        add(
+            "AR-RES-SCHEMA-1",
+            own("AR-RES-SCHEMA-1") && s.schema.header != s.schema.registry && made > 0,
+        );
+        add(
+            "AR-RES-RETRY-2",
+            own("AR-RES-RETRY-2") && r.requests.iter().any(|q| q.repair),
+        );
+        // AR-RES-RETRY-5: a signal made a repeatable failure final.
+        add(
+            "AR-RES-RETRY-5",
+            own("AR-RES-RETRY-5")
+                && matches!(
                     s.abort,
                     AbortPoint::CallerDuringReview | AbortPoint::LifecycleAfterReview
-                ) && matches!(&r.settlement, Settlement::Failed(f)
-                    if matches!(f.class, FailureClass::Protocol | FailureClass::Transport)),
-            );
-            add("AR-RES-HINT-3", templates.contains(&"MSG-HINT"));
-        }
+                )
+                && matches!(&r.settlement, Settlement::Failed(f)
+                if matches!(f.class, FailureClass::Protocol | FailureClass::Transport)),
+        );
+        add(
+            "AR-RES-HINT-3",
+            own("AR-RES-HINT-3") && templates.contains(&"MSG-HINT"),
+        );
     }
     out
 }
@@ -264,7 +275,6 @@ pub fn session_clauses(
     profile: Profile,
     outcomes: &[ItemOutcome],
 ) -> Vec<&'static str> {
-    let resilient = profile == Profile::Resilient;
     let mut out: Vec<&'static str> = Vec::new();
     let mut add = |c: &'static str, when: bool| {
         if when {
@@ -289,7 +299,7 @@ pub fn session_clauses(
                 // AR-SESSION-3: a call starts from the count the previous call left.
                 add(
                     "AR-SESSION-3",
-                    resilient && called_since_start && count_left > 0 && !disposed,
+                    profile.counts_failures() && called_since_start && count_left > 0 && !disposed,
                 );
                 // AR-DISPOSE-4: a call after disposal passes through, unreviewed.
                 add(
@@ -307,7 +317,10 @@ pub fn session_clauses(
             (Item::Event(e), ItemOutcome::Event(eo)) => match e.event {
                 EventKind::Dispose => {
                     add("AR-DISPOSE-1", s.session.listed);
-                    add("AR-RES-HINT-4", resilient && count_left > 0);
+                    add(
+                        "AR-RES-HINT-4",
+                        profile.has_clause("AR-RES-HINT-4") && count_left > 0,
+                    );
                     add("AR-DISPOSE-5", eo.error.is_some());
                     disposed = true;
                     count_left = 0;
@@ -348,7 +361,7 @@ mod tests {
         let r = call(
             json!({"tool": {"name": "rm"}, "policy": "ask",
                 "approval": "rejected", "reviewer": {"text": deny}}),
-            Profile::Baseline,
+            Profile::BASELINE,
         );
         for t in [
             "MSG-ASK-REVIEW-REASON",
@@ -392,7 +405,7 @@ mod tests {
         let deny = r#"{"risk":"high","decision":"deny"}"#;
         let r = call(
             json!({"tool": {"name": "a\"b\\c\n名"}, "policy": "never", "reviewer": {"text": deny}}),
-            Profile::Resilient,
+            Profile::RESILIENT,
         );
         let kinds: Vec<NameKind> = r
             .names
@@ -432,7 +445,7 @@ mod tests {
             {"event": "select-auto"},
         ]}))
         .unwrap();
-        let (_, r) = coverage::session(&s, Profile::Resilient);
+        let (_, r) = coverage::session(&s, Profile::RESILIENT);
         for c in [
             "AR-SESSION-1",
             "AR-SESSION-2",

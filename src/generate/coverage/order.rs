@@ -7,7 +7,7 @@
 use crate::engine::review::{CLASSIFICATION_RULES, Condition};
 use crate::outcome::FailureClass;
 use crate::parse::{Reply, ReplyError, object, strict};
-use crate::profile::Profile;
+use crate::profile::{Profile, Reader};
 use crate::scenario::{BlockKind, FailedFinishKind};
 
 /// The ordered rule lists whose pairs are counted.
@@ -27,9 +27,10 @@ pub fn possible(profile: Profile) -> Vec<Pair> {
     let classification = classification_possible()
         .into_iter()
         .map(|(a, b)| (List::Classification, a, b));
-    let strict = match profile {
-        Profile::Baseline => strict_possible(),
-        Profile::Resilient => Vec::new(),
+    // AR-PARSE-1..7: the strict reader's rules, in order.
+    let strict = match profile.reader() {
+        Reader::Strict => strict_possible(),
+        Reader::Tolerant => Vec::new(),
     };
     classification
         .chain(strict.into_iter().map(|(a, b)| (List::Strict, a, b)))
@@ -278,7 +279,7 @@ mod tests {
                 .map(|r| format!("AR-PARSE-{r}"));
             let read = strict::read(&reply)
                 .err()
-                .map(|e| e.clause(Profile::Baseline));
+                .map(|e| e.clause(Profile::BASELINE));
             assert_eq!(first.as_deref(), read, "{a:?}");
             met.extend(strict_pairs(&reply));
         }

@@ -12,7 +12,7 @@
 use crate::engine::session::Step;
 use crate::outcome::{ItemOutcome, Outcome};
 use crate::parse::{Reply, ReplyError, ReviewerDecision};
-use crate::profile::Profile;
+use crate::profile::{FailureText, Profile, Reader};
 use crate::scenario::Scenario;
 use crate::scenario::session::{Item, SessionScenario};
 
@@ -29,26 +29,39 @@ pub struct Shape {
     pub name: &'static str,
 }
 
-/// Which profiles a shape is held to.
+/// Which profiles a shape is held to, by the rule that decides it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum In {
-    /// Both.
-    Both,
-    /// The baseline only.
-    Baseline,
-    /// The resilient profile only.
-    Resilient,
+    /// Every profile.
+    All,
+    /// Profiles that read replies with this reader (chapter 4, chapter 10).
+    Reader(Reader),
+    /// Profiles whose failure messages render provider values this way (AR-REVIEW-5,
+    /// AR-RES-NORM-1).
+    FailureText(FailureText),
+    /// Profiles whose sessions count reviewer failures in a row (AR-RES-HINT-1).
+    CountsFailures,
 }
 
 impl In {
     fn holds(self, profile: Profile) -> bool {
         match self {
-            In::Both => true,
-            In::Baseline => profile == Profile::Baseline,
-            In::Resilient => profile == Profile::Resilient,
+            In::All => true,
+            In::Reader(r) => profile.reader() == r,
+            In::FailureText(t) => profile.failure_text() == t,
+            In::CountsFailures => profile.counts_failures(),
         }
     }
 }
+
+/// Shapes the strict reader's rules decide.
+const STRICT: In = In::Reader(Reader::Strict);
+/// Shapes the tolerant reader's rules decide.
+const TOLERANT: In = In::Reader(Reader::Tolerant);
+/// Numbers as JavaScript's `String(value)` writes them (AR-REVIEW-5).
+const JAVASCRIPT: In = In::FailureText(FailureText::Javascript);
+/// Numbers as a normalized message writes them (AR-RES-NORM-1).
+const NORMALIZED: In = In::FailureText(FailureText::Normalized);
 
 /// A shape of one reviewer reply the review read.
 pub const ALLOW_TWICE: Shape = Shape {
@@ -140,146 +153,158 @@ pub const RUN_CODE_DISPOSAL_BEGUN: Shape = Shape {
 
 /// Every shape, with the profiles that are held to it.
 pub const ALL: &[(Shape, In)] = &[
-    (ALLOW_TWICE, In::Both),
+    (ALLOW_TWICE, In::All),
     // Reader shapes (chapters 4 and 10): each rule of both readers on each side, every class of
     // whitespace next to an allow, fences, the size bound, lone surrogates, failure codes.
-    (refuses("AR-PARSE-1"), In::Baseline),
-    (passes("AR-PARSE-1"), In::Baseline),
-    (refuses("AR-PARSE-2"), In::Baseline),
-    (passes("AR-PARSE-2"), In::Baseline),
-    (refuses("AR-PARSE-3"), In::Baseline),
-    (passes("AR-PARSE-3"), In::Baseline),
-    (refuses("AR-PARSE-4"), In::Baseline),
-    (passes("AR-PARSE-4"), In::Baseline),
-    (refuses("AR-PARSE-5"), In::Baseline),
-    (passes("AR-PARSE-5"), In::Baseline),
-    (refuses("AR-PARSE-6"), In::Baseline),
-    (passes("AR-PARSE-6"), In::Baseline),
-    (refuses("AR-PARSE-7"), In::Baseline),
-    (passes("AR-PARSE-7"), In::Baseline),
-    (refuses("AR-TOL-1"), In::Resilient),
-    (passes("AR-TOL-1"), In::Resilient),
-    (refuses("AR-TOL-2"), In::Resilient),
-    (passes("AR-TOL-2"), In::Resilient),
-    (refuses("AR-TOL-3"), In::Resilient),
-    (passes("AR-TOL-3"), In::Resilient),
-    (refuses("AR-TOL-5"), In::Resilient),
-    (passes("AR-TOL-5"), In::Resilient),
-    (refuses("AR-TOL-6"), In::Resilient),
-    (passes("AR-TOL-6"), In::Resilient),
-    (refuses("AR-TOL-7"), In::Resilient),
-    (passes("AR-TOL-7"), In::Resilient),
-    (refuses("AR-TOL-8"), In::Resilient),
-    (passes("AR-TOL-8"), In::Resilient),
-    (refuses("AR-TOL-9"), In::Resilient),
-    (passes("AR-TOL-9"), In::Resilient),
-    (refuses("AR-TOL-10"), In::Resilient),
-    (passes("AR-TOL-10"), In::Resilient),
-    (SPACES[0].before, In::Both),
-    (SPACES[0].after, In::Both),
-    (SPACES[1].before, In::Both),
-    (SPACES[1].after, In::Both),
-    (SPACES[2].before, In::Both),
-    (SPACES[2].after, In::Both),
-    (SPACES[3].before, In::Both),
-    (SPACES[3].after, In::Both),
-    (SPACES[4].before, In::Both),
-    (SPACES[4].after, In::Both),
-    (SPACES[5].before, In::Both),
-    (SPACES[5].after, In::Both),
-    (SPACES[6].before, In::Both),
-    (SPACES[6].after, In::Both),
-    (SPACES[7].before, In::Both),
-    (SPACES[7].after, In::Both),
-    (SPACES[8].before, In::Both),
-    (SPACES[8].after, In::Both),
-    (FENCE_LANGUAGE, In::Both),
-    (FENCE_NO_INFO, In::Both),
-    (FENCE_OTHER_INFO, In::Both),
-    (FENCE_SAME_LINE, In::Both),
-    (FENCE_MARKERS_DIFFER, In::Both),
-    (ALLOW_PADDED_WITHIN_BOUND, In::Both),
-    (ALLOW_PADDED_OVER_BOUND, In::Both),
-    (LONE_SURROGATE_VALUE, In::Both),
-    (LONE_SURROGATE_NAME, In::Both),
-    (CODE_MEETS_MESSAGE_PATTERN, In::Both),
+    (refuses("AR-PARSE-1"), STRICT),
+    (passes("AR-PARSE-1"), STRICT),
+    (refuses("AR-PARSE-2"), STRICT),
+    (passes("AR-PARSE-2"), STRICT),
+    (refuses("AR-PARSE-3"), STRICT),
+    (passes("AR-PARSE-3"), STRICT),
+    (refuses("AR-PARSE-4"), STRICT),
+    (passes("AR-PARSE-4"), STRICT),
+    (refuses("AR-PARSE-5"), STRICT),
+    (passes("AR-PARSE-5"), STRICT),
+    (refuses("AR-PARSE-6"), STRICT),
+    (passes("AR-PARSE-6"), STRICT),
+    (refuses("AR-PARSE-7"), STRICT),
+    (passes("AR-PARSE-7"), STRICT),
+    (refuses("AR-TOL-1"), TOLERANT),
+    (passes("AR-TOL-1"), TOLERANT),
+    (refuses("AR-TOL-2"), TOLERANT),
+    (passes("AR-TOL-2"), TOLERANT),
+    (refuses("AR-TOL-3"), TOLERANT),
+    (passes("AR-TOL-3"), TOLERANT),
+    (refuses("AR-TOL-5"), TOLERANT),
+    (passes("AR-TOL-5"), TOLERANT),
+    (refuses("AR-TOL-6"), TOLERANT),
+    (passes("AR-TOL-6"), TOLERANT),
+    (refuses("AR-TOL-7"), TOLERANT),
+    (passes("AR-TOL-7"), TOLERANT),
+    (refuses("AR-TOL-8"), TOLERANT),
+    (passes("AR-TOL-8"), TOLERANT),
+    (refuses("AR-TOL-9"), TOLERANT),
+    (passes("AR-TOL-9"), TOLERANT),
+    (refuses("AR-TOL-10"), TOLERANT),
+    (passes("AR-TOL-10"), TOLERANT),
+    (SPACES[0].before, In::All),
+    (SPACES[0].after, In::All),
+    (SPACES[1].before, In::All),
+    (SPACES[1].after, In::All),
+    (SPACES[2].before, In::All),
+    (SPACES[2].after, In::All),
+    (SPACES[3].before, In::All),
+    (SPACES[3].after, In::All),
+    (SPACES[4].before, In::All),
+    (SPACES[4].after, In::All),
+    (SPACES[5].before, In::All),
+    (SPACES[5].after, In::All),
+    (SPACES[6].before, In::All),
+    (SPACES[6].after, In::All),
+    (SPACES[7].before, In::All),
+    (SPACES[7].after, In::All),
+    (SPACES[8].before, In::All),
+    (SPACES[8].after, In::All),
+    (FENCE_LANGUAGE, In::All),
+    (FENCE_NO_INFO, In::All),
+    (FENCE_OTHER_INFO, In::All),
+    (FENCE_SAME_LINE, In::All),
+    (FENCE_MARKERS_DIFFER, In::All),
+    (ALLOW_PADDED_WITHIN_BOUND, In::All),
+    (ALLOW_PADDED_OVER_BOUND, In::All),
+    (LONE_SURROGATE_VALUE, In::All),
+    (LONE_SURROGATE_NAME, In::All),
+    (CODE_MEETS_MESSAGE_PATTERN, In::All),
     // End of the reader shapes.
     // The states a session carries, and the call shapes its lifecycle decides on.
-    (COUNT_RESET_BY_ALLOW, In::Resilient),
-    (COUNT_RESET_BY_DENY, In::Resilient),
-    (COUNT_KEPT_UNREVIEWED, In::Resilient),
-    (COUNT_KEPT_SIGNAL, In::Resilient),
-    (COUNT_TO_HINT, In::Resilient),
-    (COUNT_FORGOTTEN, In::Resilient),
-    (HINT_ON_CONFIGURED_ROUTE, In::Resilient),
-    (LISTED_REINSTALLED, In::Both),
-    (UNLISTED_REINSTALLED, In::Both),
-    (SELECTION_FROM_PRESET, In::Both),
-    (SELECTION_OVER_NEVER, In::Both),
-    (ABORTED_FINISH_AFTER_SIGNAL, In::Both),
-    (RUN_CODE_DISPOSAL_BEGUN, In::Both),
-    // Numbers a failure message shows, by class (`generate::numbers`): AR-REVIEW-5 in the
-    // baseline, AR-RES-NORM-1 in the resilient profile.
+    (COUNT_RESET_BY_ALLOW, In::CountsFailures),
+    (COUNT_RESET_BY_DENY, In::CountsFailures),
+    (COUNT_KEPT_UNREVIEWED, In::CountsFailures),
+    (COUNT_KEPT_SIGNAL, In::CountsFailures),
+    (COUNT_TO_HINT, In::CountsFailures),
+    (COUNT_FORGOTTEN, In::CountsFailures),
+    (HINT_ON_CONFIGURED_ROUTE, In::CountsFailures),
+    (LISTED_REINSTALLED, In::All),
+    (UNLISTED_REINSTALLED, In::All),
+    (SELECTION_FROM_PRESET, In::All),
+    (SELECTION_OVER_NEVER, In::All),
+    (ABORTED_FINISH_AFTER_SIGNAL, In::All),
+    (RUN_CODE_DISPOSAL_BEGUN, In::All),
+    // Numbers a failure message shows, by class (`generate::numbers`): AR-REVIEW-5 where messages
+    // render values as JavaScript does, AR-RES-NORM-1 where they are normalized.
     (
-        number(NumberClass::Integer, Profile::Baseline),
-        In::Baseline,
+        number(NumberClass::Integer, FailureText::Javascript),
+        JAVASCRIPT,
     ),
     (
-        number(NumberClass::Fraction, Profile::Baseline),
-        In::Baseline,
+        number(NumberClass::Fraction, FailureText::Javascript),
+        JAVASCRIPT,
     ),
     (
-        number(NumberClass::WholeDecimal, Profile::Baseline),
-        In::Baseline,
+        number(NumberClass::WholeDecimal, FailureText::Javascript),
+        JAVASCRIPT,
     ),
     (
-        number(NumberClass::NegativeZero, Profile::Baseline),
-        In::Baseline,
-    ),
-    (number(NumberClass::Micro, Profile::Baseline), In::Baseline),
-    (
-        number(NumberClass::BelowMicro, Profile::Baseline),
-        In::Baseline,
+        number(NumberClass::NegativeZero, FailureText::Javascript),
+        JAVASCRIPT,
     ),
     (
-        number(NumberClass::SafeEdge, Profile::Baseline),
-        In::Baseline,
-    ),
-    (number(NumberClass::Large, Profile::Baseline), In::Baseline),
-    (number(NumberClass::Huge, Profile::Baseline), In::Baseline),
-    (
-        number(NumberClass::Integer, Profile::Resilient),
-        In::Resilient,
+        number(NumberClass::Micro, FailureText::Javascript),
+        JAVASCRIPT,
     ),
     (
-        number(NumberClass::Fraction, Profile::Resilient),
-        In::Resilient,
+        number(NumberClass::BelowMicro, FailureText::Javascript),
+        JAVASCRIPT,
     ),
     (
-        number(NumberClass::WholeDecimal, Profile::Resilient),
-        In::Resilient,
+        number(NumberClass::SafeEdge, FailureText::Javascript),
+        JAVASCRIPT,
     ),
     (
-        number(NumberClass::NegativeZero, Profile::Resilient),
-        In::Resilient,
+        number(NumberClass::Large, FailureText::Javascript),
+        JAVASCRIPT,
     ),
     (
-        number(NumberClass::Micro, Profile::Resilient),
-        In::Resilient,
+        number(NumberClass::Huge, FailureText::Javascript),
+        JAVASCRIPT,
     ),
     (
-        number(NumberClass::BelowMicro, Profile::Resilient),
-        In::Resilient,
+        number(NumberClass::Integer, FailureText::Normalized),
+        NORMALIZED,
     ),
     (
-        number(NumberClass::SafeEdge, Profile::Resilient),
-        In::Resilient,
+        number(NumberClass::Fraction, FailureText::Normalized),
+        NORMALIZED,
     ),
     (
-        number(NumberClass::Large, Profile::Resilient),
-        In::Resilient,
+        number(NumberClass::WholeDecimal, FailureText::Normalized),
+        NORMALIZED,
     ),
-    (number(NumberClass::Huge, Profile::Resilient), In::Resilient),
+    (
+        number(NumberClass::NegativeZero, FailureText::Normalized),
+        NORMALIZED,
+    ),
+    (
+        number(NumberClass::Micro, FailureText::Normalized),
+        NORMALIZED,
+    ),
+    (
+        number(NumberClass::BelowMicro, FailureText::Normalized),
+        NORMALIZED,
+    ),
+    (
+        number(NumberClass::SafeEdge, FailureText::Normalized),
+        NORMALIZED,
+    ),
+    (
+        number(NumberClass::Large, FailureText::Normalized),
+        NORMALIZED,
+    ),
+    (
+        number(NumberClass::Huge, FailureText::Normalized),
+        NORMALIZED,
+    ),
     // End of the numbers.
 ];
 
@@ -295,7 +320,7 @@ pub fn possible(profile: Profile) -> Vec<Shape> {
 /// a tolerant reader's rule names (whitespace around an allow, a fence, padding, a second copy) is
 /// decided in the baseline by AR-PARSE-4, the strict reader's one rule for the text.
 fn in_profile(shape: Shape, profile: Profile) -> Shape {
-    if profile == Profile::Baseline && shape.clause.starts_with("AR-TOL-") {
+    if profile.reader() == Reader::Strict && shape.clause.starts_with("AR-TOL-") {
         Shape {
             clause: "AR-PARSE-4",
             ..shape
@@ -338,14 +363,13 @@ pub fn of_call(s: &Scenario, profile: Profile, outcome: &Outcome) -> Vec<Shape> 
 
 // Numbers: the shapes of the numbers a failure message shows.
 
-/// The shape of a number of `class` in a failure message under `profile`: its text is
-/// JavaScript's `String(value)` in the baseline (AR-REVIEW-5), `JSON.stringify`'s in the resilient
-/// profile (AR-RES-NORM-1).
-pub const fn number(class: NumberClass, profile: Profile) -> Shape {
+/// The shape of a number of `class` in a failure message rendered by `text`: JavaScript's
+/// `String(value)` (AR-REVIEW-5), or `JSON.stringify`'s in a normalized message (AR-RES-NORM-1).
+pub const fn number(class: NumberClass, text: FailureText) -> Shape {
     Shape {
-        clause: match profile {
-            Profile::Baseline => "AR-REVIEW-5",
-            Profile::Resilient => "AR-RES-NORM-1",
+        clause: match text {
+            FailureText::Javascript => "AR-REVIEW-5",
+            FailureText::Normalized => "AR-RES-NORM-1",
         },
         name: class.name(),
     }
@@ -373,7 +397,7 @@ fn numbers_of_call(s: &Scenario, profile: Profile, outcome: &Outcome) -> Vec<Sha
     }
     let mut out = Vec::new();
     for n in crate::generate::numbers::shown(value, profile) {
-        let shape = number(NumberClass::of(n), profile);
+        let shape = number(NumberClass::of(n), profile.failure_text());
         if !out.contains(&shape) {
             out.push(shape);
         }
@@ -423,7 +447,7 @@ fn lifecycle_of_call(s: &Scenario, profile: Profile, outcome: &Outcome) -> Vec<S
     // AR-RES-HINT-2: the failure counted (the count rose by one) and reached the threshold, on a
     // configured route that is not the session's.
     let before = s.session.consecutive_failures;
-    if profile == Profile::Resilient
+    if profile.counts_failures()
         && outcome.review.failure.is_some()
         && outcome.review.consecutive_failures == Some(before.saturating_add(1))
         && before.saturating_add(1) >= s.config.failure_hint_after
@@ -451,7 +475,8 @@ fn carried_by_session(s: &SessionScenario, profile: Profile, steps: &[Step]) -> 
             out.push(shape);
         }
     };
-    let resilient = profile == Profile::Resilient;
+    // AR-RES-HINT-1: the count's states, where sessions count failures.
+    let resilient = profile.counts_failures();
     // Whether a call of this session raised the count since it was last 0.
     let mut raised = false;
     // A disposal of the session while in Auto: whether the count was above 0 then, and whether
@@ -587,24 +612,24 @@ mod tests {
     fn an_allow_written_twice_is_met_and_one_allow_is_not() {
         let shapes = |t: &str, p: Profile| {
             let reply = Reply::text(t);
-            let read = match p {
-                Profile::Baseline => crate::parse::strict::read(&reply),
-                Profile::Resilient => crate::parse::tolerant::read(&reply),
+            let read = match p.reader() {
+                Reader::Strict => crate::parse::strict::read(&reply),
+                Reader::Tolerant => crate::parse::tolerant::read(&reply),
             };
             of_reply(&reply, p, &read)
         };
         let twice = r#"{"risk":"low","decision":"allow"} {"risk":"low","decision":"allow"}"#;
         // The baseline decides it by AR-PARSE-4 (two values), the resilient profile by AR-TOL-10.
         assert!(
-            shapes(twice, Profile::Baseline).contains(&in_profile(ALLOW_TWICE, Profile::Baseline))
+            shapes(twice, Profile::BASELINE).contains(&in_profile(ALLOW_TWICE, Profile::BASELINE))
         );
         assert_eq!(
-            in_profile(ALLOW_TWICE, Profile::Baseline).clause,
+            in_profile(ALLOW_TWICE, Profile::BASELINE).clause,
             "AR-PARSE-4"
         );
-        assert!(shapes(twice, Profile::Resilient).contains(&ALLOW_TWICE));
+        assert!(shapes(twice, Profile::RESILIENT).contains(&ALLOW_TWICE));
         assert!(
-            !shapes(r#"{"risk":"low","decision":"allow"}"#, Profile::Resilient)
+            !shapes(r#"{"risk":"low","decision":"allow"}"#, Profile::RESILIENT)
                 .contains(&ALLOW_TWICE)
         );
     }
@@ -621,15 +646,15 @@ mod tests {
             r#"{{"calls":[{{"tool":{{"name":"bash"}},"reviewer":{{"throw":"x"}}}},{{"tool":{{"name":"bash"}},"reviewer":{deny}}}]}}"#
         );
         assert_eq!(
-            session_shapes(&after_failure, Profile::Resilient),
+            session_shapes(&after_failure, Profile::RESILIENT),
             [COUNT_RESET_BY_DENY]
         );
         // The baseline keeps no count; a count at 0 is not reset.
-        assert_eq!(session_shapes(&after_failure, Profile::Baseline), []);
+        assert_eq!(session_shapes(&after_failure, Profile::BASELINE), []);
         let from_zero = format!(
             r#"{{"calls":[{{"tool":{{"name":"bash"}},"reviewer":{deny}}},{{"tool":{{"name":"bash"}},"reviewer":{deny}}}]}}"#
         );
-        assert_eq!(session_shapes(&from_zero, Profile::Resilient), []);
+        assert_eq!(session_shapes(&from_zero, Profile::RESILIENT), []);
     }
 
     #[test]
@@ -643,17 +668,17 @@ mod tests {
         };
         // Reviewed, the denial stops what passed through before.
         assert_eq!(
-            session_shapes(&session("read-only", deny), Profile::Baseline),
+            session_shapes(&session("read-only", deny), Profile::BASELINE),
             [SELECTION_FROM_PRESET]
         );
         // An allow comes to downstream's allow either way.
         assert_eq!(
-            session_shapes(&session("read-only", allow), Profile::Baseline),
+            session_shapes(&session("read-only", allow), Profile::BASELINE),
             []
         );
         // Auto under `ask` already: the selection writes nothing.
         assert_eq!(
-            session_shapes(&session("auto", deny), Profile::Baseline),
+            session_shapes(&session("auto", deny), Profile::BASELINE),
             []
         );
     }
@@ -674,10 +699,10 @@ mod tests {
             of_call(s, p, &o)
         };
         let whole = call(serde_json::json!({"throw": 100.0}));
-        for p in Profile::ALL {
+        for p in Profile::all() {
             assert_eq!(
                 met(&whole, p),
-                [number(NumberClass::WholeDecimal, p)],
+                [number(NumberClass::WholeDecimal, p.failure_text())],
                 "{p}"
             );
         }
@@ -685,22 +710,22 @@ mod tests {
             serde_json::json!({"finish": {"kind": "error", "code": "UNKNOWN",
             "message": {"status": -0.0, "at": [1e-7]}}}),
         );
-        assert_eq!(met(&inside, Profile::Baseline), []);
+        assert_eq!(met(&inside, Profile::BASELINE), []);
         assert_eq!(
-            met(&inside, Profile::Resilient),
+            met(&inside, Profile::RESILIENT),
             [
-                number(NumberClass::NegativeZero, Profile::Resilient),
-                number(NumberClass::BelowMicro, Profile::Resilient)
+                number(NumberClass::NegativeZero, FailureText::Normalized),
+                number(NumberClass::BelowMicro, FailureText::Normalized)
             ]
         );
         let retried = call(serde_json::json!([
             {"finish": {"kind": "error", "code": "TRANSPORT", "message": 1e20}},
             {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}
         ]));
-        assert_eq!(met(&retried, Profile::Resilient), []);
+        assert_eq!(met(&retried, Profile::RESILIENT), []);
         assert_eq!(
-            met(&retried, Profile::Baseline),
-            [number(NumberClass::Large, Profile::Baseline)]
+            met(&retried, Profile::BASELINE),
+            [number(NumberClass::Large, FailureText::Javascript)]
         );
     }
 

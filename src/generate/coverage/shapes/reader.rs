@@ -15,7 +15,7 @@ use super::Shape;
 use crate::engine::review::{CLASSIFICATION_RULES, Condition};
 use crate::outcome::Outcome;
 use crate::parse::{Reply, ReplyError, ReviewerDecision, strict, tolerant};
-use crate::profile::Profile;
+use crate::profile::{Profile, Reader};
 use crate::scenario::{Attempt, BlockKind, FailedFinishKind, Scenario};
 
 /// A reply the rule `clause` refuses.
@@ -199,8 +199,9 @@ pub fn of_reply(
 /// refuses it, and every rule before that one (all of them when the reply is read).
 fn rule_sides(read: &Result<ReviewerDecision, ReplyError>, profile: Profile) -> Vec<Shape> {
     let mut out = Vec::new();
-    match profile {
-        Profile::Baseline => {
+    match profile.reader() {
+        // AR-PARSE-1..7, in order.
+        Reader::Strict => {
             const RULES: [&str; 7] = [
                 "AR-PARSE-1",
                 "AR-PARSE-2",
@@ -219,7 +220,8 @@ fn rule_sides(read: &Result<ReviewerDecision, ReplyError>, profile: Profile) -> 
                 out.push(passes(rule));
             }
         }
-        Profile::Resilient => {
+        // AR-TOL-1..10, in order.
+        Reader::Tolerant => {
             // AR-TOL-5..7 are judged in one pass over the text: a reply one of them refuses
             // has not been let through by the others.
             const STEPS: [&[&str]; 6] = [
@@ -254,14 +256,16 @@ fn rule_sides(read: &Result<ReviewerDecision, ReplyError>, profile: Profile) -> 
 /// The text `profile`'s reader judges as a decision, when `reply` gets that far.
 fn read_text<'r>(reply: &Reply<'r>, profile: Profile) -> Option<Cow<'r, str>> {
     reply.stopped().ok()?;
-    match profile {
-        Profile::Baseline => {
+    match profile.reader() {
+        // AR-PARSE-2, AR-PARSE-3: one text block, nothing after the finish.
+        Reader::Strict => {
             if reply.data_after_finish {
                 return None;
             }
             strict::lone_text(&reply.blocks).map(Cow::Borrowed)
         }
-        Profile::Resilient => {
+        // AR-TOL-2: the text blocks joined; a tool call is not read.
+        Reader::Tolerant => {
             if reply.blocks.iter().any(|b| b.kind == BlockKind::ToolCall) {
                 return None;
             }
@@ -469,13 +473,13 @@ mod tests {
     #[test]
     fn each_class_of_whitespace_is_told_apart_on_its_side() {
         assert_eq!(
-            shapes(&format!("\u{feff}{ALLOW}\u{85}"), Profile::Resilient),
+            shapes(&format!("\u{feff}{ALLOW}\u{85}"), Profile::RESILIENT),
             [SPACES[2].after, SPACES[5].before]
         );
         assert_eq!(
             shapes(
                 &format!("\u{1c}\u{2003}{ALLOW} \u{2029}"),
-                Profile::Baseline
+                Profile::BASELINE
             ),
             [
                 SPACES[0].after,
@@ -485,12 +489,12 @@ mod tests {
             ]
         );
         // A word beside the allow is prose, not whitespace.
-        assert!(shapes(&format!("ok {ALLOW}"), Profile::Baseline).is_empty());
+        assert!(shapes(&format!("ok {ALLOW}"), Profile::BASELINE).is_empty());
         // A deny is read whatever surrounds it: no whitespace shape.
         assert!(
             shapes(
                 "\u{a0}{\"risk\":\"high\",\"decision\":\"deny\"}",
-                Profile::Baseline
+                Profile::BASELINE
             )
             .is_empty()
         );
@@ -539,42 +543,42 @@ mod tests {
 
     #[test]
     fn each_rule_is_met_on_the_side_the_reader_decides() {
-        let r = |t: &str, p| {
+        let r = |t: &str, p: Profile| {
             let reply = Reply::text(t);
-            let read = match p {
-                Profile::Baseline => strict::read(&reply),
-                Profile::Resilient => tolerant::read(&reply),
+            let read = match p.reader() {
+                Reader::Strict => strict::read(&reply),
+                Reader::Tolerant => tolerant::read(&reply),
             };
             rule_sides(&read, p)
         };
         assert_eq!(
-            r(ALLOW, Profile::Baseline).len(),
+            r(ALLOW, Profile::BASELINE).len(),
             7,
             "an allow passes every strict rule"
         );
         assert_eq!(
-            r(&format!("\u{a0}{ALLOW}"), Profile::Baseline).last(),
+            r(&format!("\u{a0}{ALLOW}"), Profile::BASELINE).last(),
             Some(&refuses("AR-PARSE-4"))
         );
         assert_eq!(
-            r(&format!("\u{a0}{ALLOW}"), Profile::Resilient).last(),
+            r(&format!("\u{a0}{ALLOW}"), Profile::RESILIENT).last(),
             Some(&passes("AR-TOL-10"))
         );
         assert_eq!(
-            r(&format!("\u{85}{ALLOW}"), Profile::Resilient)[7..],
+            r(&format!("\u{85}{ALLOW}"), Profile::RESILIENT)[7..],
             [passes("AR-TOL-9"), refuses("AR-TOL-10")]
         );
         // A deny never reaches AR-TOL-9 or -10.
         assert_eq!(
             r(
                 "x {\"risk\":\"high\",\"decision\":\"deny\"}",
-                Profile::Resilient
+                Profile::RESILIENT
             )
             .last(),
             Some(&passes("AR-TOL-8"))
         );
         assert_eq!(
-            r("none", Profile::Resilient).last(),
+            r("none", Profile::RESILIENT).last(),
             Some(&refuses("AR-TOL-5"))
         );
     }
