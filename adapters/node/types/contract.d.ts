@@ -626,15 +626,8 @@ export type Request =
     type: "stop";
   };
 
-/** A conformance profile. */
-export type Profile =
-  /** The shipped gate as decided on 2026-08-28. */
-  | "baseline"
-  /**
-   * A reviewer that is unavailable is not a reviewer that denied: tolerant reading, bounded
-   * retries, failures asked about under `ask`, readable errors, a recovery hint.
-   */
-  | "resilient";
+/** A conformance profile: the name of a file under `spec/profiles/`. */
+export type Profile = "baseline" | "resilient";
 
 /**
  * What the outcome of a `decide` with a canonical scenario holds (`spec/protocol.md`,
