@@ -399,6 +399,8 @@ export declare function runToolCall(world: CallWorld, listener: Listener | null)
 
 /** The newest protocol the harness speaks. */
 export declare const PROTOCOL: 2;
+/** The profile a run uses when none is named, the project's one default (as `autoreview check`). */
+export declare const DEFAULT_PROFILE: 'resilient';
 /** What a gate can declare it observes. */
 export declare const OBSERVABLES: readonly Observable[];
 /** What a framework can declare it lacks. */

@@ -33,6 +33,8 @@ const readline = require('node:readline');
 
 /** The newest protocol this harness speaks; it answers a protocol-1 runner with protocol 1. */
 const PROTOCOL = 2;
+// The profile a run uses when none is named: the project's one default, as in the runner.
+const DEFAULT_PROFILE = 'resilient';
 /** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
 const OBSERVABLES = ['sessions', 'requests', 'session-log'];
 /**
@@ -830,7 +832,7 @@ function installerOf({ install, gate } = {}) {
  * (default: all) and the decide line's `reply` and `world`.
  */
 async function runInput(raw, install, options = {}) {
-  const profile = options.profile || 'baseline';
+  const profile = options.profile || DEFAULT_PROFILE;
   const observes = options.observes || OBSERVABLES;
   const scenario = decode(raw, options.world);
   const world = openSession(scenario, profile, install, { ...options, profile, observes });
@@ -867,7 +869,7 @@ function runScenario(raw, gate, options = {}) {
  * stdin (a decide line's members, as each line of spec/fixtures/replay.jsonl holds them) and
  * prints one outcome per line, for debugging (with everything the gate observes).
  */
-function serve({ implementation, profiles = ['baseline'], observes = [], lacks = [], features, install, gate, log: userLog } = {}) {
+function serve({ implementation, profiles = [DEFAULT_PROFILE], observes = [], lacks = [], features, install, gate, log: userLog } = {}) {
   const installer = installerOf({ install, gate });
   const unknown = observes.filter((o) => !OBSERVABLES.includes(o));
   if (unknown.length > 0) throw new TypeError(`serve: observes names ${unknown.join(', ')}; known: ${OBSERVABLES.join(', ')}`);
@@ -891,7 +893,7 @@ function serve({ implementation, profiles = ['baseline'], observes = [], lacks =
   const exit = () => process.stdout.write('', () => process.exit(0));
 
   const decideFlag = process.argv.indexOf('--decide');
-  const directProfile = decideFlag >= 0 ? process.argv[decideFlag + 1] || 'baseline' : null;
+  const directProfile = decideFlag >= 0 ? process.argv[decideFlag + 1] || DEFAULT_PROFILE : null;
   let profile = directProfile;
   let observed = directProfile !== null ? declared : []; // what this run observes
 
@@ -930,7 +932,7 @@ function serve({ implementation, profiles = ['baseline'], observes = [], lacks =
       }
       case 'decide':
         try {
-          const outcome = await runInput(message.scenario, installer, { profile: profile || 'baseline', observes: observed, reply: message.reply, world: message.world, log });
+          const outcome = await runInput(message.scenario, installer, { profile: profile || DEFAULT_PROFILE, observes: observed, reply: message.reply, world: message.world, log });
           write({ type: 'outcome', seq: message.seq, outcome });
         } catch (error) {
           log(`[adapter] decide ${message.seq} failed: ${error && error.stack ? error.stack : String(error)}`);
@@ -958,6 +960,7 @@ function serve({ implementation, profiles = ['baseline'], observes = [], lacks =
 
 module.exports = {
   PROTOCOL,
+  DEFAULT_PROFILE,
   OBSERVABLES,
   CAPABILITIES,
   FEATURES,

@@ -44,3 +44,37 @@ fn the_readmes_counts_are_the_suites() {
         "adapters/node/README.md's rc3-model line"
     );
 }
+
+/// One default profile: the library's and the command's (`profile::DEFAULT`), the Node and the
+/// Python kit's, and the one the README calls the default.
+#[test]
+fn every_default_profile_is_the_one_default() {
+    let default = autoreview::profile::DEFAULT.as_str();
+    let quoted = |text: &str, before: &str, quote: char| -> String {
+        let at = text.find(before).unwrap_or_else(|| panic!("no {before:?}")) + before.len();
+        text[at..]
+            .trim_start()
+            .trim_start_matches(quote)
+            .split(quote)
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let node = include_str!("../../adapters/node/harness.js");
+    assert_eq!(
+        quoted(node, "const DEFAULT_PROFILE =", '\''),
+        default,
+        "the Node kit"
+    );
+    let python = include_str!("../../adapters/python/autoreview_kit/scenario.py");
+    assert_eq!(
+        quoted(python, "DEFAULT_PROFILE =", '"'),
+        default,
+        "the Python kit"
+    );
+    assert!(
+        README.contains(&format!("- `{default}` (the default)")),
+        "the README names another default"
+    );
+    assert_eq!(Profile::default().as_str(), default, "Profile::default()");
+}

@@ -30,7 +30,7 @@ from .clock import VirtualClock, VirtualTimeLoop
 from .jsvalues import js_json, js_number, js_string
 from .outcome import CallRecord, build_outcome, prefix_only
 from .protocol import PROTOCOL, serve
-from .scenario import Config, decode
+from .scenario import DEFAULT_PROFILE, Config, decode
 from .signals import AbortController, Aborted, AbortSignal
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, Env, GateError, Host, run_input
 
@@ -38,6 +38,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CAPABILITIES",
+    "DEFAULT_PROFILE",
     "FEATURES",
     "OBSERVABLES",
     "PROTOCOL",

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, Any
 
 from .api import Installer
+from .scenario import DEFAULT_PROFILE
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, run_input
 
 __all__ = ["PROTOCOL", "serve"]
@@ -48,7 +49,7 @@ def serve(
     *,
     implementation: Mapping[str, str],
     install: Installer,
-    profiles: Sequence[str] = ("baseline",),
+    profiles: Sequence[str] = (DEFAULT_PROFILE,),
     observes: Iterable[str] = (),
     lacks: Iterable[str] = (),
     features: Iterable[str] | None = None,
@@ -92,7 +93,7 @@ def serve(
 
     if "--decide" in argv:
         at = argv.index("--decide")
-        profile = argv[at + 1] if at + 1 < len(argv) else "baseline"
+        profile = argv[at + 1] if at + 1 < len(argv) else DEFAULT_PROFILE
         for raw in stdin:
             if not raw.strip():
                 continue
@@ -103,7 +104,7 @@ def serve(
                 write({"error": str(error)})
         return 0
 
-    profile = "baseline"
+    profile = DEFAULT_PROFILE
     observed: list[str] = []
     for raw in stdin:
         if not raw.strip():
@@ -119,7 +120,7 @@ def serve(
             speaks = PROTOCOL if type(runner) is int and runner >= PROTOCOL else 1
             if runner != speaks:
                 log(f"[adapter] the runner speaks protocol {runner}; this adapter answers {speaks}")
-            profile = message.get("profile", "baseline")
+            profile = message.get("profile", DEFAULT_PROFILE)
             if profile not in profiles:
                 log(f"[adapter] profile {profile} is not among {', '.join(profiles)}")
             observed = declared if speaks >= 2 else []

@@ -13,7 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LIFECYCLE_ABORTS", "Config", "Route", "decode"]
+__all__ = ["DEFAULT_PROFILE", "LIFECYCLE_ABORTS", "Config", "Route", "decode"]
+
+# The profile a run uses when none is named: the project's one default, as in the runner.
+DEFAULT_PROFILE = "resilient"
 
 LIFECYCLE_ABORTS = ("lifecycle-before-review", "lifecycle-after-review", "lifecycle-during-downstream")
 

@@ -52,7 +52,7 @@ from .api import (
 )
 from .clock import WORLD, Stalled, VirtualClock, VirtualTimeLoop
 from .outcome import CallRecord, FailureReport, build_outcome, listener_record
-from .scenario import LIFECYCLE_ABORTS, Config, decode
+from .scenario import DEFAULT_PROFILE, LIFECYCLE_ABORTS, Config, decode
 from .signals import AbortController, AbortSignal
 
 __all__ = [
@@ -666,7 +666,7 @@ def run_input(
     install: Installer,
     *,
     world: Any,
-    profile: str = "baseline",
+    profile: str = DEFAULT_PROFILE,
     reply: str = "session",
     observes: Iterable[str] = OBSERVABLES,
     log: Callable[..., None] = lambda *args: None,
