@@ -566,16 +566,20 @@ mod tests {
         assert_eq!(schema["enum"], serde_json::json!(Profile::names()));
     }
 
+    /// The baseline's profile file, as JSON to change.
+    fn baseline_file() -> serde_json::Value {
+        let (_, text) = crate::embedded::PROFILE_FILES
+            .iter()
+            .find(|(p, _)| p.ends_with("baseline.json"))
+            .unwrap();
+        serde_json::from_str(text).unwrap()
+    }
+
     /// A profile that only recombines existing rules is a file: written here, it parses, and the
     /// questions the engine asks answer from it, not from a profile's name.
     #[test]
     fn a_new_profile_file_answers_from_its_own_rules() {
-        let base = crate::embedded::PROFILE_FILES
-            .iter()
-            .find(|(p, _)| p.ends_with("baseline.json"))
-            .unwrap()
-            .1;
-        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        let mut v = baseline_file();
         v["name"] = serde_json::json!("baseline-cwd");
         v["order"] = serde_json::json!(9);
         v["rules"]["working_directory"] = serde_json::json!("deployment-fallback");
@@ -624,26 +628,21 @@ mod tests {
 
     #[test]
     fn a_profile_file_that_names_no_clause_or_an_uncovered_one_is_refused() {
-        let base = crate::embedded::PROFILE_FILES
-            .iter()
-            .find(|(p, _)| p.ends_with("baseline.json"))
-            .unwrap()
-            .1;
-        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        let mut v = baseline_file();
         v["clauses"] = serde_json::json!(["AR-NOPE-*"]);
         let e = ProfileSpec::parse("x.json", &v.to_string()).unwrap_err();
         assert_eq!(
             e.to_string(),
             "x.json: `clauses` entry \"AR-NOPE-*\" names no clause of spec/auto-review.md"
         );
-        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        let mut v = baseline_file();
         v["without"] = serde_json::json!({"AR-TOL-1": "x"});
         let e = ProfileSpec::parse("x.json", &v.to_string()).unwrap_err();
         assert_eq!(
             e.to_string(),
             "x.json: `without` names AR-TOL-1, which none of `clauses` covers"
         );
-        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        let mut v = baseline_file();
         v["features"] = serde_json::json!(["failure-hint", "hint"]);
         let e = ProfileSpec::parse("x.json", &v.to_string()).unwrap_err();
         assert_eq!(
@@ -651,7 +650,7 @@ mod tests {
             "x.json: `features` entry \"hint\" is not an optional feature (expected one of \
              failure-hint, failure-class)"
         );
-        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        let mut v = baseline_file();
         v["rules"]["asks_again"] = serde_json::json!("sometimes");
         let e = ProfileSpec::parse("x.json", &v.to_string()).unwrap_err();
         assert!(
