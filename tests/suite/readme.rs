@@ -1,48 +1,153 @@
-//! The counts the READMEs state are the suite's own, so that they cannot go stale: the corpus, the
-//! fixed cases per profile, and what the shipped example adapters pass.
+//! The documentation stays true and cheap to keep so: the README is a doorway of at most 200
+//! lines, every relative link in it and in `docs/` names a file or directory that exists, every
+//! page of `docs/` is reachable from its index, and the one default profile is the one the README
+//! calls the default. No check here reads a count that a new fixed case or corpus entry changes.
 
-use autoreview::{Profile, cases, corpus};
+use std::path::{Path, PathBuf};
 
 const README: &str = include_str!("../../README.md");
-const NODE_README: &str = include_str!("../../adapters/node/README.md");
+const DOCS_INDEX: &str = include_str!("../../docs/README.md");
 
-/// The number that stands just before `after` in `text` (digits, with spaces or commas between
-/// groups, as the README writes `12,116` or `276 480`).
-fn number_before(text: &str, after: &str) -> usize {
-    let at = text
-        .find(after)
-        .unwrap_or_else(|| panic!("the README no longer says {after:?}"));
-    let digits: String = text[..at]
-        .trim_end()
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_digit() || *c == ',' || *c == ' ')
-        .filter(char::is_ascii_digit)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
+/// The README's longest allowed length, in lines.
+const README_MAX_LINES: usize = 200;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The Markdown pages of `docs/`, by file name, sorted.
+fn docs_pages() -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .expect("docs/ exists")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
         .collect();
-    digits
-        .parse()
-        .unwrap_or_else(|_| panic!("no number before {after:?}"))
+    pages.sort();
+    pages
+}
+
+/// The targets of the inline Markdown links `[text](target)` in `text`, outside code spans and
+/// fenced code blocks, with any title dropped.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut targets = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        // Drop code spans, so that `[a](b)` written as code is not read as a link.
+        let mut prose = String::new();
+        for (i, part) in line.split('`').enumerate() {
+            if i % 2 == 0 {
+                prose.push_str(part);
+            } else {
+                prose.push_str("code");
+            }
+        }
+        let mut rest = prose.as_str();
+        while let Some(at) = rest.find("](") {
+            let after = &rest[at + 2..];
+            let Some(end) = after.find(')') else { break };
+            let target = after[..end].split_whitespace().next().unwrap_or_default();
+            targets.push(target.to_owned());
+            rest = &after[end..];
+        }
+    }
+    targets
+}
+
+/// The relative links of `text` (a page in `dir`) that name no existing file or directory:
+/// external links (`http:`, `https:`, `mailto:`) and pure `#anchors` are not followed, and an
+/// anchor after a path is dropped.
+fn broken_links(text: &str, dir: &Path) -> Vec<String> {
+    link_targets(text)
+        .into_iter()
+        .filter(|target| {
+            !(target.is_empty()
+                || target.starts_with('#')
+                || target.starts_with("http://")
+                || target.starts_with("https://")
+                || target.starts_with("mailto:"))
+        })
+        .filter(|target| {
+            let path = target.split('#').next().unwrap_or_default();
+            !dir.join(path).exists()
+        })
+        .collect()
 }
 
 #[test]
-fn the_readmes_counts_are_the_suites() {
-    let corpus = corpus::load().unwrap().len();
-    assert_eq!(number_before(README, " reviewer replies in the"), corpus);
-    let baseline = cases::all(Profile::BASELINE).unwrap().len();
-    assert_eq!(
-        number_before(README, " fixed cases`), and the last line"),
-        baseline,
-        "the example of the line that says what was compared"
+fn the_readme_is_a_doorway_of_at_most_200_lines() {
+    let lines = README.lines().count();
+    assert!(
+        lines <= README_MAX_LINES,
+        "README.md has {lines} lines; at most {README_MAX_LINES}: move the detail to a page of docs/"
     );
-    // The model of the shipped gate passes every baseline case; its README says how many.
-    assert_eq!(
-        number_before(NODE_README, " passed, 0 failed\n"),
-        baseline,
-        "adapters/node/README.md's rc3-model line"
+}
+
+#[test]
+fn every_relative_link_of_the_readme_and_the_docs_resolves() {
+    let mut broken = broken_links(README, root());
+    assert!(
+        link_targets(README).len() > 10,
+        "the README's links are read"
     );
+    for page in docs_pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        broken.extend(
+            broken_links(&text, page.parent().unwrap())
+                .into_iter()
+                .map(|target| format!("{}: {target}", page.display())),
+        );
+    }
+    assert!(broken.is_empty(), "links to nothing: {broken:#?}");
+}
+
+#[test]
+fn every_docs_page_is_linked_from_the_index_and_the_readme_links_the_docs() {
+    let pages = docs_pages();
+    assert!(pages.len() > 1, "docs/ holds its pages");
+    let index = link_targets(DOCS_INDEX);
+    for page in &pages {
+        let name = page.file_name().unwrap().to_str().unwrap();
+        if name == "README.md" {
+            continue;
+        }
+        assert!(
+            index
+                .iter()
+                .any(|target| target.split('#').next() == Some(name)),
+            "docs/README.md does not link {name}"
+        );
+    }
+    assert!(
+        link_targets(README)
+            .iter()
+            .any(|target| target == "docs/" || target == "docs/README.md"),
+        "README.md does not link docs/"
+    );
+}
+
+/// The link reader finds links in prose and not in code, and a link to nothing is reported.
+#[test]
+fn the_link_check_finds_a_broken_link() {
+    let page = "See [the spec](spec/auto-review.md), [a section](#exit-codes), \
+        [the web](https://example.com) and [a typo](spec/auto-reveiw.md#x).\n\
+        `[code](not/a/link.md)`\n```sh\n[fenced](not/a/link.md)\n```\n";
+    assert_eq!(
+        link_targets(page),
+        [
+            "spec/auto-review.md",
+            "#exit-codes",
+            "https://example.com",
+            "spec/auto-reveiw.md#x"
+        ]
+    );
+    assert_eq!(broken_links(page, root()), ["spec/auto-reveiw.md#x"]);
 }
 
 /// One default profile: the library's and the command's (`profile::DEFAULT`), the Node and the
@@ -76,5 +181,9 @@ fn every_default_profile_is_the_one_default() {
         README.contains(&format!("- `{default}` (the default)")),
         "the README names another default"
     );
-    assert_eq!(Profile::default().as_str(), default, "Profile::default()");
+    assert_eq!(
+        autoreview::Profile::default().as_str(),
+        default,
+        "Profile::default()"
+    );
 }
