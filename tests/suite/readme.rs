@@ -1,7 +1,8 @@
 //! The documentation stays true and cheap to keep so: the README is a doorway of at most 200
-//! lines, every relative link in it and in `docs/` names a file or directory that exists, every
-//! page of `docs/` is reachable from its index, and the one default profile is the one the README
-//! calls the default. No check here reads a count that a new fixed case or corpus entry changes.
+//! lines, every relative link in it and in `docs/` names a file or directory that exists (and a
+//! heading that its page has, when it names one), every page of `docs/` is reachable from its
+//! index, and the one default profile is the one the README calls the default. No check here
+//! reads a count that a new fixed case or corpus entry changes.
 
 use std::path::{Path, PathBuf};
 
@@ -60,22 +61,56 @@ fn link_targets(text: &str) -> Vec<String> {
     targets
 }
 
-/// The relative links of `text` (a page in `dir`) that name no existing file or directory:
-/// external links (`http:`, `https:`, `mailto:`) and pure `#anchors` are not followed, and an
-/// anchor after a path is dropped.
+/// The anchors of the headings of a Markdown page, outside fenced code blocks, as GitHub derives
+/// them: lower case, punctuation dropped, spaces as hyphens.
+fn anchors(text: &str) -> Vec<String> {
+    let mut anchors = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            let title = line.trim_start_matches('#').trim();
+            anchors.push(
+                title
+                    .to_lowercase()
+                    .chars()
+                    .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+                    .map(|c| if c == ' ' { '-' } else { c })
+                    .collect(),
+            );
+        }
+    }
+    anchors
+}
+
+/// The relative links of `text` (a page in `dir`) that name no existing file or directory, or a
+/// heading that a Markdown page it names does not have: external links (`http:`, `https:`,
+/// `mailto:`) are not followed, and a pure `#anchor` names a heading of the page itself.
 fn broken_links(text: &str, dir: &Path) -> Vec<String> {
     link_targets(text)
         .into_iter()
         .filter(|target| {
             !(target.is_empty()
-                || target.starts_with('#')
                 || target.starts_with("http://")
                 || target.starts_with("https://")
                 || target.starts_with("mailto:"))
         })
         .filter(|target| {
-            let path = target.split('#').next().unwrap_or_default();
-            !dir.join(path).exists()
+            let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let page = if path.is_empty() {
+                Some(text.to_owned())
+            } else if dir.join(path).is_file() && path.ends_with(".md") {
+                Some(std::fs::read_to_string(dir.join(path)).unwrap())
+            } else if dir.join(path).exists() {
+                None
+            } else {
+                return true;
+            };
+            match page {
+                Some(page) if !anchor.is_empty() => !anchors(&page).iter().any(|a| a == anchor),
+                _ => false,
+            }
         })
         .collect()
 }
@@ -101,7 +136,10 @@ fn every_relative_link_of_the_readme_and_the_docs_resolves() {
         broken.extend(
             broken_links(&text, page.parent().unwrap())
                 .into_iter()
-                .map(|target| format!("{}: {target}", page.display())),
+                .map(|target| {
+                    let page = page.strip_prefix(root()).unwrap_or(&page);
+                    format!("{}: {target}", page.display())
+                }),
         );
     }
     assert!(broken.is_empty(), "links to nothing: {broken:#?}");
@@ -132,22 +170,37 @@ fn every_docs_page_is_linked_from_the_index_and_the_readme_links_the_docs() {
     );
 }
 
-/// The link reader finds links in prose and not in code, and a link to nothing is reported.
+/// The link reader finds links in prose and not in code, and a link to nothing, or to a heading a
+/// page does not have, is reported.
 #[test]
 fn the_link_check_finds_a_broken_link() {
-    let page = "See [the spec](spec/auto-review.md), [a section](#exit-codes), \
+    let page = "# A page\n\n## Known failures: `--expect`\n\n\
+        See [the spec](spec/auto-review.md), [a section](#known-failures---expect), \
         [the web](https://example.com) and [a typo](spec/auto-reveiw.md#x).\n\
-        `[code](not/a/link.md)`\n```sh\n[fenced](not/a/link.md)\n```\n";
+        `[code](not/a/link.md)`\n```sh\n# not a heading\n[fenced](not/a/link.md)\n```\n\
+        [no such section](#exit-codes), [the README's](README.md#exit-codes), \
+        [a section the README lacks](README.md#no-such-section).\n";
     assert_eq!(
         link_targets(page),
         [
             "spec/auto-review.md",
-            "#exit-codes",
+            "#known-failures---expect",
             "https://example.com",
-            "spec/auto-reveiw.md#x"
+            "spec/auto-reveiw.md#x",
+            "#exit-codes",
+            "README.md#exit-codes",
+            "README.md#no-such-section"
         ]
     );
-    assert_eq!(broken_links(page, root()), ["spec/auto-reveiw.md#x"]);
+    assert_eq!(anchors(page), ["a-page", "known-failures---expect"]);
+    assert_eq!(
+        broken_links(page, root()),
+        [
+            "spec/auto-reveiw.md#x",
+            "#exit-codes",
+            "README.md#no-such-section"
+        ]
+    );
 }
 
 /// One default profile: the library's and the command's (`profile::DEFAULT`), the Node and the
