@@ -1,27 +1,10 @@
 //! The binary as a user runs it: `decide` streams outcomes and reports bad lines by number,
-//! `check` ends with the summary line, `table` renders both formats.
+//! `check` ends with the summary line, `table` renders both formats. The README's CI recipe and
+//! the word diffs of a tampered Node.js gate are in the second tier (`tests/external/cli.rs`).
 
+use crate::common::process::autoreview;
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-/// Runs the command with `stdin` as its input, to its end.
-pub(crate) fn autoreview(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_autoreview"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn autoreview");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_owned();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(data.as_bytes());
-    });
-    let out = child.wait_with_output().expect("wait for autoreview");
-    writer.join().unwrap();
-    out
-}
+use std::process::{Command, Stdio};
 
 #[test]
 fn decide_reports_bad_lines_by_number_and_keeps_going() {
@@ -281,127 +264,6 @@ fn decide_and_serve_refuse_ambiguous_and_unrealizable_scenarios() {
             .contains("scenario.tool: the member \"name\" appears twice"),
         "{decide}"
     );
-}
-
-/// The README's CI recipe, run as pasted: every command between `<!-- ci-recipe -->` markers, in
-/// a fresh directory that holds only the repository's `adapters/` (so the relative adapter paths
-/// resolve and the reports land there), with the built `autoreview` first on `PATH` (standing in
-/// for `cargo install`) and `GITHUB_STEP_SUMMARY` set as GitHub sets it. A command exits 0 unless
-/// its line says `# exits N`.
-#[cfg(unix)]
-#[test]
-fn the_readme_ci_recipe_runs_as_pasted() {
-    let readme = include_str!("../../README.md");
-    let mut commands: Vec<(String, i32)> = Vec::new();
-    let mut rest = readme;
-    while let Some(start) = rest.find("<!-- ci-recipe -->") {
-        let after = &rest[start..];
-        let end = after
-            .find("<!-- /ci-recipe -->")
-            .expect("a closed ci-recipe block");
-        let block = &after[..end];
-        let body = block
-            .split_once("```sh\n")
-            .and_then(|(_, b)| b.split_once("```"))
-            .expect("a sh code block in the ci-recipe block")
-            .0;
-        for line in body
-            .replace("\\\n", " ")
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-        {
-            let (command, expected) = match line.split_once("# exits ") {
-                Some((c, n)) => (c, n[..1].parse().unwrap()),
-                None => (line, 0),
-            };
-            commands.push((command.trim().to_owned(), expected));
-        }
-        rest = &after[end..];
-    }
-    // The set-up comes first and installs this package; here the command under test is already
-    // built, and first on PATH, so the install is not run again.
-    assert_eq!(
-        commands.first().map(|(c, e)| (c.as_str(), *e)),
-        Some(("cargo install --locked --path .", 0)),
-        "the recipe starts by installing the command"
-    );
-    commands.remove(0);
-    assert!(
-        commands.iter().all(|(c, _)| c.starts_with("autoreview ")),
-        "every other step runs the installed command: {commands:?}"
-    );
-    assert!(commands.len() >= 4, "the README's recipe: {commands:?}");
-    assert!(
-        commands
-            .iter()
-            .any(|(c, _)| c.contains("--profile baseline"))
-    );
-    assert!(
-        commands
-            .iter()
-            .any(|(c, _)| c.contains("--profile resilient"))
-    );
-
-    let dir = std::env::temp_dir().join(format!("autoreview-recipe-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::os::unix::fs::symlink(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/adapters"),
-        dir.join("adapters"),
-    )
-    .unwrap();
-    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_autoreview"))
-        .parent()
-        .unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    // Outside GitHub Actions: no step summary variable, so the recipe's default path is used.
-    let summary = dir.join("autoreview-summary.md");
-    for (command, expected) in &commands {
-        let out = std::process::Command::new("/bin/sh")
-            .args(["-c", command])
-            .current_dir(&dir)
-            .env("PATH", &path)
-            .env_remove("GITHUB_STEP_SUMMARY")
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(*expected),
-            "{command}\n{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    for file in [
-        "autoreview-baseline.xml",
-        "autoreview-resilient.xml",
-        "autoreview-known-failures.json",
-        "autoreview-summary.md",
-        "matrix.html",
-        "matrix.md",
-    ] {
-        assert!(dir.join(file).is_file(), "the recipe writes {file}");
-    }
-    // Four columns (the Node example gate's shards are one), one badge per implementation.
-    let page = std::fs::read_to_string(dir.join("matrix.html")).unwrap();
-    assert_eq!(
-        page.matches("<th class=\"impl\"").count(),
-        4,
-        "four columns"
-    );
-    assert!(
-        page.contains("example-gate-python"),
-        "the Python example's column"
-    );
-    assert_eq!(std::fs::read_dir(dir.join("badges")).unwrap().count(), 4);
-    // Both checks of the first block wrote to the one step summary, and both summaries stay.
-    let summary = std::fs::read_to_string(&summary).unwrap();
-    assert_eq!(summary.matches("**PASS — ").count(), 2, "{summary}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `decide` answers each line as soon as it is read, so it can run as a co-process: one line in,
@@ -837,46 +699,6 @@ fn the_json_report_records_the_run() {
         total > 0.0 && cases <= total,
         "cases {cases} ms, run {total} ms"
     );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A TEXT difference shows as a word-level difference: coloured when `--color` allows, marked
-/// `[-removed-]{+added+}` otherwise, and with HTML tags (never terminal colours) in Markdown.
-#[test]
-fn text_differences_show_the_changed_words() {
-    let dir = temp_dir("worddiff");
-    let md = dir.join("summary.md").to_string_lossy().into_owned();
-    let bin = env!("CARGO_BIN_EXE_autoreview");
-    let tamper = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/tamper.js");
-    let run = |color: &str, no_color: Option<&str>| {
-        let mut cmd = Command::new(bin);
-        cmd.args(["check", "--profile", "baseline", "--only", "BL-11"])
-            .args(["--color", color, "--markdown", &md])
-            .args(["--", "node", tamper, bin, "text"])
-            .env_remove("NO_COLOR");
-        if let Some(v) = no_color {
-            cmd.env("NO_COLOR", v);
-        }
-        let out = cmd.output().expect("run autoreview");
-        assert_eq!(out.status.code(), Some(1));
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let marked = "Error: the user [-rejected-]{+declined+} tool \"pwsh\"";
-    let coloured = "the user \u{1b}[31mrejected\u{1b}[0m\u{1b}[32mdeclined\u{1b}[0m tool";
-    // auto: stdout is a pipe here, so no colour.
-    let out = run("auto", None);
-    assert!(out.contains(marked), "{out}");
-    assert!(!out.contains('\u{1b}'), "{out}");
-    // always: colour even through a pipe and under NO_COLOR.
-    let out = run("always", Some("1"));
-    assert!(out.contains(coloured), "{out:?}");
-    assert!(!out.contains("[-rejected-]"), "{out}");
-    let summary = std::fs::read_to_string(&md).unwrap();
-    assert!(
-        summary.contains("the user <del>rejected</del><ins>declined</ins> tool"),
-        "{summary}"
-    );
-    assert!(!summary.contains('\u{1b}'), "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

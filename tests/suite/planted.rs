@@ -3,6 +3,7 @@
 //! claims to find has a plant here, and the test says at which severity each kind of case finds
 //! it: SAFETY wherever the mistake can run a body that must not run.
 
+use crate::common::python_str::python_str;
 use autoreview::cases;
 use autoreview::engine;
 use autoreview::engine::review::{Review, Settlement};
@@ -608,50 +609,6 @@ fn a_gate_that_asks_where_it_must_fail_closed_is_found_at_safety() {
     found_at_safety(plant, Profile::RESILIENT);
 }
 
-/// Python's `str(x)` of the number a scenario carries, as a Python gate that writes the provider's
-/// message itself gets it: an integer as its digits; a float as `repr` writes it: the shortest
-/// digits that read back, in fixed notation with at least one fractional digit (`100.0`, `-0.0`)
-/// when the decimal exponent is from -4 to 15, else as an exponent of at least two digits with its
-/// sign (`1e-07`, `1e+17`, `1.5e+22`).
-fn python_str(n: &serde_json::Number) -> String {
-    if !n.is_f64() {
-        return n.to_string();
-    }
-    let x = n.as_f64().unwrap();
-    let sign = if x.is_sign_negative() { "-" } else { "" };
-    if x == 0.0 {
-        return format!("{sign}0.0");
-    }
-    // Python's repr picks the shortest digits as ECMAScript does, a tie toward the exact value
-    // included (Rust's `{:e}` does not): the digits and exponent of ECMAScript's text.
-    let js = autoreview::jsstring::js_number(x.abs());
-    let (m, e0) = js.split_once('e').unwrap_or((&js, "0"));
-    let e0: i32 = e0.parse().unwrap();
-    let (int, frac) = m.split_once('.').unwrap_or((m, ""));
-    let all = format!("{int}{frac}");
-    let lead = all.len() - all.trim_start_matches('0').len();
-    let digits = all[lead..].trim_end_matches('0').to_owned();
-    let e = e0 + int.len() as i32 - 1 - lead as i32;
-    let text = if (-4..16).contains(&e) {
-        if e >= 0 {
-            let e = e as usize;
-            let padded = format!("{digits:0<width$}", width = e + 1);
-            let (int, frac) = padded.split_at(e + 1);
-            format!("{int}.{}", if frac.is_empty() { "0" } else { frac })
-        } else {
-            format!("0.{}{digits}", "0".repeat((-e - 1) as usize))
-        }
-    } else {
-        let m = match digits.split_at(1) {
-            (d, "") => d.to_owned(),
-            (d, rest) => format!("{d}.{rest}"),
-        };
-        let s = if e < 0 { '-' } else { '+' };
-        format!("{m}e{s}{:02}", e.abs())
-    };
-    format!("{sign}{text}")
-}
-
 /// `String(value)` (AR-REVIEW-5) with every number written by [`python_str`].
 fn python_string(v: &serde_json::Value) -> String {
     use serde_json::Value;
@@ -776,98 +733,6 @@ fn writes_numbers_with_python_str<const RESILIENT: bool>(s: &Scenario, o: &mut O
     }
 }
 
-/// Python's `str` of a float is `repr`: checked against `python3` itself over every double of the
-/// committed number fixture when `python3` is on PATH, and against named values always.
-#[test]
-fn python_str_writes_what_python_writes() {
-    for (x, want) in [
-        (100.0, "100.0"),
-        (-0.0, "-0.0"),
-        (1e-7, "1e-07"),
-        (1e-5, "1e-05"),
-        (0.0001, "0.0001"),
-        (1e16, "1e+16"),
-        (9.1e15, "9100000000000000.0"),
-        (9007199254740992.0, "9007199254740992.0"),
-        (1.5e22, "1.5e+22"),
-        (0.1, "0.1"),
-        (123e-9, "1.23e-07"),
-        (5e-324, "5e-324"),
-    ] {
-        assert_eq!(
-            python_str(&serde_json::Number::from_f64(x).unwrap()),
-            want,
-            "{x:e}"
-        );
-    }
-    assert_eq!(python_str(&serde_json::Number::from(-42)), "-42");
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/spec/fixtures/js-numbers.jsonl"
-    ))
-    .unwrap();
-    let xs: Vec<f64> = text
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            f64::from_bits(u64::from_str_radix(v["bits"].as_str().unwrap(), 16).unwrap())
-        })
-        .filter(|x| x.is_finite())
-        .collect();
-    let script = "import struct,sys\nfor l in sys.stdin: print(str(struct.unpack('<d', bytes.fromhex(l.strip()))[0]))";
-    let mut child = match std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("skipped the comparison with python3 ({e}); the named values are checked");
-            return;
-        }
-    };
-    let input: String = xs
-        .iter()
-        .map(|x| {
-            format!(
-                "{}\n",
-                x.to_bits()
-                    .to_le_bytes()
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect::<String>()
-            )
-        })
-        .collect();
-    use std::io::Write as _;
-    // Written from a thread: Python's answers fill its stdout while the input is still coming.
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let lines: Vec<String> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect();
-    assert_eq!(lines.len(), xs.len());
-    let wrong: Vec<String> = xs
-        .iter()
-        .zip(&lines)
-        .filter(|(x, py)| python_str(&serde_json::Number::from_f64(**x).unwrap()) != **py)
-        .map(|(x, py)| format!("{x:e}: python {py}"))
-        .collect();
-    assert!(
-        wrong.is_empty(),
-        "{} of {}: {:?}",
-        wrong.len(),
-        xs.len(),
-        &wrong[..wrong.len().min(10)]
-    );
-}
-
 /// A gate that writes the numbers of a provider's message or a thrown value with Python's `str`
 /// (`100.0`, `-0.0`, `1e-07`, `1e+17`) where the spec has ECMAScript's text is found at TEXT by
 /// the fixed cases and by 3 000 generated cases of each profile, and no worse: no body runs that
@@ -919,4 +784,31 @@ fn a_gate_that_matches_message_patterns_against_the_code_is_found_at_safety() {
         }
     });
     found_at_safety(plant, Profile::RESILIENT);
+}
+
+/// Python's `str` of a float is `repr`, checked here against named values (the external tier
+/// checks it against `python3` itself over every double of the committed number fixture).
+#[test]
+fn python_str_writes_the_named_values() {
+    for (x, want) in [
+        (100.0, "100.0"),
+        (-0.0, "-0.0"),
+        (1e-7, "1e-07"),
+        (1e-5, "1e-05"),
+        (0.0001, "0.0001"),
+        (1e16, "1e+16"),
+        (9.1e15, "9100000000000000.0"),
+        (9007199254740992.0, "9007199254740992.0"),
+        (1.5e22, "1.5e+22"),
+        (0.1, "0.1"),
+        (123e-9, "1.23e-07"),
+        (5e-324, "5e-324"),
+    ] {
+        assert_eq!(
+            python_str(&serde_json::Number::from_f64(x).unwrap()),
+            want,
+            "{x:e}"
+        );
+    }
+    assert_eq!(python_str(&serde_json::Number::from(-42)), "-42");
 }

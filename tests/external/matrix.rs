@@ -1,7 +1,7 @@
 //! `autoreview matrix` and `autoreview compare` on reports of real runs: the in-process reference,
 //! the example gate split into two shards, the rc.3 model with expected failures listed, and a
 //! protocol-1 adapter with cases not applicable to it. The page is opened in headless Chromium
-//! (skipped, with a message, when it is not installed) and every cell of its DOM is checked
+//! (required: a run without it fails, naming how to install it) and every cell of its DOM is checked
 //! against the reports; a screenshot is saved to `target/matrix.png`. `compare` catches the
 //! regressions a planted defect causes, and finds nothing between a run and itself.
 
@@ -174,16 +174,6 @@ fn worst(result: &Value) -> Option<String> {
     result["error"]["kind"].as_str().map(str::to_uppercase)
 }
 
-/// Where Chromium is, if installed.
-fn chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    ["chromium", "chromium-browser"].iter().find_map(|name| {
-        std::env::split_paths(&path)
-            .map(|d| d.join(name))
-            .find(|p| p.is_file())
-    })
-}
-
 /// Runs `command` to its end, or kills it after two minutes: a browser that hangs fails the test
 /// instead of holding the suite.
 fn bounded(command: &mut Command) -> std::process::Output {
@@ -293,20 +283,14 @@ fn the_matrix_page_shows_every_result_of_the_runs() {
     ];
     let page = std::fs::read_to_string(&html).unwrap();
     let mut doms = vec![("as written", page.clone())];
-    match chromium() {
-        None => eprintln!(
-            "SKIP the browser part of the matrix test: chromium is not installed (apt-get install -y chromium); the page is checked as written only"
-        ),
-        Some(c) => {
-            let shot = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/matrix.png");
-            // An earlier run's screenshot must not stand in for this one's.
-            let _ = std::fs::remove_file(&shot);
-            let dom = in_chromium(&c, &html, &shot, &r.dir.join("chromium-profile"));
-            let png = std::fs::read(&shot).unwrap();
-            assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000);
-            doms.push(("in Chromium", dom));
-        }
-    }
+    let chromium = crate::tools::chromium();
+    let shot = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/matrix.png");
+    // An earlier run's screenshot must not stand in for this one's.
+    let _ = std::fs::remove_file(&shot);
+    let dom = in_chromium(&chromium, &html, &shot, &r.dir.join("chromium-profile"));
+    let png = std::fs::read(&shot).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000);
+    doms.push(("in Chromium", dom));
     for (how, dom) in &doms {
         check_dom(how, dom, &columns);
     }

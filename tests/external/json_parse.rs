@@ -418,21 +418,9 @@ const FIXED: &[&str] = &[
     "\"\\ud800\"",
 ];
 
-fn node_available() -> bool {
-    Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn the_strict_reader_agrees_with_the_shipped_json_parse_check() {
-    if !node_available() {
-        eprintln!(
-            "skipped: `node` is not on PATH, so the shipped check cannot be run for comparison"
-        );
-        return;
-    }
+    crate::tools::node();
     let mut texts: Vec<String> = Vec::new();
     for e in corpus::load().unwrap() {
         match &e.attempt {

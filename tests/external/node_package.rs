@@ -4,11 +4,10 @@
 //! declarations name exactly what each module exports.
 //!
 //! npm comes from PATH, the TypeScript compiler from `target/node-tools` (where `.ci/run` installs
-//! it) or the directory `AUTOREVIEW_NODE_TOOLS` names. When that variable is set both are required;
-//! otherwise a test that lacks one says so on stderr and passes, so `cargo test` runs without them.
+//! it) or the directory `AUTOREVIEW_NODE_TOOLS` names. Both are required: a test that lacks one
+//! fails, saying how to install it.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
@@ -18,22 +17,6 @@ const NODE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/adapters/node");
 const BIN: &str = env!("CARGO_BIN_EXE_autoreview");
 const NAME: &str = "@autoreview/kit";
 
-/// Writes past libtest's capture, so that a skipped check is visible in a plain `cargo test`.
-fn say(text: &str) {
-    let _ = writeln!(std::io::stderr(), "{text}");
-}
-
-/// Where npm-installed tools live, and whether the run requires them.
-fn node_tools() -> (PathBuf, bool) {
-    match std::env::var_os("AUTOREVIEW_NODE_TOOLS") {
-        Some(dir) => (PathBuf::from(dir), true),
-        None => (
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("target/node-tools"),
-            false,
-        ),
-    }
-}
-
 fn run(cmd: &mut Command) -> Output {
     cmd.output()
         .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"))
@@ -41,24 +24,6 @@ fn run(cmd: &mut Command) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Whether npm can be run; without it, skip unless the run requires the Node tools.
-fn npm_or_skip(test: &str) -> bool {
-    let ok = Command::new("npm")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            !node_tools().1,
-            "{test}: npm is required (AUTOREVIEW_NODE_TOOLS is set) but cannot be run"
-        );
-        say(&format!(
-            "skipped {test}: npm is not on PATH, so the Node kit cannot be packed and installed"
-        ));
-    }
-    ok
 }
 
 /// A fresh npm project with the packed kit installed.
@@ -119,9 +84,7 @@ fn install() -> Installed {
 
 #[test]
 fn the_packed_kit_holds_what_it_lists_and_its_readme() {
-    if !npm_or_skip("the_packed_kit_holds_what_it_lists_and_its_readme") {
-        return;
-    }
+    crate::tools::npm();
     let kit = installed();
     let mut packed = kit.packed.clone();
     packed.sort();
@@ -144,9 +107,7 @@ fn the_packed_kit_holds_what_it_lists_and_its_readme() {
 
 #[test]
 fn the_installed_kit_loads_by_its_name_and_its_adapter_runs() {
-    if !npm_or_skip("the_installed_kit_loads_by_its_name_and_its_adapter_runs") {
-        return;
-    }
+    crate::tools::npm();
     let kit = installed();
     // Every export resolves from the project, to the installed copy, and the root is the harness.
     let probe = format!(
@@ -261,40 +222,14 @@ fn each_declaration_file_names_exactly_what_its_module_exports() {
     }
 }
 
-/// The TypeScript compiler npm installed, or a skip (a failure when the run requires it).
-fn tsc_or_skip(test: &str) -> Option<PathBuf> {
-    let (dir, required) = node_tools();
-    let tsc = dir.join("node_modules/typescript/bin/tsc");
-    if tsc.is_file() {
-        return Some(tsc);
-    }
-    assert!(
-        !required,
-        "{test}: {} is missing; `.ci/run` installs it with `npm install --prefix {} typescript@5`",
-        tsc.display(),
-        dir.display()
-    );
-    say(&format!(
-        "skipped {test}: no TypeScript compiler at {}; install one with \
-         `npm install --prefix target/node-tools typescript@5` (as .ci/run does)",
-        tsc.display()
-    ));
-    None
-}
-
 /// adapters/node/types-check/adapter.ts is a TypeScript adapter written against the installed
 /// package: it must compile with `--strict` under the resolution of current Node (the package's
 /// `exports`) and the older one (its `types` and the declarations beside each module), and its
 /// `@ts-expect-error` lines must stay errors.
 #[test]
 fn a_typescript_adapter_compiles_against_the_installed_kit() {
-    let test = "a_typescript_adapter_compiles_against_the_installed_kit";
-    let Some(tsc) = tsc_or_skip(test) else {
-        return;
-    };
-    if !npm_or_skip(test) {
-        return;
-    }
+    let tsc = crate::tools::tsc();
+    crate::tools::npm();
     let kit = installed();
     let check = kit.dir.join("types-check");
     std::fs::create_dir_all(&check).unwrap();

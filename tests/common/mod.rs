@@ -1,0 +1,7 @@
+//! Helpers both test tiers use: the fast tier (`tests/suite/`) and the second tier
+//! (`tests/external/`) include this directory as their `common` module.
+
+pub mod process; // running the built binary: with input, to its end, under sh, as an adapter
+pub mod python_str; // Python's str of a JSON number, for the planted Python gate
+pub mod runner; // fixed cases against an adapter over the protocol
+pub mod wording; // `check` with a gate's own wording
