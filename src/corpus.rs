@@ -129,19 +129,44 @@ fn embedded(name: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
-/// Loads every entry, checking that names, files and expectations agree.
-pub fn load() -> Result<Vec<Entry>, CorpusError> {
-    let err = |file: &str, message: String| CorpusError {
+/// The error of `file` saying `message`.
+fn err(file: &str, message: String) -> CorpusError {
+    CorpusError {
         file: file.to_owned(),
         message,
-    };
+    }
+}
+
+/// The index, read.
+fn index() -> Result<Index, CorpusError> {
     let text = embedded("index.json").ok_or_else(|| err("index.json", "missing".into()))?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let index: Index = serde_path_to_error::deserialize(&mut de)
-        .map_err(|e| err("index.json", format!("{}: {}", e.path(), e.inner())))?;
-    index
+    serde_path_to_error::deserialize(&mut de)
+        .map_err(|e| err("index.json", format!("{}: {}", e.path(), e.inner())))
+}
+
+/// Every entry's ID, in the index's order, without building any reply.
+pub fn ids() -> Result<Vec<String>, CorpusError> {
+    Ok(index()?.entries.into_iter().map(|e| e.id).collect())
+}
+
+/// Loads every entry, checking that names, files and expectations agree.
+pub fn load() -> Result<Vec<Entry>, CorpusError> {
+    load_where(|_| true)
+}
+
+/// Loads the entries that apply to `profile`, as [`load`] does; the replies of the others are
+/// not built (the generated ones are megabytes together).
+pub fn load_for(profile: Profile) -> Result<Vec<Entry>, CorpusError> {
+    load_where(|profiles| profiles.contains(&profile))
+}
+
+/// Loads the entries whose profiles `keep` takes, as [`load`] does.
+fn load_where(keep: impl Fn(&[Profile]) -> bool) -> Result<Vec<Entry>, CorpusError> {
+    index()?
         .entries
         .into_iter()
+        .filter(|e| keep(&e.profiles))
         .map(|e| {
             let expect = match (e.name.get(..2), e.decision) {
                 (Some("y_"), Some(d)) => Expect::Accept(d),

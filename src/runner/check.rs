@@ -183,18 +183,17 @@ pub struct Plan {
 impl Plan {
     /// Selects and shards the fixed cases; refuses a selector that names no case and a run that
     /// would have no case.
-    pub fn new(request: Request) -> Result<Plan, PlanError> {
+    pub fn new(mut request: Request) -> Result<Plan, PlanError> {
         let scope = Scope::of_fixed(request.fixed.iter().map(|c| c.id.as_str()))
             .with_generated(request.seed, request.generated);
+        // The fixed cases go to the selection, and those it leaves out are dropped here: a run
+        // holds only the cases it runs (the corpus's replies of a megabyte would stay otherwise,
+        // all of them under --no-fixed).
+        let fixed = std::mem::take(&mut request.fixed);
         let cases = if request.no_fixed {
             Vec::new()
         } else {
-            select::select(
-                request.fixed.clone(),
-                &request.only,
-                &request.skip,
-                request.profile,
-            )?
+            select::select(fixed, &request.only, &request.skip, request.profile)?
         };
         let shard = request.shard.unwrap_or(Shard::ALL);
         let cases: Vec<Case> = cases
@@ -226,7 +225,7 @@ impl Plan {
         })
     }
 
-    /// The request it checked.
+    /// The request it checked, without its fixed cases: those it runs are the plan's.
     pub fn request(&self) -> &Request {
         &self.request
     }
