@@ -281,7 +281,10 @@ pub fn delay_ms(r: &mut Rng) -> u64 {
 pub fn near_bound(r: &mut Rng) -> String {
     let deny = r#"{"risk":"high","decision":"deny"}"#;
     let size = crate::parse::tolerant::MAX_TEXT_BYTES - 1 + r.below(3) as usize;
-    let mut text = "a".repeat(size - deny.len());
+    // Allocated at its size once: built by growing, a megabyte text would hold two, and a run
+    // holds many of them drawn ahead of the judge.
+    let mut text = String::with_capacity(size);
+    text.extend(std::iter::repeat_n('a', size - deny.len()));
     text.push_str(deny);
     text
 }
@@ -294,7 +297,12 @@ pub fn padded_near_bound(r: &mut Rng) -> String {
     let size = crate::parse::tolerant::MAX_TEXT_BYTES - 1 + r.below(3) as usize;
     let pad = size - allow.len();
     let lead = r.below(pad as u64 + 1) as usize;
-    format!("{}{allow}{}", " ".repeat(lead), "\n".repeat(pad - lead))
+    // Allocated at its size once, as [`near_bound`]'s text.
+    let mut text = String::with_capacity(size);
+    text.extend(std::iter::repeat_n(' ', lead));
+    text.push_str(allow);
+    text.extend(std::iter::repeat_n('\n', pad - lead));
+    text
 }
 
 /// A provider's error page of 340 to 360 characters, so that the failure message the gate builds

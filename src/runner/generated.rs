@@ -1092,19 +1092,22 @@ struct Judged {
     reach: crate::generate::coverage::Coverage,
 }
 
-/// Judges the `total` cases that `ks` lists by batch (`ks(b)` is batch `b`, of at most [`BATCH`]),
-/// in case order: other threads draw each case, with `draw`, and decide it with the reference
-/// ahead, for that is most of the work; this one asks the implementation and judges.
+/// Judges the `total` cases that `ks` lists (`ks(range)` is the case numbers at those positions),
+/// `batch` at a time, in case order: other threads draw each case, with `draw`, and decide it
+/// with the reference ahead, for that is most of the work; this one asks the implementation and
+/// judges.
+#[allow(clippy::too_many_arguments)]
 fn judge_drawn(
     judge: &mut Judge<'_>,
     plan: &Plan,
     total: usize,
-    ks: &(dyn Fn(usize) -> Vec<usize> + Sync),
+    batch: usize,
+    ks: &(dyn Fn(std::ops::Range<usize>) -> Vec<usize> + Sync),
     draw: &(dyn Fn(usize) -> Drawn + Sync),
     rows: usize,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Judged {
-    let batches = total.div_ceil(BATCH);
+    let batches = total.div_ceil(batch);
     let mut out = Judged {
         row_hits: vec![0; rows],
         ..Judged::default()
@@ -1117,7 +1120,7 @@ fn judge_drawn(
         let mut queues = Vec::new();
         let mut returns = Vec::new();
         for p in 0..producers {
-            let (tx, rx) = mpsc::sync_channel::<Vec<Drawn>>(4);
+            let (tx, rx) = mpsc::sync_channel::<Vec<Drawn>>(QUEUED);
             // Judged batches go back to the thread that drew them, to be freed where they were
             // allocated: freeing across threads made the allocator's locks the bottleneck.
             let (back, done) = mpsc::channel::<Vec<Drawn>>();
@@ -1128,7 +1131,8 @@ fn judge_drawn(
                     while let Ok(old) = done.try_recv() {
                         drop(old);
                     }
-                    let drawn: Vec<Drawn> = ks(b).into_iter().map(draw).collect();
+                    let positions = b * batch..((b + 1) * batch).min(total);
+                    let drawn: Vec<Drawn> = ks(positions).into_iter().map(draw).collect();
                     if tx.send(drawn).is_err() {
                         return;
                     }
@@ -1201,7 +1205,7 @@ pub fn run(
     let wording = &plan.terms.wording;
     // This shard's cases, taken by batch number without a list of them.
     let total = plan.cases().len();
-    let call_ks = |b: usize| plan.cases().skip(b * BATCH).take(BATCH).collect();
+    let call_ks = |at: std::ops::Range<usize>| plan.cases().skip(at.start).take(at.len()).collect();
     let table_ref = table.as_ref();
     let draw_call = |k: usize| {
         let input = has.restrict(Input::One(Box::new(realizable(draw(seed, k)))));
@@ -1233,7 +1237,7 @@ pub fn run(
     };
     let rows = table.as_ref().map_or(0, |t| t.rows.len());
     let calls = judge_drawn(
-        &mut judge, plan, total, &call_ks, &draw_call, rows, progress,
+        &mut judge, plan, total, BATCH, &call_ks, &draw_call, rows, progress,
     );
     // Sessions, for an implementation that observes them: some of the same cases draw one too.
     let session_ks: Vec<usize> = if has.observes(crate::capability::Observable::Sessions) {
@@ -1265,18 +1269,12 @@ pub fn run(
             reached,
         }
     };
-    let session_batch = |b: usize| {
-        session_ks
-            .iter()
-            .skip(b * BATCH)
-            .take(BATCH)
-            .copied()
-            .collect()
-    };
+    let session_batch = |at: std::ops::Range<usize>| session_ks[at].to_vec();
     let sessions = judge_drawn(
         &mut judge,
         plan,
         session_ks.len(),
+        SESSION_BATCH,
         &session_batch,
         &draw_session,
         0,
@@ -1312,8 +1310,21 @@ pub fn run(
     }
 }
 
-/// Scenarios drawn per message between threads.
-const BATCH: usize = 256;
+/// Calls drawn per message between threads. What is drawn ahead of the judge is held in memory:
+/// each producer holds the batch it draws or sends, [`QUEUED`] more, and a judged batch until it
+/// frees it. One attempt in a few hundred is a text of a megabyte at the tolerant reader's bound
+/// ([`crate::generate::direct::attempt`]), so a batch of 256 calls held about a megabyte of them
+/// and a run 60 to 120 MB; 64 hold a quarter of that, and a message still costs little beside
+/// the cases' tens of microseconds each.
+const BATCH: usize = 64;
+
+/// Sessions drawn per message: a session holds about three calls, so a batch of sessions holds
+/// about as many as a batch of calls.
+const SESSION_BATCH: usize = BATCH / 4;
+
+/// Batches each producer may have waiting for the judge, besides the one it is drawing: a deeper
+/// queue holds more megabytes per producer and gains nothing once the judge has a batch waiting.
+const QUEUED: usize = 1;
 
 /// A counterexample for the terminal: the minimal input, each difference, and how to repeat it
 /// with the reference and with the implementation (`command`, empty for an in-process one).
