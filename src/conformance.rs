@@ -492,7 +492,10 @@ mod tests {
     }
 
     /// Every mutation of an input's outcome: of a call, or of each item of a session, and of the
-    /// session's items themselves (one missing, two swapped).
+    /// session's items themselves (one missing, two swapped). A session's call at index `k` takes
+    /// every fourth of a call's mutations, starting at the `k % 4`th: each mutation is tried inside
+    /// sessions at many indices, without the cost growing with the square of a session's length
+    /// (each mutation clones and compares the whole session).
     fn mutations(o: &InputOutcome) -> Vec<InputOutcome> {
         match o {
             InputOutcome::One(c) => call_mutations(c)
@@ -505,6 +508,8 @@ mod tests {
                     let items: Vec<ItemOutcome> = match item {
                         ItemOutcome::Call(c) => call_mutations(c)
                             .into_iter()
+                            .skip(k % 4)
+                            .step_by(4)
                             .map(|c| ItemOutcome::Call(Box::new(c)))
                             .collect(),
                         ItemOutcome::Event(e) => event_mutations(e)
@@ -600,6 +605,7 @@ mod tests {
             .iter()
             .flat_map(|e| mutations(e).into_iter().map(move |a| (e, a)))
             .filter(|(e, a)| agrees_by(e, a, wrong).is_err())
+            .take(11)
             .count();
         assert!(caught > 10, "{caught}");
     }
