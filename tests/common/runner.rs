@@ -64,3 +64,17 @@ pub fn mixed_cases(profile: Profile) -> Vec<cases::Case> {
     out.extend(observable_cases(profile));
     out
 }
+
+/// Asserts that every case of `report` passed, naming the first that did not with `what` (the
+/// profile or the run) and its verdict.
+pub fn every_case_passes(report: &runner::Report, what: &str) {
+    for r in &report.results {
+        assert_eq!(
+            r.status,
+            runner::Status::Pass,
+            "{what} {}: {:?}",
+            r.id,
+            r.verdict
+        );
+    }
+}

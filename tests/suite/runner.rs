@@ -3,7 +3,7 @@
 //! sent. Broken adapters written in Node.js — crashing, stalling, printing garbage, speaking
 //! another protocol — are in the second tier (`tests/external/runner.rs`).
 
-use crate::common::runner::{check, mixed_cases, quick};
+use crate::common::runner::{check, every_case_passes, mixed_cases, quick};
 
 use autoreview::runner::subprocess::{Limits, Subprocess};
 use autoreview::runner::{Severity, Status};
@@ -291,15 +291,7 @@ fn serve_passes_session_log_fact_and_requests_cases() {
         let cases = mixed_cases(profile);
         let report = check(vec![BIN.into(), "serve".into()], profile, &cases, quick());
         assert_eq!(report.protocol, Some(2));
-        for r in &report.results {
-            assert_eq!(
-                r.status,
-                Status::Pass,
-                "{profile} {}: {:?}",
-                r.id,
-                r.verdict
-            );
-        }
+        every_case_passes(&report, profile.as_str());
         assert_eq!(report.passed(), cases.len());
     }
 }
