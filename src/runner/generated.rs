@@ -34,7 +34,8 @@ pub struct Plan {
     pub seed: u64,
     /// This process's share.
     pub shard: Shard,
-    /// At most this many counterexamples are shrunk (one per violated clause).
+    /// At most this many counterexamples are shrunk for violations short of SAFETY (one per
+    /// violated clause); each violation at SAFETY gets one beyond the limit.
     pub max_counterexamples: usize,
     /// At most this many shrinking steps (each re-asks the implementation) per counterexample.
     pub max_shrink_steps: u32,
@@ -949,17 +950,29 @@ impl<'p> Shrinking<'p> {
             .filter(|t| !self.seen.contains(&t.key()))
             .filter(|t| only.is_none_or(|c| t.clauses().iter().any(|t| t == c)))
             .collect();
-        if wanted.is_empty() || self.found.len() >= self.plan.max_counterexamples {
+        if wanted.is_empty() {
             return None;
         }
         // A difference that can run a body is reported as one that does.
         let toward = toward_safety(judge, input, verdict);
         let mut raised_to = None;
         for target in wanted {
-            if self.found.len() >= self.plan.max_counterexamples {
-                break;
-            }
+            // Each target is looked at once, so the searches toward SAFETY are bounded by the
+            // violations, not by the cases, even when the limit is reached.
             self.seen.insert(target.key());
+            // The limit bounds the counterexamples short of SAFETY: a violation that runs a body
+            // nobody allowed always gets one, however many text differences came first.
+            let full = self.found.len() >= self.plan.max_counterexamples;
+            let reaches_safety = match &toward {
+                Some((_, v, _)) if keeps(&target, v, rank(verdict)) => true,
+                _ => match &target {
+                    Target::Clause(_, severity) => *severity == compare::Severity::Safety,
+                    Target::Kind(..) => verdict.worst() == Some(compare::Severity::Safety),
+                },
+            };
+            if full && !reaches_safety {
+                continue;
+            }
             let (start, start_verdict) = match &toward {
                 Some((i, v, step)) if keeps(&target, v, rank(verdict)) => {
                     raised_to = Some(raised(verdict, v, step));
@@ -1065,7 +1078,7 @@ pub fn shrink_fixed(
     let mut shrinking = Shrinking::new(plan);
     shrinking.covered(found.iter().flat_map(|f| &f.clauses));
     for v in super::violations::of(results, found) {
-        if v.counterexample.is_some() || shrinking.found.len() >= plan.max_counterexamples {
+        if v.counterexample.is_some() {
             continue;
         }
         let Some(case) = cases.iter().find(|c| c.id == v.first_case) else {
@@ -1904,12 +1917,9 @@ mod tests {
     /// reference does not, and the case it was found in raised to SAFETY by a difference that
     /// says what was changed to show it.
     fn reported_at_safety(imp: &mut dyn Implementation, count: usize) {
-        // As many counterexamples as the command shrinks by default: the rewording plants
-        // violates many text clauses, and each takes one.
-        let plan = Plan {
-            max_counterexamples: 50,
-            ..Plan::new(count, 5)
-        };
+        // The rewording plants violates more text clauses than the plan's limit of
+        // counterexamples: the one at SAFETY gets its counterexample all the same.
+        let plan = Plan::new(count, 5);
         let run = run(
             imp,
             Profile::RESILIENT,
