@@ -355,7 +355,7 @@ pub struct RunOptions {
     /// At most this many violated clauses get a counterexample: for each, the first generated
     /// case that breaks it (else the first fixed case) is shrunk while that clause stays violated.
     /// Differences that name no clause, and cases without an outcome, get one per kind of
-    /// difference, within the same limit. A clause broken at SAFETY gets one beyond the limit.
+    /// difference, within the same limit. Clauses broken at SAFETY have a limit of their own.
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub max_counterexamples: usize,
     /// Try at most this many smaller scenarios per counterexample (each asks the implementation).

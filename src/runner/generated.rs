@@ -34,8 +34,9 @@ pub struct Plan {
     pub seed: u64,
     /// This process's share.
     pub shard: Shard,
-    /// At most this many counterexamples are shrunk for violations short of SAFETY (one per
-    /// violated clause); each violation at SAFETY gets one beyond the limit.
+    /// At most this many counterexamples are shrunk for violations at SAFETY, and as many for
+    /// those short of it (one per violated clause): text differences found first do not crowd
+    /// out a SAFETY one.
     pub max_counterexamples: usize,
     /// At most this many shrinking steps (each re-asks the implementation) per counterexample.
     pub max_shrink_steps: u32,
@@ -908,6 +909,10 @@ pub(crate) struct Shrinking<'p> {
     /// The minimal inputs found so far, as JSON, and where in `found` each is.
     minimals: BTreeMap<String, usize>,
     pub(crate) found: Vec<Counterexample>,
+    /// How many targets at SAFETY, and short of it, were shrunk for: each within the plan's
+    /// limit.
+    at_safety: usize,
+    short_of_safety: usize,
 }
 
 impl<'p> Shrinking<'p> {
@@ -917,6 +922,8 @@ impl<'p> Shrinking<'p> {
             seen: BTreeSet::new(),
             minimals: BTreeMap::new(),
             found: Vec::new(),
+            at_safety: 0,
+            short_of_safety: 0,
         }
     }
 
@@ -950,7 +957,8 @@ impl<'p> Shrinking<'p> {
             .filter(|t| !self.seen.contains(&t.key()))
             .filter(|t| only.is_none_or(|c| t.clauses().iter().any(|t| t == c)))
             .collect();
-        if wanted.is_empty() {
+        let limit = self.plan.max_counterexamples;
+        if wanted.is_empty() || (self.short_of_safety >= limit && self.at_safety >= limit) {
             return None;
         }
         // A difference that can run a body is reported as one that does.
@@ -960,9 +968,9 @@ impl<'p> Shrinking<'p> {
             // Each target is looked at once, so the searches toward SAFETY are bounded by the
             // violations, not by the cases, even when the limit is reached.
             self.seen.insert(target.key());
-            // The limit bounds the counterexamples short of SAFETY: a violation that runs a body
-            // nobody allowed always gets one, however many text differences came first.
-            let full = self.found.len() >= self.plan.max_counterexamples;
+            // The limit bounds the counterexamples at SAFETY and those short of it apart: a
+            // violation that runs a body nobody allowed gets one however many text differences
+            // came first.
             let reaches_safety = match &toward {
                 Some((_, v, _)) if keeps(&target, v, rank(verdict)) => true,
                 _ => match &target {
@@ -970,9 +978,15 @@ impl<'p> Shrinking<'p> {
                     Target::Kind(..) => verdict.worst() == Some(compare::Severity::Safety),
                 },
             };
-            if full && !reaches_safety {
+            let taken = if reaches_safety {
+                &mut self.at_safety
+            } else {
+                &mut self.short_of_safety
+            };
+            if *taken >= limit {
                 continue;
             }
+            *taken += 1;
             let (start, start_verdict) = match &toward {
                 Some((i, v, step)) if keeps(&target, v, rank(verdict)) => {
                     raised_to = Some(raised(verdict, v, step));
