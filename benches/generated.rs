@@ -66,6 +66,7 @@ fn bare_round_trips(serve: &str, profile: Profile, count: usize, seed: u64) -> f
     let hello = serde_json::to_string(&protocol::Request::Hello {
         protocol: protocol::VERSION,
         profile,
+        rules: Some(profile.wire_rules()),
         runner: "bench".into(),
     })
     .unwrap();

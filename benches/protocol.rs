@@ -69,6 +69,7 @@ fn measure(label: &str, serve: &str, profile: Profile, cases: &[cases::Case], ru
     let hello = serde_json::to_string(&protocol::Request::Hello {
         protocol: protocol::VERSION,
         profile,
+        rules: Some(profile.wire_rules()),
         runner: "bench".into(),
     })
     .unwrap();

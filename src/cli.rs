@@ -52,6 +52,19 @@ pub enum Command {
         #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = autoreview::profile::DEFAULT)]
         profile: Profile,
     },
+    /// List the profiles, one per line: its name, a tab, what it is.
+    ///
+    /// With --json, one array of objects: each profile's `name`, `summary`, `clauses` (every clause
+    /// it holds), `features` and `rules`: its reader, its rules and the configuration it reads,
+    /// exactly as a runner's hello tells an adapter (spec/protocol.md, "Rules"). A script iterates
+    /// over the names:
+    ///
+    ///   for p in $(autoreview profiles | cut -f1); do autoreview check --profile "$p" -- ...; done
+    Profiles {
+        /// One JSON array for tools.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a profile's decision table.
     Table {
         /// The profile.
@@ -516,6 +529,10 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Decide { profile } => decide(profile),
+        Command::Profiles { json } => {
+            print_all(&profiles_listing(json))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Table { profile, format } => {
             let table = Table::load(profile)?;
             let text = match format {
@@ -1198,4 +1215,29 @@ fn decide_line(line: &[u8], profile: Profile) -> Result<String, String> {
     }))
     .map_err(|_| "internal error: the reference engine panicked on this scenario".to_owned())?;
     serde_json::to_string(&outcome).map_err(|e| format!("internal error: {e}"))
+}
+
+/// What `autoreview profiles` prints: a line per profile, or with `json` one array.
+fn profiles_listing(json: bool) -> String {
+    if !json {
+        return Profile::all()
+            .iter()
+            .map(|p| format!("{}\t{}\n", p.as_str(), p.summary()))
+            .collect();
+    }
+    let all: Vec<serde_json::Value> = Profile::all()
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "name": p.as_str(),
+                "summary": p.summary(),
+                "clauses": p.clauses(),
+                "features": p.features,
+                "rules": p.wire_rules(),
+            })
+        })
+        .collect();
+    let mut text = serde_json::to_string_pretty(&all).expect("profiles are JSON");
+    text.push('\n');
+    text
 }

@@ -20,7 +20,7 @@ pub struct Profile(&'static str);
 pub const DEFAULT: Profile = Profile::RESILIENT;
 
 /// Which reader turns a reviewer's reply into a decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reader {
     /// Exactly one JSON object of six shapes (chapter 4, AR-PARSE-*).
@@ -30,7 +30,7 @@ pub enum Reader {
 }
 
 /// How a failure's message turns the provider's values into text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum FailureText {
     /// As JavaScript's `String()` does (AR-REVIEW-5): an object is `[object Object]`.
@@ -40,7 +40,7 @@ pub enum FailureText {
 }
 
 /// Whether, and after which failures, a review makes another request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum AsksAgain {
     /// One request per review (AR-REVIEW-1).
@@ -51,7 +51,7 @@ pub enum AsksAgain {
 }
 
 /// Which route reviewer requests use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RouteRule {
     /// The session's latest request header (AR-REVIEW-3).
@@ -61,7 +61,7 @@ pub enum RouteRule {
 }
 
 /// Where the pending tool's schema is looked up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SchemaRule {
     /// The request header only (AR-REVIEW-2).
@@ -71,7 +71,7 @@ pub enum SchemaRule {
 }
 
 /// What a session whose header names no working directory comes to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum WorkingDirectoryRule {
     /// The review fails before any request (AR-REVIEW-10).
@@ -81,7 +81,7 @@ pub enum WorkingDirectoryRule {
 }
 
 /// What the gate decides once the review settled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum FailureRules {
     /// A failure is a denial; a reviewer denial is final under a recorded `never` (AR-DECIDE-1,
@@ -93,7 +93,7 @@ pub enum FailureRules {
 }
 
 /// Which preset the gate reads for a call once disposal moved the session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PresetRead {
     /// The preset as it stood when the call started (AR-DISPOSE-2).
@@ -103,7 +103,7 @@ pub enum PresetRead {
 }
 
 /// The rules a profile follows where profiles differ, as its file states them.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
     /// How failure messages render provider values.
@@ -158,6 +158,73 @@ pub struct ProfileSpec {
     pub features: Vec<String>,
     /// The rules it follows where profiles differ.
     pub rules: Rules,
+}
+
+/// What the runner's `hello` tells an adapter of the run's profile (`spec/protocol.md`, "Rules"):
+/// its reader, its rules and the configuration it reads, so that a gate decides by rule and never
+/// by the profile's name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WireRules {
+    /// The reader of reviewer replies.
+    pub reader: Reader,
+    /// The rules it follows where profiles differ.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// The scenario's `config` members the profile reads; a gate ignores the others.
+    pub config: Vec<String>,
+}
+
+/// A rule's value as a `hello` writes it: a name, or yes and no (the schema of an adapter's
+/// `rules` lists).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RuleValue {
+    /// A named value, such as `tolerant`.
+    Name(String),
+    /// Yes or no, such as a rule `deadline`.
+    Flag(bool),
+}
+
+impl WireRules {
+    /// Each rule's name and value, as the wire writes them: `reader` first, then the file's.
+    pub fn values(&self) -> Vec<(String, serde_json::Value)> {
+        let mut all = vec![(
+            "reader".to_owned(),
+            serde_json::to_value(self.reader).expect("a reader is a string"),
+        )];
+        if let serde_json::Value::Object(map) =
+            serde_json::to_value(&self.rules).expect("rules are an object")
+        {
+            all.extend(map);
+        }
+        all
+    }
+
+    /// The rule values of these rules that a gate implementing the values `offered` (an
+    /// adapter's `hello`, `rules`) lacks, as `name value`: none, and it can be checked against a
+    /// profile with these rules. A rule name no profile has is an error naming the known ones.
+    pub fn unmet_by(
+        &self,
+        offered: &BTreeMap<String, Vec<serde_json::Value>>,
+    ) -> Result<Vec<String>, String> {
+        let values = self.values();
+        if let Some(unknown) = offered
+            .keys()
+            .find(|name| !values.iter().any(|(n, _)| n == *name))
+        {
+            let names: Vec<&str> = values.iter().map(|(n, _)| n.as_str()).collect();
+            return Err(format!(
+                "its hello's `rules` names the rule {unknown:?}, which no profile has (expected some of {})",
+                names.join(", ")
+            ));
+        }
+        Ok(values
+            .iter()
+            .filter(|(name, value)| !offered.get(name).is_some_and(|vs| vs.contains(value)))
+            .map(|(name, value)| format!("{name} {value}"))
+            .collect())
+    }
 }
 
 /// Why a profile file cannot be used.
@@ -333,6 +400,15 @@ impl std::ops::Deref for Profile {
 }
 
 impl ProfileSpec {
+    /// What the runner's `hello` tells an adapter of this profile.
+    pub fn wire_rules(&self) -> WireRules {
+        WireRules {
+            reader: self.reader,
+            rules: self.rules.clone(),
+            config: self.config.clone(),
+        }
+    }
+
     /// The reader of reviewer replies.
     pub fn reader(&self) -> Reader {
         self.reader

@@ -26,6 +26,10 @@ pub enum Request {
         protocol: u32,
         /// The profile every case of this run is decided under.
         profile: Profile,
+        /// The profile's reader, rules and the configuration it reads: a gate decides by these,
+        /// never by the profile's name. The runner always sends them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rules: Option<crate::profile::WireRules>,
         /// The runner's name and version, for the adapter's logs.
         runner: String,
     },
@@ -82,6 +86,14 @@ pub enum Reply {
         implementation: ImplementationInfo,
         /// The profiles it can be checked against.
         profiles: Vec<Profile>,
+        /// Protocol 2: the values of each rule its gate implements (`spec/protocol.md`, "Rules"):
+        /// it can also be checked against any profile whose every rule value is listed, a user's
+        /// own profile among them; absent, only against `profiles`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(
+            with = "Option<std::collections::BTreeMap<String, Vec<crate::profile::RuleValue>>>"
+        )]
+        rules: Option<std::collections::BTreeMap<String, Vec<Value>>>,
         /// Protocol 2: what it observes beyond protocol 1; absent, nothing.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schemars(with = "Option<Vec<crate::capability::Observable>>")]
@@ -301,6 +313,7 @@ pub fn serve(
                         homepage: None,
                     },
                     profiles: profiles.to_vec(),
+                    rules: None,
                     observes: Some(
                         crate::capability::Observable::ALL
                             .iter()

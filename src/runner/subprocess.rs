@@ -135,21 +135,30 @@ pub enum StartError {
         message: String,
     },
     /// The adapter cannot be checked against the run's profile.
-    #[error("{}", profile_mismatch(*profile, supported))]
+    #[error("{}", profile_mismatch(*profile, supported, unmet.as_deref()))]
     Profile {
         /// The run's profile.
         profile: Profile,
         /// What it supports.
         supported: Vec<Profile>,
+        /// When its hello lists `rules`: the run's profile's rule values it lacks.
+        unmet: Option<Vec<String>>,
     },
 }
 
 /// Says which profiles the adapter offers, which one the run asked for, and the two ways out.
-fn profile_mismatch(asked: Profile, offered: &[Profile]) -> String {
+/// When the hello lists `rules`, also the rule values of the run's profile it lacks (`unmet`).
+fn profile_mismatch(asked: Profile, offered: &[Profile], unmet: Option<&[String]>) -> String {
     let mut names: Vec<&str> = offered.iter().map(|p| p.as_str()).collect();
     names.sort_unstable();
     names.dedup();
-    let fix = format!("make the adapter offer {asked} in its hello");
+    let fix = match unmet {
+        None => format!("make the adapter offer {asked} in its hello"),
+        Some(unmet) => format!(
+            "make the adapter offer {asked} in its hello, or implement and list in its `rules` what {asked} needs and it lacks: {}",
+            unmet.join(", ")
+        ),
+    };
     match names.as_slice() {
         [] => format!(
             "the adapter offers no profile (its hello lists none), and the run asked for {asked}: {fix}"
@@ -548,6 +557,7 @@ impl Subprocess {
         let hello = Request::Hello {
             protocol: protocol::VERSION,
             profile: self.profile,
+            rules: Some(self.profile.wire_rules()),
             runner: format!("autoreview {}", env!("CARGO_PKG_VERSION")),
         };
         if let Err(e) = running.write(&[&request_line(&hello)], self.limits.handshake_timeout) {
@@ -563,6 +573,7 @@ impl Subprocess {
                     protocol: p,
                     implementation,
                     profiles,
+                    rules,
                     observes,
                     lacks,
                     features,
@@ -594,11 +605,33 @@ impl Subprocess {
                             });
                         }
                     };
-                    if !profiles.contains(&self.profile) {
+                    // A gate that decides by rule is checked against every profile whose rule
+                    // values it lists.
+                    let unmet = match &rules {
+                        None => None,
+                        Some(_) if p < 2 => Some(Err(format!(
+                            "its hello lists `rules` with protocol {p}; `rules` belongs to protocol 2: answer `\"protocol\": 2`, or leave `rules` out"
+                        ))),
+                        Some(offered) => Some(self.profile.wire_rules().unmet_by(offered)),
+                    };
+                    let unmet = match unmet.transpose() {
+                        Ok(unmet) => unmet,
+                        Err(message) => {
+                            running.kill();
+                            return Err(StartError::Observes {
+                                command: self.command_line(),
+                                message,
+                            });
+                        }
+                    };
+                    if !profiles.contains(&self.profile)
+                        && unmet.as_ref().is_none_or(|u| !u.is_empty())
+                    {
                         running.kill();
                         return Err(StartError::Profile {
                             profile: self.profile,
                             supported: profiles,
+                            unmet,
                         });
                     }
                     Ok((
@@ -1125,17 +1158,17 @@ mod tests {
     fn a_profile_mismatch_names_every_offered_profile() {
         let (baseline, resilient) = (Profile::BASELINE, Profile::RESILIENT);
         assert_eq!(
-            profile_mismatch(resilient, &[]),
+            profile_mismatch(resilient, &[], None),
             "the adapter offers no profile (its hello lists none), and the run asked for \
              resilient: make the adapter offer resilient in its hello"
         );
         assert_eq!(
-            profile_mismatch(baseline, &[resilient, resilient]),
+            profile_mismatch(baseline, &[resilient, resilient], None),
             "the adapter offers only the profile resilient, and the run asked for baseline: run \
              with --profile resilient, or make the adapter offer baseline in its hello"
         );
         assert_eq!(
-            profile_mismatch(resilient, &[baseline, resilient]),
+            profile_mismatch(resilient, &[baseline, resilient], None),
             "the adapter offers the profiles baseline and resilient, and the run asked for \
              resilient: run with --profile baseline or --profile resilient, or make the adapter \
              offer resilient in its hello"

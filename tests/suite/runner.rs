@@ -295,3 +295,112 @@ fn serve_passes_session_log_fact_and_requests_cases() {
         assert_eq!(report.passed(), cases.len());
     }
 }
+
+/// An adapter started by `sh -c`: its hello answers `hello` (a JSON object without `type` and
+/// `protocol`, which are added), after writing the runner's hello line to `heard`.
+fn answering(hello: &str, heard: &std::path::Path) -> Vec<String> {
+    vec![
+        "sh".into(),
+        "-c".into(),
+        format!(
+            "read line; printf '%s\\n' \"$line\" > '{}'; printf '%s\\n' '{{\"type\":\"hello\",\"protocol\":2,\"implementation\":{{\"name\":\"x\",\"version\":\"1\",\"language\":\"sh\"}},{}}}'; read line; sleep 5",
+            heard.display(),
+            hello
+        ),
+    ]
+}
+
+/// The runner's hello tells the adapter the profile's reader, rules and the configuration it
+/// reads (spec/protocol.md, "Rules"), so that a gate decides by rule; an adapter that lists the
+/// rule values it implements is checked against every profile whose values it lists, whatever
+/// the profile's name, and one that lacks a value is told which.
+#[test]
+fn a_gate_that_decides_by_rule_is_told_the_rules_and_checked_against_any_profile_it_covers() {
+    let dir = crate::shared_dir::fresh("handshake-rules");
+    let heard = dir.join("hello.json");
+    let every: std::collections::BTreeMap<String, Vec<serde_json::Value>> = {
+        let mut every = std::collections::BTreeMap::<String, Vec<serde_json::Value>>::new();
+        for p in Profile::all() {
+            for (name, value) in p.wire_rules().values() {
+                let values = every.entry(name).or_default();
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            }
+        }
+        every
+    };
+    let rules = serde_json::to_string(&every).unwrap();
+    for profile in Profile::all() {
+        // No profile by name: the rules alone admit it.
+        Subprocess::start(
+            answering(&format!(r#""profiles":[],"rules":{rules}"#), &heard),
+            profile,
+            quick(),
+        )
+        .unwrap_or_else(|e| panic!("{profile}: {e}"));
+        let line: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&heard).unwrap()).unwrap();
+        assert_eq!(line["profile"], profile.as_str());
+        assert_eq!(
+            line["rules"],
+            serde_json::to_value(profile.wire_rules()).unwrap(),
+            "{profile}"
+        );
+        assert_eq!(
+            line["rules"]["reader"],
+            serde_json::to_value(profile.reader()).unwrap()
+        );
+        assert_eq!(line["rules"]["config"], serde_json::json!(profile.config));
+    }
+    // The baseline's reader alone: the resilient profile's tolerant reader is what it lacks.
+    let mut strict_only = every.clone();
+    strict_only.insert("reader".into(), vec![serde_json::json!("strict")]);
+    let strict_only = serde_json::to_string(&strict_only).unwrap();
+    Subprocess::start(
+        answering(&format!(r#""profiles":[],"rules":{strict_only}"#), &heard),
+        Profile::BASELINE,
+        quick(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let err = Subprocess::start(
+        answering(&format!(r#""profiles":[],"rules":{strict_only}"#), &heard),
+        Profile::RESILIENT,
+        quick(),
+    )
+    .err()
+    .expect("the handshake fails")
+    .to_string();
+    assert!(
+        err.contains(
+            "or implement and list in its `rules` what resilient needs and it lacks: reader \"tolerant\""
+        ),
+        "{err}"
+    );
+    // Named, the profile needs no rules.
+    Subprocess::start(
+        answering(
+            &format!(r#""profiles":["resilient"],"rules":{strict_only}"#),
+            &heard,
+        ),
+        Profile::RESILIENT,
+        quick(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // A rule no profile has is named, with the ones there are.
+    let err = Subprocess::start(
+        answering(
+            r#""profiles":["baseline"],"rules":{"colour":["blue"]}"#,
+            &heard,
+        ),
+        Profile::BASELINE,
+        quick(),
+    )
+    .err()
+    .expect("the handshake fails")
+    .to_string();
+    assert!(
+        err.contains("its hello's `rules` names the rule \"colour\", which no profile has (expected some of reader, failure_text, "),
+        "{err}"
+    );
+}

@@ -597,6 +597,11 @@ export type Request =
     protocol: number;
     /** The profile every case of this run is decided under. */
     profile: Profile;
+    /**
+     * The profile's reader, rules and the configuration it reads: a gate decides by these,
+     * never by the profile's name. The runner always sends them.
+     */
+    rules?: WireRules | null;
     /** The runner's name and version, for the adapter's logs. */
     runner: string;
   }
@@ -628,6 +633,103 @@ export type Request =
 
 /** A conformance profile: the name of a file under `spec/profiles/`. */
 export type Profile = "baseline" | "resilient";
+
+/**
+ * What the runner's `hello` tells an adapter of the run's profile (`spec/protocol.md`, "Rules"):
+ * its reader, its rules and the configuration it reads, so that a gate decides by rule and never
+ * by the profile's name.
+ */
+export interface WireRules {
+  /** The reader of reviewer replies. */
+  reader: Reader;
+  /** How failure messages render provider values. */
+  failure_text: FailureText;
+  /** Whether a review asks again after a failure. */
+  asks_again: AsksAgain;
+  /** Whether a review has a deadline (AR-RES-RETRY-4). */
+  deadline: boolean;
+  /** Whether the session counts reviewer failures in a row (AR-RES-HINT-1). */
+  counts_failures: boolean;
+  /** Whether reviewer requests carry the session's id (AR-RES-REQUEST-1). */
+  session_id_in_requests: boolean;
+  /** Which route reviewer requests use. */
+  route: RouteRule;
+  /** Where the pending tool's schema is looked up. */
+  schema: SchemaRule;
+  /** What a session without a working directory comes to. */
+  working_directory: WorkingDirectoryRule;
+  /** What the gate decides once the review settled. */
+  failures: FailureRules;
+  /** Which preset the gate reads once disposal moved the session. */
+  preset_read: PresetRead;
+  /** The scenario's `config` members the profile reads; a gate ignores the others. */
+  config: string[];
+}
+
+/** Which reader turns a reviewer's reply into a decision. */
+export type Reader =
+  /** Exactly one JSON object of six shapes (chapter 4, AR-PARSE-*). */
+  | "strict"
+  /** A decision found in what a model really writes, within bounds (chapter 10, AR-TOL-*). */
+  | "tolerant";
+
+/** How a failure's message turns the provider's values into text. */
+export type FailureText =
+  /** As JavaScript's `String()` does (AR-REVIEW-5): an object is `[object Object]`. */
+  | "javascript"
+  /** Made readable and bounded (AR-RES-NORM-1..4). */
+  | "normalized";
+
+/** Whether, and after which failures, a review makes another request. */
+export type AsksAgain =
+  /** One request per review (AR-REVIEW-1). */
+  | "never"
+  /**
+   * Repairs after protocol failures and retries after transport failures, within the
+   * configured budgets (AR-RES-RETRY-1..3).
+   */
+  | "repair-and-retry";
+
+/** Which route reviewer requests use. */
+export type RouteRule =
+  /** The session's latest request header (AR-REVIEW-3). */
+  | "session"
+  /** A configured reviewer route when one is set, else the session's (AR-RES-ROUTE-1). */
+  | "configured-first";
+
+/** Where the pending tool's schema is looked up. */
+export type SchemaRule =
+  /** The request header only (AR-REVIEW-2). */
+  | "header"
+  /** The live registry, then the header (AR-RES-SCHEMA-1). */
+  | "registry-first";
+
+/** What a session whose header names no working directory comes to. */
+export type WorkingDirectoryRule =
+  /** The review fails before any request (AR-REVIEW-10). */
+  | "required"
+  /** The deployment's working directory stands in (AR-RES-CWD-1). */
+  | "deployment-fallback";
+
+/** What the gate decides once the review settled. */
+export type FailureRules =
+  /**
+   * A failure is a denial; a reviewer denial is final under a recorded `never` (AR-DECIDE-1,
+   * AR-DECIDE-2, AR-DECIDE-6).
+   */
+  | "shipped"
+  /**
+   * A failure is put to the human under `ask` unless configured otherwise; a denial is final
+   * under an effective `never` (AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1).
+   */
+  | "resilient";
+
+/** Which preset the gate reads for a call once disposal moved the session. */
+export type PresetRead =
+  /** The preset as it stood when the call started (AR-DISPOSE-2). */
+  | "at-start"
+  /** The session's current preset (AR-RES-DISPOSE-1). */
+  | "current";
 
 /**
  * What the outcome of a `decide` with a canonical scenario holds (`spec/protocol.md`,
@@ -666,6 +768,14 @@ export type Reply =
     implementation: ImplementationInfo;
     /** The profiles it can be checked against. */
     profiles: Profile[];
+    /**
+     * Protocol 2: the values of each rule its gate implements (`spec/protocol.md`, "Rules"):
+     * it can also be checked against any profile whose every rule value is listed, a user's
+     * own profile among them; absent, only against `profiles`.
+     */
+    rules?: {
+      [key: string]: RuleValue[];
+    } | null;
     /** Protocol 2: what it observes beyond protocol 1; absent, nothing. */
     observes?: Observable[] | null;
     /** Protocol 2: what its framework cannot express; absent, nothing. */
@@ -709,6 +819,16 @@ export interface ImplementationInfo {
   /** Where to read more, if anywhere. */
   homepage?: string | null;
 }
+
+/**
+ * A rule's value as a `hello` writes it: a name, or yes and no (the schema of an adapter's
+ * `rules` lists).
+ */
+export type RuleValue =
+  /** A named value, such as `tolerant`. */
+  | string
+  /** Yes or no, such as a rule `deadline`. */
+  | boolean;
 
 /**
  * One thing an adapter can observe and set up beyond protocol 1, as its `hello` names it
