@@ -4,6 +4,7 @@
 //! its scripted world answers as the line says, and its example gate reaches the outcome. It is
 //! what a kit in another language is built against (`adapters/node/README.md`).
 //!
+//! Each line names its profile and carries its rules (what a runner's `hello` tells an adapter).
 //! The lines are, for each profile, a call at every default ([`DEFAULTS`]), the fixed cases whose
 //! canonical scenario is short, then calls
 //! and sessions drawn by the generator from [`SEED`]: between them every member of the canonical
@@ -85,6 +86,7 @@ fn line(case: &str, profile: Profile, input: &Input) -> Option<Value> {
     Some(json!({
         "case": case,
         "profile": profile,
+        "rules": profile.wire_rules(),
         "reply": reply,
         "scenario": scenario,
         "world": canonical::world(input),
