@@ -4,12 +4,12 @@
     autoreview smoke --profile baseline -- python3 adapters/python/example_adapter.py
     autoreview check --profile baseline -- python3 adapters/python/example_adapter.py
     autoreview check --profile resilient -- python3 adapters/python/example_adapter.py
-    python3 adapters/python/example_adapter.py --decide resilient < scenarios.jsonl
+    python3 adapters/python/example_adapter.py --decide < spec/fixtures/replay.jsonl
 
 autoreview_kit does everything but the gate: the protocol loop, the session and its presets, the
 scripted reviewer, downstream listeners, the approval service, abort signals, the tool runtime and
-the outcome. This file only says which gate to check, what it is called, which profiles it
-implements, and what it can observe. Run from this directory it uses the kit beside it; copied
+the outcome. This file only says which gate to check, what it is called, which rule values (or
+profiles) it implements, and what it can observe. Run from this directory it uses the kit beside it; copied
 elsewhere, the kit installed with ``pip install ./adapters/python``.
 """
 
@@ -28,6 +28,9 @@ from autoreview_kit import serve
 #     from my_gate.autoreview import install_for_checks as install
 #
 # where the function maps the kit's services onto the ones your integration takes:
+#   host.rules["reader"], host.rules["failures"], ...  -> the run's rules: decide by these, never by
+#                                        host.profile (a name, for logs); autoreview_kit.rules
+#                                        says what each value means
 #   host.presets.current / .select / .register_auto     -> your permission presets
 #   host.approval.override_of(s) / .effective_policy(s)  -> your approval policy
 #   host.sessions.list()                 -> the live sessions your disposal walks
@@ -40,7 +43,7 @@ from autoreview_kit import serve
 # Call env.observe.review_failure(failure_class, message, implementation_defined) wherever your
 # gate logs a reviewer failure (the outcome's review.failure comes from it).
 # ------------------------------------------------------------------------------------------------
-from autoreview_kit.example_gate import install
+from autoreview_kit.example_gate import IMPLEMENTED_RULES, install
 
 if __name__ == "__main__":
     sys.exit(
@@ -50,9 +53,15 @@ if __name__ == "__main__":
                 "version": "0.1.0",  # its version
                 "language": "python",
             },
-            # The profiles your gate implements. A gate that implements only the baseline lists
-            # ("baseline",) until it implements chapters 10 and 11 of the spec.
-            profiles=("baseline", "resilient"),
+            # The values of each rule your gate implements (autoreview_kit.RULE_VALUES lists them
+            # all): the runner checks it against every profile whose rule values are all listed,
+            # one written after your gate included. The example implements every value. A gate
+            # that implements only the shipped behaviour lists one value a rule, e.g.
+            #   rules={"reader": ("strict",), "failure_text": ("javascript",), ...},
+            rules=IMPLEMENTED_RULES,
+            # The profiles your gate can be checked against by name, if it does not list rules
+            # (or besides them), e.g. ("baseline",). Deciding by rule, the example names none.
+            profiles=(),
             # What your gate can observe (protocol 2). List only what it can express: a case that
             # needs something left out reads "not applicable" instead of failing or passing.
             #   "sessions"     several calls and lifecycle events in one installation: your gate

@@ -30,6 +30,7 @@ from .clock import VirtualClock, VirtualTimeLoop
 from .jsvalues import js_json, js_number, js_string
 from .outcome import CallRecord, build_outcome, prefix_only
 from .protocol import PROTOCOL, serve
+from .rules import RULE_VALUES, RULES
 from .scenario import DEFAULT_PROFILE, Config, decode
 from .signals import AbortController, Aborted, AbortSignal
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, Env, GateError, Host, run_input
@@ -42,6 +43,8 @@ __all__ = [
     "FEATURES",
     "OBSERVABLES",
     "PROTOCOL",
+    "RULES",
+    "RULE_VALUES",
     "AbortController",
     "AbortSignal",
     "Aborted",

@@ -1,7 +1,14 @@
-"""example_gate — a small, readable Auto review gate implementing both profiles of
-spec/auto-review.md: the ``baseline`` (chapters 0-9, the shipped gate) and the ``resilient``
-profile (chapters 10 and 11: a tolerant reader, bounded repairs and retries under one deadline,
-readable failure messages, failures asked about, a recovery hint). ``host.profile`` selects one.
+"""example_gate — a small, readable Auto review gate that decides by the run's rules
+(spec/protocol.md, "Rules"; ``host.rules``), never by a profile's name. It implements every value
+of every rule, so it can be checked against the ``baseline`` profile of spec/auto-review.md
+(chapters 0-9, the shipped gate), the ``resilient`` one (chapters 10 and 11: a tolerant reader,
+bounded repairs and retries under one deadline, readable failure messages, failures asked about,
+a recovery hint) and any profile that recombines their rules. :data:`IMPLEMENTED_RULES` is what its
+hello lists. Each rule is asked where it matters: ``reader`` and ``failure_text`` where a response
+is read (:func:`ask_reviewer`), ``asks_again`` and ``deadline`` around its requests,
+``route``, ``working_directory``, ``schema`` and ``session_id_in_requests`` in :func:`review`,
+``counts_failures`` where a review settles, ``preset_read`` and ``failures`` in the listener. The
+configuration (``host.config``) is read only by the rule that uses it.
 
 It is an integration, as a host installs one: ``install(host, restored)`` registers the Auto
 preset and returns an :class:`ExampleIntegration` with ``listener(call, call_next, env)``,
@@ -59,6 +66,21 @@ from autoreview_kit import (
 )
 
 CallNext = Callable[[], Awaitable[Decision]]
+
+#: The values of each rule this gate implements: every one (``serve(rules=IMPLEMENTED_RULES)``).
+IMPLEMENTED_RULES: Mapping[str, tuple[Any, ...]] = {
+    "reader": ("strict", "tolerant"),
+    "failure_text": ("javascript", "normalized"),
+    "asks_again": ("never", "repair-and-retry"),
+    "deadline": (False, True),
+    "counts_failures": (False, True),
+    "session_id_in_requests": (False, True),
+    "route": ("session", "configured-first"),
+    "schema": ("header", "registry-first"),
+    "working_directory": ("required", "deployment-fallback"),
+    "failures": ("shipped", "resilient"),
+    "preset_read": ("at-start", "current"),
+}
 
 # ---- Texts (spec chapter 9 and AR-RES-MSG-1) ----------------------------------------------------
 
@@ -375,8 +397,8 @@ def split_response(chunks: list[Chunk]) -> tuple[list[Block], Finish, bool]:
 
 def check_finish(finish: Finish, to_text: Callable[[Any], str]) -> None:
     """AR-PARSE-1 / AR-TOL-1: a response that did not stop normally is a failure. ``to_text``
-    turns the provider's message into text: ``js_string`` in the baseline (AR-REVIEW-5),
-    ``text_of`` in the resilient profile (AR-RES-NORM-1)."""
+    turns the provider's message into text as the rule ``failure_text`` says: ``js_string`` for
+    ``javascript`` (AR-REVIEW-5), ``text_of`` for ``normalized`` (AR-RES-NORM-1)."""
     if finish.kind in ("error", "aborted"):
         text = to_text(finish.message)
         failure_class = "aborted" if finish.kind == "aborted" else classify_error_finish(finish.code or "", text)
@@ -388,10 +410,12 @@ def check_finish(finish: Finish, to_text: Callable[[Any], str]) -> None:
 # ---- The strict reader (chapter 4, baseline) ----------------------------------------------------
 
 
-def read_strict(chunks: list[Chunk]) -> Verdict:
-    """AR-PARSE-1..7: read a reviewer response into a verdict, or raise a ReviewFailure."""
+def read_strict(chunks: list[Chunk], to_text: Callable[[Any], str] = js_string) -> Verdict:
+    """AR-PARSE-1..7: read a reviewer response into a verdict, or raise a ReviewFailure.
+    ``to_text`` turns a failed finish's message into text (``failure_text``): ``js_string``,
+    String(value), so an object is [object Object] (AR-REVIEW-5), or ``text_of`` (AR-RES-NORM-1)."""
     blocks, finish, data_after_finish = split_response(chunks)
-    check_finish(finish, js_string)  # AR-PARSE-1: String(value), so an object is [object Object]
+    check_finish(finish, to_text)  # AR-PARSE-1
     if data_after_finish:
         raise ReviewFailure("protocol", MSG.AFTER_FINISH)  # AR-PARSE-2
     if not blocks or blocks[-1].type != "text" or any(b.type != "reasoning" for b in blocks[:-1]):
@@ -507,10 +531,11 @@ def read_decision_text(text: str) -> Verdict:
     return verdict
 
 
-def read_tolerant(chunks: list[Chunk]) -> Verdict:
-    """AR-TOL-1..3, then the text: read a reviewer response tolerantly, or raise a ReviewFailure."""
+def read_tolerant(chunks: list[Chunk], to_text: Callable[[Any], str] = text_of) -> Verdict:
+    """AR-TOL-1..3, then the text: read a reviewer response tolerantly, or raise a ReviewFailure.
+    ``to_text`` as for :func:`read_strict`."""
     blocks, finish, _ = split_response(chunks)  # data after the finish is not read (AR-TOL-2)
-    check_finish(finish, text_of)
+    check_finish(finish, to_text)
     if any(b.type == "tool-call" for b in blocks):
         raise ReviewFailure("protocol", MSG.TOOL_CALL)
     text = "".join(b.text for b in blocks if b.type == "text")
@@ -561,48 +586,42 @@ def schema_failure(call: ToolCall) -> ReviewFailure:
     return ReviewFailure("schema", MSG.SCHEMA_PTC if call.kind == "ptc-inner" else MSG.SCHEMA_NATIVE)
 
 
-async def review_once(call: ToolCall, session: Session, env: Env, signal: AbortSignal) -> Verdict | ReviewFailure:
-    """Baseline: one review, at most one request. Returns the verdict or the failure."""
-    try:
-        # AR-REVIEW-3/9: the session's own route, complete, checked first as shipped.
-        route = session.route
-        if not route.provider or not route.model:
-            raise ReviewFailure("route", MSG.NO_ROUTE)
-        # AR-REVIEW-10: the header's working directory, then the call in the log (AR-REVIEW-11).
-        if session.working_directory is None:
-            raise ReviewFailure("session", MSG.NO_CWD)
-        action = pending_action(call, session)
-        # AR-REVIEW-2: the schema from the request header (ptc-inner: the binding), exactly one.
-        if len(env.tools.header_schemas(call)) != 1:
-            raise schema_failure(call)
-        try:
-            # The baseline's requests carry no session id (AR-REVIEW-12).
-            chunks = await env.llm.request(**review_request(call, route, signal, cwd=session.working_directory, action=action))
-        except ReviewerError as thrown:
-            raise ReviewFailure("internal", str(thrown)) from None  # AR-REVIEW-5 item 3: String(value)
-        return read_strict(chunks)
-    except Exception as error:
-        failure = error if isinstance(error, ReviewFailure) else ReviewFailure("internal", str(error))
-        env.observe.review_failure(failure.failure_class, failure.message, failure.implementation_defined)
-        return failure
+def schema_resolves(call: ToolCall, env: Env) -> bool:
+    """AR-REVIEW-2: exactly one schema of the call's name in the request header (for a
+    ``ptc-inner`` call, the binding); under ``schema`` ``registry-first`` the live registry is
+    asked first (AR-RES-SCHEMA-1)."""
+    if env.rules["schema"] == "registry-first" and len(env.tools.registry_schemas(call)) == 1:
+        return True
+    return len(env.tools.header_schemas(call)) == 1
 
 
 async def ask_reviewer(call: ToolCall, route: Route, env: Env, signal: AbortSignal, **request: Any) -> Verdict:
-    """Resilient: requests under one deadline, with repairs after protocol failures and retries
-    after transport failures (AR-RES-RETRY-1..5). Returns a verdict or raises a ReviewFailure,
-    marked ``by_signal`` when the caller's or the lifecycle's signal ended it (AR-CANCEL-6)."""
-    config = env.config
-    repairs, retries, repair = config.repair_attempts, config.transport_retries, False
+    """The review's requests: one (``asks_again`` ``never``, AR-REVIEW-1), or repairs after
+    protocol failures and retries after transport failures within the configured budgets
+    (``repair-and-retry``, AR-RES-RETRY-1..3, 5); under one deadline when ``deadline`` says so
+    (AR-RES-RETRY-4). Each response is read by the ``reader`` the rules name, a provider's value
+    turned into text as ``failure_text`` says. Returns a verdict or raises a ReviewFailure, marked
+    ``by_signal`` when the caller's or the lifecycle's signal ended it (AR-CANCEL-6)."""
+    rules, config = env.rules, env.config
+    read = read_tolerant if rules["reader"] == "tolerant" else read_strict
+    to_text = text_of if rules["failure_text"] == "normalized" else js_string
+    if rules["asks_again"] == "repair-and-retry":
+        repairs, retries = config.repair_attempts, config.transport_retries
+    else:
+        repairs = retries = 0  # AR-REVIEW-1: at most one request
+    repair = False
+    # AR-RES-RETRY-4: one deadline for all requests, from the first request's start; a request
+    # still running then is cancelled and no other starts.
+    deadline = env.clock.timeout(config.review_timeout_ms) if rules["deadline"] else contextlib.nullcontext()
     try:
-        # AR-RES-RETRY-4: one deadline for all requests, from the first request's start; a request
-        # still running then is cancelled and no other starts.
-        async with env.clock.timeout(config.review_timeout_ms):
+        async with deadline:
             while True:
                 try:
                     chunks = await env.llm.request(**review_request(call, route, signal, repair=repair, **request))
-                    return read_tolerant(chunks)
+                    return read(chunks, to_text)
                 except ReviewerError as thrown:
-                    failure = ReviewFailure("internal", text_of(thrown.value))  # a thrown value is `internal`
+                    # A thrown value is `internal` (AR-REVIEW-7): String(value) or its text (AR-REVIEW-5 item 3, AR-RES-NORM-1).
+                    failure = ReviewFailure("internal", to_text(thrown.value))
                 except ReviewFailure as raised:
                     failure = raised
                 # AR-CANCEL-6: a request our own signal ended is the gate's doing, not the reviewer's.
@@ -616,47 +635,60 @@ async def ask_reviewer(call: ToolCall, route: Route, env: Env, signal: AbortSign
                 else:
                     raise failure
     except TimeoutError:
+        if not rules["deadline"]:
+            raise
         raise ReviewFailure("timeout", MSG.deadline(config.review_timeout_ms)) from None
 
 
 @dataclass(frozen=True)
-class ResilientReview:
+class Review:
+    """A settled review: a verdict or a failure, and the hint when one is due (AR-RES-HINT-2)."""
+
     verdict: Verdict | None = None
     failure: ReviewFailure | None = None
     hint: tuple[str, str] | None = None  # (en, zh)
 
 
-async def review_resilient(
-    call: ToolCall, session: Session, env: Env, signal: AbortSignal, failures: dict[str, int]
-) -> ResilientReview:
-    """Resilient: one review. Keeps the session's failures in a row in ``failures``
-    (AR-RES-HINT-1) and words the hint when due (AR-RES-HINT-2)."""
-    route = env.config.reviewer_route or session.route  # AR-RES-ROUTE-1
+async def review(call: ToolCall, session: Session, env: Env, signal: AbortSignal, failures: dict[str, int]) -> Review:
+    """One review (chapter 3), each step as the run's rules say. Where the rules count failures in
+    a row, keeps the session's count in ``failures`` (AR-RES-HINT-1) and words the hint when due
+    (AR-RES-HINT-2)."""
+    rules, config = env.rules, env.config
+    # AR-REVIEW-3, or AR-RES-ROUTE-1: a configured reviewer route comes first.
+    route = (config.reviewer_route if rules["route"] == "configured-first" else None) or session.route
     try:
         if not route.provider or not route.model:
-            raise ReviewFailure("route", MSG.NO_ROUTE)  # AR-REVIEW-9
-        # AR-RES-CWD-1: a header without a directory says nothing about the call; use the deployment's.
-        cwd = env.ensure_working_directory(session)
+            raise ReviewFailure("route", MSG.NO_ROUTE)  # AR-REVIEW-9, checked first as shipped
+        if rules["working_directory"] == "deployment-fallback":
+            # AR-RES-CWD-1: a header without a directory says nothing about the call; use the deployment's.
+            cwd = env.ensure_working_directory(session)
+        elif session.working_directory is None:
+            raise ReviewFailure("session", MSG.NO_CWD)  # AR-REVIEW-10
+        else:
+            cwd = session.working_directory
         action = pending_action(call, session)  # AR-REVIEW-11
-        # AR-RES-SCHEMA-1: the live registry first, then the request header (or the PTC binding).
-        if len(env.tools.registry_schemas(call)) != 1 and len(env.tools.header_schemas(call)) != 1:
-            raise schema_failure(call)
-        # AR-RES-REQUEST-1: every request names the session it reviews for.
-        verdict = await ask_reviewer(call, route, env, signal, cwd=cwd, action=action, session_id=session.id)
-        failures[session.id] = 0
-        return ResilientReview(verdict=verdict)
+        if not schema_resolves(call, env):
+            raise schema_failure(call)  # AR-REVIEW-2, AR-RES-SCHEMA-1
+        # AR-REVIEW-12: no session id, or AR-RES-REQUEST-1: every request names its session.
+        session_id = session.id if rules["session_id_in_requests"] else None
+        verdict = await ask_reviewer(call, route, env, signal, cwd=cwd, action=action, session_id=session_id)
     except Exception as error:
         raw = error if isinstance(error, ReviewFailure) else ReviewFailure("internal", str(error))
-        failure = ReviewFailure(raw.failure_class, normalize_message(raw.message), raw.implementation_defined)
+        failure = raw
+        if rules["failure_text"] == "normalized":  # AR-RES-NORM-2..4
+            failure = ReviewFailure(raw.failure_class, normalize_message(raw.message), raw.implementation_defined)
         env.observe.review_failure(failure.failure_class, failure.message, failure.implementation_defined)
-        if raw.by_signal:
-            return ResilientReview(failure=failure)  # not the reviewer's failure (AR-RES-HINT-1)
+        if not rules["counts_failures"] or raw.by_signal:
+            return Review(failure=failure)  # a signal's failure is not the reviewer's (AR-RES-HINT-1)
         count = failures.get(session.id, 0) + 1
         failures[session.id] = count
-        if count < env.config.failure_hint_after:
-            return ResilientReview(failure=failure)
+        if count < config.failure_hint_after:
+            return Review(failure=failure)
         # Every request of a review uses one route: the last request's, or the one it would use.
-        return ResilientReview(failure=failure, hint=MSG.hint(count, f"{route.provider}/{route.model}"))
+        return Review(failure=failure, hint=MSG.hint(count, f"{route.provider}/{route.model}"))
+    if rules["counts_failures"]:
+        failures[session.id] = 0
+    return Review(verdict=verdict)
 
 
 # ---- The gate (chapters 1, 2, 5, 7; AR-RES-DECIDE/FAIL/ASK) -------------------------------------
@@ -717,18 +749,18 @@ class ExampleIntegration:
             done.set_result(None)
 
     async def listener(self, call: ToolCall, call_next: CallNext, env: Env) -> Decision:
-        if self.host.profile == "resilient":
-            return await self._resilient(call, call_next, env)
-        return await self._baseline(call, call_next, env)
-
-    async def _baseline(self, call: ToolCall, call_next: CallNext, env: Env) -> Decision:
-        """The shipped gate (chapters 1-9)."""
+        rules = self.host.rules
         # AR-SCOPE-1..3: pass-through calls; the outer transport is the tool run_code with no parent.
         if call.agent is None or (call.parent is None and call.name == "run_code"):
             return await call_next()
         session = call.agent.session
-        # The preset is read before admission, as shipped: a session disposal moved out of Auto
-        # passes through (AR-DISPOSE-2).
+        # AR-RES-DISPOSE-1 (``preset_read`` ``current``): a session our disposal moved out of Auto
+        # is not passed on unreviewed while we close; the call is refused admission before the
+        # preset is read.
+        if rules["preset_read"] == "current" and self.closing and session.id in self.moved_by_disposal:
+            return Cancel()
+        # AR-DISPOSE-2 (``at-start``): the preset is read before admission, as shipped, so a
+        # session disposal moved out of Auto passes through.
         if env.presets.current(session) != "auto":
             return await call_next()
         if self.closing:
@@ -736,66 +768,57 @@ class ExampleIntegration:
 
         async with self._admitted():
             signal = AbortSignal.any(call.signal, self.lifecycle.signal)
-            review = await review_once(call, session, env, signal)
+            settled = await review(call, session, env, signal, self.failures)
             if self.lifecycle.signal.aborted:
                 return Cancel()  # AR-CANCEL-3: whatever the review said
-            if isinstance(review, ReviewFailure):
-                return Deny(MSG.failed(call.name, review.message))  # AR-DECIDE-1
-            # AR-DECIDE-2: a denial under the recorded override `never` is final.
-            if review.decision == "deny" and env.approval.override_of(session) == "never":
-                return final_denial(call.name, review.reason)
-            downstream = await call_next()  # AR-DECIDE-3: exactly once
-            if self.lifecycle.signal.aborted:
-                return Cancel()  # AR-CANCEL-4
-            # AR-DECIDE-4 / first case of AR-DECIDE-5: downstream's decision unchanged.
-            if review.decision == "allow" or not isinstance(downstream, Allow):
-                return downstream
-            return ask(denied_question(call.name, review.reason))  # AR-DECIDE-5
+            if rules["failures"] == "resilient":
+                return await self._decide_resilient(call, session, call_next, env, settled)
+            return await self._decide_shipped(call, session, call_next, env, settled)
 
-    async def _resilient(self, call: ToolCall, call_next: CallNext, env: Env) -> Decision:
-        """The resilient profile (chapters 10 and 11)."""
-        if call.agent is None or (call.parent is None and call.name == "run_code"):
-            return await call_next()
-        session = call.agent.session
-        # AR-RES-DISPOSE-1: a session our disposal moved out of Auto is not passed on unreviewed
-        # while we close; the call is refused admission before the preset is read.
-        if self.closing and session.id in self.moved_by_disposal:
-            return Cancel()
-        if env.presets.current(session) != "auto":
-            return await call_next()
-        if self.closing:
-            return Cancel()
+    async def _decide_shipped(self, call: ToolCall, session: Session, call_next: CallNext, env: Env, settled: Review) -> Decision:
+        """``failures`` ``shipped`` (AR-DECIDE-1..6): a failure is a denial; a reviewer denial is
+        final under the recorded override ``never``."""
+        if settled.failure is not None:
+            return Deny(MSG.failed(call.name, settled.failure.message))  # AR-DECIDE-1
+        verdict = settled.verdict
+        assert verdict is not None
+        # AR-DECIDE-2: a denial under the recorded override `never` is final (AR-DECIDE-6).
+        if verdict.decision == "deny" and env.approval.override_of(session) == "never":
+            return final_denial(call.name, verdict.reason)
+        downstream = await call_next()  # AR-DECIDE-3: exactly once
+        if self.lifecycle.signal.aborted:
+            return Cancel()  # AR-CANCEL-4
+        # AR-DECIDE-4 / first case of AR-DECIDE-5: downstream's decision unchanged.
+        if verdict.decision == "allow" or not isinstance(downstream, Allow):
+            return downstream
+        return ask(denied_question(call.name, verdict.reason))  # AR-DECIDE-5
 
-        async with self._admitted():
-            signal = AbortSignal.any(call.signal, self.lifecycle.signal)
-            review = await review_resilient(call, session, env, signal, self.failures)
-            if self.lifecycle.signal.aborted:
-                return Cancel()  # AR-CANCEL-3
+    async def _decide_resilient(self, call: ToolCall, session: Session, call_next: CallNext, env: Env, settled: Review) -> Decision:
+        """``failures`` ``resilient`` (AR-RES-DECIDE-1, AR-RES-FAIL-1..3, AR-RES-ASK-1): the
+        effective policy decides; a failure is asked about unless it or ``on_failure`` says deny."""
+        never = env.approval.effective_policy(session) == "never"
+        question: Question | None = None  # what to ask when the reviewer did not allow
+        if settled.failure is not None:
+            if never or env.config.on_failure == "deny":
+                # AR-RES-FAIL-3: deny before downstream, naming the failure class.
+                reason = MSG.failed(call.name, settled.failure.message)
+                if settled.hint is not None:
+                    reason = f"{reason}\n{settled.hint[0]}"
+                return Deny(reason, {**INFO_FAILED, "failure": settled.failure.failure_class})
+            question = MSG.ask_failed(call.name, settled.failure.message)  # AR-RES-FAIL-2
+        elif settled.verdict is not None and settled.verdict.decision == "deny":
+            if never:
+                return final_denial(call.name, settled.verdict.reason)
+            question = denied_question(call.name, settled.verdict.reason)
 
-            # AR-RES-DECIDE-1, AR-RES-FAIL-1: the effective policy decides.
-            never = env.approval.effective_policy(session) == "never"
-            question: Question | None = None  # what to ask when the reviewer did not allow
-            if review.failure is not None:
-                if never or env.config.on_failure == "deny":
-                    # AR-RES-FAIL-3: deny before downstream, naming the failure class.
-                    reason = MSG.failed(call.name, review.failure.message)
-                    if review.hint is not None:
-                        reason = f"{reason}\n{review.hint[0]}"
-                    return Deny(reason, {**INFO_FAILED, "failure": review.failure.failure_class})
-                question = MSG.ask_failed(call.name, review.failure.message)  # AR-RES-FAIL-2
-            elif review.verdict is not None and review.verdict.decision == "deny":
-                if never:
-                    return final_denial(call.name, review.verdict.reason)
-                question = denied_question(call.name, review.verdict.reason)
-
-            downstream = await call_next()
-            if self.lifecycle.signal.aborted:
-                return Cancel()  # AR-CANCEL-4
-            if question is None or isinstance(downstream, (Deny, Cancel)):
-                return downstream
-            if isinstance(downstream, Ask):
-                return ask(MSG.combined(*question, downstream.reason or ""), review.hint)  # AR-RES-ASK-1
-            return ask(question, review.hint)
+        downstream = await call_next()
+        if self.lifecycle.signal.aborted:
+            return Cancel()  # AR-CANCEL-4
+        if question is None or isinstance(downstream, (Deny, Cancel)):
+            return downstream
+        if isinstance(downstream, Ask):
+            return ask(MSG.combined(*question, downstream.reason or ""), settled.hint)  # AR-RES-ASK-1
+        return ask(question, settled.hint)
 
     # ---- Disposal (AR-DISPOSE-1..5, AR-INSTALL-1) ---------------------------------------------
 
@@ -815,7 +838,8 @@ class ExampleIntegration:
         self._unregister_auto()
 
     def consecutive_failures(self, session: Session) -> int:
-        """The session's failures in a row (AR-RES-HINT-1); the baseline counts none."""
+        """The session's failures in a row (AR-RES-HINT-1), counted where ``counts_failures``
+        says so; the world asks only then."""
         return self.failures.get(session.id, 0)
 
 

@@ -1,16 +1,19 @@
 """The adapter protocol of spec/protocol.md: JSON lines on stdin and stdout.
 
 ``serve(...)`` answers the runner's ``hello`` (protocol 2 to a runner that speaks it, with what
-the gate observes, if declared what its framework lacks, and ``canonical``: scenarios come
-already read and checked, as sessions naming every member; protocol 1 otherwise, which this kit
-does not decide), decides each ``decide`` with the scripted world and the gate's integration, and
-exits on ``stop``. stdout
-carries protocol lines only, one per reply, flushed; logs go to stderr. A gate that raises
-becomes an ``error`` reply and the run goes on.
+the gate observes, if declared what its framework lacks, the optional features and the rule
+values it implements, and ``canonical``: scenarios come already read and checked, as sessions
+naming every member; protocol 1 otherwise, which this kit does not decide), decides each
+``decide`` with the scripted world and the gate's integration under the rules the runner's
+``hello`` states (``host.rules``), and exits on ``stop``. stdout carries protocol lines only, one
+per reply, flushed; logs go to stderr. A gate that raises becomes an ``error`` reply and the run
+goes on.
 
-``python3 my_adapter.py --decide baseline < spec/fixtures/replay.jsonl`` instead reads lines
-``{"reply", "world", "scenario"}`` (a decide line's members, with a canonical scenario) and
-prints one outcome per line, for debugging.
+``python3 my_adapter.py --decide < spec/fixtures/replay.jsonl`` instead reads lines
+``{"rules", "reply", "world", "scenario"}`` (a decide line's members, with a canonical scenario,
+and the rules of the profile to decide under, as the runner's hello states them and
+``autoreview profiles --json`` prints them) and prints one outcome per line, for debugging.
+A line without ``rules`` is answered with an error saying where to get them.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, Any
 
 from .api import Installer
+from .rules import WHERE, check_rules, implemented_rules, rules_of_profile
 from .scenario import DEFAULT_PROFILE
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, run_input
 
@@ -53,6 +57,7 @@ def serve(
     observes: Iterable[str] = (),
     lacks: Iterable[str] = (),
     features: Iterable[str] | None = None,
+    rules: Mapping[str, Iterable[Any]] | None = None,
     argv: Sequence[str] | None = None,
     stdin: IO[bytes] | None = None,
     stdout: IO[bytes] | None = None,
@@ -66,7 +71,12 @@ def serve(
     left out is not applicable, never sent, never a pass); ``lacks`` what its framework cannot
     express (``deny-reason``, ``ask-reason``, ``abort-signal``), sent only when not empty;
     ``features`` the resilient profile's optional features the gate implements (``failure-hint``,
-    ``failure-class``), sent only when given: absent, the runner holds the gate to every one.
+    ``failure-class``), sent only when given: absent, the runner holds the gate to every one;
+    ``rules`` the values of each rule the gate implements (``{"reader": ("strict", "tolerant"),
+    "deadline": (False, True), ...}``; :data:`autoreview_kit.RULE_VALUES` lists every one), sent
+    only when given: the runner then checks the gate against any profile whose every rule value is
+    listed, besides those ``profiles`` names (spec/protocol.md, "Rules"). A gate that lists
+    ``rules`` decides by ``host.rules``, never by the profile's name, and may name no profile.
     """
     declared = [o for o in OBSERVABLES if o in set(observes)]
     unknown = sorted(set(observes) - set(OBSERVABLES))
@@ -83,6 +93,7 @@ def serve(
         if unknown:
             raise ValueError(f"serve: features names {', '.join(unknown)}; known: {', '.join(FEATURES)}")
         implemented = [f for f in FEATURES if f in listed]
+    offered = None if rules is None else implemented_rules(rules)
     argv = list(sys.argv[1:] if argv is None else argv)
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
@@ -92,19 +103,38 @@ def serve(
         stdout.flush()
 
     if "--decide" in argv:
+        # A profile's name after --decide (as before the rules) is only a label: the rules of
+        # each line decide.
         at = argv.index("--decide")
-        profile = argv[at + 1] if at + 1 < len(argv) else DEFAULT_PROFILE
+        named = argv[at + 1] if at + 1 < len(argv) and not argv[at + 1].startswith("-") else None
         for raw in stdin:
             if not raw.strip():
                 continue
             try:
                 line = json.loads(raw)
-                write(run_input(line["scenario"], install, world=line.get("world"), profile=profile, reply=line.get("reply"), observes=declared, log=log))
+                if not isinstance(line, dict) or "rules" not in line:
+                    raise ValueError(
+                        "the line has no `rules`: each line states the rules of the profile to decide "
+                        f'under, as the runner\'s hello does ({{"rules": {{"reader": "strict", ...}}, "reply", "world", "scenario"}}); {WHERE}, '
+                        "and the lines of spec/fixtures/replay.jsonl carry them"
+                    )
+                outcome = run_input(
+                    line["scenario"],
+                    install,
+                    world=line.get("world"),
+                    profile=line.get("profile", named),
+                    rules=line["rules"],
+                    reply=line.get("reply"),
+                    observes=declared,
+                    log=log,
+                )
+                write(outcome)
             except Exception as error:
                 write({"error": str(error)})
         return 0
 
-    profile = DEFAULT_PROFILE
+    profile: str | None = DEFAULT_PROFILE
+    run_rules: Mapping[str, Any] | None = None
     observed: list[str] = []
     for raw in stdin:
         if not raw.strip():
@@ -121,8 +151,17 @@ def serve(
             if runner != speaks:
                 log(f"[adapter] the runner speaks protocol {runner}; this adapter answers {speaks}")
             profile = message.get("profile", DEFAULT_PROFILE)
-            if profile not in profiles:
-                log(f"[adapter] profile {profile} is not among {', '.join(profiles)}")
+            try:
+                if "rules" in message:
+                    run_rules = check_rules(message["rules"])
+                else:  # a runner older than the rules: the rules of a profile the kit knows by name
+                    log(f"[adapter] the runner's hello states no rules; using those of the profile {profile}")
+                    run_rules = rules_of_profile(profile)
+            except ValueError as error:
+                run_rules = None
+                log(f"[adapter] cannot decide: {error}")
+            if run_rules is not None and profile not in profiles and not _covers(offered, run_rules):
+                log(f"[adapter] profile {profile} is neither among {', '.join(profiles) or 'the profiles named'} nor covered by the rules listed")
             observed = declared if speaks >= 2 else []
             hello: dict[str, Any] = {
                 "type": "hello",
@@ -136,16 +175,21 @@ def serve(
                     hello["lacks"] = lacking
                 if implemented is not None:
                     hello["features"] = implemented
+                if offered is not None:
+                    hello["rules"] = offered
                 hello["canonical"] = True
             write(hello)
         elif kind == "decide":
             seq = message.get("seq")
             try:
+                if run_rules is None:
+                    raise ValueError(f"no rules to decide by: the runner's hello stated none the kit could read; {WHERE}")
                 outcome = run_input(
                     message.get("scenario"),
                     install,
                     world=message.get("world"),
                     profile=profile,
+                    rules=run_rules,
                     reply=message.get("reply"),
                     observes=observed,
                     log=log,
@@ -159,3 +203,15 @@ def serve(
         else:
             log(f"[adapter] ignoring a message of unknown type {kind!r}")
     return 0
+
+
+def _covers(offered: Mapping[str, list[Any]] | None, rules: Mapping[str, Any]) -> bool:
+    """Whether a gate implementing the rule values ``offered`` covers ``rules``: each rule's value
+    is listed (``config`` needs no declaration)."""
+    if offered is None:
+        return False
+    return all(
+        any(type(v) is type(value) and v == value for v in offered.get(name, ()))
+        for name, value in rules.items()
+        if name != "config"
+    )

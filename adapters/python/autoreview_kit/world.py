@@ -28,7 +28,7 @@ import asyncio
 import copy
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .api import (
@@ -52,6 +52,7 @@ from .api import (
 )
 from .clock import WORLD, Stalled, VirtualClock, VirtualTimeLoop
 from .outcome import CallRecord, FailureReport, build_outcome, listener_record
+from .rules import check_rules, rules_of_profile
 from .scenario import DEFAULT_PROFILE, LIFECYCLE_ABORTS, Config, decode
 from .signals import AbortController, AbortSignal
 
@@ -197,15 +198,32 @@ class SessionList:
 
 @dataclass(frozen=True)
 class Host:
-    """The services an integration keeps for its lifetime."""
+    """The services an integration keeps for its lifetime.
 
-    profile: str
+    ``rules`` are the run's profile's rules (spec/protocol.md, "Rules"; :mod:`autoreview_kit.rules`
+    says what each value means): a gate decides by them. ``profile`` is the profile's name, for
+    logs only (None when a caller gave rules alone): a gate that decides by the name cannot be
+    checked against a profile that only recombines rules it implements.
+    """
+
+    profile: str | None
     config: Config
     clock: VirtualClock
     presets: PermissionPresets
     approval: ApprovalPolicies
     sessions: SessionList
     log: Callable[..., None]
+    #: Keyword-only, so that the positional fields stay as they were; left out (deprecated), the
+    #: rules of ``profile``, which must be a profile the kit knows by name.
+    rules: Mapping[str, Any] = field(default=None, kw_only=True)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        rules = self.rules
+        if rules is None:
+            rules = rules_of_profile(self.profile) if self.profile is not None else None
+            if rules is None:
+                raise ValueError("Host needs rules or a profile's name")
+        object.__setattr__(self, "rules", check_rules(rules))
 
     def ensure_working_directory(self, session: Session) -> str:
         """The header's working directory, else the deployment's (AR-RES-CWD-1)."""
@@ -526,9 +544,17 @@ class _Installed:
 
 
 class _World:
-    def __init__(self, sc: dict[str, Any], profile: str, install: Installer, observes: Iterable[str], log: Callable[..., None]) -> None:
+    def __init__(
+        self,
+        sc: dict[str, Any],
+        profile: str | None,
+        rules: Mapping[str, Any],
+        install: Installer,
+        observes: Iterable[str],
+        log: Callable[..., None],
+    ) -> None:
         self.sc = sc
-        self.profile = profile
+        self.rules = rules
         self.observes = tuple(observes)
         self.install = install
         self.loop = VirtualTimeLoop()
@@ -548,6 +574,7 @@ class _World:
         self.presets = PermissionPresets(sc["preset"], self.knobs)
         self.host = Host(
             profile=profile,
+            rules=rules,
             config=sc["config"],
             clock=self.clock,
             presets=self.presets,
@@ -626,7 +653,8 @@ class _World:
             pass  # never settles: the outcome says so
         outcome = build_outcome(
             w.rec,
-            consecutive_failures=self._count(used) if self.profile == "resilient" else None,
+            # AR-RES-HINT-1: reported where the rules count failures in a row.
+            consecutive_failures=self._count(used) if self.rules["counts_failures"] else None,
             requests="requests" in self.observes,
         )
         if spec["abort"] in LIFECYCLE_ABORTS:
@@ -666,22 +694,33 @@ def run_input(
     install: Installer,
     *,
     world: Any,
-    profile: str = DEFAULT_PROFILE,
+    profile: str | None = None,
+    rules: Mapping[str, Any] | None = None,
     reply: str = "session",
     observes: Iterable[str] = OBSERVABLES,
     log: Callable[..., None] = lambda *args: None,
 ) -> dict[str, Any]:
     """Decide one canonical scenario (already parsed with ``json.loads``; spec/protocol.md,
-    "Canonical scenarios") with the integration ``install`` makes, under ``profile``, its world
-    answering as ``world`` (the decide line's ``world``) says. Returns the
-    outcome of spec/scenario.md: with ``reply="call"`` (the decide line's ``reply``) that of the
-    session's only call, otherwise the session's (``{"id", "calls": [...]}``). Raises
-    :class:`GateError` when the gate raises or returns something that is not a decision.
+    "Canonical scenarios") with the integration ``install`` makes, under ``rules`` (the runner's
+    hello's, or a replay line's ``rules``; spec/protocol.md, "Rules"), its world answering as
+    ``world`` (the decide line's ``world``) says. ``profile`` is the profile's name, passed on as
+    ``host.profile`` for logs. Returns the outcome of spec/scenario.md: with ``reply="call"`` (the
+    decide line's ``reply``) that of the session's only call, otherwise the session's
+    (``{"id", "calls": [...]}``). Raises :class:`GateError` when the gate raises or returns
+    something that is not a decision, ValueError when ``rules`` is not the rules of a profile.
     ``observes`` says what the run observes: ``review.requests`` is reported only with
-    ``requests``."""
+    ``requests``.
+
+    Deprecated: without ``rules``, the rules of ``profile`` (default: the project's default
+    profile) when the kit knows that name, with a DeprecationWarning; a ValueError otherwise."""
     observes = tuple(observes)
+    if rules is None:
+        profile = DEFAULT_PROFILE if profile is None else profile
+        rules = rules_of_profile(profile)
+    else:
+        rules = check_rules(rules)
     sc = decode(raw, world)
-    w = _World(sc, profile, install, observes, log)
+    w = _World(sc, profile, rules, install, observes, log)
     try:
         outcomes = [w.run_event(item) if "event" in item else w.run_call(item) for item in sc["calls"]]
     finally:

@@ -15,6 +15,13 @@ import json  # noqa: E402
 #: The engine's replay fixture: canonical scenarios, the world's answers, the reference outcomes.
 FIXTURE = [json.loads(line) for line in (REPO / "spec" / "fixtures" / "replay.jsonl").read_text("utf-8").split("\n") if line]
 _DEFAULTS = next(line for line in FIXTURE if line["case"] == "DEFAULTS")
+#: Each profile's rules, as the fixture's lines (and the runner's hello) carry them.
+RULES = {line["profile"]: line["rules"] for line in FIXTURE}
+
+
+def rules_of(profile):
+    """The rules of the profile named ``profile``, from the fixture."""
+    return copy.deepcopy(RULES[profile])
 
 
 def call(**members):

@@ -5,9 +5,9 @@ import io
 import json
 import unittest
 
-from kit_path import call, scenario, text, world
+from kit_path import FIXTURE, call, rules_of, scenario, text, world
 
-from autoreview_kit import serve
+from autoreview_kit import RULE_VALUES, serve
 from autoreview_kit.example_gate import install
 
 IMPLEMENTATION = {"name": "t", "version": "0", "language": "python"}
@@ -23,7 +23,7 @@ def exchange(*messages, **options):
     return status, [json.loads(line) for line in stdout.getvalue().decode().splitlines()]
 
 
-HELLO_2 = {"type": "hello", "protocol": 2, "profile": "baseline", "runner": "test"}
+HELLO_2 = {"type": "hello", "protocol": 2, "profile": "baseline", "rules": rules_of("baseline"), "runner": "test"}
 
 
 class Handshake(unittest.TestCase):
@@ -57,6 +57,20 @@ class Handshake(unittest.TestCase):
         with self.assertRaises(ValueError):
             exchange(HELLO_2, features=("hint",))
 
+    def test_rules_are_sent_only_when_declared_in_the_protocols_order(self):
+        _, (hello,) = exchange(HELLO_2)
+        self.assertNotIn("rules", hello)
+        _, (hello,) = exchange(HELLO_2, profiles=(), rules={"deadline": (True, False), "reader": ["tolerant", "strict"]})
+        self.assertEqual(hello["rules"], {"reader": ["strict", "tolerant"], "deadline": [False, True]})
+        self.assertEqual(hello["profiles"], [])
+        _, (hello,) = exchange(HELLO_2, rules=RULE_VALUES)
+        self.assertEqual(hello["rules"], {name: list(values) for name, values in RULE_VALUES.items()})
+        _, (hello,) = exchange({**HELLO_2, "protocol": 1}, rules=RULE_VALUES)
+        self.assertNotIn("rules", hello)
+        for wrong in ({"readers": ["strict"]}, {"reader": ["lenient"]}, {"deadline": [1]}, {"config": []}):
+            with self.assertRaises(ValueError, msg=wrong):
+                exchange(HELLO_2, rules=wrong)
+
     def test_unknown_names_are_refused_before_serving(self):
         with self.assertRaises(ValueError):
             exchange(HELLO_2, observes=("sesions",))
@@ -78,6 +92,37 @@ class Decide(unittest.TestCase):
         self.assertEqual([r["type"] for r in replies], ["hello", "outcome"])
         self.assertEqual((replies[1]["seq"], replies[1]["outcome"]["result"]["executed"]), (7, True))
 
+    def test_each_decide_is_decided_by_the_hellos_rules(self):
+        looked = []
+
+        class Looking:
+            def __init__(self, host, restored):
+                looked.append((host.profile, host.rules["reader"]))
+                self._unregister = host.presets.register_auto()
+
+            async def listener(self, call, call_next, env):
+                return await call_next()
+
+            def close(self):
+                self._unregister()
+
+            async def wait_closed(self):
+                pass
+
+        decide = {"type": "decide", "seq": 1, "reply": "call", "world": world(scenario()), "scenario": scenario()}
+        hello = {**HELLO_2, "profile": "mine", "rules": {**rules_of("baseline"), "reader": "tolerant"}}
+        stdin = io.BytesIO("".join(json.dumps(m) + "\n" for m in (hello, decide)).encode())
+        stdout = io.BytesIO()
+        serve(implementation=IMPLEMENTATION, install=Looking, argv=[], stdin=stdin, stdout=stdout, log=lambda *a: None)
+        self.assertEqual(looked, [("mine", "tolerant")])
+        self.assertEqual(json.loads(stdout.getvalue().decode().splitlines()[1])["type"], "outcome")
+
+    def test_a_hello_whose_rules_cannot_be_read_makes_every_decide_an_error(self):
+        decide = {"type": "decide", "seq": 4, "reply": "call", "world": world(scenario()), "scenario": scenario()}
+        _, replies = exchange({**HELLO_2, "profile": "mine", "rules": {"reader": "strict"}}, decide)
+        self.assertEqual((replies[1]["type"], replies[1]["seq"]), ("error", 4))
+        self.assertIn("autoreview profiles --json", replies[1]["message"])
+
     def test_a_scenario_that_is_not_canonical_is_an_error_reply_in_one_line(self):
         decide = {"type": "decide", "seq": 3, "scenario": {"tool": {"name": "pwsh"}, "reviewer": {"text": "x"}}}
         _, replies = exchange(HELLO_2, decide)
@@ -98,6 +143,25 @@ class Decide(unittest.TestCase):
         decide["world"] = world(decide["scenario"])
         _, replies = exchange(HELLO_2, decide)
         self.assertEqual(replies[1]["outcome"]["listener"]["info"]["reason"], "\ufffd")
+
+
+class DecideLines(unittest.TestCase):
+    def run_lines(self, *lines, argv=("--decide",)):
+        stdin = io.BytesIO("".join(json.dumps(line) + "\n" for line in lines).encode())
+        stdout = io.BytesIO()
+        serve(implementation=IMPLEMENTATION, install=install, argv=list(argv), stdin=stdin, stdout=stdout, log=lambda *a: None)
+        return [json.loads(line) for line in stdout.getvalue().decode().splitlines()]
+
+    def test_each_line_is_decided_by_its_own_rules(self):
+        lines = [next(line for line in FIXTURE if line["profile"] == p and line["reply"] == "call") for p in ("baseline", "resilient")]
+        outcomes = self.run_lines(*({k: line[k] for k in ("rules", "reply", "world", "scenario")} for line in lines))
+        self.assertEqual([o["listener"] for o in outcomes], [line["outcome"]["listener"] for line in lines])
+
+    def test_a_line_without_rules_is_an_error_saying_where_to_get_them(self):
+        line = {k: v for k, v in FIXTURE[0].items() if k in ("reply", "world", "scenario")}
+        (reply,) = self.run_lines(line, argv=("--decide", "baseline"))
+        self.assertIn("no `rules`", reply["error"])
+        self.assertIn("autoreview profiles --json", reply["error"])
 
 
 if __name__ == "__main__":

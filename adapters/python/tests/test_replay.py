@@ -7,7 +7,7 @@ import unittest
 
 from kit_path import FIXTURE
 
-from autoreview_kit import run_input
+from autoreview_kit import RULES, run_input
 from autoreview_kit.protocol import _line
 from autoreview_kit.example_gate import install
 
@@ -65,11 +65,19 @@ class Replay(unittest.TestCase):
         kinds = {(line["profile"], line["reply"]) for line in FIXTURE}
         self.assertEqual(kinds, {(p, r) for p in ("baseline", "resilient") for r in ("call", "session")})
 
+    def test_every_line_carries_its_profiles_rules_and_they_differ_in_every_rule(self):
+        by_profile = {}
+        for line in FIXTURE:
+            self.assertEqual(by_profile.setdefault(line["profile"], line["rules"]), line["rules"], line["case"])
+        baseline, resilient = by_profile["baseline"], by_profile["resilient"]
+        self.assertEqual(set(baseline) - {"config"}, set(RULES))
+        self.assertEqual([r for r in RULES if baseline[r] == resilient[r]], [])
+
     def test_the_scripted_world_answers_each_call_as_the_fixture_says(self):
         checked = 0
         for line in FIXTURE:
             seen = {}
-            run_input(line["scenario"], probe(seen), world=line["world"], profile=line["profile"], reply=line["reply"])
+            run_input(line["scenario"], probe(seen), world=line["world"], rules=line["rules"], reply=line["reply"])
             calls = [(i, w) for i, w in enumerate(line["world"]) if w is not None]
             for n, (i, want) in enumerate(calls, start=1):
                 got = seen.get(f"call-{n}")
@@ -84,7 +92,7 @@ class Replay(unittest.TestCase):
     def test_the_example_gate_reaches_the_reference_outcome_of_every_line(self):
         for line in FIXTURE:
             with self.subTest(case=line["case"], profile=line["profile"]):
-                outcome = run_input(line["scenario"], install, world=line["world"], profile=line["profile"], reply=line["reply"])
+                outcome = run_input(line["scenario"], install, world=line["world"], rules=line["rules"], reply=line["reply"])
                 self.assertEqual(each(outcome, line["outcome"]), each(line["outcome"], line["outcome"]))
 
 

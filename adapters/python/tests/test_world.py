@@ -2,15 +2,18 @@
 
 import unittest
 
-from kit_path import call, scenario, text, world
+import warnings
 
-from autoreview_kit import GateError, run_input
+from kit_path import call, rules_of, scenario, text, world
+
+from autoreview_kit import DEFAULT_PROFILE, GateError, run_input
 from autoreview_kit.example_gate import install
 
 
-def decide(sc, install, **options):
-    """``run_input`` of ``sc`` with the world's answers at their defaults."""
-    return run_input(sc, install, world=world(sc), **options)
+def decide(sc, install, profile=DEFAULT_PROFILE, **options):
+    """``run_input`` of ``sc`` under the rules of ``profile``, with the world's answers at their
+    defaults."""
+    return run_input(sc, install, world=world(sc), rules=rules_of(profile), **options)
 
 
 class Calls(unittest.TestCase):
@@ -72,6 +75,60 @@ class Calls(unittest.TestCase):
 
         with self.assertRaises(GateError):
             decide(scenario(call(reviewer=text("x"))), Broken, reply="call")
+
+
+class Rules(unittest.TestCase):
+    def test_the_gate_gets_the_rules_and_the_profiles_name(self):
+        seen = []
+
+        class Looking:
+            def __init__(self, host, restored):
+                seen.append((host.profile, dict(host.rules)))
+                self._unregister = host.presets.register_auto()
+
+            async def listener(self, call, call_next, env):
+                seen.append((env.profile, dict(env.rules)))
+                return await call_next()
+
+            def close(self):
+                self._unregister()
+
+            async def wait_closed(self):
+                pass
+
+        rules = rules_of("baseline")
+        run_input(scenario(), Looking, world=world(scenario()), profile="mine", rules=rules, reply="call")
+        want = {**rules, "config": tuple(rules["config"])}
+        self.assertEqual(seen, [("mine", want), ("mine", want)])
+        seen.clear()
+        run_input(scenario(), Looking, world=world(scenario()), rules=rules, reply="call")
+        self.assertEqual(seen[0], (None, want))
+
+    def test_the_count_of_failures_is_reported_where_the_rules_count_them(self):
+        failing = scenario(call(reviewer=text("<tool_call>")))
+        for counts in (False, True):
+            rules = {**rules_of("baseline"), "counts_failures": counts}
+            outcome = run_input(failing, install, world=world(failing), rules=rules, reply="call")
+            self.assertEqual(outcome["review"]["consecutive_failures"], 1 if counts else None)
+
+    def test_rules_that_lack_a_rule_are_refused_saying_where_to_get_them(self):
+        rules = rules_of("baseline")
+        del rules["preset_read"]
+        with self.assertRaises(ValueError) as caught:
+            run_input(scenario(), install, world=world(scenario()), rules=rules, reply="call")
+        self.assertIn("preset_read", str(caught.exception))
+        self.assertIn("autoreview profiles --json", str(caught.exception))
+
+    def test_a_profiles_name_alone_still_decides_with_a_deprecation_warning(self):
+        for profile in ("baseline", "resilient"):
+            with self.assertWarns(DeprecationWarning):
+                by_name = run_input(scenario(), install, world=world(scenario()), profile=profile, reply="call")
+            self.assertEqual(by_name, decide(scenario(), install, profile=profile, reply="call"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            with self.assertRaises(ValueError) as caught:
+                run_input(scenario(), install, world=world(scenario()), profile="mine", reply="call")
+        self.assertIn("autoreview profiles --json", str(caught.exception))
 
 
 class Sessions(unittest.TestCase):

@@ -1,0 +1,187 @@
+"""The rules a run decides by (spec/protocol.md, "Rules").
+
+A profile is a file that states, besides its clauses, its *rules*: a reader and ten rules, each with
+a few named values (or yes and no), and the scenario ``config`` members it reads. The runner's
+``hello`` carries the run's profile's rules as one object; the kit hands it to the gate as
+``host.rules``, a read-only mapping::
+
+    host.rules["reader"]            # "strict" or "tolerant"
+    host.rules["counts_failures"]   # False or True
+    host.rules["config"]            # the config members the profile reads, e.g. ("on_failure", ...)
+
+A gate that decides by these and never by the profile's name can be checked against any profile
+that recombines values it implements; it lists them in its hello with ``serve(rules=...)``.
+``autoreview profiles --json`` prints every profile with its rules; the lines of
+``spec/fixtures/replay.jsonl`` carry them beside the profile's name.
+
+What each value means (the enums of the runner's profile module, and the spec's clauses):
+
+=========================  ============================================================================
+rule                       values
+=========================  ============================================================================
+``reader``                 ``strict``: exactly one JSON object of six shapes (chapter 4, AR-PARSE-*);
+                           ``tolerant``: a decision found in what a model really writes (AR-TOL-*)
+``failure_text``           ``javascript``: a provider's value as ``String(value)`` (AR-REVIEW-5);
+                           ``normalized``: readable and bounded (AR-RES-NORM-1..4)
+``asks_again``             ``never``: one request per review (AR-REVIEW-1); ``repair-and-retry``:
+                           repairs and retries within ``repair_attempts`` / ``transport_retries``
+                           (AR-RES-RETRY-1..3)
+``deadline``               whether a review has one deadline, ``review_timeout_ms`` (AR-RES-RETRY-4)
+``counts_failures``        whether the session counts reviewer failures in a row, with the hint after
+                           ``failure_hint_after`` (AR-RES-HINT-1..4)
+``session_id_in_requests`` whether reviewer requests carry the session's id (AR-REVIEW-12,
+                           AR-RES-REQUEST-1)
+``route``                  ``session``: the session's route (AR-REVIEW-3); ``configured-first``:
+                           ``reviewer_route`` when set, else the session's (AR-RES-ROUTE-1)
+``schema``                 ``header``: the request header only (AR-REVIEW-2); ``registry-first``: the
+                           live registry, then the header (AR-RES-SCHEMA-1)
+``working_directory``      ``required``: none fails the review (AR-REVIEW-10); ``deployment-fallback``:
+                           the deployment's stands in (AR-RES-CWD-1)
+``failures``               ``shipped``: a failure is a denial, a denial final under a recorded
+                           ``never`` (AR-DECIDE-1, -2, -6); ``resilient``: a failure is asked about
+                           under ``ask`` unless ``on_failure`` is ``deny``, a denial final under an
+                           effective ``never`` (AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1)
+``preset_read``            ``at-start``: the preset as disposal left it (AR-DISPOSE-2); ``current``:
+                           a call in a session disposal moved is refused admission (AR-RES-DISPOSE-1)
+=========================  ============================================================================
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["RULE_VALUES", "RULES", "check_rules", "implemented_rules", "rules_of_profile"]
+
+#: Every rule the runner's hello states, in the order it writes them.
+RULES = (
+    "reader",
+    "failure_text",
+    "asks_again",
+    "deadline",
+    "counts_failures",
+    "session_id_in_requests",
+    "route",
+    "schema",
+    "working_directory",
+    "failures",
+    "preset_read",
+)
+
+#: Each rule's values, as the wire writes them (what ``serve(rules=...)`` may list).
+RULE_VALUES: Mapping[str, tuple[Any, ...]] = MappingProxyType(
+    {
+        "reader": ("strict", "tolerant"),
+        "failure_text": ("javascript", "normalized"),
+        "asks_again": ("never", "repair-and-retry"),
+        "deadline": (False, True),
+        "counts_failures": (False, True),
+        "session_id_in_requests": (False, True),
+        "route": ("session", "configured-first"),
+        "schema": ("header", "registry-first"),
+        "working_directory": ("required", "deployment-fallback"),
+        "failures": ("shipped", "resilient"),
+        "preset_read": ("at-start", "current"),
+    }
+)
+
+WHERE = "`autoreview profiles --json` prints every profile with its rules"
+
+# Deprecated, for callers that name a profile without its rules (``run_input(profile=...)``,
+# a runner older than the rules): the rules of the two profiles the project shipped first, as
+# `autoreview profiles --json` printed them. A profile added since is not here: pass its rules.
+_PROFILE_RULES: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+    {
+        "baseline": {
+            "reader": "strict",
+            "failure_text": "javascript",
+            "asks_again": "never",
+            "deadline": False,
+            "counts_failures": False,
+            "session_id_in_requests": False,
+            "route": "session",
+            "schema": "header",
+            "working_directory": "required",
+            "failures": "shipped",
+            "preset_read": "at-start",
+            "config": [],
+        },
+        "resilient": {
+            "reader": "tolerant",
+            "failure_text": "normalized",
+            "asks_again": "repair-and-retry",
+            "deadline": True,
+            "counts_failures": True,
+            "session_id_in_requests": True,
+            "route": "configured-first",
+            "schema": "registry-first",
+            "working_directory": "deployment-fallback",
+            "failures": "resilient",
+            "preset_read": "current",
+            "config": [
+                "on_failure",
+                "repair_attempts",
+                "transport_retries",
+                "review_timeout_ms",
+                "reviewer_route",
+                "failure_hint_after",
+            ],
+        },
+    }
+)
+
+
+def check_rules(rules: Any) -> Mapping[str, Any]:
+    """The run's rules as a read-only mapping (``config`` a tuple), checked: a mapping naming every
+    rule of :data:`RULES`, each with a value of its type. A rule the kit does not know is kept (a
+    gate that does not implement it is refused by the runner, which compares its hello's
+    ``rules``). Raises ValueError naming what is wrong and where the rules come from."""
+    if not isinstance(rules, Mapping):
+        raise ValueError(f"rules must be an object of the profile's rules, not {rules!r}; {WHERE}")
+    missing = [name for name in RULES if name not in rules]
+    if missing:
+        raise ValueError(f"rules lacks {', '.join(missing)}; {WHERE}")
+    for name in RULES:
+        value = rules[name]
+        flag = isinstance(RULE_VALUES[name][0], bool)
+        if (type(value) is not bool) if flag else not isinstance(value, str):
+            raise ValueError(f"rules.{name} is {value!r}, not {'true or false' if flag else 'a name'}; {WHERE}")
+    config = rules.get("config", ())
+    if isinstance(config, str) or not isinstance(config, Iterable):
+        raise ValueError(f"rules.config is {config!r}, not a list of config members; {WHERE}")
+    return MappingProxyType({**rules, "config": tuple(config)})
+
+
+def implemented_rules(rules: Mapping[str, Iterable[Any]]) -> dict[str, list[Any]]:
+    """What a hello's ``rules`` lists: for each rule a gate implements, its values, in
+    :data:`RULE_VALUES` order. Raises ValueError for a rule or a value the protocol does not have."""
+    if not isinstance(rules, Mapping):
+        raise ValueError(f"serve: rules must map each rule to the values the gate implements, not {rules!r}")
+    out: dict[str, list[Any]] = {}
+    for name, values in rules.items():
+        if name not in RULE_VALUES:
+            raise ValueError(f"serve: rules names {name!r}; known: {', '.join(RULES)}")
+        listed = list(values)
+        known = RULE_VALUES[name]
+        # True == 1 in Python: compare types too, so 1 is not taken for true.
+        unknown = [v for v in listed if not any(type(v) is type(k) and v == k for k in known)]
+        if unknown:
+            raise ValueError(f"serve: rules.{name} lists {unknown!r}; known: {list(known)!r}")
+        out[name] = [k for k in known if any(type(v) is type(k) and v == k for v in listed)]
+    return {name: out[name] for name in RULES if name in out}
+
+
+def rules_of_profile(profile: str) -> Mapping[str, Any]:
+    """Deprecated: the rules of a profile the kit knows by name, for callers that pass a profile's
+    name without its rules. Warns (DeprecationWarning); raises ValueError for any other name."""
+    if profile not in _PROFILE_RULES:
+        raise ValueError(f"no rules for the profile {profile!r}: pass the profile's rules; {WHERE}")
+    warnings.warn(
+        f"deciding by the profile's name ({profile!r}) without its rules is deprecated: pass rules "
+        f"(the runner's hello carries them; {WHERE})",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return check_rules(_PROFILE_RULES[profile])
