@@ -1,11 +1,11 @@
 // The API of example-gate.js, written by hand (see harness.d.ts).
 
-import type { FailureClass, Feature, Install, Observable, Profile, ReviewerChunk } from './harness';
+import type { FailureClass, Feature, Install, Observable, Profile, ReviewerChunk, RuleOffer } from './harness';
 
 /** A reviewer's decision, read from its response. */
 export type ReviewerDecision = { decision: 'allow' } | { decision: 'deny'; reason?: string };
 
-/** Installs the example gate: both profiles, chosen by `host.profile`. */
+/** Installs the example gate, which decides by the run's rules (`host.rules`), each where it matters. */
 export declare const install: Install;
 /**
  * The gate's texts, one per template of the spec (a string, or a function of the template's
@@ -13,17 +13,28 @@ export declare const install: Install;
  * `autoreview check --messages FILE`.
  */
 export declare const MSG: Record<string, string | ((...args: string[]) => string)>;
-/** The baseline's strict reader (chapter 4); throws the review's failure. */
-export declare function readStrict(chunks: ReviewerChunk[]): ReviewerDecision;
-/** The resilient profile's tolerant reader (chapter 10); throws the review's failure. */
-export declare function readTolerant(chunks: ReviewerChunk[]): ReviewerDecision;
+/**
+ * The strict reader (rule `reader` `strict`, chapter 4); throws the review's failure. `toText`
+ * renders a provider's message (default `String`, rule `failure_text` `javascript`).
+ */
+export declare function readStrict(chunks: ReviewerChunk[], toText?: (value: unknown) => string): ReviewerDecision;
+/**
+ * The tolerant reader (rule `reader` `tolerant`, chapter 10); throws the review's failure.
+ * `toText` renders a provider's message (default `textOf`, rule `failure_text` `normalized`).
+ */
+export declare function readTolerant(chunks: ReviewerChunk[], toText?: (value: unknown) => string): ReviewerDecision;
 /** A failure message on one line, without hidden characters, at most 400 characters (AR-RES-NORM-2..4). */
 export declare function normalizeMessage(text: string): string;
 /** A provider message or thrown value as text (AR-RES-NORM-1). */
 export declare function textOf(value: unknown): string;
 /** The class of a finish of kind `error`, by its code, then its message (AR-REVIEW-7). */
 export declare function classifyErrorFinish(code: string, messageText: string): FailureClass;
-/** The profiles the example gate implements. */
+/** Every value of every rule the example gate implements (its hello's `rules`). */
+export declare const rules: RuleOffer;
+/**
+ * The profiles whose rules the example gate implements, by name.
+ * @deprecated use `rules`: the gate is checked against every profile whose rule values it lists.
+ */
 export declare const profiles: Profile[];
 /** What the example gate observes. */
 export declare const observes: Observable[];

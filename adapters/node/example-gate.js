@@ -1,9 +1,11 @@
 'use strict';
 /**
- * example-gate.js — a small, readable Auto review gate implementing both profiles of
- * spec/auto-review.md: the `baseline` (chapters 0-9, the shipped gate) and the `resilient` profile
- * (chapters 10 and 11: a tolerant reader, bounded repairs and retries under one deadline, readable
- * failure messages, failures asked about, a recovery hint). `env.profile` selects one.
+ * example-gate.js — a small, readable Auto review gate implementing every rule value of
+ * spec/auto-review.md's profiles: the shipped gate's (chapters 0-9) and those of chapters 10 and 11
+ * (a tolerant reader, bounded repairs and retries under one deadline, readable failure messages,
+ * failures asked about, a recovery hint). It never asks which profile a run uses: wherever profiles
+ * differ it asks the run's rules (`host.rules`, as the runner's hello carries them; `RULES` lists the
+ * values it implements), each where it matters, so a profile that recombines them is checked too.
  *
  * It is an integration, as a host installs one: `install(host, restored)` registers the Auto
  * preset and returns `{ listener, dispose, consecutiveFailures }`. The listener
@@ -73,6 +75,29 @@ const MSG = {
   closing: 'auto-review: integration is closing',
   disposed: 'auto-review integration disposed',
 };
+
+/**
+ * The values of each rule (spec/protocol.md, "Rules") this gate implements: all of them, each
+ * honoured on its own wherever it applies, so the gate can be checked against any profile that
+ * recombines them.
+ */
+const RULES = Object.freeze(
+  Object.fromEntries(
+    Object.entries({
+      reader: ['strict', 'tolerant'],
+      failure_text: ['javascript', 'normalized'],
+      asks_again: ['never', 'repair-and-retry'],
+      deadline: [false, true],
+      counts_failures: [false, true],
+      session_id_in_requests: [false, true],
+      route: ['session', 'configured-first'],
+      schema: ['header', 'registry-first'],
+      working_directory: ['required', 'deployment-fallback'],
+      failures: ['shipped', 'resilient'],
+      preset_read: ['at-start', 'current'],
+    }).map(([rule, values]) => [rule, Object.freeze(values)]),
+  ),
+);
 
 const INFO_DENIED = { name: 'AutoReviewDeniedError', code: 'AUTO_REVIEW_DENIED' };
 const INFO_FAILED = { name: 'AutoReviewFailedError', code: 'AUTO_REVIEW_FAILED' };
@@ -162,8 +187,8 @@ function splitResponse(chunks) {
 
 /**
  * AR-PARSE-1 / AR-TOL-1: a response that did not stop normally is a failure. `toText` turns the
- * provider's message into text: `String` in the baseline (AR-REVIEW-5), `textOf` in the resilient
- * profile (AR-RES-NORM-1); classes follow AR-REVIEW-6/7.
+ * provider's message into text, as the rule `failure_text` says: `String` for `javascript`
+ * (AR-REVIEW-5), `textOf` for `normalized` (AR-RES-NORM-1); classes follow AR-REVIEW-6/7.
  */
 function checkFinish(finish, toText) {
   if (finish.kind === 'error' || finish.kind === 'aborted') {
@@ -218,10 +243,13 @@ function decisionOf(value, source) {
 
 // ---- The strict reader (chapter 4, baseline) -------------------------------------------------
 
-/** AR-PARSE-1..7: read a reviewer response (its chunks) into a decision, or throw a ReviewFailure. */
-function readStrict(chunks) {
+/**
+ * AR-PARSE-1..7: read a reviewer response (its chunks) into a decision, or throw a ReviewFailure.
+ * `toText` renders a provider's message (default `String`, so an object becomes [object Object]).
+ */
+function readStrict(chunks, toText = String) {
   const { blocks, finish, dataAfterFinish } = splitResponse(chunks);
-  checkFinish(finish, String); // AR-PARSE-1: String(value), so an object becomes [object Object]
+  checkFinish(finish, toText); // AR-PARSE-1
   if (dataAfterFinish) throw new ReviewFailure('protocol', MSG.afterFinish); // AR-PARSE-2
   // AR-PARSE-3
   const last = blocks[blocks.length - 1];
@@ -345,10 +373,13 @@ function standsAlone(text, object) {
   return fence !== null && fence[1] === fence[4] && PLAIN_INFO.test(fence[2]) && fence[3].trim() === object;
 }
 
-/** AR-TOL-1..3, then the text: read a reviewer response tolerantly, or throw a ReviewFailure. */
-function readTolerant(chunks) {
+/**
+ * AR-TOL-1..3, then the text: read a reviewer response tolerantly, or throw a ReviewFailure.
+ * `toText` renders a provider's message (default `textOf`, AR-RES-NORM-1).
+ */
+function readTolerant(chunks, toText = textOf) {
   const { blocks, finish } = splitResponse(chunks); // data after the finish is not read (AR-TOL-2)
-  checkFinish(finish, textOf);
+  checkFinish(finish, toText);
   if (blocks.some((b) => b.type === 'tool-call')) throw new ReviewFailure('protocol', MSG.toolCall);
   const text = blocks
     .filter((b) => b.type === 'text')
@@ -389,69 +420,61 @@ function pendingAction(exec, session) {
 
 const schemaFailure = (exec) => new ReviewFailure('schema', exec.kind === 'ptc-inner' ? MSG.schemaPtc : MSG.schemaNative);
 
-/** Baseline: one review, at most one request. Resolves to { decision } or { failure }; never throws. */
-async function reviewOnce(exec, session, env, signal) {
-  try {
-    // AR-REVIEW-3/9: the session's own route, complete, checked first as shipped.
-    const route = session.route;
-    if (!route.provider || !route.model) throw new ReviewFailure('route', MSG.noRoute);
-    // AR-REVIEW-10: the request header's working directory, then the call in the log (AR-REVIEW-11).
-    const cwd = session.workingDirectory;
-    if (cwd === undefined) throw new ReviewFailure('session', MSG.noCwd);
-    const action = pendingAction(exec, session);
-    // AR-REVIEW-2: the schema from the request header (ptc-inner: the binding), exactly one.
-    if (env.tools.headerSchemas(exec).length !== 1) throw schemaFailure(exec);
-    let chunks;
-    try {
-      // The baseline's requests carry no session id (AR-REVIEW-12).
-      chunks = await env.llm.request(reviewRequest(exec, route, signal, { cwd, action }));
-    } catch (thrown) {
-      // AR-REVIEW-5 item 3 / AR-REVIEW-7: a thrown value is `internal`, converted by String(value).
-      throw new ReviewFailure('internal', String(thrown));
-    }
-    return { decision: readStrict(chunks) };
-  } catch (error) {
-    const failure = error instanceof ReviewFailure ? error : new ReviewFailure('internal', String(error && error.message));
-    env.observe.reviewFailure(failure);
-    return { failure };
-  }
-}
+/**
+ * How a failure's message renders the provider's values and thrown values (the rule
+ * `failure_text`): as JavaScript's String() does (AR-REVIEW-5), or readable (AR-RES-NORM-1).
+ */
+const textRule = (rules) => (rules.failure_text === 'normalized' ? textOf : String);
 
 /**
- * Resilient: requests under one deadline, with repairs after protocol failures and retries after
- * transport failures (AR-RES-RETRY-1..5). Resolves to a decision or throws a ReviewFailure, marked
- * `bySignal` when the caller's or the lifecycle's signal ended the request (AR-CANCEL-6).
+ * The reviewer's requests of one review, each as `request` says, until one obtains a decision
+ * (AR-REVIEW-1, AR-RES-RETRY-1..5). Resolves to the decision or throws a ReviewFailure, marked
+ * `bySignal` when the caller's or the lifecycle's signal ended the request (AR-CANCEL-6). The rules:
+ *   asks_again  `never`: one request; `repair-and-retry`: repairs after protocol failures and
+ *               retries after transport failures, within config.repair_attempts and
+ *               config.transport_retries;
+ *   deadline    one deadline for all requests, config.review_timeout_ms after the first starts;
+ *   reader      the strict reader (chapter 4) or the tolerant one (chapter 10);
+ *   failure_text  how a provider's message and a thrown value become text.
  */
-async function askReviewer(exec, route, env, signal, request) {
+async function askReviewer(exec, route, env, signal, request, rules) {
   const { config, clock } = env;
-  let repairs = config.repair_attempts;
-  let retries = config.transport_retries;
+  const toText = textRule(rules);
+  const read = rules.reader === 'tolerant' ? readTolerant : readStrict;
+  const again = rules.asks_again === 'repair-and-retry';
+  let repairs = again ? config.repair_attempts : 0;
+  let retries = again ? config.transport_retries : 0;
   let repair = false;
 
   // AR-RES-RETRY-4: one deadline for all requests, from the first request's start. A request
   // still running then is abandoned (its signal aborts) and no other starts.
-  const deadline = new AbortController();
   let expired = false;
-  let timer;
-  const expiry = new Promise((resolve) => {
-    timer = clock.setTimeout(() => {
-      expired = true;
-      resolve();
-      deadline.abort(new Error('the review deadline passed'));
-    }, config.review_timeout_ms);
-  });
-  const requestSignal = AbortSignal.any([signal, deadline.signal]);
+  let timer = null;
+  let expiry = null;
+  let requestSignal = signal;
+  if (rules.deadline) {
+    const deadline = new AbortController();
+    expiry = new Promise((resolve) => {
+      timer = clock.setTimeout(() => {
+        expired = true;
+        resolve();
+        deadline.abort(new Error('the review deadline passed'));
+      }, config.review_timeout_ms);
+    });
+    requestSignal = AbortSignal.any([signal, deadline.signal]);
+  }
 
   try {
     for (;;) {
       let failure;
       try {
         const sent = env.llm.request(reviewRequest(exec, route, requestSignal, { ...request, repair })).catch((thrown) => {
-          throw new ReviewFailure('internal', textOf(thrown)); // a thrown value is always `internal`
+          // AR-REVIEW-5 item 3 / AR-REVIEW-7: a thrown value is always `internal`.
+          throw new ReviewFailure('internal', toText(thrown));
         });
-        const chunks = await Promise.race([sent, expiry]);
+        const chunks = expiry === null ? await sent : await Promise.race([sent, expiry]);
         if (expired) throw new ReviewFailure('timeout', MSG.deadline(config.review_timeout_ms));
-        return readTolerant(chunks);
+        return read(chunks, toText);
       } catch (error) {
         if (!(error instanceof ReviewFailure)) throw error;
         failure = error;
@@ -471,37 +494,49 @@ async function askReviewer(exec, route, env, signal, request) {
       }
     }
   } finally {
-    clock.clearTimeout(timer);
+    if (timer !== null) clock.clearTimeout(timer);
   }
 }
 
 /**
- * Resilient: one review. Resolves to { decision } or { failure, hint }; never throws. Keeps the
- * session's count of failures in a row in `failures` (AR-RES-HINT-1) and words the hint when due
- * (AR-RES-HINT-2).
+ * One review (chapter 3). Resolves to { decision, hint: null } or { failure, hint }; never throws.
+ * The rules:
+ *   route              `session`: the session's route (AR-REVIEW-3); `configured-first`:
+ *                      config.reviewer_route when set (AR-RES-ROUTE-1);
+ *   working_directory  `required`: none in the header fails the review (AR-REVIEW-10);
+ *                      `deployment-fallback`: the deployment's stands in (AR-RES-CWD-1);
+ *   schema             `header`: the request header's (AR-REVIEW-2); `registry-first`: the live
+ *                      registry's, then the header's (AR-RES-SCHEMA-1);
+ *   session_id_in_requests  every request names the session (AR-RES-REQUEST-1);
+ *   failure_text       `normalized`: the failure message made readable (AR-RES-NORM-1..4);
+ *   counts_failures    the session's failures in a row, kept in `state.failures`
+ *                      (AR-RES-HINT-1), and the hint when due (AR-RES-HINT-2).
  */
-async function reviewResilient(exec, session, env, signal, failures) {
-  const route = env.config.reviewer_route ?? session.route; // AR-RES-ROUTE-1
+async function review(exec, session, env, signal, state) {
+  const { rules } = state;
+  const { config } = env;
+  const route = rules.route === 'configured-first' ? (config.reviewer_route ?? session.route) : session.route;
   try {
     if (!route.provider || !route.model) throw new ReviewFailure('route', MSG.noRoute); // AR-REVIEW-9
-    // AR-RES-CWD-1: a header without a directory says nothing about the call; use the deployment's.
-    const cwd = env.workingDirectory.ensure(session);
+    const cwd = rules.working_directory === 'deployment-fallback' ? env.workingDirectory.ensure(session) : session.workingDirectory;
+    if (cwd === undefined) throw new ReviewFailure('session', MSG.noCwd);
     const action = pendingAction(exec, session); // AR-REVIEW-11
-    // AR-RES-SCHEMA-1: the live registry first, then the request header (or the PTC binding).
+    // The pending tool's schema (ptc-inner: the binding's in the header), exactly one.
     const one = (schemas) => schemas.length === 1;
-    if (!one(env.tools.registrySchemas(exec)) && !one(env.tools.headerSchemas(exec))) throw schemaFailure(exec);
-    // AR-RES-REQUEST-1: every request names the session it reviews for.
-    const decision = await askReviewer(exec, route, env, signal, { cwd, action, sessionId: session.id });
-    failures.set(session.id, 0);
-    return { decision };
+    const inRegistry = rules.schema === 'registry-first' && one(env.tools.registrySchemas(exec));
+    if (!inRegistry && !one(env.tools.headerSchemas(exec))) throw schemaFailure(exec);
+    const sessionId = rules.session_id_in_requests ? session.id : undefined;
+    const decision = await askReviewer(exec, route, env, signal, { cwd, action, sessionId }, rules);
+    if (rules.counts_failures) state.failures.set(session.id, 0);
+    return { decision, hint: null };
   } catch (error) {
-    const raw = error instanceof ReviewFailure ? error : new ReviewFailure('internal', textOf(error));
-    const failure = new ReviewFailure(raw.class, normalizeMessage(raw.message), raw.implementationDefined);
+    const raw = error instanceof ReviewFailure ? error : new ReviewFailure('internal', rules.failure_text === 'normalized' ? textOf(error) : String(error && error.message));
+    const failure = rules.failure_text === 'normalized' ? new ReviewFailure(raw.class, normalizeMessage(raw.message), raw.implementationDefined) : raw;
     env.observe.reviewFailure(failure);
-    if (raw.bySignal) return { failure, hint: null }; // not the reviewer's failure (AR-RES-HINT-1)
-    const count = (failures.get(session.id) ?? 0) + 1;
-    failures.set(session.id, count);
-    if (count < env.config.failure_hint_after) return { failure, hint: null };
+    if (!rules.counts_failures || raw.bySignal) return { failure, hint: null }; // a signal's failure is not the reviewer's (AR-RES-HINT-1)
+    const count = (state.failures.get(session.id) ?? 0) + 1;
+    state.failures.set(session.id, count);
+    if (count < config.failure_hint_after) return { failure, hint: null };
     // Every request of a review uses one route: the last request's, or the one a request would use.
     const routeName = `${route.provider}/${route.model}`;
     return { failure, hint: { en: MSG.hint(count, routeName), zh: MSG.hintZh(count, routeName) } };
@@ -569,82 +604,80 @@ async function admitted(state, work) {
 /** Whether this installation refuses admission: it is closing, or its lifecycle ended (AR-ADMIT-1). */
 const closing = (state) => !state.accepting || state.lifecycle.signal.aborted;
 
-/** The baseline listener: the shipped gate (chapters 1-9). */
-async function baselineGate(exec, next, env, state) {
+/** A failure's reason, with the hint (AR-RES-HINT-2) as its last line when one is due. */
+const withHint = (reason, hint) => (hint ? `${reason}\n${hint.en}` : reason);
+
+/**
+ * The rule `failures` `shipped`: a failure is a denial, before downstream, whatever the policy
+ * (AR-DECIDE-1); a reviewer denial is final under the recorded override `never` (AR-DECIDE-2);
+ * otherwise downstream is consulted once (AR-DECIDE-3) and its decision stands, except that a
+ * reviewer denial turns its `allow` into a question (AR-DECIDE-4, AR-DECIDE-5).
+ */
+async function decideShipped(exec, session, next, env, state, outcome) {
+  if (outcome.failure) return { kind: 'deny', reason: withHint(MSG.failed(exec.name, outcome.failure.message), outcome.hint) };
+  const { decision, reason } = outcome.decision;
+  if (decision === 'deny' && env.approval.overrideOf(session) === 'never') return finalDenial(exec.name, reason);
+  const downstream = await next();
+  if (state.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
+  if (decision === 'allow' || downstream.kind !== 'allow') return downstream;
+  return ask(deniedQuestion(exec.name, reason));
+}
+
+/**
+ * The rule `failures` `resilient`: the effective policy decides (AR-RES-DECIDE-1, AR-RES-FAIL-1).
+ * A failure under `never`, or with config.on_failure `deny`, is denied before downstream, naming
+ * its class (AR-RES-FAIL-3); otherwise it is asked about like a reviewer denial (AR-RES-FAIL-2),
+ * a downstream `ask` joining the question (AR-RES-ASK-1).
+ */
+async function decideResilient(exec, session, next, env, state, outcome) {
+  const never = env.approval.effectivePolicy(session) === 'never';
+  let question = null; // what the gate would ask the human, when the reviewer did not allow
+  if (outcome.failure) {
+    if (never || env.config.on_failure === 'deny') {
+      return {
+        kind: 'deny',
+        reason: withHint(MSG.failed(exec.name, outcome.failure.message), outcome.hint),
+        info: { ...INFO_FAILED, failure: outcome.failure.class },
+      };
+    }
+    question = failedQuestion(exec.name, outcome.failure);
+  } else if (outcome.decision.decision === 'deny') {
+    if (never) return finalDenial(exec.name, outcome.decision.reason);
+    question = deniedQuestion(exec.name, outcome.decision.reason);
+  }
+  const downstream = await next();
+  if (state.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
+  if (question === null || downstream.kind === 'deny' || downstream.kind === 'cancel') return downstream;
+  if (downstream.kind === 'ask') return ask(combinedQuestion(question, downstream.reason), outcome.hint);
+  return ask(question, outcome.hint);
+}
+
+/**
+ * The listener (chapters 1, 2, 5, 7 and their replacements in 10 and 11). Where profiles differ it
+ * asks the run's rules (`state.rules`, the host's), never a profile's name:
+ *   preset_read  `at-start`: the preset is read before admission, so a session disposal moved
+ *                passes through (AR-DISPOSE-2); `current`: while closing, a call in a session
+ *                disposal moved out of Auto is refused admission first (AR-RES-DISPOSE-1);
+ *   failures     what the settled review comes to (decideShipped, decideResilient);
+ * and the review asks the others (review, askReviewer).
+ */
+async function gate(exec, next, env, state) {
   const agent = exec.agent;
   // AR-SCOPE-1..3: pass-through calls; the outer transport is the tool run_code with no parent.
   if (agent === undefined) return next();
   if (exec.parent === undefined && exec.name === 'run_code') return next();
-  // The preset is read before admission, as shipped: a session disposal moved out of Auto passes
-  // through (AR-DISPOSE-2).
-  if (env.permissionPresets.current(agent.session) !== 'auto') return next();
+  const session = agent.session;
+  if (state.rules.preset_read === 'current' && closing(state) && state.movedByDisposal.has(session.id)) return cancel();
+  if (env.permissionPresets.current(session) !== 'auto') return next();
   if (closing(state)) return cancel(); // AR-ADMIT-2
 
   return admitted(state, async () => {
     const signal = AbortSignal.any([exec.signal, state.lifecycle.signal]);
-    const outcome = await reviewOnce(exec, agent.session, env, signal);
-
+    const outcome = await review(exec, session, env, signal, state);
     // AR-CANCEL-3: a lifecycle abort during the review cancels, whatever the review said.
     if (state.lifecycle.signal.aborted) return cancel();
-
-    // AR-DECIDE-1: a failure denies at once, without downstream, whatever the policy.
-    if (outcome.failure) return { kind: 'deny', reason: MSG.failed(exec.name, outcome.failure.message) };
-
-    const { decision, reason } = outcome.decision;
-    // AR-DECIDE-2: a denial under the recorded override `never` is final.
-    if (decision === 'deny' && env.approval.overrideOf(agent.session) === 'never') return finalDenial(exec.name, reason);
-
-    // AR-DECIDE-3: consult downstream exactly once.
-    const downstream = await next();
-    if (state.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
-
-    // AR-DECIDE-4 / first case of AR-DECIDE-5: downstream's decision unchanged.
-    if (decision === 'allow' || downstream.kind !== 'allow') return downstream;
-    return ask(deniedQuestion(exec.name, reason)); // AR-DECIDE-5
-  });
-}
-
-/** The resilient listener (chapters 10 and 11). */
-async function resilientGate(exec, next, env, state) {
-  const agent = exec.agent;
-  if (agent === undefined) return next();
-  if (exec.parent === undefined && exec.name === 'run_code') return next();
-  const session = agent.session;
-  // AR-RES-DISPOSE-1: a session our disposal moved out of Auto is not passed on unreviewed while
-  // we close; the call is refused admission (AR-ADMIT-2) before the preset is read.
-  if (closing(state) && state.movedByDisposal.has(session.id)) return cancel();
-  if (env.permissionPresets.current(session) !== 'auto') return next();
-  if (closing(state)) return cancel();
-
-  return admitted(state, async () => {
-    const signal = AbortSignal.any([exec.signal, state.lifecycle.signal]);
-    const review = await reviewResilient(exec, session, env, signal, state.failures);
-    if (state.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-3
-
-    // AR-RES-DECIDE-1, AR-RES-FAIL-1: the effective policy decides.
-    const never = env.approval.effectivePolicy(session) === 'never';
-    let question = null; // what the gate would ask the human, when the reviewer did not allow
-    if (review.failure) {
-      if (never || env.config.on_failure === 'deny') {
-        // AR-RES-FAIL-3: deny before downstream, naming the failure class.
-        const reason = MSG.failed(exec.name, review.failure.message);
-        return {
-          kind: 'deny',
-          reason: review.hint ? `${reason}\n${review.hint.en}` : reason,
-          info: { ...INFO_FAILED, failure: review.failure.class },
-        };
-      }
-      question = failedQuestion(exec.name, review.failure); // AR-RES-FAIL-2
-    } else if (review.decision.decision === 'deny') {
-      if (never) return finalDenial(exec.name, review.decision.reason);
-      question = deniedQuestion(exec.name, review.decision.reason);
-    }
-
-    const downstream = await next();
-    if (state.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
-    if (question === null || downstream.kind === 'deny' || downstream.kind === 'cancel') return downstream;
-    if (downstream.kind === 'ask') return ask(combinedQuestion(question, downstream.reason), review.hint); // AR-RES-ASK-1
-    return ask(question, review.hint);
+    const decide = state.rules.failures === 'resilient' ? decideResilient : decideShipped;
+    return decide(exec, session, next, env, state, outcome);
   });
 }
 
@@ -653,10 +686,15 @@ async function resilientGate(exec, next, env, state) {
 /**
  * Install the gate: register the Auto preset and return the integration. `restored` carries the
  * failures in a row each session had before (the host's record; empty for a fresh installation,
- * which counts from 0, AR-RES-HINT-4). `host.profile` selects the listener.
+ * which counts from 0, AR-RES-HINT-4). `host.rules`, the run's rules, decide wherever profiles
+ * differ.
  */
 function install(host, restored = {}) {
+  if (host.rules === null || typeof host.rules !== 'object') {
+    throw new TypeError('install: host.rules is missing: the example gate decides by the run\'s rules, which the kit (0.2.0 and later) passes');
+  }
   const state = {
+    rules: host.rules,
     accepting: true,
     lifecycle: new AbortController(),
     admitted: new Set(), // the admitted calls not yet decided (AR-ADMIT-3)
@@ -668,9 +706,8 @@ function install(host, restored = {}) {
   const unregisterAuto = host.permissionPresets.registerAuto(() => {
     if (!state.accepting) throw new Error(MSG.closing);
   });
-  const listener = host.profile === 'resilient' ? resilientGate : baselineGate;
   return {
-    listener: (exec, next, env) => listener(exec, next, env, state),
+    listener: (exec, next, env) => gate(exec, next, env, state),
 
     /** AR-DISPOSE-1: stop admitting, move live Auto sessions, abort, wait; then Auto is gone. */
     async dispose() {
@@ -685,7 +722,7 @@ function install(host, restored = {}) {
       unregisterAuto(); // AR-DISPOSE-4
     },
 
-    /** The session's failures in a row (AR-RES-HINT-1); the baseline counts none. */
+    /** The session's failures in a row (AR-RES-HINT-1); kept only where the rules count them. */
     consecutiveFailures: (session) => state.failures.get(session.id) ?? 0,
   };
 }
@@ -700,6 +737,9 @@ module.exports = {
   normalizeMessage,
   textOf,
   classifyErrorFinish,
+  // Every value of every rule the gate implements: a profile that recombines them is checked too.
+  rules: RULES,
+  // Deprecated: the profiles whose rules it implements, named; use `rules`.
   profiles: ['baseline', 'resilient'],
   observes: ['sessions', 'requests', 'session-log'],
   // The resilient profile's optional features this gate implements (spec/protocol.md).

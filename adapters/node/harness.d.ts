@@ -25,6 +25,7 @@ import type {
   Route,
   SessionScenario,
   ToolResult,
+  WireRules,
   WorldAnswer,
 } from './types/contract';
 
@@ -111,9 +112,27 @@ export interface ResolvedConfig {
   failure_hint_after: number;
 }
 
+/**
+ * For each rule (spec/protocol.md, "Rules"), the values a gate implements, as its hello lists
+ * them (`serve({ rules })`): the runner checks it against every profile whose rule values are all
+ * listed, whether or not `profiles` names it.
+ */
+export type RuleOffer = {
+  readonly [Rule in Exclude<keyof WireRules, 'config'>]?: readonly WireRules[Rule][];
+};
+
 /** The services an integration keeps for its lifetime. */
 export interface Host {
+  /**
+   * The run's profile's name, for logs. Decide by `rules`, never by this: a profile that
+   * recombines rule values has another name.
+   */
   readonly profile: Profile;
+  /**
+   * The run's rules, as the runner's hello carries them: the reader, each rule where profiles
+   * differ, and the `config` members the profile reads (a gate ignores the others).
+   */
+  readonly rules: Readonly<WireRules>;
   readonly config: Readonly<ResolvedConfig>;
   readonly clock: Clock;
   readonly permissionPresets: {
@@ -286,7 +305,15 @@ export type Gate = (exec: Exec, next: Next, env: ShellEnv) => GateDecision | Pro
 
 interface ServeCommon {
   implementation: ImplementationInfo;
-  /** The profiles the gate can be checked against. Default `['baseline']`. */
+  /**
+   * For each rule, the values the gate implements (protocol 2): the runner checks it against
+   * every profile whose rule values are all listed. Default absent: the hello has no `rules`.
+   */
+  rules?: RuleOffer;
+  /**
+   * The profiles the gate can be checked against, by name. Default none when `rules` is given,
+   * otherwise `[DEFAULT_PROFILE]` (deprecated: give `rules`).
+   */
   profiles?: Profile[];
   /** What the gate can observe (protocol 2); list only what it can express. Default none. */
   observes?: Observable[];
@@ -305,14 +332,23 @@ interface ServeCommon {
 export type ServeOptions = ServeCommon & ({ install: Install; gate?: undefined } | { gate: Gate; install?: undefined });
 
 /**
- * Serve the gate over the adapter protocol on stdin/stdout until `stop` or the end of input;
- * `--decide <profile>` on the command line instead decides lines `{ reply, scenario }` from stdin.
+ * Serve the gate over the adapter protocol on stdin/stdout until `stop` or the end of input,
+ * deciding each scenario under the rules the runner's hello carries (`Host.rules`). `--decide` on
+ * the command line instead decides lines `{ rules, reply, world, scenario }` from stdin (as each
+ * line of spec/fixtures/replay.jsonl holds them), one outcome line each; a line without `rules`
+ * is decided under those of the profile named after `--decide` (deprecated), or answered with an
+ * error saying where to get them.
  */
 export declare function serve(options: ServeOptions): void;
 
 /** Options of `runInput` and `runScenario`. */
 export interface RunOptions {
-  /** Default `baseline`. */
+  /** The run's rules, as the runner's hello carries them (`autoreview profiles --json` lists each profile's). */
+  rules?: WireRules;
+  /**
+   * The profile's name, for `Host.profile`. Without `rules`, deprecated: its rules are those the
+   * kit knows for `baseline` and `resilient` (no other name). Neither given: `DEFAULT_PROFILE`'s.
+   */
   profile?: Profile;
   /** What the run observes. Default: all; `review.requests` is reported only with `requests`. */
   observes?: readonly Observable[];
@@ -399,7 +435,11 @@ export declare function runToolCall(world: CallWorld, listener: Listener | null)
 
 /** The newest protocol the harness speaks. */
 export declare const PROTOCOL: 2;
-/** The profile a run uses when none is named, the project's one default (as `autoreview check`). */
+/**
+ * The profile a run uses when none is named, the project's one default (as `autoreview check`).
+ * @deprecated a gate decides by `Host.rules`; the kit uses it only where neither rules nor a
+ * profile are given.
+ */
 export declare const DEFAULT_PROFILE: 'resilient';
 /** What a gate can declare it observes. */
 export declare const OBSERVABLES: readonly Observable[];

@@ -34,7 +34,63 @@ const readline = require('node:readline');
 /** The newest protocol this harness speaks; it answers a protocol-1 runner with protocol 1. */
 const PROTOCOL = 2;
 // The profile a run uses when none is named: the project's one default, as in the runner.
+// Deprecated with every other use of a profile's name in the kit: a gate decides by `rules`.
 const DEFAULT_PROFILE = 'resilient';
+/**
+ * Deprecated, for compatibility only: the rules of the two profiles the kit knew by name before the
+ * runner's hello carried them (as spec/profiles/*.json stated them then). The kit reads them only
+ * for a caller that names a profile and gives no rules: a runner whose hello has no `rules`,
+ * `runInput(..., { profile })`, `--decide <profile>` with lines without `rules`. The kit's tests
+ * hold them equal to the replay fixture's. Any other profile needs its rules given.
+ */
+const NAMED_PROFILE_RULES = Object.freeze({
+  baseline: Object.freeze({
+    reader: 'strict',
+    failure_text: 'javascript',
+    asks_again: 'never',
+    deadline: false,
+    counts_failures: false,
+    session_id_in_requests: false,
+    route: 'session',
+    schema: 'header',
+    working_directory: 'required',
+    failures: 'shipped',
+    preset_read: 'at-start',
+    config: Object.freeze([]),
+  }),
+  resilient: Object.freeze({
+    reader: 'tolerant',
+    failure_text: 'normalized',
+    asks_again: 'repair-and-retry',
+    deadline: true,
+    counts_failures: true,
+    session_id_in_requests: true,
+    route: 'configured-first',
+    schema: 'registry-first',
+    working_directory: 'deployment-fallback',
+    failures: 'resilient',
+    preset_read: 'current',
+    config: Object.freeze(['on_failure', 'repair_attempts', 'transport_retries', 'review_timeout_ms', 'reviewer_route', 'failure_hint_after']),
+  }),
+});
+const WHERE_RULES_ARE = 'the runner\'s hello carries them, and `autoreview profiles --json` lists each profile\'s `rules`';
+
+/** A rules object as the runner's hello writes it, frozen; `what` says whose, for the error. */
+function checkedRules(rules, what) {
+  if (!isObject(rules)) throw new TypeError(`${what}: \`rules\` is ${JSON.stringify(rules)}, not the rules object (${WHERE_RULES_ARE})`);
+  return Object.freeze({ ...rules, config: Object.freeze(Array.isArray(rules.config) ? [...rules.config] : []) });
+}
+
+/**
+ * The rules to decide by: `rules` when given; otherwise, deprecated, those of the profile `profile`
+ * names, for the two profiles the kit knew by name; otherwise an error saying where rules come from.
+ */
+function rulesFor(rules, profile, what) {
+  if (rules !== undefined && rules !== null) return checkedRules(rules, what);
+  if (typeof profile === 'string' && has(NAMED_PROFILE_RULES, profile)) return NAMED_PROFILE_RULES[profile];
+  const named = profile === undefined || profile === null ? 'no profile' : `the profile ${JSON.stringify(profile)}`;
+  throw new Error(`${what}: no \`rules\` given, and ${named} has none the kit knows by name: give the profile's rules (${WHERE_RULES_ARE})`);
+}
 /** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
 const OBSERVABLES = ['sessions', 'requests', 'session-log'];
 /**
@@ -227,7 +283,7 @@ const describe = (error) => (error instanceof Error ? `${error.name}: ${error.me
  * the host's services, and the integration `install` makes. Returns `{ runCall, runEvent }`, which
  * run the session's items one after the other.
  */
-function openSession(sc, profile, install, options = {}) {
+function openSession(sc, profile, rules, install, options = {}) {
   const log = options.log || ((...args) => console.error(...args));
   const observes = options.observes || OBSERVABLES;
   const clock = new VirtualClock();
@@ -280,6 +336,7 @@ function openSession(sc, profile, install, options = {}) {
 
   const host = Object.freeze({
     profile,
+    rules,
     config: Object.freeze({ ...sc.config }),
     clock: Object.freeze({
       now: () => clock.now(),
@@ -496,7 +553,7 @@ function openSession(sc, profile, install, options = {}) {
       rec.trace.push('body');
     };
 
-    return { call, profile, exec, next, env, rec, body };
+    return { call, profile, rules, exec, next, env, rec, body };
   }
 
   /** Run one call: the listener of the integration installed now, or none once it is gone. */
@@ -507,7 +564,8 @@ function openSession(sc, profile, install, options = {}) {
     const state = await drive(runToolCall(world, listener), clock);
     if (state.failed) throw state.error;
     const outcome = assembleOutcome(world, {
-      consecutiveFailures: profile === 'resilient' ? countOf(used) : null,
+      // AR-RES-HINT-1: the count is reported where the rules count failures, and only there.
+      consecutiveFailures: rules.counts_failures ? countOf(used) : null,
       requests: observes.includes('requests'),
     });
     // AR-SESSION-2: a call with a lifecycle abort point leaves the integration disposed of.
@@ -828,14 +886,16 @@ function installerOf({ install, gate } = {}) {
 
 /**
  * Decide one canonical scenario (spec/protocol.md, "Canonical scenarios") with the integration
- * `install` makes, as harness.d.ts documents: `options` holds the profile, what the run observes
- * (default: all) and the decide line's `reply` and `world`.
+ * `install` makes, as harness.d.ts documents: `options` holds the profile's rules (as the runner's
+ * hello carries them) and its name, what the run observes (default: all) and the decide line's
+ * `reply` and `world`. A profile's name without rules is deprecated (NAMED_PROFILE_RULES).
  */
 async function runInput(raw, install, options = {}) {
-  const profile = options.profile || DEFAULT_PROFILE;
+  const profile = options.profile || (options.rules ? undefined : DEFAULT_PROFILE);
+  const rules = rulesFor(options.rules, profile, 'runInput');
   const observes = options.observes || OBSERVABLES;
   const scenario = decode(raw, options.world);
-  const world = openSession(scenario, profile, install, { ...options, profile, observes });
+  const world = openSession(scenario, profile, rules, install, { ...options, profile, observes });
   const outcomes = [];
   for (const item of scenario.items) {
     outcomes.push(item.call ? await world.runCall(item.call) : await world.runEvent(item.event));
@@ -865,12 +925,31 @@ function runScenario(raw, gate, options = {}) {
  * speaking protocol 1 is answered with protocol 1, observes nothing beyond it and hears of no
  * `lacks` and no `features`.
  *
- * `node adapter.js --decide <profile>` instead reads lines `{ "reply", "world", "scenario" }` on
- * stdin (a decide line's members, as each line of spec/fixtures/replay.jsonl holds them) and
- * prints one outcome per line, for debugging (with everything the gate observes).
+ * `rules` (protocol 2) lists, for each rule, the values the gate implements (spec/protocol.md,
+ * "Rules"): the runner then checks it against any profile whose every rule value is listed, whether
+ * or not `profiles` names it. Given `rules`, `profiles` defaults to none.
+ *
+ * Each `decide` is run under the rules the runner's hello carried (`host.rules`); a hello without
+ * them (a protocol-1 runner) gives those of the profile it names, for the two profiles the kit
+ * knew by name (deprecated, NAMED_PROFILE_RULES).
+ *
+ * `node adapter.js --decide [<profile>]` instead reads lines `{ "rules", "reply", "world",
+ * "scenario" }` on stdin (a decide line's members and the run's rules, as each line of
+ * spec/fixtures/replay.jsonl holds them) and prints one outcome per line, for debugging (with
+ * everything the gate observes). A line without `rules` is decided under those of `<profile>`
+ * (deprecated), or answered with an error saying where to get them.
  */
-function serve({ implementation, profiles = [DEFAULT_PROFILE], observes = [], lacks = [], features, install, gate, log: userLog } = {}) {
+function serve({ implementation, profiles, rules: offered, observes = [], lacks = [], features, install, gate, log: userLog } = {}) {
   const installer = installerOf({ install, gate });
+  if (offered !== undefined) {
+    const bad = isObject(offered)
+      ? Object.entries(offered).find(([, values]) => !Array.isArray(values) || values.some((v) => typeof v !== 'string' && typeof v !== 'boolean'))
+      : [];
+    if (bad !== undefined) {
+      throw new TypeError(`serve: rules must map each rule to the values the gate implements, e.g. { reader: ['strict', 'tolerant'], deadline: [false, true] }; got ${JSON.stringify(bad.length === 0 ? offered : Object.fromEntries([bad]))}`);
+    }
+  }
+  const named = profiles === undefined ? (offered === undefined ? [DEFAULT_PROFILE] : []) : profiles;
   const unknown = observes.filter((o) => !OBSERVABLES.includes(o));
   if (unknown.length > 0) throw new TypeError(`serve: observes names ${unknown.join(', ')}; known: ${OBSERVABLES.join(', ')}`);
   const declared = OBSERVABLES.filter((o) => observes.includes(o));
@@ -893,9 +972,18 @@ function serve({ implementation, profiles = [DEFAULT_PROFILE], observes = [], la
   const exit = () => process.stdout.write('', () => process.exit(0));
 
   const decideFlag = process.argv.indexOf('--decide');
-  const directProfile = decideFlag >= 0 ? process.argv[decideFlag + 1] || DEFAULT_PROFILE : null;
-  let profile = directProfile;
-  let observed = directProfile !== null ? declared : []; // what this run observes
+  const direct = decideFlag >= 0;
+  // `--decide <profile>`: the rules of lines without their own (deprecated).
+  const directProfile = direct && process.argv[decideFlag + 1] !== undefined && !process.argv[decideFlag + 1].startsWith('-') ? process.argv[decideFlag + 1] : undefined;
+  let profile; // the run's profile, as the runner's hello names it
+  let rules; // the run's rules, as the runner's hello carries them
+  let observed = direct ? declared : []; // what this run observes
+  /** The rule values of `wanted` the gate's `rules` does not list, as `name value`. */
+  const unmet = (wanted) =>
+    Object.entries(wanted)
+      .filter(([name]) => name !== 'config')
+      .filter(([name, value]) => !(Array.isArray(offered[name]) && offered[name].includes(value)))
+      .map(([name, value]) => `${name} ${JSON.stringify(value)}`);
 
   const handle = async (line) => {
     if (line.trim() === '') return;
@@ -906,9 +994,14 @@ function serve({ implementation, profiles = [DEFAULT_PROFILE], observes = [], la
       log(`[adapter] ignoring a line that is not JSON: ${error.message}`);
       return;
     }
-    if (directProfile !== null) {
+    if (direct) {
       try {
-        write(await runInput(message.scenario, installer, { profile: directProfile, observes: observed, reply: message.reply, world: message.world, log }));
+        const lineRules = isObject(message) ? message.rules : undefined;
+        if ((lineRules === undefined || lineRules === null) && directProfile === undefined) {
+          throw new Error(`--decide: this line has no \`rules\`; add the run's rules object beside "scenario" (each line of spec/fixtures/replay.jsonl has one, and \`autoreview profiles --json\` lists each profile's \`rules\`)`);
+        }
+        const lineProfile = isObject(message) && typeof message.profile === 'string' ? message.profile : directProfile;
+        write(await runInput(message.scenario, installer, { rules: lineRules ?? undefined, profile: lineProfile, observes: observed, reply: message.reply, world: message.world, log }));
       } catch (error) {
         write({ error: error && error.message ? error.message : String(error) });
       }
@@ -920,9 +1013,21 @@ function serve({ implementation, profiles = [DEFAULT_PROFILE], observes = [], la
         const speaks = Number.isInteger(message.protocol) && message.protocol >= PROTOCOL ? PROTOCOL : 1;
         if (message.protocol !== speaks) log(`[adapter] the runner speaks protocol ${message.protocol}; this adapter answers ${speaks}`);
         profile = message.profile;
-        if (!profiles.includes(profile)) log(`[adapter] profile ${profile} is not among ${profiles.join(', ')}`);
+        try {
+          rules = rulesFor(message.rules, profile, 'the runner\'s hello');
+        } catch (error) {
+          rules = undefined; // each decide says why
+          log(`[adapter] ${error.message}`);
+        }
+        if (!named.includes(profile)) {
+          const among = `profile ${profile} is not among ${named.join(', ') || 'the profiles the gate names (none)'}`;
+          if (offered === undefined || rules === undefined) log(`[adapter] ${among}`);
+          else if (speaks < 2) log(`[adapter] ${among}, and a protocol-1 hello cannot list the gate's rules`);
+          else if (unmet(rules).length > 0) log(`[adapter] ${among}, and the gate's rules lack ${unmet(rules).join(', ')}`);
+        }
         observed = speaks >= 2 ? declared : [];
-        const hello = { type: 'hello', protocol: speaks, implementation, profiles };
+        const hello = { type: 'hello', protocol: speaks, implementation, profiles: named };
+        if (speaks >= 2 && offered !== undefined) hello.rules = offered;
         if (speaks >= 2) hello.observes = declared;
         if (speaks >= 2 && lacked.length > 0) hello.lacks = lacked;
         if (speaks >= 2 && implemented !== undefined) hello.features = implemented;
@@ -932,7 +1037,8 @@ function serve({ implementation, profiles = [DEFAULT_PROFILE], observes = [], la
       }
       case 'decide':
         try {
-          const outcome = await runInput(message.scenario, installer, { profile: profile || DEFAULT_PROFILE, observes: observed, reply: message.reply, world: message.world, log });
+          if (rules === undefined) rules = rulesFor(undefined, profile || DEFAULT_PROFILE, 'the runner\'s hello');
+          const outcome = await runInput(message.scenario, installer, { rules, profile: profile || DEFAULT_PROFILE, observes: observed, reply: message.reply, world: message.world, log });
           write({ type: 'outcome', seq: message.seq, outcome });
         } catch (error) {
           log(`[adapter] decide ${message.seq} failed: ${error && error.stack ? error.stack : String(error)}`);

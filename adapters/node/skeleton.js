@@ -9,7 +9,7 @@
  *
  * harness.js does everything but the gate: the protocol loop, the session and its presets, the
  * scripted reviewer, downstream listeners, approval service, abort signals, the tool runtime and
- * the outcome. This file only says which gate to check, what it is called, which profiles it
+ * the outcome. This file only says which gate to check, what it is called, which rule values it
  * implements, and what it can observe.
  *
  * Copy this file next to your project (keep harness.js beside it, or require it by path) and
@@ -23,7 +23,8 @@ const { serve } = require('./harness.js');
 //
 // A gate is installed the way a host installs it: `install(host, restored)` registers the Auto
 // preset and returns { listener, dispose, consecutiveFailures? } (harness.js documents each). The
-// example gate implements both profiles in readable JavaScript. A TypeScript author compiles
+// example gate implements every rule value of the shipped profiles in readable JavaScript, and
+// decides by the run's rules (host.rules), never by a profile's name. A TypeScript author compiles
 // their gate (tsc, esbuild, ...) and requires the compiled JavaScript instead, e.g.
 //
 //   const { apply } = require('../../packages/auto-review/dist/index.js');
@@ -33,7 +34,8 @@ const { serve } = require('./harness.js');
 //   host.permissionPresets.current / .set / .registerAuto   -> your permission presets
 //   host.approval.overrideOf(s) / .effectivePolicy(s)       -> your approval service
 //   host.sessions.list()                -> the live sessions your disposer walks
-//   host.workingDirectory.ensure(s)     -> the deployment's working directory (resilient profile)
+//   host.rules                          -> the run's rules (reader, route, schema, ...): decide by these
+//   host.workingDirectory.ensure(s)     -> the deployment's working directory (rule working_directory)
 //   host.clock                          -> timers for deadlines (virtual time: never use real timers)
 // and, per call, what the listener's `env` adds:
 //   env.llm.request(options)            -> your LLM client (resolve to chunks, see harness.js)
@@ -45,7 +47,7 @@ const { serve } = require('./harness.js');
 // A gate that is only a listener can still be checked: pass `gate: (exec, next, env) => ...`
 // instead of `install`, and the harness installs it the way the shipped integration does.
 // ---------------------------------------------------------------------------------------------
-const { install } = require('./example-gate.js');
+const { install, rules } = require('./example-gate.js');
 
 serve({
   implementation: {
@@ -53,9 +55,14 @@ serve({
     version: '0.2.0', // its version
     language: 'javascript', // or 'typescript'
   },
-  // The profiles your gate implements. The example implements both; a gate that implements
-  // only the baseline lists ['baseline'] until it implements chapters 10 and 11 of the spec.
-  profiles: ['baseline', 'resilient'],
+  // For each rule (spec/protocol.md, "Rules"; `autoreview profiles --json` shows each profile's),
+  // the values your gate implements: the runner checks it against every profile whose rule values
+  // are all listed, a profile added later included. The example implements every value; a gate
+  // that implements only the shipped gate's lists one value each, e.g.
+  //   { reader: ['strict'], failure_text: ['javascript'], asks_again: ['never'], deadline: [false], ... }
+  rules,
+  // No profile names: the rules say which profiles the gate can be checked against.
+  profiles: [],
   // What your gate can observe (protocol 2). List only what it can express: a case that needs
   // something left out reads "not applicable" instead of failing or passing.
   //   'sessions'     several calls and lifecycle events in one installation: your gate keeps its

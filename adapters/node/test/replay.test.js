@@ -1,7 +1,7 @@
 'use strict';
 // Replays the engine's fixture (spec/fixtures/replay.jsonl): every canonical scenario decodes,
-// the scripted world answers as the fixture says, and the example gate reaches the reference
-// outcome. Run with `npm test` here, or `node --test adapters/node/test/`.
+// the scripted world answers as the fixture says, and the example gate, under each line's rules,
+// reaches the reference outcome. Run with `npm test` here, or `node --test adapters/node/test/`.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -39,6 +39,10 @@ function probe(seen) {
   };
 }
 
+test('every line carries the rules its runner would send', () => {
+  for (const line of lines) assert.equal(typeof line.rules, 'object', `${line.case}: no rules`);
+});
+
 test('the fixture holds calls and sessions of both profiles', () => {
   const kinds = new Set(lines.map((l) => `${l.profile} ${l.reply}`));
   assert.deepEqual([...kinds].sort(), ['baseline call', 'baseline session', 'resilient call', 'resilient session']);
@@ -48,7 +52,7 @@ test('the scripted world answers each call as the fixture says', async () => {
   let checked = 0;
   for (const line of lines) {
     const seen = new Map();
-    await runInput(line.scenario, probe(seen), { profile: line.profile, reply: line.reply, world: line.world, log: () => {} });
+    await runInput(line.scenario, probe(seen), { rules: line.rules, reply: line.reply, world: line.world, log: () => {} });
     // Calls are numbered in order; one the listener never saw (aborted first, or after a
     // disposal) has nothing to compare.
     let n = 0;
@@ -89,12 +93,28 @@ const each = (outcome, marksOf) =>
 test('the example gate reaches the reference outcome of every line', async () => {
   const failed = [];
   for (const line of lines) {
-    const outcome = await runInput(line.scenario, install, { profile: line.profile, reply: line.reply, world: line.world, log: () => {} });
+    const outcome = await runInput(line.scenario, install, { rules: line.rules, reply: line.reply, world: line.world, log: () => {} });
     try {
       const marksOf = (i) => (i === null ? line.outcome.prefix_only : line.outcome.calls[i]?.prefix_only);
       assert.deepEqual(each(outcome, marksOf), each(line.outcome, marksOf));
     } catch (error) {
       failed.push(`${line.profile} ${line.case}: ${error.message.slice(0, 600)}`);
+    }
+  }
+  assert.deepEqual(failed, []);
+});
+
+test('a profile named without rules (deprecated) is decided under the rules the fixture gives it', async () => {
+  // The kit's compatibility table of the two profiles it knew by name must not drift from their files.
+  const failed = [];
+  for (const line of lines) {
+    const options = { reply: line.reply, world: line.world, log: () => {} };
+    const byRules = await runInput(line.scenario, install, { ...options, rules: line.rules });
+    const byName = await runInput(line.scenario, install, { ...options, profile: line.profile });
+    try {
+      assert.deepEqual(byName, byRules);
+    } catch (error) {
+      failed.push(`${line.profile} ${line.case}: ${error.message.slice(0, 300)}`);
     }
   }
   assert.deepEqual(failed, []);

@@ -19,11 +19,13 @@ import {
   type Observable,
   type Outcome,
   type ReviewerChunk,
+  type RuleOffer,
   type Scenario,
   type SessionScenario,
+  type WireRules,
   type WorldAnswer,
 } from '@autoreview/kit';
-import { install as exampleGate, readStrict } from '@autoreview/kit/example-gate';
+import { install as exampleGate, readStrict, rules as exampleRules } from '@autoreview/kit/example-gate';
 import { apply } from '@autoreview/kit/rc3-model';
 
 /** The text blocks of a reviewer response, or why the response failed. */
@@ -50,7 +52,7 @@ const install: Install = (host, restored) => {
     const session = exec.agent?.session;
     if (session === undefined || host.permissionPresets.current(session) !== 'auto') return next();
     if (!accepting) return { kind: 'cancel' };
-    const route = host.config.reviewer_route ?? session.route;
+    const route = host.rules.route === 'configured-first' ? (host.config.reviewer_route ?? session.route) : session.route;
     let verdict: string;
     try {
       const deadline = host.clock.setTimeout(() => {}, host.config.review_timeout_ms);
@@ -60,7 +62,7 @@ const install: Install = (host, restored) => {
         system: 'review the pending action',
         messages: [{ role: 'user', content: JSON.stringify(session.log.pendingAction(exec)) }],
         temperature: 0,
-        sessionId: host.profile === 'resilient' ? session.id : undefined,
+        sessionId: host.rules.session_id_in_requests ? session.id : undefined,
         signal: exec.signal,
       });
       host.clock.clearTimeout(deadline);
@@ -131,16 +133,43 @@ function item(outcome: ItemOutcome): string {
   return 'event' in outcome ? `${outcome.event}: ${outcome.error ?? 'ok'}` : summary(outcome);
 }
 
+/** The rules a runner's hello carries (`autoreview profiles --json` lists each profile's). */
+const rules: WireRules = {
+  reader: 'tolerant',
+  failure_text: 'normalized',
+  asks_again: 'repair-and-retry',
+  deadline: true,
+  counts_failures: true,
+  session_id_in_requests: true,
+  route: 'configured-first',
+  schema: 'registry-first',
+  working_directory: 'deployment-fallback',
+  failures: 'resilient',
+  preset_read: 'current',
+  config: ['reviewer_route', 'review_timeout_ms'],
+};
+
+/** The rule values this adapter's gate implements. */
+const offered: RuleOffer = {
+  reader: ['strict', 'tolerant'],
+  deadline: [false, true],
+  session_id_in_requests: [false, true],
+  route: ['session', 'configured-first'],
+};
+
 export async function decideBoth(): Promise<string[]> {
   const observes: Observable[] = ['sessions', 'requests'];
   const lines: string[] = [];
   // The runner sends canonical scenarios: sessions, every member named. A session literal is one
   // as far as the types go.
   for (const [scenario, reply] of [[session, 'session']] as const) {
-    const outcome: InputOutcome = await runInput(scenario, install, { profile: 'resilient', observes, reply, world });
+    const outcome: InputOutcome = await runInput(scenario, install, { rules, observes, reply, world });
     lines.push(...('calls' in outcome ? outcome.calls.map(item) : [summary(outcome)]));
   }
-  lines.push(String(readStrict([{ type: 'finish', reason: { kind: 'stop' } }]).decision));
+  // Deprecated, still accepted: a profile's name instead of its rules.
+  const byName: InputOutcome = await runInput(session, install, { profile: 'baseline', observes, reply: 'session', world });
+  lines.push('calls' in byName ? `${byName.calls.length} items` : summary(byName));
+  lines.push(String(readStrict([{ type: 'finish', reason: { kind: 'stop' } }], String).decision));
   return lines;
 }
 
@@ -158,6 +187,13 @@ export function mistakes(): void {
   const lacks: Capability[] = ['deny'];
   // @ts-expect-error a denial carries a reason
   const denial: GateDecision = { kind: 'deny' };
+  // @ts-expect-error not a value of the rule `reader`
+  const lenient: RuleOffer = { reader: ['lenient'] };
+  // @ts-expect-error a rule the hello does not have
+  const unknownRule: RuleOffer = { speed: ['fast'] };
+  // @ts-expect-error the hello's rules carry every rule
+  const partial: WireRules = { reader: 'strict' };
+  void [lenient, unknownRule, partial];
   // @ts-expect-error install or gate, not both
   serve({ implementation: { name: 'x', version: '0', language: 'typescript' }, install, gate: (_exec: Exec, next: Next) => next() });
   void [typo, own, attempt, observes, lacks, denial, one];
@@ -166,11 +202,13 @@ export function mistakes(): void {
 const lacks: readonly Capability[] = CAPABILITIES.filter((c) => c === 'abort-signal');
 void lacks;
 void exampleGate;
+void exampleRules;
 void apply;
 
 serve({
   implementation: { name: 'types-check', version: '0.1.0', language: 'typescript' },
-  profiles: ['baseline', 'resilient'],
+  rules: offered,
+  profiles: [],
   observes: ['sessions', 'requests', 'session-log'],
   lacks: [],
   install,
