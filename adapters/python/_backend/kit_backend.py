@@ -84,7 +84,7 @@ def build_editable(wheel_directory, config_settings=None, metadata_directory=Non
 def build_sdist(sdist_directory, config_settings=None):
     name = _dist_name()
     filename = f"{name}.tar.gz"
-    paths = [ROOT / "pyproject.toml", ROOT / "README.md", *_sources(), *sorted((ROOT / "_backend").glob("*.py"))]
+    paths = [ROOT / "pyproject.toml", ROOT / "README.md", ROOT / "CHANGELOG.md", *_sources(), *sorted((ROOT / "_backend").glob("*.py"))]
     with tarfile.open(Path(sdist_directory) / filename, "w:gz") as sdist:
         for path in paths:
             sdist.add(path, f"{name}/{path.relative_to(ROOT).as_posix()}")

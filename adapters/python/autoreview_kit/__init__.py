@@ -2,8 +2,12 @@
 
 Standard library only (Python >= 3.11). ``serve`` speaks the adapter protocol (spec/protocol.md);
 ``run_input`` decides one scenario line in the scripted world; the gate is an integration made by
-``install(host, restored)`` (see :mod:`autoreview_kit.api`). ``autoreview_kit.example_gate`` is a
-gate implementing both profiles.
+``install(host, restored)`` (see :mod:`autoreview_kit.api`), which decides by the run's rules,
+``host.rules`` (see :mod:`autoreview_kit.rules`). ``autoreview_kit.example_gate`` is a gate that
+implements every value of every rule.
+
+The API is ``__all__``, listed with one line each in the README ("The kit's API") and versioned
+with semantic versioning (``__version__``; CHANGELOG.md records each change).
 """
 
 from .api import (
@@ -35,7 +39,7 @@ from .scenario import DEFAULT_PROFILE, Config, decode
 from .signals import AbortController, Aborted, AbortSignal
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, Env, GateError, Host, run_input
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "CAPABILITIES",

@@ -105,7 +105,7 @@ def prefix_only(message: str, texts: Iterable[tuple[str, str | None]]) -> dict[s
 
 def build_outcome(rec: CallRecord, *, consecutive_failures: int | None = None, requests: bool = True) -> dict[str, Any]:
     """The outcome of the call ``rec`` recorded. ``consecutive_failures`` is the count to report
-    (None in the baseline); ``requests`` whether the run observes ``review.requests``."""
+    (None where the rules count no failures in a row); ``requests`` whether the run observes ``review.requests``."""
     settled = rec.result is not None
     listener = copy.deepcopy(rec.listener)
     result: dict[str, Any] = (

@@ -4,8 +4,9 @@ import unittest
 
 import kit_path  # noqa: F401
 
-from autoreview_kit import Block, Finish
+from autoreview_kit import RULE_VALUES, Block, Finish, js_string
 from autoreview_kit.example_gate import (
+    IMPLEMENTED_RULES,
     MSG,
     ReviewFailure,
     Verdict,
@@ -18,6 +19,23 @@ from autoreview_kit.example_gate import (
 
 def text(t):
     return [Block("text", t), Finish("stop")]
+
+
+class Rules(unittest.TestCase):
+    def test_the_example_implements_every_value_of_every_rule(self):
+        self.assertEqual({name: set(values) for name, values in IMPLEMENTED_RULES.items()}, {name: set(values) for name, values in RULE_VALUES.items()})
+
+    def test_the_readers_turn_a_providers_message_into_text_as_failure_text_says(self):
+        from autoreview_kit.example_gate import text_of
+
+        aborted = [Finish("aborted", "UNKNOWN", {"message": "gone"})]
+        for read in (read_strict, read_tolerant):
+            with self.assertRaises(ReviewFailure) as caught:
+                read(aborted, text_of)
+            self.assertEqual(caught.exception.message, "auto-review: reviewer ended with aborted UNKNOWN: gone")
+        with self.assertRaises(ReviewFailure) as caught:
+            read_tolerant(aborted, js_string)
+        self.assertEqual(caught.exception.message, "auto-review: reviewer ended with aborted UNKNOWN: [object Object]")
 
 
 class Strict(unittest.TestCase):

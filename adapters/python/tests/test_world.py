@@ -119,6 +119,11 @@ class Rules(unittest.TestCase):
         self.assertIn("preset_read", str(caught.exception))
         self.assertIn("autoreview profiles --json", str(caught.exception))
 
+    def test_the_rules_the_kit_still_knows_by_name_are_the_fixtures(self):
+        from autoreview_kit.rules import _PROFILE_RULES
+
+        self.assertEqual({name: dict(rules) for name, rules in _PROFILE_RULES.items()}, {name: rules_of(name) for name in _PROFILE_RULES})
+
     def test_a_profiles_name_alone_still_decides_with_a_deprecation_warning(self):
         for profile in ("baseline", "resilient"):
             with self.assertWarns(DeprecationWarning):
