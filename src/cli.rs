@@ -51,6 +51,13 @@ pub enum Command {
         /// The profile whose clauses apply.
         #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = autoreview::profile::DEFAULT)]
         profile: Profile,
+        /// A profile of your own, read from FILE instead of --profile: a JSON file as
+        /// spec/profiles/*.json (`autoreview profiles --json` shows the shipped ones' rules) that
+        /// recombines existing rules, clauses and configuration, validated as the shipped ones are.
+        /// It has no decision table: it runs the fixed cases whose cited clauses it holds and the
+        /// corpus of its reader, all judged against the reference engine under it.
+        #[arg(long, value_name = "FILE", conflicts_with = "profile")]
+        profile_file: Option<std::path::PathBuf>,
     },
     /// List the profiles, one per line: its name, a tab, what it is.
     ///
@@ -107,6 +114,13 @@ Examples:
         /// The profile to check.
         #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = autoreview::profile::DEFAULT)]
         profile: Profile,
+        /// A profile of your own, read from FILE instead of --profile: a JSON file as
+        /// spec/profiles/*.json (`autoreview profiles --json` shows the shipped ones' rules) that
+        /// recombines existing rules, clauses and configuration, validated as the shipped ones are.
+        /// It has no decision table: it runs the fixed cases whose cited clauses it holds and the
+        /// corpus of its reader, all judged against the reference engine under it.
+        #[arg(long, value_name = "FILE", conflicts_with = "profile")]
+        profile_file: Option<std::path::PathBuf>,
         /// How to run and report.
         #[command(flatten)]
         run: Box<RunOptions>,
@@ -121,6 +135,10 @@ Examples:
         /// The profiles to offer in the handshake.
         #[arg(long, visible_alias = "profile", value_parser = ByName::<Profile>::new(), num_args = 1.., default_values_t = Profile::all())]
         profiles: Vec<Profile>,
+        /// A profile of your own to offer besides them, read from FILE (as `check
+        /// --profile-file`).
+        #[arg(long, value_name = "FILE")]
+        profile_file: Option<std::path::PathBuf>,
     },
     /// Check an adapter's wiring before blaming the implementation: the handshake, one call that
     /// must run and one that must be denied.
@@ -528,7 +546,10 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Decide { profile } => decide(profile),
+        Command::Decide {
+            profile,
+            profile_file,
+        } => decide(chosen(profile, profile_file.as_deref())?),
         Command::Profiles { json } => {
             print_all(&profiles_listing(json))?;
             Ok(ExitCode::SUCCESS)
@@ -544,16 +565,24 @@ fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
         }
         Command::Check {
             profile,
+            profile_file,
             run,
             command,
         } => {
+            let profile = chosen(profile, profile_file.as_deref())?;
             let command = match command {
                 None if !separator => Vec::new(),
                 command => adapter_command("check", command.unwrap_or_default())?,
             };
             check(profile, &run, command)
         }
-        Command::Serve { profiles } => {
+        Command::Serve {
+            mut profiles,
+            profile_file,
+        } => {
+            if let Some(file) = profile_file {
+                profiles.push(load_profile(&file)?);
+            }
             // Large reads: a scenario can carry megabytes of reviewer text, and the pipe is
             // drained fastest in big chunks.
             let stdin = std::io::BufReader::with_capacity(1 << 20, std::io::stdin().lock());
@@ -713,6 +742,17 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             return Ok(ExitCode::from(exit::NOTHING_RUN));
         }
         all.extend(cases);
+    }
+    if !profile.is_shipped() {
+        if command.is_empty() && run.implementation == check::InProcess::Engine {
+            anyhow::bail!(
+                "--profile-file: the reference engine is checked against each case's own expectation, written for the shipped profiles; under {profile}, loaded from a file, check an implementation against the engine instead (-- <adapter command>, or --implementation async-gate)"
+            );
+        }
+        eprintln!(
+            "autoreview check: {profile} is loaded from a file: it has no decision table, so no table rows run; its {} fixed cases are the case files' whose cited clauses it holds and the corpus entries of its reader, each judged against the reference engine under {profile}",
+            all.len()
+        );
     }
     let target = if command.is_empty() {
         check::Target::InProcess(run.implementation)
@@ -1240,4 +1280,17 @@ fn profiles_listing(json: bool) -> String {
     let mut text = serde_json::to_string_pretty(&all).expect("profiles are JSON");
     text.push('\n');
     text
+}
+
+/// The run's profile: the one loaded from `file` when given, else `named`.
+fn chosen(named: Profile, file: Option<&std::path::Path>) -> anyhow::Result<Profile> {
+    match file {
+        Some(file) => load_profile(file),
+        None => Ok(named),
+    }
+}
+
+/// A profile of the user's own, read and checked before anything runs.
+fn load_profile(file: &std::path::Path) -> anyhow::Result<Profile> {
+    Profile::load_file(file).map_err(|e| anyhow::anyhow!("--profile-file: {e}"))
 }

@@ -156,9 +156,13 @@ pub fn load() -> Result<Vec<Entry>, CorpusError> {
 }
 
 /// Loads the entries that apply to `profile`, as [`load`] does; the replies of the others are
-/// not built (the generated ones are megabytes together).
+/// not built (the generated ones are megabytes together). The corpus tests readers: a profile
+/// loaded at run time takes the entries of the shipped profiles with its reader.
 pub fn load_for(profile: Profile) -> Result<Vec<Entry>, CorpusError> {
-    load_where(|profiles| profiles.contains(&profile))
+    load_where(|profiles| {
+        profiles.contains(&profile)
+            || (!profile.is_shipped() && profiles.iter().any(|p| p.reader() == profile.reader()))
+    })
 }
 
 /// Loads the entries whose profiles `keep` takes, as [`load`] does.

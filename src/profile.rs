@@ -144,8 +144,10 @@ pub struct ProfileSpec {
     pub spec_version: String,
     /// The reader of reviewer replies.
     pub reader: Reader,
-    /// The decision table's path, relative to `spec/`.
-    pub decision_table: String,
+    /// The decision table's path, relative to `spec/`: every shipped profile has one; a profile
+    /// loaded from a file (`--profile-file`) has none, and its run says so.
+    #[serde(default)]
+    pub decision_table: Option<String>,
     /// The clauses of the profile: IDs, or a family `AR-X-*`; each must name at least one clause.
     pub clauses: Vec<String>,
     /// Clauses of those families the profile replaces whole, each with what replaces it.
@@ -347,7 +349,95 @@ static SPECS: LazyLock<Vec<ProfileSpec>> = LazyLock::new(|| {
     specs
 });
 
+/// The profiles loaded from files at run time ([`Profile::load_file`]), each kept for the rest of
+/// the process: a run loads one or two.
+static LOADED: std::sync::RwLock<Vec<&'static ProfileSpec>> = std::sync::RwLock::new(Vec::new());
+
+/// Why a profile file given at run time cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file cannot be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a valid profile.
+    #[error(
+        "{0} (a profile file is as spec/profiles/*.json: `autoreview profiles --json` shows each shipped one's rules)"
+    )]
+    Invalid(#[from] ProfileFileError),
+    /// It names a decision table, which only a shipped profile has.
+    #[error(
+        "{path}: `decision_table` names {table:?}, but a table's rows are written and checked for the rules of the profile that ships it: remove `decision_table` (the run takes the fixed cases whose clauses your profile holds, the corpus of its reader, and generated cases, all judged against the reference engine under your profile)"
+    )]
+    Table {
+        /// The file.
+        path: String,
+        /// The table it names.
+        table: String,
+    },
+    /// Its name is taken.
+    #[error("{path}: `name` {name:?} is {taken}: give your profile a name of its own")]
+    Taken {
+        /// The file.
+        path: String,
+        /// The name.
+        name: String,
+        /// Whose it is.
+        taken: &'static str,
+    },
+}
+
 impl Profile {
+    /// Reads a profile file at run time (`--profile-file`) with the same validation and messages
+    /// as the shipped ones (unknown members, rule values, clauses and features are refused, naming
+    /// the member and what is allowed), and makes it a profile like the others for the rest of
+    /// the process. Its name must be its own.
+    pub fn load_file(path: &std::path::Path) -> Result<Profile, LoadError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+            path: shown.clone(),
+            source,
+        })?;
+        let spec = ProfileSpec::parse(&shown, &text)?;
+        if let Some(table) = &spec.decision_table {
+            return Err(LoadError::Table {
+                path: shown,
+                table: table.clone(),
+            });
+        }
+        let taken = if SPECS.iter().any(|s| s.name == spec.name) {
+            Some("a shipped profile's")
+        } else if LOADED
+            .read()
+            .expect("not poisoned")
+            .iter()
+            .any(|s| s.name == spec.name)
+        {
+            Some("already loaded from another file")
+        } else {
+            None
+        };
+        if let Some(taken) = taken {
+            return Err(LoadError::Taken {
+                path: shown,
+                name: spec.name,
+                taken,
+            });
+        }
+        let spec: &'static ProfileSpec = Box::leak(Box::new(spec));
+        LOADED.write().expect("not poisoned").push(spec);
+        Ok(Profile(spec.name.as_str()))
+    }
+
+    /// Whether the profile is one of the files under `spec/profiles/`, not one loaded at run time.
+    pub fn is_shipped(self) -> bool {
+        SPECS.iter().any(|s| s.name == self.0)
+    }
+
     /// The baseline profile, for code and tests that mean it on purpose.
     pub const BASELINE: Profile = Profile("baseline");
     /// The resilient profile, for code and tests that mean it on purpose.
@@ -358,12 +448,10 @@ impl Profile {
         SPECS.iter().map(|s| Profile(s.name.as_str())).collect()
     }
 
-    /// The profile of that wire name, if a file names it.
+    /// The profile of that wire name, if a file names it (a shipped one, or one loaded at run
+    /// time).
     pub fn named(name: &str) -> Option<Profile> {
-        SPECS
-            .iter()
-            .find(|s| s.name == name)
-            .map(|s| Profile(s.name.as_str()))
+        find(name).map(|s| Profile(s.name.as_str()))
     }
 
     /// Every profile's wire name, in order.
@@ -373,10 +461,8 @@ impl Profile {
 
     /// The profile's file.
     pub fn spec(self) -> &'static ProfileSpec {
-        SPECS
-            .iter()
-            .find(|s| s.name == self.0)
-            .unwrap_or_else(|| panic!("no spec/profiles file names the profile {:?}", self.0))
+        // A handle is only made from a file's name, and files are never dropped.
+        find(self.0).unwrap_or_else(|| panic!("no profile file names the profile {:?}", self.0))
     }
 
     /// The profile's wire name.
@@ -388,6 +474,18 @@ impl Profile {
     pub fn summary(self) -> &'static str {
         &self.spec().summary
     }
+}
+
+/// The file of the profile named `name`: a shipped one, else one loaded at run time.
+fn find(name: &str) -> Option<&'static ProfileSpec> {
+    SPECS.iter().find(|s| s.name == name).or_else(|| {
+        LOADED
+            .read()
+            .expect("not poisoned")
+            .iter()
+            .find(|s| s.name == name)
+            .copied()
+    })
 }
 
 /// A profile answers every question its file does ([`ProfileSpec::reader`], …).
@@ -594,10 +692,15 @@ mod tests {
                     .any(|(f, _)| *f == path),
                 "{path}"
             );
-            assert!(p.spec().decision_table.ends_with(&format!("/{}.json", p)));
+            assert!(
+                p.spec()
+                    .decision_table
+                    .as_deref()
+                    .is_some_and(|t| t.ends_with(&format!("/{}.json", p)))
+            );
             assert!(
                 crate::table::Table::embedded(p).is_some(),
-                "{p}: no decision table at {}",
+                "{p}: no decision table at {:?}",
                 p.decision_table
             );
         }

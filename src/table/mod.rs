@@ -262,24 +262,26 @@ pub enum TableError {
         /// What was wrong, with its path.
         message: String,
     },
+    /// The profile has no decision table: one loaded from a file at run time.
+    #[error(
+        "the profile {profile} has no decision table: a profile loaded from a file runs the fixed cases of the case files and the corpus it applies to, and generated cases, but no table rows"
+    )]
+    None {
+        /// Which profile.
+        profile: Profile,
+    },
 }
 
 impl Table {
     /// The committed table text of a profile, embedded at build time: the file its profile file
-    /// names (`decision_table`, relative to `spec/`).
-    pub fn source(profile: Profile) -> &'static str {
-        Table::embedded(profile).unwrap_or_else(|| {
-            // The files are embedded at build time; `profile::tests` checks every profile's.
-            panic!(
-                "{profile}: no embedded decision table spec/{}",
-                profile.decision_table
-            )
-        })
+    /// names (`decision_table`, relative to `spec/`); none for a profile loaded at run time.
+    pub fn source(profile: Profile) -> Result<&'static str, TableError> {
+        Table::embedded(profile).ok_or(TableError::None { profile })
     }
 
     /// The embedded text of the table `profile`'s file names, if one was embedded.
     pub fn embedded(profile: Profile) -> Option<&'static str> {
-        let path = format!("spec/{}", profile.decision_table);
+        let path = format!("spec/{}", profile.decision_table.as_deref()?);
         crate::embedded::DECISION_TABLE_FILES
             .iter()
             .find(|(p, _)| *p == path)
@@ -288,7 +290,7 @@ impl Table {
 
     /// Loads the committed table of a profile.
     pub fn load(profile: Profile) -> Result<Table, TableError> {
-        Table::parse(profile, Table::source(profile))
+        Table::parse(profile, Table::source(profile)?)
     }
 
     /// Parses table text, with the path of any offending field.

@@ -229,7 +229,7 @@ fn the_committed_markdown_rendering_is_fresh() {
 
 #[test]
 fn a_table_with_a_typo_is_rejected_with_its_path() {
-    let src = Table::source(Profile::BASELINE).replacen(
+    let src = Table::source(Profile::BASELINE).unwrap().replacen(
         "\"downstream\": \"allow\"",
         "\"downstraem\": \"allow\"",
         1,

@@ -1,0 +1,156 @@
+//! A profile of the user's own (`--profile-file`): a file that recombines the rules, clauses and
+//! configuration of the shipped ones, loaded at run time with the shipped files' validation, runs
+//! under `decide`, `check` and `serve` with no change to the suite.
+
+use crate::common::process::autoreview;
+use serde_json::{Value, json};
+
+/// A fourth profile, written as files only: the resilient profile whose reviewer failures are
+/// denials (`failures: shipped`), with the clauses that rule brings instead of the ones it drops.
+fn resilient_that_denies(name: &str) -> Value {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/spec/profiles/resilient.json"
+    ))
+    .unwrap();
+    let mut p: Value = serde_json::from_str(&text).unwrap();
+    p["name"] = json!(name);
+    p["summary"] = json!("The resilient profile whose reviewer failures are denials");
+    p.as_object_mut().unwrap().remove("decision_table");
+    p["rules"]["failures"] = json!("shipped");
+    for kept in ["AR-DECIDE-1", "AR-DECIDE-2", "AR-DECIDE-6"] {
+        p["replaces"].as_object_mut().unwrap().remove(kept);
+    }
+    p["without"] = json!({
+        "AR-RES-FAIL-1": "failures are denials", "AR-RES-FAIL-2": "failures are denials",
+        "AR-RES-FAIL-3": "failures are denials", "AR-RES-DECIDE-1": "AR-DECIDE-2 decides",
+        "AR-RES-ASK-1": "failures are denials"
+    });
+    p
+}
+
+fn write(dir: &std::path::Path, file: &str, profile: &Value) -> String {
+    let path = dir.join(file);
+    std::fs::write(&path, serde_json::to_string_pretty(profile).unwrap()).unwrap();
+    path.display().to_string()
+}
+
+/// A transport failure under `ask`: the resilient profile asks the human, the recombined one
+/// denies, as its `failures` rule says.
+#[test]
+fn a_recombined_profile_decides_by_its_rules() {
+    let dir = crate::shared_dir::fresh("profile-file-decide");
+    let file = write(&dir, "p.json", &resilient_that_denies("resilient-deny"));
+    let line = r#"{"tool":{"name":"pwsh"},"policy":"ask","reviewer":{"finish":{"kind":"error","code":"TRANSPORT","message":"down"}}}"#;
+    let kind = |args: &[&str]| {
+        let out = autoreview(args, &format!("{line}\n"));
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        let o: Value = serde_json::from_slice(&out.stdout).unwrap();
+        o["listener"]["kind"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(kind(&["decide", "--profile", "resilient"]), "ask");
+    assert_eq!(kind(&["decide", "--profile-file", &file]), "deny");
+}
+
+/// `check --profile-file` runs the fixed cases whose clauses the profile holds and generated ones
+/// against the async gate and against the engine served over the protocol, saying plainly what a
+/// profile loaded from a file does not get; the engine is not checked against expectations
+/// written for other profiles.
+#[test]
+fn check_runs_a_recombined_profile_against_the_async_gate_and_an_adapter() {
+    let dir = crate::shared_dir::fresh("profile-file-check");
+    let file = write(&dir, "p.json", &resilient_that_denies("resilient-deny"));
+    let out = autoreview(
+        &[
+            "check",
+            "--profile-file",
+            &file,
+            "--implementation",
+            "async-gate",
+            "--generated",
+            "200",
+            "--seed",
+            "3",
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains(
+            "resilient-deny is loaded from a file: it has no decision table, so no table rows run"
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("profile resilient-deny"), "{stdout}");
+    let fixed: usize = stdout
+        .split(" fixed cases")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(fixed > 100, "{fixed} fixed cases: {stdout}");
+    let bin = env!("CARGO_BIN_EXE_autoreview");
+    let out = autoreview(
+        &[
+            "check",
+            "--profile-file",
+            &file,
+            "--generated",
+            "100",
+            "--seed",
+            "3",
+            "--",
+            bin,
+            "serve",
+            "--profile-file",
+            &file,
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let out = autoreview(&["check", "--profile-file", &file], "");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("check an implementation against the engine instead"),
+        "{out:?}"
+    );
+}
+
+/// A profile file is refused before anything runs, saying where and what is allowed: an unknown
+/// rule value, a name a shipped profile has, a decision table, a clause the spec does not have.
+#[test]
+fn a_profile_file_that_cannot_be_used_is_refused_naming_what_to_change() {
+    let dir = crate::shared_dir::fresh("profile-file-bad");
+    let refused = |profile: Value, says: &str| {
+        let file = write(&dir, "bad.json", &profile);
+        let out = autoreview(&["decide", "--profile-file", &file], "");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+    };
+    let mut p = resilient_that_denies("mine");
+    p["rules"]["failures"] = json!("lenient");
+    refused(
+        p,
+        "rules.failures: unknown variant `lenient`, expected `shipped` or `resilient`",
+    );
+    refused(
+        resilient_that_denies("baseline"),
+        "`name` \"baseline\" is a shipped profile's: give your profile a name of its own",
+    );
+    let mut p = resilient_that_denies("mine");
+    p["decision_table"] = json!("decision-table/resilient.json");
+    refused(p, "remove `decision_table`");
+    let mut p = resilient_that_denies("mine");
+    p["clauses"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("AR-NOPE-*"));
+    refused(
+        p,
+        "`clauses` entry \"AR-NOPE-*\" names no clause of spec/auto-review.md",
+    );
+}
