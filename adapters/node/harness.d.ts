@@ -124,8 +124,9 @@ export type RuleOffer = {
 /** The services an integration keeps for its lifetime. */
 export interface Host {
   /**
-   * The run's profile's name, for logs. Decide by `rules`, never by this: a profile that
-   * recombines rule values has another name.
+   * The run's profile's name, for logs (undefined when `runInput` is given `rules` and no
+   * `profile`). Decide by `rules`, never by this: a profile that recombines rule values has
+   * another name.
    */
   readonly profile: Profile;
   /**

@@ -10,7 +10,9 @@
  *    (`observes`) and what its framework lacks (`lacks`), and asks for canonical scenarios
  *    (`canonical`), which the runner has already read and checked and sends as a session naming
  *    every member, so the kit only takes them apart (`decode`); a runner that says protocol 1 is
- *    answered 1, but sends scenarios as written, which the kit does not read;
+ *    answered 1, but sends scenarios as written, which the kit does not read. The runner's hello
+ *    carries the run's rules, which the gate gets as `host.rules` and the world follows too: nothing
+ *    in the kit decides by a profile's name (spec/protocol.md, "Rules");
  *  - a scripted world built from one canonical scenario and what the runner says its world
  *    answers (schema counts, session-log errors): one session (its preset, approval policy,
  *    request header and session log), a permission-presets service with which the gate registers
