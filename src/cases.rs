@@ -263,7 +263,7 @@ fn suite_ids() -> Result<BTreeMap<String, String>, CaseError> {
 
 /// Whether `id` can be the permanent ID of a user's case: letters, digits, `-`, `_` and `.`, not
 /// a generated case's ID (`GEN-…`), which names a case of a seed, nor the runner's own
-/// [`crate::runner::TAIL_ID`]. `Err` says what is wrong.
+/// [`crate::ids::TAIL_ID`]. `Err` says what is wrong.
 fn user_id(id: &str) -> Result<(), String> {
     if id.is_empty()
         || !id
@@ -274,7 +274,7 @@ fn user_id(id: &str) -> Result<(), String> {
             "{id:?} is not a case ID: write letters, digits, `-`, `_` and `.` (as GX-1A2B3C4D5E or MY-7)"
         ));
     }
-    if id.starts_with("GEN-") || id == crate::runner::TAIL_ID {
+    if id.starts_with("GEN-") || id == crate::ids::TAIL_ID {
         return Err(format!(
             "{id} is reserved for the runner's own results (GEN-… are generated cases): give the case an ID of its own"
         ));
@@ -462,7 +462,7 @@ pub fn matches_partial(expected: &Value, actual: &Value) -> Result<(), String> {
             (Value::Object(em), Value::Object(am)) => {
                 for (k, ev) in em {
                     let len = at.len();
-                    crate::runner::compare::push_token(at, k);
+                    crate::outcome::push_token(at, k);
                     match am.get(k) {
                         Some(av) => walk(ev, av, at)?,
                         None => return Err(at.clone()),

@@ -8,11 +8,11 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::difference::Difference;
 use crate::outcome::{
     Decision, DisplayReason, Event, EventOutcome, InputOutcome, ItemOutcome, Outcome,
     SessionOutcome,
 };
-use crate::runner::compare::Difference;
 
 /// What an implementation's answers are held to, beyond the profile: the level compared, and
 /// the implementation's own wording of the templates (`--messages`), with which the reference

@@ -9,6 +9,10 @@ use serde_json::Value;
 
 use crate::cases::{Case, Expectation};
 
+/// The ID of the result that stands for what an implementation did after its last answer: one per
+/// process, so each shard of a run may have its own. No case may take it.
+pub const TAIL_ID: &str = "PROTOCOL-TAIL";
+
 /// The lock file, relative to the package root.
 pub const PATH: &str = "spec/case-ids.json";
 

@@ -23,6 +23,7 @@ pub mod capability;
 pub mod cases;
 pub mod conformance;
 pub mod corpus;
+pub mod difference;
 pub mod embedded;
 pub mod features;
 pub mod generate;

@@ -544,6 +544,19 @@ impl<'de> Deserialize<'de> for InputOutcome {
     }
 }
 
+/// Appends `/` and the member name `name` to the JSON pointer `at`, escaped as RFC 6901 requires
+/// (`~` as `~0`, `/` as `~1`), so that a member named `a/b` is not read as two steps.
+pub fn push_token(at: &mut String, name: &str) {
+    at.push('/');
+    for c in name.chars() {
+        match c {
+            '~' => at.push_str("~0"),
+            '/' => at.push_str("~1"),
+            c => at.push(c),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Citations;

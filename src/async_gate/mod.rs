@@ -13,6 +13,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+pub use scripted::run as run_scripted;
 use serde_json::Value;
 pub use signal::{AbortController, Signal};
 

@@ -470,7 +470,7 @@ fn runs(sources: &[(String, RunReport)]) -> Result<Vec<Run<'_>>, MatrixError> {
             for c in &r.results {
                 // Each shard's process has its own tail: they are told apart by shard.
                 let id = match shards.get(i) {
-                    Some(s) if c.id == crate::runner::TAIL_ID => format!("{} (shard {s})", c.id),
+                    Some(s) if c.id == crate::ids::TAIL_ID => format!("{} (shard {s})", c.id),
                     _ => c.id.clone(),
                 };
                 if let Some((first, _)) = results.get(&id) {
@@ -1216,8 +1216,8 @@ mod tests {
         assert!(e.starts_with("r0.json, r1.json: case A is in both"), "{e}");
         // Each shard's process may report its own tail.
         let m = build(&named(vec![
-            shard(1, 2, crate::runner::TAIL_ID),
-            shard(2, 2, crate::runner::TAIL_ID),
+            shard(1, 2, crate::ids::TAIL_ID),
+            shard(2, 2, crate::ids::TAIL_ID),
         ]))
         .unwrap();
         let ids: Vec<&str> = m.cases().map(|l| l.id.as_str()).collect();

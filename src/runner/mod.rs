@@ -93,9 +93,7 @@ fn in_process_info(name: &str) -> ImplementationInfo {
     }
 }
 
-/// The ID of the result that stands for what an implementation did after its last answer: one per
-/// process, so each shard of a run may have its own.
-pub const TAIL_ID: &str = "PROTOCOL-TAIL";
+pub use crate::ids::TAIL_ID;
 
 /// One input as the runner hands it to an implementation.
 #[derive(Debug, Clone, Copy)]
@@ -239,7 +237,7 @@ impl Implementation for AsyncGate {
         // A single-thread runtime: the wording in force on this thread is in force in the gate.
         let outcome = crate::messages::worded(&self.wording, || {
             self.runtime
-                .block_on(crate::async_gate::scripted::run(scenario, ask.profile))
+                .block_on(crate::async_gate::run_scripted(scenario, ask.profile))
         });
         Ok(InputOutcome::One(Box::new(outcome)))
     }

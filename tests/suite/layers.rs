@@ -1,6 +1,9 @@
-//! The library holds no command line: the `autoreview` binary's `cli` module is the only code
-//! that names `clap`, and the library does not declare it, so anything using the library (the
-//! tests, the benches, another tool) gets the contract and the engine without the shell.
+//! The layers hold. The library holds no command line: the `autoreview` binary's `cli` module is
+//! the only code that names `clap`, and the library does not declare it, so anything using the
+//! library (the tests, the benches, another tool) gets the contract and the engine without the
+//! shell. Below the runner, nothing names it: the contract (scenario, outcome, profile, messages,
+//! readers), the engine, the cases and their IDs, and the differences a comparison writes. The
+//! runner uses the async gate through what its module exports, never its internals.
 
 use std::path::{Path, PathBuf};
 
@@ -46,4 +49,86 @@ fn the_library_does_not_declare_the_command_line() {
     let main =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/main.rs")).unwrap();
     assert!(main.lines().any(|l| l.trim() == "mod cli;"), "{main}");
+}
+
+/// The library code of `file` (its `#[cfg(test)]` module left out: a test may drive anything).
+fn library_code(file: &Path) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    match text.find("#[cfg(test)]\nmod tests") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
+    }
+}
+
+/// Every library file under `src/` that `paths` names (files or directories).
+fn files_of(paths: &[&str]) -> Vec<PathBuf> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    for p in paths {
+        let path = src.join(p);
+        if path.is_dir() {
+            rust_files(&path, &mut files);
+        } else {
+            assert!(path.is_file(), "{} is not a file of src/", path.display());
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// The lines of `files` that name any of `names`, as `file:line: text`.
+fn naming(files: &[PathBuf], names: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in files {
+        for (i, line) in library_code(f).lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if names.iter().any(|n| code.contains(n)) {
+                out.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn nothing_below_the_runner_names_it() {
+    let below = files_of(&[
+        "engine",
+        "scenario",
+        "parse",
+        "outcome.rs",
+        "profile.rs",
+        "messages.rs",
+        "cases.rs",
+        "ids.rs",
+        "corpus.rs",
+        "difference.rs",
+        "conformance.rs",
+        "table",
+    ]);
+    assert!(below.len() > 25, "{} files", below.len());
+    let found = naming(&below, &["crate::runner", "super::runner", "runner::"]);
+    assert!(
+        found.is_empty(),
+        "below the runner, naming it:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_runner_uses_the_async_gate_through_its_exports() {
+    let runner = files_of(&["runner"]);
+    let found = naming(
+        &runner,
+        &[
+            "async_gate::scripted",
+            "async_gate::signal",
+            "async_gate::clock",
+        ],
+    );
+    assert!(
+        found.is_empty(),
+        "the runner, naming the async gate's internals:\n{}",
+        found.join("\n")
+    );
 }

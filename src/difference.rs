@@ -1,0 +1,114 @@
+//! A difference between an expected and an actual outcome, and how much it matters
+//! (`spec/protocol.md`, "Severities"): what every comparison writes and every report reads,
+//! beside the conformance levels (`conformance.rs`) that group them.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// How much a difference matters, worst first.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Severity {
+    /// The body ran where the expected outcome's did not, or more often: `/result/executed`, or
+    /// more `body` steps in the trace. Nothing else (an effect, `spec/protocol.md`, "Severities").
+    Safety,
+    /// Another decision: asked or not, answered otherwise, refused where the body should run.
+    Decision,
+    /// The observable events differ (order, count, reviewer requests).
+    Order,
+    /// A text a model or a person sees differs.
+    Text,
+    /// Structured information differs (info objects, failure class and message, routes, counts).
+    Info,
+}
+
+impl Severity {
+    /// Every severity, worst first.
+    pub const ALL: [Severity; 5] = [
+        Severity::Safety,
+        Severity::Decision,
+        Severity::Order,
+        Severity::Text,
+        Severity::Info,
+    ];
+
+    /// The severity's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Safety => "SAFETY",
+            Severity::Decision => "DECISION",
+            Severity::Order => "ORDER",
+            Severity::Text => "TEXT",
+            Severity::Info => "INFO",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One difference between the expected and the actual outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Difference {
+    /// How much it matters.
+    pub severity: Severity,
+    /// Where, as a JSON pointer into the outcome (RFC 6901: `~` in a member name is written `~0`,
+    /// `/` is written `~1`).
+    pub pointer: String,
+    /// What was expected (`null` for an absent member).
+    pub expected: Value,
+    /// What the implementation produced.
+    pub actual: Value,
+    /// What the rule was, when it is not plain equality (e.g. a normative prefix).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The requirements the difference breaks: the clause IDs (and template IDs) behind the
+    /// member in the expected outcome, in the order the reference cited them (the clause of the
+    /// branch that decided the member first, then a text's template and the clauses of what it
+    /// inserts); empty when none is known.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clauses: Vec<String>,
+}
+
+impl Difference {
+    /// For a text compared only up to its normative prefix: how many characters are normative.
+    pub fn normative_chars(&self) -> Option<usize> {
+        self.rule
+            .as_deref()?
+            .strip_prefix("only the first ")?
+            .strip_suffix(" characters are normative")?
+            .parse()
+            .ok()
+    }
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}: expected {}, got {}",
+            self.severity, self.pointer, self.expected, self.actual
+        )?;
+        if let Some(r) = &self.rule {
+            write!(f, " ({r})")?;
+        }
+        Ok(())
+    }
+}
