@@ -94,7 +94,14 @@ struct CaseEntry {
     id: String,
     title: String,
     clauses: Vec<String>,
-    profiles: Vec<Profile>,
+    /// The rule values the expectation rests on beyond its clauses, where a profile keeps a clause
+    /// but amends part of it by a rule (AR-RES-PROFILE-1): `{"session_id_in_requests": false}`.
+    #[serde(default)]
+    rules: BTreeMap<String, Value>,
+    /// Only in a user's case file, as `--freeze` writes it: the profiles the case runs under,
+    /// instead of the clauses and rules it holds.
+    #[serde(default)]
+    profiles: Option<Vec<Profile>>,
     scenario: Value,
     expect: Value,
 }
@@ -123,9 +130,9 @@ pub enum CaseError {
 
 /// Every fixed case that applies to `profile`: the table's rows first, then the case files.
 ///
-/// A profile loaded from a file at run time has no table, so no rows; of the case files it takes
-/// every case whose cited clauses it holds, and of the corpus every entry a shipped profile with
-/// its reader takes ([`applies`]).
+/// A case applies to a profile by what its expectation rests on ([`applies`]), never by the
+/// profile's name; the corpus by reader. A profile loaded from a file at run time has no table,
+/// so no rows.
 pub fn all(profile: Profile) -> Result<Vec<Case>, CaseError> {
     let mut out = if profile.is_shipped() {
         table_cases(profile)?
@@ -168,16 +175,45 @@ pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>,
     cases_of(file, parse_file(file, text)?, profile)
 }
 
-/// Whether a case that lists `listed` and cites `clauses` applies to `profile`: a shipped profile
-/// takes the cases that list it; a profile loaded at run time, those whose every cited clause it
-/// holds (AR-CONV-2), whichever profiles they list.
-pub fn applies(listed: &[Profile], clauses: &[String], profile: Profile) -> bool {
-    if profile.is_shipped() {
-        listed.contains(&profile)
-    } else {
-        let held = profile.clauses();
-        clauses.iter().all(|c| held.contains(c))
+/// Whether a case applies to `profile`: the profile holds every clause the case cites (AR-CONV-2)
+/// and follows every rule value the case rests on (`rules`). A user's case that lists `profiles`
+/// (as `--freeze` writes them) applies to those alone.
+pub fn applies(
+    listed: Option<&[Profile]>,
+    clauses: &[String],
+    rules: &BTreeMap<String, Value>,
+    profile: Profile,
+) -> bool {
+    if let Some(listed) = listed {
+        return listed.contains(&profile);
     }
+    let held = profile.clauses();
+    let values = profile.wire_rules().values();
+    clauses.iter().all(|c| held.contains(c))
+        && rules
+            .iter()
+            .all(|(name, value)| values.iter().any(|(n, v)| n == name && v == value))
+}
+
+/// Checks a case's `rules`: each names a rule the profiles have, with one of its values.
+fn check_rules(rules: &BTreeMap<String, Value>) -> Result<(), String> {
+    for (name, value) in rules {
+        // The default profile's rules with this one changed must still read as rules.
+        let mut values = crate::profile::DEFAULT.wire_rules().values();
+        let Some(slot) = values.iter_mut().find(|(n, _)| n == name) else {
+            let names: Vec<String> = values.into_iter().map(|(n, _)| n).collect();
+            return Err(format!(
+                "{name:?} is not a rule (expected one of {})",
+                names.join(", ")
+            ));
+        };
+        slot.1 = value.clone();
+        let mut object: serde_json::Map<String, Value> = values.into_iter().collect();
+        object.insert("config".to_owned(), Value::Array(Vec::new()));
+        serde_json::from_value::<crate::profile::WireRules>(Value::Object(object))
+            .map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok(())
 }
 
 /// A case file read, not yet checked case by case.
@@ -191,7 +227,7 @@ fn parse_file(file: &str, text: &str) -> Result<CaseFile, CaseError> {
     let mut de = serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         err(format!(
-            "{}: {} (a case file is {{\"area\", \"about\", \"cases\": [{{\"id\", \"title\", \"clauses\", \"profiles\", \"scenario\", \"expect\"}}]}}, as spec/cases/*.json)",
+            "{}: {} (a case file is {{\"area\", \"about\", \"cases\": [{{\"id\", \"title\", \"clauses\", \"rules\"?, \"scenario\", \"expect\"}}]}}, as spec/cases/*.json)",
             e.path(),
             e.inner()
         ))
@@ -206,7 +242,14 @@ fn cases_of(file: &str, parsed: CaseFile, profile: Profile) -> Result<Vec<Case>,
     };
     let mut out = Vec::new();
     for (i, entry) in parsed.cases.into_iter().enumerate() {
-        if !applies(&entry.profiles, &entry.clauses, profile) {
+        check_rules(&entry.rules)
+            .map_err(|e| err(format!("cases[{i}].rules (case {}): {e}", entry.id)))?;
+        if !applies(
+            entry.profiles.as_deref(),
+            &entry.clauses,
+            &entry.rules,
+            profile,
+        ) {
             continue;
         }
         let mut scenario = Input::from_value(&entry.scenario)
@@ -493,6 +536,29 @@ pub fn matches_partial(expected: &Value, actual: &Value) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    /// A case's `rules` name a rule with one of its values; anything else says what is allowed.
+    #[test]
+    fn case_rules_are_checked_against_the_rules_there_are() {
+        let rules = |text: &str| -> BTreeMap<String, Value> { serde_json::from_str(text).unwrap() };
+        assert_eq!(
+            check_rules(&rules(r#"{"session_id_in_requests": false}"#)),
+            Ok(())
+        );
+        assert_eq!(
+            check_rules(&rules(r#"{"failures": "shipped", "reader": "strict"}"#)),
+            Ok(())
+        );
+        let e = check_rules(&rules(r#"{"failures": "lenient"}"#)).unwrap_err();
+        assert!(e.starts_with("failures: unknown variant `lenient`"), "{e}");
+        let e = check_rules(&rules(r#"{"colour": "blue"}"#)).unwrap_err();
+        assert!(
+            e.starts_with("\"colour\" is not a rule (expected one of reader, "),
+            "{e}"
+        );
+        let e = check_rules(&rules(r#"{"deadline": "yes"}"#)).unwrap_err();
+        assert!(e.starts_with("deadline: "), "{e}");
+    }
+
     use super::*;
 
     /// What the runner writes to an adapter reads back as the same scenario, for every fixed case

@@ -737,7 +737,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         let cases: Vec<_> = loaded.by_ref().take(files.len()).flatten().collect();
         if cases.is_empty() {
             eprintln!(
-                "autoreview check: --cases {arg}: no case of the {profile} profile (a case runs under the profiles its `profiles` lists)"
+                "autoreview check: --cases {arg}: no case of the {profile} profile (a case runs under the profiles that hold its clauses and rules, or those its `profiles` lists)"
             );
             return Ok(ExitCode::from(exit::NOTHING_RUN));
         }

@@ -1,5 +1,5 @@
 //! The reviewer-output corpus (`spec/corpus/reviewer-output/`): replies a gate may receive, each
-//! with a permanent ID, a note, the profiles it applies to and what a gate must do with it, in the
+//! with a permanent ID, a note, the readers it applies to (and so the profiles with them) and what a gate must do with it, in the
 //! JSONTestSuite style: `y_` read as the given decision, `n_` fail closed, `i_` either, but never
 //! allow.
 
@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::embedded::CORPUS_FILES;
-use crate::profile::Profile;
+use crate::profile::{Profile, Reader};
 use crate::scenario::Attempt;
 
 /// Where the corpus lives, relative to the package root.
@@ -83,7 +83,7 @@ struct IndexEntry {
     id: String,
     name: String,
     note: String,
-    profiles: Vec<Profile>,
+    readers: Vec<Reader>,
     clauses: Vec<String>,
     #[serde(default)]
     decision: Option<Decision>,
@@ -102,8 +102,9 @@ pub struct Entry {
     pub name: String,
     /// What the entry pins down.
     pub note: String,
-    /// The profiles the expectation applies to.
-    pub profiles: Vec<Profile>,
+    /// The readers the expectation holds for: the entry applies to every profile with one of
+    /// them ([`Entry::applies_to`]).
+    pub readers: Vec<Reader>,
     /// The clauses it exercises.
     pub clauses: Vec<String>,
     /// What a gate must do with it.
@@ -156,21 +157,25 @@ pub fn load() -> Result<Vec<Entry>, CorpusError> {
 }
 
 /// Loads the entries that apply to `profile`, as [`load`] does; the replies of the others are
-/// not built (the generated ones are megabytes together). The corpus tests readers: a profile
-/// loaded at run time takes the entries of the shipped profiles with its reader.
+/// not built (the generated ones are megabytes together). The corpus tests readers: an entry
+/// applies to every profile whose reader it names.
 pub fn load_for(profile: Profile) -> Result<Vec<Entry>, CorpusError> {
-    load_where(|profiles| {
-        profiles.contains(&profile)
-            || (!profile.is_shipped() && profiles.iter().any(|p| p.reader() == profile.reader()))
-    })
+    load_where(|readers| readers.contains(&profile.reader()))
 }
 
-/// Loads the entries whose profiles `keep` takes, as [`load`] does.
-fn load_where(keep: impl Fn(&[Profile]) -> bool) -> Result<Vec<Entry>, CorpusError> {
+impl Entry {
+    /// Whether the entry applies to `profile`: its reader is one the entry names.
+    pub fn applies_to(&self, profile: Profile) -> bool {
+        self.readers.contains(&profile.reader())
+    }
+}
+
+/// Loads the entries whose readers `keep` takes, as [`load`] does.
+fn load_where(keep: impl Fn(&[Reader]) -> bool) -> Result<Vec<Entry>, CorpusError> {
     index()?
         .entries
         .into_iter()
-        .filter(|e| keep(&e.profiles))
+        .filter(|e| keep(&e.readers))
         .map(|e| {
             let expect = match (e.name.get(..2), e.decision) {
                 (Some("y_"), Some(d)) => Expect::Accept(d),
@@ -207,7 +212,7 @@ fn load_where(keep: impl Fn(&[Profile]) -> bool) -> Result<Vec<Entry>, CorpusErr
                 id: e.id,
                 name: e.name,
                 note: e.note,
-                profiles: e.profiles,
+                readers: e.readers,
                 clauses: e.clauses,
                 expect,
                 attempt,

@@ -409,27 +409,31 @@ impl Profile {
                 table: table.clone(),
             });
         }
+        Profile::register(&shown, spec)
+    }
+
+    /// Makes a profile read elsewhere (a file's, or one a test builds from a shipped one) a
+    /// profile like the others for the rest of the process, as [`Profile::load_file`] does after
+    /// reading. `origin` says where it came from in the error for a taken name.
+    pub fn register(origin: &str, spec: ProfileSpec) -> Result<Profile, LoadError> {
+        // One lock for the look and the push, so two threads cannot both take a name.
+        let mut loaded = LOADED.write().expect("not poisoned");
         let taken = if SPECS.iter().any(|s| s.name == spec.name) {
             Some("a shipped profile's")
-        } else if LOADED
-            .read()
-            .expect("not poisoned")
-            .iter()
-            .any(|s| s.name == spec.name)
-        {
+        } else if loaded.iter().any(|s| s.name == spec.name) {
             Some("already loaded from another file")
         } else {
             None
         };
         if let Some(taken) = taken {
             return Err(LoadError::Taken {
-                path: shown,
+                path: origin.to_owned(),
                 name: spec.name,
                 taken,
             });
         }
         let spec: &'static ProfileSpec = Box::leak(Box::new(spec));
-        LOADED.write().expect("not poisoned").push(spec);
+        loaded.push(spec);
         Ok(Profile(spec.name.as_str()))
     }
 

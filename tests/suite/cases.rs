@@ -250,3 +250,54 @@ fn a_session_scenario_reads_back_as_written() {
         }
     }
 }
+
+/// No case and no corpus entry names a profile: a case applies to every profile that holds the
+/// clauses it cites and follows the rule values it names, a corpus entry to every profile with one
+/// of its readers. A case about the baseline's failure denials (AR-DECIDE-1, which the resilient
+/// profile replaces) or its requests without a session id (a rule, since the resilient profile
+/// keeps AR-REVIEW-12 and amends that part of it) is the baseline's alone; a decision-record fact
+/// that holds in both runs in both.
+#[test]
+fn cases_name_no_profile_and_apply_by_clause_and_rule() {
+    for (file, text) in autoreview::embedded::CASE_FILES {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        for c in v["cases"].as_array().unwrap() {
+            assert!(
+                c.get("profiles").is_none(),
+                "{file}: {} names profiles",
+                c["id"]
+            );
+        }
+    }
+    let index = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/spec/corpus/reviewer-output/index.json"
+    ))
+    .unwrap();
+    let index: serde_json::Value = serde_json::from_str(&index).unwrap();
+    for e in index["entries"].as_array().unwrap() {
+        assert!(e.get("profiles").is_none(), "{} names profiles", e["id"]);
+        assert!(
+            e["readers"].as_array().is_some_and(|r| !r.is_empty()),
+            "{}",
+            e["id"]
+        );
+    }
+    let ids = |p: Profile| -> BTreeSet<String> {
+        cases::all(p).unwrap().into_iter().map(|c| c.id).collect()
+    };
+    let (baseline, resilient) = (ids(Profile::BASELINE), ids(Profile::RESILIENT));
+    for only_baseline in ["RN-17", "NUM-1", "SF-22", "RN-25"] {
+        assert!(baseline.contains(only_baseline), "{only_baseline}");
+        assert!(!resilient.contains(only_baseline), "{only_baseline}");
+    }
+    for both in ["DR-1", "BD-N1", "SES-9"] {
+        assert!(
+            baseline.contains(both) && resilient.contains(both),
+            "{both}"
+        );
+    }
+    for only_resilient in ["RES-1", "BD-1"] {
+        assert!(resilient.contains(only_resilient) && !baseline.contains(only_resilient));
+    }
+}
