@@ -468,8 +468,10 @@ impl<C: ReviewerClient> AutoReview<C> {
         let policy = session.policy();
         let rules = self.profile.failures();
         let failed_before_downstream = |f: &FailureNote| match rules {
-            // AR-DECIDE-1
-            FailureRules::Shipped => Some(compose::failed(name, f, None, false)),
+            // AR-DECIDE-1, with the hint wherever failures are counted (AR-RES-HINT-2)
+            FailureRules::Shipped => {
+                Some(compose::failed(name, f, hint.as_ref().map(|h| &h.0), false))
+            }
             // AR-RES-FAIL-1..3
             FailureRules::Resilient => (policy.effective() == ApprovalPolicy::Never
                 || self.config.on_failure == OnFailure::Deny)

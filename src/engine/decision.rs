@@ -5,6 +5,7 @@
 
 use super::review::{FailureNote, Review};
 use super::{Decided, Run, cancellation, compose};
+use crate::messages::Text;
 use crate::outcome::{Decision, Event};
 use crate::parse::ReviewerDecision;
 use crate::profile::FailureRules;
@@ -21,20 +22,31 @@ pub enum Settled {
 
 /// Decides a call whose review settled.
 pub fn decide(run: &mut Run<'_>, review: &Review, settled: Settled) -> Decided {
+    // AR-RES-HINT-2: due wherever failures are counted, whichever rules then decide.
+    let hint = review.hint_due(run.s).then(|| {
+        compose::hint_lines(
+            review.consecutive_failures.unwrap_or_default(),
+            review.last_route(),
+        )
+    });
     match run.profile.failures() {
         // AR-DECIDE-1, AR-DECIDE-2, AR-DECIDE-6
-        FailureRules::Shipped => baseline(run, settled),
+        FailureRules::Shipped => baseline(run, settled, hint),
         // AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1
-        FailureRules::Resilient => resilient(run, review, settled),
+        FailureRules::Resilient => resilient(run, settled, hint),
     }
 }
 
-/// The baseline's rules (AR-DECIDE-1..6).
-fn baseline(run: &mut Run<'_>, settled: Settled) -> Decided {
+/// The baseline's rules (AR-DECIDE-1..6); `hint` is the failure hint when it is due (the
+/// baseline counts no failures, so it never is; a profile that counts them under these rules
+/// appends it to the failure denial, AR-RES-HINT-2).
+fn baseline(run: &mut Run<'_>, settled: Settled, hint: Option<(Text, Text)>) -> Decided {
     let s = run.s;
     let name = s.tool.name.as_str();
     let decision = match settled {
-        Settled::Failed(failure) => return compose::failed(name, &failure, None, false),
+        Settled::Failed(failure) => {
+            return compose::failed(name, &failure, hint.as_ref().map(|h| &h.0), false);
+        }
         Settled::Decided(d) => d,
     };
     if let ReviewerDecision::Deny { reason, .. } = &decision {
@@ -69,16 +81,10 @@ fn baseline(run: &mut Run<'_>, settled: Settled) -> Decided {
 /// The resilient profile's rules: the effective policy decides (AR-RES-DECIDE-1); a failure is
 /// asked about like a denial unless the policy is `never` or the configuration fails closed
 /// (AR-RES-FAIL-1..3); a downstream ask carries the gate's objection (AR-RES-ASK-1).
-fn resilient(run: &mut Run<'_>, review: &Review, settled: Settled) -> Decided {
+fn resilient(run: &mut Run<'_>, settled: Settled, hint: Option<(Text, Text)>) -> Decided {
     let s = run.s;
     let name = s.tool.name.as_str();
     let never = s.policy.effective() == ApprovalPolicy::Never;
-    let hint = review.hint_due(s).then(|| {
-        compose::hint_lines(
-            review.consecutive_failures.unwrap_or_default(),
-            review.last_route(),
-        )
-    });
     let (objection, why) = match settled {
         Settled::Failed(failure) => {
             if never || s.config.on_failure == OnFailure::Deny {

@@ -16,6 +16,7 @@ mod matrix; // many runs on one page (checked in headless Chromium), and compare
 mod node_package; // the Node kit packed, installed, run by its name, and compiled against as TypeScript
 mod numbers; // the number fixture is what its Node generator writes
 mod planted; // Python's str of a float, checked against python3 itself
+mod profile_file; // a fourth profile, as a file only, passed by both example gates deciding by rule
 mod runner; // the runner against crashing, stalling, lying and slow adapters written in Node.js
 #[path = "../suite/shared_dir.rs"]
 mod shared_dir; // directories the tests of one run share, under target/tmp

@@ -50,6 +50,18 @@ fn a_recombined_profile_decides_by_its_rules() {
     };
     assert_eq!(kind(&["decide", "--profile", "resilient"]), "ask");
     assert_eq!(kind(&["decide", "--profile-file", &file]), "deny");
+    // It counts failures (AR-RES-HINT-1), so the failure denial carries the hint once due
+    // (AR-RES-HINT-2), though the shipped rules decide the denial.
+    let line = r#"{"tool":{"name":"pwsh"},"policy":"ask","config":{"failure_hint_after":1},"reviewer":{"finish":{"kind":"error","code":"TRANSPORT","message":"down"}}}"#;
+    let out = autoreview(&["decide", "--profile-file", &file], &format!("{line}\n"));
+    let o: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(o["listener"]["kind"], "deny", "{o}");
+    assert_eq!(o["review"]["consecutive_failures"], 1, "{o}");
+    let reason = o["listener"]["reason"].as_str().unwrap();
+    assert!(
+        reason.ends_with("\nAuto review has failed 1 times in a row on route default/default; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write."),
+        "{reason}"
+    );
 }
 
 /// `check --profile-file` runs the fixed cases whose clauses the profile holds and generated ones

@@ -779,7 +779,11 @@ class ExampleIntegration:
         """``failures`` ``shipped`` (AR-DECIDE-1..6): a failure is a denial; a reviewer denial is
         final under the recorded override ``never``."""
         if settled.failure is not None:
-            return Deny(MSG.failed(call.name, settled.failure.message))  # AR-DECIDE-1
+            reason = MSG.failed(call.name, settled.failure.message)  # AR-DECIDE-1
+            if settled.hint is not None:
+                # AR-RES-HINT-2: wherever failures are counted, whichever rules decide.
+                reason = f"{reason}\n{settled.hint[0]}"
+            return Deny(reason)
         verdict = settled.verdict
         assert verdict is not None
         # AR-DECIDE-2: a denial under the recorded override `never` is final (AR-DECIDE-6).
