@@ -269,7 +269,9 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
                 attempts: log.requests.len() as u32,
                 routes: log.requests.iter().map(|r| r.route.clone()).collect(),
                 requests: Some(log.requests.clone()),
-                consecutive_failures: None,
+                // A review that neither decided nor failed leaves the count as it was
+                // (AR-RES-HINT-1), as the engine reports it.
+                consecutive_failures: unreviewed.consecutive_failures,
                 failure: None,
             },
             None,

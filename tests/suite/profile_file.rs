@@ -166,3 +166,77 @@ fn a_profile_file_that_cannot_be_used_is_refused_naming_what_to_change() {
         "`clauses` entry \"AR-NOPE-*\" names no clause of spec/auto-review.md",
     );
 }
+
+/// Every rule is honoured on its own: for each shipped profile and each rule, the profile with that
+/// one rule set to another profile's value, as a file, is decided alike by the async gate and the
+/// engine on every fixed case that applies to it and on generated ones. A gate written by rule
+/// rather than by profile (the example gates, the async gate) must agree with the engine on any
+/// recombination, not only on the two the suite ships.
+#[test]
+fn the_async_gate_agrees_with_the_engine_on_every_single_rule_change() {
+    let dir = crate::shared_dir::fresh("profile-file-flips");
+    let shipped: Vec<Value> = autoreview::Profile::all()
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(format!(
+                "{}/spec/profiles/{p}.json",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap();
+            serde_json::from_str(&text).unwrap()
+        })
+        .collect();
+    // Every rule, with every value a shipped profile gives it (`reader` is one of them).
+    let rule = |p: &Value, name: &str| -> Value {
+        if name == "reader" {
+            p["reader"].clone()
+        } else {
+            p["rules"][name].clone()
+        }
+    };
+    let mut names = vec!["reader".to_owned()];
+    names.extend(shipped[0]["rules"].as_object().unwrap().keys().cloned());
+    let mut variants = 0;
+    for base in &shipped {
+        for name in &names {
+            for value in shipped.iter().map(|p| rule(p, name)) {
+                if value == rule(base, name) {
+                    continue;
+                }
+                let mut p = base.clone();
+                p.as_object_mut().unwrap().remove("decision_table");
+                if name == "reader" {
+                    p["reader"] = value.clone();
+                } else {
+                    p["rules"][name] = value.clone();
+                }
+                let label = format!("{}-{name}-{value}", base["name"].as_str().unwrap())
+                    .replace(['"', '_'], "");
+                p["name"] = json!(label);
+                let file = write(&dir, &format!("{label}.json"), &p);
+                let out = autoreview(
+                    &[
+                        "check",
+                        "--profile-file",
+                        &file,
+                        "--implementation",
+                        "async-gate",
+                        "--generated",
+                        "200",
+                        "--seed",
+                        "5",
+                    ],
+                    "",
+                );
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                assert!(out.status.success(), "{label}:\n{stdout}");
+                variants += 1;
+            }
+        }
+    }
+    assert_eq!(
+        variants,
+        2 * names.len(),
+        "each profile, each rule changed once"
+    );
+}
