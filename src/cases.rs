@@ -545,7 +545,7 @@ mod tests {
             Ok(())
         );
         assert_eq!(
-            check_rules(&rules(r#"{"failures": "shipped", "reader": "strict"}"#)),
+            check_rules(&rules(r#"{"failures": "deny", "reader": "strict"}"#)),
             Ok(())
         );
         let e = check_rules(&rules(r#"{"failures": "lenient"}"#)).unwrap_err();

@@ -84,12 +84,13 @@ pub enum WorkingDirectoryRule {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum FailureRules {
-    /// A failure is a denial; a reviewer denial is final under a recorded `never` (AR-DECIDE-1,
-    /// AR-DECIDE-2, AR-DECIDE-6).
-    Shipped,
+    /// A failure is a denial; a reviewer denial is final under a recorded `never`; a downstream
+    /// ask after a denial goes out unchanged (AR-DECIDE-1, AR-DECIDE-2, AR-DECIDE-5, AR-DECIDE-6).
+    Deny,
     /// A failure is put to the human under `ask` unless configured otherwise; a denial is final
-    /// under an effective `never` (AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1).
-    Resilient,
+    /// under an effective `never`; a downstream ask carries the gate's objection
+    /// (AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1).
+    Ask,
 }
 
 /// Which preset the gate reads for a call once disposal moved the session.
@@ -784,7 +785,7 @@ mod tests {
         assert_eq!(spec.reader(), Reader::Strict);
         assert_eq!(spec.failure_text(), baseline.failure_text());
         assert_eq!(spec.asks_again(), AsksAgain::Never);
-        assert_eq!(spec.failures(), FailureRules::Shipped);
+        assert_eq!(spec.failures(), FailureRules::Deny);
         assert_eq!(spec.preset_read(), PresetRead::AtStart);
         assert_eq!(spec.route(), RouteRule::Session);
         assert_eq!(spec.schema(), SchemaRule::Header);

@@ -93,7 +93,7 @@ const RULES = Object.freeze(
       route: ['session', 'configured-first'],
       schema: ['header', 'registry-first'],
       working_directory: ['required', 'deployment-fallback'],
-      failures: ['shipped', 'resilient'],
+      failures: ['deny', 'ask'],
       preset_read: ['at-start', 'current'],
     }).map(([rule, values]) => [rule, Object.freeze(values)]),
   ),
@@ -608,12 +608,12 @@ const closing = (state) => !state.accepting || state.lifecycle.signal.aborted;
 const withHint = (reason, hint) => (hint ? `${reason}\n${hint.en}` : reason);
 
 /**
- * The rule `failures` `shipped`: a failure is a denial, before downstream, whatever the policy
+ * The rule `failures` `deny`: a failure is a denial, before downstream, whatever the policy
  * (AR-DECIDE-1); a reviewer denial is final under the recorded override `never` (AR-DECIDE-2);
  * otherwise downstream is consulted once (AR-DECIDE-3) and its decision stands, except that a
  * reviewer denial turns its `allow` into a question (AR-DECIDE-4, AR-DECIDE-5).
  */
-async function decideShipped(exec, session, next, env, state, outcome) {
+async function decideDeny(exec, session, next, env, state, outcome) {
   if (outcome.failure) return { kind: 'deny', reason: withHint(MSG.failed(exec.name, outcome.failure.message), outcome.hint) };
   const { decision, reason } = outcome.decision;
   if (decision === 'deny' && env.approval.overrideOf(session) === 'never') return finalDenial(exec.name, reason);
@@ -624,12 +624,12 @@ async function decideShipped(exec, session, next, env, state, outcome) {
 }
 
 /**
- * The rule `failures` `resilient`: the effective policy decides (AR-RES-DECIDE-1, AR-RES-FAIL-1).
+ * The rule `failures` `ask`: the effective policy decides (AR-RES-DECIDE-1, AR-RES-FAIL-1).
  * A failure under `never`, or with config.on_failure `deny`, is denied before downstream, naming
  * its class (AR-RES-FAIL-3); otherwise it is asked about like a reviewer denial (AR-RES-FAIL-2),
  * a downstream `ask` joining the question (AR-RES-ASK-1).
  */
-async function decideResilient(exec, session, next, env, state, outcome) {
+async function decideAsk(exec, session, next, env, state, outcome) {
   const never = env.approval.effectivePolicy(session) === 'never';
   let question = null; // what the gate would ask the human, when the reviewer did not allow
   if (outcome.failure) {
@@ -658,7 +658,7 @@ async function decideResilient(exec, session, next, env, state, outcome) {
  *   preset_read  `at-start`: the preset is read before admission, so a session disposal moved
  *                passes through (AR-DISPOSE-2); `current`: while closing, a call in a session
  *                disposal moved out of Auto is refused admission first (AR-RES-DISPOSE-1);
- *   failures     what the settled review comes to (decideShipped, decideResilient);
+ *   failures     what the settled review comes to (decideDeny, decideAsk);
  * and the review asks the others (review, askReviewer).
  */
 async function gate(exec, next, env, state) {
@@ -676,7 +676,7 @@ async function gate(exec, next, env, state) {
     const outcome = await review(exec, session, env, signal, state);
     // AR-CANCEL-3: a lifecycle abort during the review cancels, whatever the review said.
     if (state.lifecycle.signal.aborted) return cancel();
-    const decide = state.rules.failures === 'resilient' ? decideResilient : decideShipped;
+    const decide = state.rules.failures === 'ask' ? decideAsk : decideDeny;
     return decide(exec, session, next, env, state, outcome);
   });
 }

@@ -469,20 +469,20 @@ impl<C: ReviewerClient> AutoReview<C> {
         let rules = self.profile.failures();
         let failed_before_downstream = |f: &FailureNote| match rules {
             // AR-DECIDE-1, with the hint wherever failures are counted (AR-RES-HINT-2)
-            FailureRules::Shipped => {
+            FailureRules::Deny => {
                 Some(compose::failed(name, f, hint.as_ref().map(|h| &h.0), false))
             }
             // AR-RES-FAIL-1..3
-            FailureRules::Resilient => (policy.effective() == ApprovalPolicy::Never
+            FailureRules::Ask => (policy.effective() == ApprovalPolicy::Never
                 || self.config.on_failure == OnFailure::Deny)
                 .then(|| compose::failed(name, f, hint.as_ref().map(|h| &h.0), true)),
         };
         let final_deny = |reason: &Option<String>| match rules {
             // AR-DECIDE-2
-            FailureRules::Shipped => (policy.override_ == Some(ApprovalPolicy::Never))
+            FailureRules::Deny => (policy.override_ == Some(ApprovalPolicy::Never))
                 .then(|| compose::final_deny(name, reason.as_deref(), "AR-DECIDE-2")),
             // AR-RES-DECIDE-1
-            FailureRules::Resilient => (policy.effective() == ApprovalPolicy::Never)
+            FailureRules::Ask => (policy.effective() == ApprovalPolicy::Never)
                 .then(|| compose::final_deny(name, reason.as_deref(), "AR-RES-DECIDE-1")),
         };
         let (objection, why) = match &settled {
@@ -516,7 +516,7 @@ impl<C: ReviewerClient> AutoReview<C> {
             (Decision::Allow, _) => {
                 let asked = compose::ask(objection, hint.as_ref()).because(why);
                 // AR-DECIDE-6: a default `never` the baseline does not read here.
-                if rules == FailureRules::Shipped
+                if rules == FailureRules::Deny
                     && policy.override_.is_none()
                     && policy.effective() == ApprovalPolicy::Never
                 {
@@ -530,7 +530,7 @@ impl<C: ReviewerClient> AutoReview<C> {
                     reason: Some(r), ..
                 },
                 // AR-RES-ASK-1
-                FailureRules::Resilient,
+                FailureRules::Ask,
             ) => compose::ask(compose::combine(objection, r), hint.as_ref())
                 .because(why)
                 .because("AR-RES-ASK-1"),

@@ -31,9 +31,9 @@ pub fn decide(run: &mut Run<'_>, review: &Review, settled: Settled) -> Decided {
     });
     match run.profile.failures() {
         // AR-DECIDE-1, AR-DECIDE-2, AR-DECIDE-6
-        FailureRules::Shipped => baseline(run, settled, hint),
+        FailureRules::Deny => baseline(run, settled, hint),
         // AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1
-        FailureRules::Resilient => resilient(run, settled, hint),
+        FailureRules::Ask => resilient(run, settled, hint),
     }
 }
 

@@ -26,7 +26,7 @@ fn both_example_gates_pass_a_profile_that_recombines_rules() {
     let profiles = [
         // The resilient profile whose reviewer failures are denials.
         recombined("resilient", "resilient-deny", |p| {
-            p["rules"]["failures"] = json!("shipped");
+            p["rules"]["failures"] = json!("deny");
             for kept in ["AR-DECIDE-1", "AR-DECIDE-2", "AR-DECIDE-6"] {
                 p["replaces"].as_object_mut().unwrap().remove(kept);
             }

@@ -6,7 +6,7 @@ use crate::common::process::autoreview;
 use serde_json::{Value, json};
 
 /// A fourth profile, written as files only: the resilient profile whose reviewer failures are
-/// denials (`failures: shipped`), with the clauses that rule brings instead of the ones it drops.
+/// denials (`failures: deny`), with the clauses that rule brings instead of the ones it drops.
 fn resilient_that_denies(name: &str) -> Value {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -17,7 +17,7 @@ fn resilient_that_denies(name: &str) -> Value {
     p["name"] = json!(name);
     p["summary"] = json!("The resilient profile whose reviewer failures are denials");
     p.as_object_mut().unwrap().remove("decision_table");
-    p["rules"]["failures"] = json!("shipped");
+    p["rules"]["failures"] = json!("deny");
     for kept in ["AR-DECIDE-1", "AR-DECIDE-2", "AR-DECIDE-6"] {
         p["replaces"].as_object_mut().unwrap().remove(kept);
     }
@@ -147,7 +147,7 @@ fn a_profile_file_that_cannot_be_used_is_refused_naming_what_to_change() {
     p["rules"]["failures"] = json!("lenient");
     refused(
         p,
-        "rules.failures: unknown variant `lenient`, expected `shipped` or `resilient`",
+        "rules.failures: unknown variant `lenient`, expected `deny` or `ask`",
     );
     refused(
         resilient_that_denies("baseline"),

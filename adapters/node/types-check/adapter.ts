@@ -144,7 +144,7 @@ const rules: WireRules = {
   route: 'configured-first',
   schema: 'registry-first',
   working_directory: 'deployment-fallback',
-  failures: 'resilient',
+  failures: 'ask',
   preset_read: 'current',
   config: ['reviewer_route', 'review_timeout_ms'],
 };

@@ -714,15 +714,16 @@ export type WorkingDirectoryRule =
 /** What the gate decides once the review settled. */
 export type FailureRules =
   /**
-   * A failure is a denial; a reviewer denial is final under a recorded `never` (AR-DECIDE-1,
-   * AR-DECIDE-2, AR-DECIDE-6).
+   * A failure is a denial; a reviewer denial is final under a recorded `never`; a downstream
+   * ask after a denial goes out unchanged (AR-DECIDE-1, AR-DECIDE-2, AR-DECIDE-5, AR-DECIDE-6).
    */
-  | "shipped"
+  | "deny"
   /**
    * A failure is put to the human under `ask` unless configured otherwise; a denial is final
-   * under an effective `never` (AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1).
+   * under an effective `never`; a downstream ask carries the gate's objection
+   * (AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1).
    */
-  | "resilient";
+  | "ask";
 
 /** Which preset the gate reads for a call once disposal moved the session. */
 export type PresetRead =

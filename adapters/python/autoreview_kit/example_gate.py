@@ -78,7 +78,7 @@ IMPLEMENTED_RULES: Mapping[str, tuple[Any, ...]] = {
     "route": ("session", "configured-first"),
     "schema": ("header", "registry-first"),
     "working_directory": ("required", "deployment-fallback"),
-    "failures": ("shipped", "resilient"),
+    "failures": ("deny", "ask"),
     "preset_read": ("at-start", "current"),
 }
 
@@ -771,12 +771,12 @@ class ExampleIntegration:
             settled = await review(call, session, env, signal, self.failures)
             if self.lifecycle.signal.aborted:
                 return Cancel()  # AR-CANCEL-3: whatever the review said
-            if rules["failures"] == "resilient":
-                return await self._decide_resilient(call, session, call_next, env, settled)
-            return await self._decide_shipped(call, session, call_next, env, settled)
+            if rules["failures"] == "ask":
+                return await self._decide_ask(call, session, call_next, env, settled)
+            return await self._decide_deny(call, session, call_next, env, settled)
 
-    async def _decide_shipped(self, call: ToolCall, session: Session, call_next: CallNext, env: Env, settled: Review) -> Decision:
-        """``failures`` ``shipped`` (AR-DECIDE-1..6): a failure is a denial; a reviewer denial is
+    async def _decide_deny(self, call: ToolCall, session: Session, call_next: CallNext, env: Env, settled: Review) -> Decision:
+        """``failures`` ``deny`` (AR-DECIDE-1..6): a failure is a denial; a reviewer denial is
         final under the recorded override ``never``."""
         if settled.failure is not None:
             reason = MSG.failed(call.name, settled.failure.message)  # AR-DECIDE-1
@@ -797,8 +797,8 @@ class ExampleIntegration:
             return downstream
         return ask(denied_question(call.name, verdict.reason))  # AR-DECIDE-5
 
-    async def _decide_resilient(self, call: ToolCall, session: Session, call_next: CallNext, env: Env, settled: Review) -> Decision:
-        """``failures`` ``resilient`` (AR-RES-DECIDE-1, AR-RES-FAIL-1..3, AR-RES-ASK-1): the
+    async def _decide_ask(self, call: ToolCall, session: Session, call_next: CallNext, env: Env, settled: Review) -> Decision:
+        """``failures`` ``ask`` (AR-RES-DECIDE-1, AR-RES-FAIL-1..3, AR-RES-ASK-1): the
         effective policy decides; a failure is asked about unless it or ``on_failure`` says deny."""
         never = env.approval.effective_policy(session) == "never"
         question: Question | None = None  # what to ask when the reviewer did not allow

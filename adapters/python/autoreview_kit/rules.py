@@ -37,8 +37,8 @@ rule                       values
                            live registry, then the header (AR-RES-SCHEMA-1)
 ``working_directory``      ``required``: none fails the review (AR-REVIEW-10); ``deployment-fallback``:
                            the deployment's stands in (AR-RES-CWD-1)
-``failures``               ``shipped``: a failure is a denial, a denial final under a recorded
-                           ``never`` (AR-DECIDE-1, -2, -6); ``resilient``: a failure is asked about
+``failures``               ``deny``: a failure is a denial, a denial final under a recorded
+                           ``never`` (AR-DECIDE-1, -2, -6); ``ask``: a failure is asked about
                            under ``ask`` unless ``on_failure`` is ``deny``, a denial final under an
                            effective ``never`` (AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1)
 ``preset_read``            ``at-start``: the preset as disposal left it (AR-DISPOSE-2); ``current``:
@@ -82,7 +82,7 @@ RULE_VALUES: Mapping[str, tuple[Any, ...]] = MappingProxyType(
         "route": ("session", "configured-first"),
         "schema": ("header", "registry-first"),
         "working_directory": ("required", "deployment-fallback"),
-        "failures": ("shipped", "resilient"),
+        "failures": ("deny", "ask"),
         "preset_read": ("at-start", "current"),
     }
 )
@@ -104,7 +104,7 @@ _PROFILE_RULES: Mapping[str, Mapping[str, Any]] = MappingProxyType(
             "route": "session",
             "schema": "header",
             "working_directory": "required",
-            "failures": "shipped",
+            "failures": "deny",
             "preset_read": "at-start",
             "config": [],
         },
@@ -118,7 +118,7 @@ _PROFILE_RULES: Mapping[str, Mapping[str, Any]] = MappingProxyType(
             "route": "configured-first",
             "schema": "registry-first",
             "working_directory": "deployment-fallback",
-            "failures": "resilient",
+            "failures": "ask",
             "preset_read": "current",
             "config": [
                 "on_failure",
