@@ -8,6 +8,7 @@ pub mod cancellation;
 pub mod compose;
 pub mod decision;
 pub mod disposal;
+pub mod failure_text;
 pub mod gate;
 pub mod materialize;
 pub mod review;

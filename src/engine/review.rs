@@ -4,9 +4,7 @@
 //! settlement with a failure class. A pure function of the scenario.
 
 use super::cancellation;
-use crate::jsstring::js_string;
 use crate::messages::{self, Text, reference};
-use crate::normalize;
 use crate::outcome::{Citations, Failure, FailureClass, RequestRecord, ReviewRecord};
 use crate::parse::{self, Reply, ReplyError, ReviewerDecision};
 use crate::profile::{
@@ -635,29 +633,15 @@ pub fn verdict(attempt: &Attempt, profile: Profile) -> Option<parse::Verdict> {
 
 /// The failure of a request that threw `value` (AR-REVIEW-5, AR-RES-NORM-1).
 pub fn thrown(value: &serde_json::Value, profile: Profile) -> FailureNote {
-    let mut failure = FailureNote::by(
-        "AR-REVIEW-7",
-        FailureClass::Internal,
-        match profile.failure_text() {
-            // AR-REVIEW-5
-            FailureText::Javascript => Text::exact(js_string(value)),
-            // AR-RES-NORM-1..4
-            FailureText::Normalized => {
-                Text::exact(normalize::message(&normalize::value_text(value))).citing(NORMALIZED)
-            }
-        },
-    );
+    let mut failure = FailureNote::by("AR-REVIEW-7", FailureClass::Internal, {
+        // AR-REVIEW-5, AR-RES-NORM-1..4
+        let rule = profile.failure_text();
+        rule.message(Text::exact(rule.value_text(value)))
+            .citing(rule.value_clauses())
+    });
     failure.message.cited.retain(|c| *c != "AR-REVIEW-7");
     failure
 }
-
-/// The clauses that turn a provider's value into a resilient failure message (AR-RES-NORM-1..4).
-const NORMALIZED: &[&str] = &[
-    "AR-RES-NORM-1",
-    "AR-RES-NORM-2",
-    "AR-RES-NORM-3",
-    "AR-RES-NORM-4",
-];
 
 /// Reads a delivered reply with the profile's reader (chapter 4, AR-TOL).
 pub fn read_reply(reply: &Reply<'_>, profile: Profile) -> Settlement {
@@ -780,22 +764,12 @@ pub fn read_raw(
 /// The failure message of a reply error: as the baseline renders it (JavaScript stringification),
 /// or normalized (AR-RES-NORM-1..4), as the profile's failure text rule says.
 pub fn failure_text(e: &ReplyError, profile: Profile) -> Text {
-    let text = match profile.failure_text() {
-        // AR-REVIEW-5
-        FailureText::Javascript => e.text(),
-        // AR-RES-NORM-1..4
-        FailureText::Normalized => {
-            let raw = unnormalized(e);
-            let normalized = Text {
-                text: normalize::message(&raw.text),
-                prefix: raw.prefix.map(|_| 0),
-                cited: Vec::new(),
-            };
-            match e {
-                ReplyError::FinishFailed { .. } => normalized.citing(NORMALIZED),
-                _ => normalized,
-            }
-        }
+    // AR-REVIEW-5, AR-RES-NORM-1..4
+    let rule = profile.failure_text();
+    let text = rule.message(raw_text(e, rule));
+    let text = match e {
+        ReplyError::FinishFailed { .. } => text.citing(rule.value_clauses()),
+        _ => text,
     };
     match template_of(e) {
         Some(t) => text.citing(&[t.id, t.clause()]),
@@ -825,9 +799,9 @@ fn template_of(e: &ReplyError) -> Option<messages::Template> {
     })
 }
 
-/// The resilient profile's failure message of a reply error before it is normalized: a failed
-/// finish's message value made text (AR-RES-NORM-1), any other error's message as it stands.
-pub fn unnormalized(e: &ReplyError) -> Text {
+/// The failure message of a reply error before the rule `failure_text` treats it: a failed
+/// finish's message value made text as the rule says, any other error's message as it stands.
+pub fn raw_text(e: &ReplyError, rule: FailureText) -> Text {
     match e {
         ReplyError::FinishFailed {
             kind,
@@ -836,7 +810,7 @@ pub fn unnormalized(e: &ReplyError) -> Text {
         } => Text::exact(messages::ERR_ENDED_DETAIL.render(&[
             ("kind", kind.as_str()),
             ("code", code),
-            ("message", &normalize::value_text(message)),
+            ("message", &rule.value_text(message)),
         ])),
         other => other.text(),
     }
@@ -850,12 +824,8 @@ pub fn class_of(e: &ReplyError, profile: Profile) -> FailureClass {
             code,
             message,
         } => {
-            let text = match profile.failure_text() {
-                // AR-REVIEW-5
-                FailureText::Javascript => js_string(message),
-                // AR-RES-NORM-1
-                FailureText::Normalized => normalize::value_text(message),
-            };
+            // AR-REVIEW-5, AR-RES-NORM-1
+            let text = profile.failure_text().value_text(message);
             classify_finish(*kind, code, &text)
         }
         ReplyError::FinishOther { .. } => FailureClass::Provider,

@@ -190,28 +190,7 @@ fn number(x: f64) -> Number {
 /// of its compact JSON, unless the value is an object whose string `message` member is shown
 /// instead.
 pub fn shown(value: &Value, profile: crate::profile::Profile) -> Vec<&Number> {
-    use crate::profile::FailureText;
-    fn walk<'v>(v: &'v Value, objects: bool, out: &mut Vec<&'v Number>) {
-        match v {
-            Value::Number(n) => out.push(n),
-            Value::Array(items) => items.iter().for_each(|i| walk(i, objects, out)),
-            Value::Object(m) if objects => m.values().for_each(|i| walk(i, objects, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    match profile.failure_text() {
-        // AR-REVIEW-5: `String(value)` shows no number of an object.
-        FailureText::Javascript => walk(value, false, &mut out),
-        // AR-RES-NORM-1
-        FailureText::Normalized => {
-            let message_member = matches!(value, Value::Object(m) if matches!(m.get("message"), Some(Value::String(_))));
-            if !message_member {
-                walk(value, true, &mut out);
-            }
-        }
-    }
-    out
+    profile.failure_text().numbers_shown(value)
 }
 
 #[cfg(test)]

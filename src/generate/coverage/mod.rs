@@ -138,7 +138,8 @@ pub(crate) fn raw_failure_messages<'a>(
             Attempt::Throw { throw, .. } => Some((normalize::value_text(throw), throw)),
             Attempt::Finish { finish, .. } => match read(&Reply::failed(finish), profile) {
                 Err(e) => Some((
-                    crate::engine::review::unnormalized(&e).text,
+                    crate::engine::review::raw_text(&e, crate::profile::FailureText::Normalized)
+                        .text,
                     &finish.message,
                 )),
                 Ok(_) => None,
@@ -350,12 +351,8 @@ fn of_call(
     let mut pairs = Vec::new();
     for n in 0..outcome.review.attempts as usize {
         if let Attempt::Finish { finish, .. } = s.reviewer.attempt(n) {
-            let text = match profile.failure_text() {
-                // AR-REVIEW-5
-                FailureText::Javascript => crate::jsstring::js_string(&finish.message),
-                // AR-RES-NORM-1
-                FailureText::Normalized => normalize::value_text(&finish.message),
-            };
+            // AR-REVIEW-5, AR-RES-NORM-1
+            let text = profile.failure_text().value_text(&finish.message);
             for (a, b) in order::pairs(finish.kind, &finish.code, &text) {
                 push_once(&mut pairs, (order::List::Classification, a, b));
             }

@@ -367,10 +367,7 @@ pub fn of_call(s: &Scenario, profile: Profile, outcome: &Outcome) -> Vec<Shape> 
 /// `String(value)` (AR-REVIEW-5), or `JSON.stringify`'s in a normalized message (AR-RES-NORM-1).
 pub const fn number(class: NumberClass, text: FailureText) -> Shape {
     Shape {
-        clause: match text {
-            FailureText::Javascript => "AR-REVIEW-5",
-            FailureText::Normalized => "AR-RES-NORM-1",
-        },
+        clause: text.number_clause(),
         name: class.name(),
     }
 }
