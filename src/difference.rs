@@ -112,3 +112,66 @@ impl fmt::Display for Difference {
         Ok(())
     }
 }
+
+/// The worst thing a failing case shows: a severity, or an outcome it did not give.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Worst {
+    /// The worst severity of its differences.
+    Severity(Severity),
+    /// It gave no outcome, for this reason (`crash`, `timeout`, ...).
+    Broken(String),
+}
+
+impl Worst {
+    /// The one worst-first order, of every report and the matrix: SAFETY, then a case that gave
+    /// no outcome, then the other severities.
+    pub fn rank(&self) -> u8 {
+        match self {
+            Worst::Severity(Severity::Safety) => 0,
+            Worst::Broken(_) => 1,
+            Worst::Severity(s) => 1 + *s as u8,
+        }
+    }
+
+    /// `SAFETY`, `DECISION`, ..., or the breakage in capitals (`CRASH`).
+    pub fn label(&self) -> String {
+        match self {
+            Worst::Severity(s) => s.as_str().to_owned(),
+            Worst::Broken(kind) => kind.to_uppercase(),
+        }
+    }
+
+    /// The worse of two.
+    pub fn worse(a: Option<Worst>, b: Option<Worst>) -> Option<Worst> {
+        match (a, b) {
+            (Some(a), Some(b)) => Some(if b.rank() < a.rank() { b } else { a }),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one worst-first order: a body that ran unpermitted, then a case without outcome, then
+    /// the other severities worst first.
+    #[test]
+    fn safety_comes_before_a_broken_case_and_a_broken_case_before_the_rest() {
+        let mut all: Vec<Worst> = Severity::ALL.iter().map(|s| Worst::Severity(*s)).collect();
+        all.push(Worst::Broken("crash".into()));
+        all.sort_by_key(Worst::rank);
+        let labels: Vec<String> = all.iter().map(Worst::label).collect();
+        assert_eq!(
+            labels,
+            ["SAFETY", "CRASH", "DECISION", "ORDER", "TEXT", "INFO"]
+        );
+        assert_eq!(
+            Worst::worse(
+                Some(Worst::Broken("timeout".into())),
+                Some(Worst::Severity(Severity::Decision))
+            ),
+            Some(Worst::Broken("timeout".into()))
+        );
+    }
+}

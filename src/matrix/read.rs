@@ -7,7 +7,7 @@ use crate::runner::generated::{Found, GeneratedId};
 use crate::runner::report::JsonReport;
 pub use crate::runner::report::ReadError;
 use crate::runner::shard::Shard;
-use crate::runner::{CaseResult, Difference, ImplError, Severity, Status, Verdict};
+use crate::runner::{CaseResult, Difference, ImplError, Verdict};
 
 /// One run's report, as read.
 pub type RunReport = JsonReport;
@@ -18,54 +18,9 @@ pub type CaseRecord = CaseResult;
 /// A generated difference shrunk to a minimal scenario, as read.
 pub type FoundRecord = Found;
 
-/// The worst thing a failing case shows: a severity, or an outcome it did not give.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Worst {
-    /// The worst severity of its differences.
-    Severity(Severity),
-    /// It gave no outcome, for this reason (`crash`, `timeout`, ...).
-    Broken(String),
-}
-
-impl Worst {
-    /// Worst first, as the check's report lists failures: SAFETY, then no outcome, then the
-    /// other severities.
-    pub fn rank(&self) -> u8 {
-        match self {
-            Worst::Severity(Severity::Safety) => 0,
-            Worst::Broken(_) => 1,
-            Worst::Severity(s) => 1 + *s as u8,
-        }
-    }
-
-    /// `SAFETY`, `DECISION`, ..., or the breakage in capitals (`CRASH`).
-    pub fn label(&self) -> String {
-        match self {
-            Worst::Severity(s) => s.as_str().to_owned(),
-            Worst::Broken(kind) => kind.to_uppercase(),
-        }
-    }
-
-    /// The worse of two.
-    pub fn worse(a: Option<Worst>, b: Option<Worst>) -> Option<Worst> {
-        match (a, b) {
-            (Some(a), Some(b)) => Some(if b.rank() < a.rank() { b } else { a }),
-            (a, b) => a.or(b),
-        }
-    }
-}
+pub use crate::difference::Worst;
 
 impl CaseResult {
-    /// Whether it passed (an unexpected pass passed too).
-    pub fn passed(&self) -> bool {
-        matches!(self.status, Status::Pass | Status::UnexpectedPass)
-    }
-
-    /// Whether it failed, listed as expected or not.
-    pub fn failed(&self) -> bool {
-        matches!(self.status, Status::Fail | Status::ExpectedFail)
-    }
-
     /// Its differences, when it failed with some.
     pub fn differences(&self) -> &[Difference] {
         differences(&self.verdict)
@@ -84,18 +39,6 @@ impl CaseResult {
             }
             _ => Vec::new(),
         }
-    }
-
-    /// The worst of a failure: its worst severity, or the breakage that left it without outcome.
-    pub fn worst(&self) -> Option<Worst> {
-        if !self.failed() {
-            return None;
-        }
-        if let Some(s) = self.differences().iter().map(|d| d.severity).min() {
-            return Some(Worst::Severity(s));
-        }
-        self.error()
-            .map(|e| Worst::Broken(e.kind.as_str().to_owned()))
     }
 }
 

@@ -16,6 +16,7 @@ use super::shard::Shard;
 use super::violations::Violation;
 use super::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
 use crate::capability::Need;
+use crate::difference::Worst;
 
 /// The JSON report's format version. 2: `results` lists the generated cases that did not pass,
 /// and `generated_passed` counts the others. 3: a result's `verdict` and `status` may be
@@ -44,21 +45,37 @@ pub fn needs_text(missing: &[Need]) -> String {
     }
 }
 
-/// The order failures are listed in: safety first, then cases that got no outcome, then the
-/// other severities.
+/// The order failures are listed in: the one worst-first order ([`Worst::rank`]), unexpected
+/// passes last.
 fn rank(r: &CaseResult) -> u8 {
-    match (&r.verdict, r.worst_severity()) {
-        (_, Some(Severity::Safety)) => 0,
-        (Verdict::Broken { .. }, _) => 1,
-        (_, Some(Severity::Decision)) => 2,
-        (_, Some(Severity::Order)) => 3,
-        (_, Some(Severity::Text)) => 4,
-        (_, Some(Severity::Info)) => 5,
-        _ => 6,
-    }
+    r.worst().map_or(u8::MAX, |w| w.rank())
 }
 
 impl CaseResult {
+    /// Whether it passed (an unexpected pass passed too).
+    pub fn passed(&self) -> bool {
+        matches!(self.status, Status::Pass | Status::UnexpectedPass)
+    }
+
+    /// Whether it failed, listed as expected or not.
+    pub fn failed(&self) -> bool {
+        matches!(self.status, Status::Fail | Status::ExpectedFail)
+    }
+
+    /// The worst of a failure: its worst severity, or the breakage that left it without outcome.
+    pub fn worst(&self) -> Option<Worst> {
+        if !self.failed() {
+            return None;
+        }
+        if let Some(s) = self.worst_severity() {
+            return Some(Worst::Severity(s));
+        }
+        match &self.verdict {
+            Verdict::Broken { error } => Some(Worst::Broken(error.kind.as_str().to_owned())),
+            _ => None,
+        }
+    }
+
     /// The worst severity of the case's differences, if it failed with differences.
     pub fn worst_severity(&self) -> Option<Severity> {
         self.verdict.worst()
