@@ -651,13 +651,8 @@ pub fn read_reply(reply: &Reply<'_>, profile: Profile) -> Settlement {
 /// [`read_reply`], with the clauses by which a decision was read where the strict reader
 /// refuses the reply ([`tolerated`]).
 pub fn read_citing(reply: &Reply<'_>, profile: Profile) -> (Settlement, Vec<&'static str>) {
-    let read = match profile.reader() {
-        // Chapter 4, AR-PARSE-*
-        Reader::Strict => parse::strict::read(reply),
-        // Chapter 10, AR-TOL-*
-        Reader::Tolerant => parse::tolerant::read(reply),
-    };
-    match read {
+    // Chapter 4 or chapter 10, as the profile's reader.
+    match profile.reader().read(reply) {
         Ok(d) => (Settlement::Decided(d), tolerated(reply, profile)),
         Err(e) => (Settlement::Failed(failure_of(&e, profile)), Vec::new()),
     }
@@ -720,10 +715,10 @@ pub fn read_raw(
     use std::io::Read as _;
     let utf8 = |bytes: Vec<u8>| String::from_utf8(bytes).map_err(|e| e.utf8_error());
     let mut bytes = Vec::new();
-    let read = match (profile.reader(), blocks) {
-        // AR-TOL-3: the tolerant reader's bound.
-        (Reader::Tolerant, false) => {
-            let bound = parse::tolerant::MAX_TEXT_BYTES;
+    let reader = profile.reader();
+    let read = match (reader.bound(), blocks) {
+        // AR-TOL-3: a text is read only to one byte past the reader's bound.
+        (Some(bound), false) => {
             input.take(bound as u64 + 1).read_to_end(&mut bytes)?;
             if bytes.len() > bound {
                 // Only a character cut by the bound may be incomplete.
@@ -734,21 +729,16 @@ pub fn read_raw(
                 }
                 Err(ReplyError::TooLarge)
             } else {
-                parse::tolerant::read(&Reply::text(&utf8(bytes)?))
+                reader.read_text(utf8(bytes)?)
             }
         }
-        // AR-PARSE-3..7
-        (Reader::Strict, false) => {
+        (None, false) => {
             input.read_to_end(&mut bytes)?;
-            parse::strict::parse_owned(utf8(bytes)?)
+            reader.read_text(utf8(bytes)?)
         }
-        (Reader::Strict, true) => {
+        (_, true) => {
             input.read_to_end(&mut bytes)?;
-            parse::blocks::strict(utf8(bytes)?)?
-        }
-        (Reader::Tolerant, true) => {
-            input.read_to_end(&mut bytes)?;
-            parse::blocks::tolerant(&utf8(bytes)?)?
+            reader.read_blocks(utf8(bytes)?)?
         }
     };
     // As `verdict` renders a reader's result.

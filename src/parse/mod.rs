@@ -4,6 +4,7 @@
 pub mod blocks;
 pub mod json;
 pub mod object;
+mod reader;
 mod repeated_names;
 pub mod scan;
 pub mod strict;

@@ -118,12 +118,7 @@ fn reply(attempt: &Attempt) -> Option<Reply<'_>> {
 
 /// Reads `reply` with `profile`'s reader.
 fn read(reply: &Reply<'_>, profile: Profile) -> Result<parse::ReviewerDecision, ReplyError> {
-    match profile.reader() {
-        // Chapter 4, AR-PARSE-*
-        Reader::Strict => parse::strict::read(reply),
-        // Chapter 10, AR-TOL-*
-        Reader::Tolerant => parse::tolerant::read(reply),
-    }
+    profile.reader().read(reply)
 }
 
 /// The failure messages the `made` attempts give before a profile normalizes them

@@ -609,11 +609,7 @@ mod tests {
     fn an_allow_written_twice_is_met_and_one_allow_is_not() {
         let shapes = |t: &str, p: Profile| {
             let reply = Reply::text(t);
-            let read = match p.reader() {
-                Reader::Strict => crate::parse::strict::read(&reply),
-                Reader::Tolerant => crate::parse::tolerant::read(&reply),
-            };
-            of_reply(&reply, p, &read)
+            of_reply(&reply, p, &p.reader().read(&reply))
         };
         let twice = r#"{"risk":"low","decision":"allow"} {"risk":"low","decision":"allow"}"#;
         // The baseline decides it by AR-PARSE-4 (two values), the resilient profile by AR-TOL-10.

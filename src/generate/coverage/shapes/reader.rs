@@ -545,11 +545,7 @@ mod tests {
     fn each_rule_is_met_on_the_side_the_reader_decides() {
         let r = |t: &str, p: Profile| {
             let reply = Reply::text(t);
-            let read = match p.reader() {
-                Reader::Strict => strict::read(&reply),
-                Reader::Tolerant => tolerant::read(&reply),
-            };
-            rule_sides(&read, p)
+            rule_sides(&p.reader().read(&reply), p)
         };
         assert_eq!(
             r(ALLOW, Profile::BASELINE).len(),
