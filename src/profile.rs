@@ -130,7 +130,7 @@ pub struct Rules {
 }
 
 /// A profile's file, `spec/profiles/<name>.json`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProfileSpec {
     /// The wire name.
@@ -147,7 +147,7 @@ pub struct ProfileSpec {
     pub reader: Reader,
     /// The decision table's path, relative to `spec/`: every shipped profile has one; a profile
     /// loaded from a file (`--profile-file`) has none, and its run says so.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision_table: Option<String>,
     /// The clauses of the profile: IDs, or a family `AR-X-*`; each must name at least one clause.
     pub clauses: Vec<String>,
@@ -261,6 +261,14 @@ pub enum ProfileFileError {
         /// The features' names.
         expected: String,
     },
+    /// A rule's value and the profile's clauses disagree ([`RULE_CLAUSES`]).
+    #[error("{path}: {message}")]
+    Incoherent {
+        /// The file.
+        path: String,
+        /// Which rule, which clause, and what to change.
+        message: String,
+    },
     /// A replaced or missing clause is not one of the profile's patterns.
     #[error("{path}: `{member}` names {id}, which none of `clauses` covers")]
     Uncovered {
@@ -302,6 +310,12 @@ impl ProfileSpec {
                 }
             }
         }
+        if let Some(message) = spec.incoherence() {
+            return Err(ProfileFileError::Incoherent {
+                path: path.to_owned(),
+                message,
+            });
+        }
         use crate::features::Feature;
         if let Some(name) = spec.features.iter().find(|f| Feature::named(f).is_none()) {
             let names: Vec<&str> = Feature::ALL.iter().map(|f| f.as_str()).collect();
@@ -323,6 +337,132 @@ impl ProfileSpec {
             .filter(|id| !self.replaces.contains_key(id) && !self.without.contains_key(id))
             .collect()
     }
+}
+
+/// The clauses each rule value rests on (AR-RES-PROFILE-1, the rules' documentation): a profile
+/// with that value holds them all, and a profile with another value holds none of them. A value
+/// not listed rests on no clause of its own (the part of a clause a profile amends is the rule's).
+/// Entries are clause IDs or families (`AR-TOL-*`); a value is written as JSON.
+pub const RULE_CLAUSES: &[(&str, &str, &[&str])] = &[
+    (
+        "reader",
+        "\"strict\"",
+        &["AR-PARSE-1", "AR-PARSE-2", "AR-PARSE-3", "AR-PARSE-4"],
+    ),
+    ("reader", "\"tolerant\"", &["AR-TOL-*"]),
+    ("failure_text", "\"normalized\"", &["AR-RES-NORM-*"]),
+    (
+        "asks_again",
+        "\"repair-and-retry\"",
+        &["AR-RES-RETRY-1", "AR-RES-RETRY-2", "AR-RES-RETRY-3"],
+    ),
+    ("deadline", "true", &["AR-RES-RETRY-4"]),
+    (
+        "counts_failures",
+        "true",
+        &["AR-SESSION-3", "AR-RES-HINT-1"],
+    ),
+    ("session_id_in_requests", "true", &["AR-RES-REQUEST-1"]),
+    ("route", "\"configured-first\"", &["AR-RES-ROUTE-1"]),
+    ("schema", "\"registry-first\"", &["AR-RES-SCHEMA-1"]),
+    ("working_directory", "\"required\"", &["AR-REVIEW-10"]),
+    (
+        "working_directory",
+        "\"deployment-fallback\"",
+        &["AR-RES-CWD-1"],
+    ),
+    (
+        "failures",
+        "\"deny\"",
+        &["AR-DECIDE-1", "AR-DECIDE-2", "AR-DECIDE-6"],
+    ),
+    (
+        "failures",
+        "\"ask\"",
+        &[
+            "AR-RES-FAIL-1",
+            "AR-RES-FAIL-2",
+            "AR-RES-FAIL-3",
+            "AR-RES-DECIDE-1",
+            "AR-RES-ASK-1",
+        ],
+    ),
+    ("preset_read", "\"at-start\"", &["AR-DISPOSE-2"]),
+    ("preset_read", "\"current\"", &["AR-RES-DISPOSE-1"]),
+];
+
+impl ProfileSpec {
+    /// Where the profile's rules and clauses disagree ([`RULE_CLAUSES`]): the first clause its
+    /// rule value rests on that it does not hold, or the first clause of another value it holds,
+    /// with what to change.
+    fn incoherence(&self) -> Option<String> {
+        let held = self.clause_set();
+        let values = self.wire_rules().values();
+        for (rule, value, clauses) in RULE_CLAUSES {
+            let Some((_, mine)) = values.iter().find(|(n, _)| n == rule) else {
+                continue;
+            };
+            let ours = *mine == table_value(value);
+            for id in crate::spec::clause_ids() {
+                if !clauses.iter().any(|p| covers(p, &id)) {
+                    continue;
+                }
+                if ours && !held.contains(&id) {
+                    return Some(format!(
+                        "rules.{rule} is {value}, which rests on {id}, and the profile does not hold it: cover it in `clauses` and take it out of `replaces` and `without`"
+                    ));
+                }
+                if !ours && held.contains(&id) {
+                    return Some(format!(
+                        "rules.{rule} is {mine}, and the profile holds {id}, a clause of {rule} {value}: put it under `without` (or `replaces`), or set {rule} to {value}"
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// This profile with rule `rule` set to `value` and its clauses changed to match
+    /// ([`RULE_CLAUSES`]): the old value's clauses go under `without`, the new value's are held.
+    /// How a recombined profile is written from a shipped one.
+    pub fn with_rule(&self, rule: &str, value: &serde_json::Value) -> Result<ProfileSpec, String> {
+        let mut values: serde_json::Map<String, serde_json::Value> =
+            self.wire_rules().values().into_iter().collect();
+        let Some(old) = values.insert(rule.to_owned(), value.clone()) else {
+            return Err(format!("{rule:?} is not a rule"));
+        };
+        values.insert("config".to_owned(), serde_json::json!(self.config));
+        let wire: WireRules =
+            serde_json::from_value(serde_json::Value::Object(values)).map_err(|e| e.to_string())?;
+        let mut out = self.clone();
+        out.reader = wire.reader;
+        out.rules = wire.rules;
+        let ids = crate::spec::clause_ids();
+        for (r, v, clauses) in RULE_CLAUSES.iter().filter(|(r, _, _)| *r == rule) {
+            for id in ids
+                .iter()
+                .filter(|id| clauses.iter().any(|p| covers(p, id)))
+            {
+                if table_value(v) == old {
+                    out.replaces.remove(id);
+                    out.without
+                        .insert(id.clone(), format!("{r} is {value} here"));
+                } else if table_value(v) == *value {
+                    out.replaces.remove(id);
+                    out.without.remove(id);
+                    if !out.clauses.iter().any(|p| covers(p, id)) {
+                        out.clauses.push(id.clone());
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A value of [`RULE_CLAUSES`], read.
+fn table_value(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).expect("RULE_CLAUSES holds JSON values")
 }
 
 /// Whether a `clauses` entry covers clause `id`: the ID itself, or with a trailing `*` every ID
@@ -680,6 +820,20 @@ impl JsonSchema for Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each entry of the rule-to-clause table names a rule, one of its values, and clauses the
+    /// spec has: a typo there would check nothing.
+    #[test]
+    fn the_rule_clause_table_names_rules_values_and_clauses_that_exist() {
+        let ids = crate::spec::clause_ids();
+        for (rule, value, clauses) in RULE_CLAUSES {
+            let changed = DEFAULT.with_rule(rule, &table_value(value));
+            assert!(changed.is_ok(), "{rule} {value}: {changed:?}");
+            for p in *clauses {
+                assert!(ids.iter().any(|id| covers(p, id)), "{rule} {value}: {p}");
+            }
+        }
+    }
 
     #[test]
     fn every_profile_has_a_file_and_the_files_are_in_order() {

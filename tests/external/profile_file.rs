@@ -38,6 +38,10 @@ fn both_example_gates_pass_a_profile_that_recombines_rules() {
         // The baseline that asks its reviewer again: one repair, one retry.
         recombined("baseline", "baseline-repair", |p| {
             p["rules"]["asks_again"] = json!("repair-and-retry");
+            // The clauses that rule rests on (autoreview::profile::RULE_CLAUSES).
+            for id in ["AR-RES-RETRY-1", "AR-RES-RETRY-2", "AR-RES-RETRY-3"] {
+                p["clauses"].as_array_mut().unwrap().push(json!(id));
+            }
             p["config"] = json!(["repair_attempts", "transport_retries"]);
         }),
     ];

@@ -175,45 +175,38 @@ fn a_profile_file_that_cannot_be_used_is_refused_naming_what_to_change() {
 #[test]
 fn the_async_gate_agrees_with_the_engine_on_every_single_rule_change() {
     let dir = crate::shared_dir::fresh("profile-file-flips");
-    let shipped: Vec<Value> = autoreview::Profile::all()
-        .iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(format!(
-                "{}/spec/profiles/{p}.json",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-            .unwrap();
-            serde_json::from_str(&text).unwrap()
-        })
-        .collect();
+    let shipped = autoreview::Profile::all();
     // Every rule, with every value a shipped profile gives it (`reader` is one of them).
-    let rule = |p: &Value, name: &str| -> Value {
-        if name == "reader" {
-            p["reader"].clone()
-        } else {
-            p["rules"][name].clone()
-        }
+    let names: Vec<String> = shipped[0]
+        .wire_rules()
+        .values()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    let value = |p: autoreview::Profile, name: &str| -> Value {
+        p.wire_rules()
+            .values()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .unwrap()
+            .1
     };
-    let mut names = vec!["reader".to_owned()];
-    names.extend(shipped[0]["rules"].as_object().unwrap().keys().cloned());
     let mut variants = 0;
     for base in &shipped {
         for name in &names {
-            for value in shipped.iter().map(|p| rule(p, name)) {
-                if value == rule(base, name) {
+            for other in shipped.iter().map(|p| value(*p, name)) {
+                if other == value(*base, name) {
                     continue;
                 }
-                let mut p = base.clone();
-                p.as_object_mut().unwrap().remove("decision_table");
-                if name == "reader" {
-                    p["reader"] = value.clone();
-                } else {
-                    p["rules"][name] = value.clone();
-                }
-                let label = format!("{}-{name}-{value}", base["name"].as_str().unwrap())
-                    .replace(['"', '_'], "");
-                p["name"] = json!(label);
-                let file = write(&dir, &format!("{label}.json"), &p);
+                // The rule changed, and the clauses with it, as a file of one's own.
+                let mut spec = base.spec().with_rule(name, &other).unwrap();
+                spec.decision_table = None;
+                spec.name = format!("{base}-{name}-{other}").replace(['"', '_'], "");
+                let file = write(
+                    &dir,
+                    &format!("{}.json", spec.name),
+                    &serde_json::to_value(&spec).unwrap(),
+                );
                 let out = autoreview(
                     &[
                         "check",
@@ -229,7 +222,8 @@ fn the_async_gate_agrees_with_the_engine_on_every_single_rule_change() {
                     "",
                 );
                 let stdout = String::from_utf8_lossy(&out.stdout);
-                assert!(out.status.success(), "{label}:\n{stdout}");
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(out.status.success(), "{}:\n{stdout}\n{stderr}", spec.name);
                 variants += 1;
             }
         }
