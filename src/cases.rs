@@ -198,20 +198,7 @@ pub fn applies(
 /// Checks a case's `rules`: each names a rule the profiles have, with one of its values.
 fn check_rules(rules: &BTreeMap<String, Value>) -> Result<(), String> {
     for (name, value) in rules {
-        // The default profile's rules with this one changed must still read as rules.
-        let mut values = crate::profile::DEFAULT.wire_rules().values();
-        let Some(slot) = values.iter_mut().find(|(n, _)| n == name) else {
-            let names: Vec<String> = values.into_iter().map(|(n, _)| n).collect();
-            return Err(format!(
-                "{name:?} is not a rule (expected one of {})",
-                names.join(", ")
-            ));
-        };
-        slot.1 = value.clone();
-        let mut object: serde_json::Map<String, Value> = values.into_iter().collect();
-        object.insert("config".to_owned(), Value::Array(Vec::new()));
-        serde_json::from_value::<crate::profile::WireRules>(Value::Object(object))
-            .map_err(|e| format!("{name}: {e}"))?;
+        crate::profile::DEFAULT.with_rule(name, value)?;
     }
     Ok(())
 }

@@ -54,7 +54,7 @@ pub enum Command {
         /// A profile of your own, read from FILE instead of --profile: a JSON file as
         /// spec/profiles/*.json (`autoreview profiles --json` shows the shipped ones' rules) that
         /// recombines existing rules, clauses and configuration, validated as the shipped ones are.
-        /// It has no decision table: it runs the fixed cases whose cited clauses it holds and the
+        /// It has no decision table: it runs the fixed cases whose clauses and rules it holds and the
         /// corpus of its reader, all judged against the reference engine under it.
         #[arg(long, value_name = "FILE", conflicts_with = "profile")]
         profile_file: Option<std::path::PathBuf>,
@@ -117,7 +117,7 @@ Examples:
         /// A profile of your own, read from FILE instead of --profile: a JSON file as
         /// spec/profiles/*.json (`autoreview profiles --json` shows the shipped ones' rules) that
         /// recombines existing rules, clauses and configuration, validated as the shipped ones are.
-        /// It has no decision table: it runs the fixed cases whose cited clauses it holds and the
+        /// It has no decision table: it runs the fixed cases whose clauses and rules it holds and the
         /// corpus of its reader, all judged against the reference engine under it.
         #[arg(long, value_name = "FILE", conflicts_with = "profile")]
         profile_file: Option<std::path::PathBuf>,
@@ -750,7 +750,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             );
         }
         eprintln!(
-            "autoreview check: {profile} is loaded from a file: it has no decision table, so no table rows run; its {} fixed cases are the case files' whose cited clauses it holds and the corpus entries of its reader, each judged against the reference engine under {profile}",
+            "autoreview check: {profile} is loaded from a file: it has no decision table, so no table rows run; its {} fixed cases are the case files' whose cited clauses and rules it holds and the corpus entries of its reader, each judged against the reference engine under {profile}",
             all.len()
         );
     }

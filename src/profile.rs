@@ -428,12 +428,19 @@ impl ProfileSpec {
     pub fn with_rule(&self, rule: &str, value: &serde_json::Value) -> Result<ProfileSpec, String> {
         let mut values: serde_json::Map<String, serde_json::Value> =
             self.wire_rules().values().into_iter().collect();
-        let Some(old) = values.insert(rule.to_owned(), value.clone()) else {
-            return Err(format!("{rule:?} is not a rule"));
-        };
+        if !values.contains_key(rule) {
+            let names: Vec<&str> = values.keys().map(String::as_str).collect();
+            return Err(format!(
+                "{rule:?} is not a rule (expected one of {})",
+                names.join(", ")
+            ));
+        }
+        let old = values
+            .insert(rule.to_owned(), value.clone())
+            .unwrap_or_default();
         values.insert("config".to_owned(), serde_json::json!(self.config));
-        let wire: WireRules =
-            serde_json::from_value(serde_json::Value::Object(values)).map_err(|e| e.to_string())?;
+        let wire: WireRules = serde_json::from_value(serde_json::Value::Object(values))
+            .map_err(|e| format!("{rule}: {e}"))?;
         let mut out = self.clone();
         out.reader = wire.reader;
         out.rules = wire.rules;
@@ -553,10 +560,8 @@ impl Profile {
         Profile::register(&shown, spec)
     }
 
-    /// Makes a profile read elsewhere (a file's, or one a test builds from a shipped one) a
-    /// profile like the others for the rest of the process, as [`Profile::load_file`] does after
-    /// reading. `origin` says where it came from in the error for a taken name.
-    pub fn register(origin: &str, spec: ProfileSpec) -> Result<Profile, LoadError> {
+    /// Makes a profile read from `origin` a profile like the others for the rest of the process.
+    fn register(origin: &str, spec: ProfileSpec) -> Result<Profile, LoadError> {
         // One lock for the look and the push, so two threads cannot both take a name.
         let mut loaded = LOADED.write().expect("not poisoned");
         let taken = if SPECS.iter().any(|s| s.name == spec.name) {

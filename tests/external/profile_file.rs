@@ -3,47 +3,31 @@
 //! that applies to it and generated ones. No Rust, kit or CI edit stands behind it.
 
 use crate::common::process::autoreview;
-use serde_json::{Value, json};
-
-/// A shipped profile's file, renamed and without its decision table (a profile of one's own has
-/// none), with `change` made.
-fn recombined(from: &str, name: &str, change: impl FnOnce(&mut Value)) -> Value {
-    let text = std::fs::read_to_string(format!(
-        "{}/spec/profiles/{from}.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let mut p: Value = serde_json::from_str(&text).unwrap();
-    p["name"] = json!(name);
-    p.as_object_mut().unwrap().remove("decision_table");
-    change(&mut p);
-    p
-}
+use crate::common::profiles::{fixed_cases, recombined};
+use autoreview::Profile;
+use serde_json::json;
 
 #[test]
 fn both_example_gates_pass_a_profile_that_recombines_rules() {
     let dir = crate::shared_dir::fresh("external-profile-file");
+    // Each written from a shipped profile with one rule changed and its clauses with it.
+    let mut baseline_repair = recombined(
+        Profile::BASELINE,
+        "baseline-repair",
+        "asks_again",
+        json!("repair-and-retry"),
+    );
+    // The baseline that asks its reviewer again reads the budgets: one repair, one retry.
+    baseline_repair["config"] = json!(["repair_attempts", "transport_retries"]);
     let profiles = [
         // The resilient profile whose reviewer failures are denials.
-        recombined("resilient", "resilient-deny", |p| {
-            p["rules"]["failures"] = json!("deny");
-            for kept in ["AR-DECIDE-1", "AR-DECIDE-2", "AR-DECIDE-6"] {
-                p["replaces"].as_object_mut().unwrap().remove(kept);
-            }
-            p["without"] = json!({
-                "AR-RES-FAIL-1": "denials", "AR-RES-FAIL-2": "denials", "AR-RES-FAIL-3": "denials",
-                "AR-RES-DECIDE-1": "AR-DECIDE-2 decides", "AR-RES-ASK-1": "denials"
-            });
-        }),
-        // The baseline that asks its reviewer again: one repair, one retry.
-        recombined("baseline", "baseline-repair", |p| {
-            p["rules"]["asks_again"] = json!("repair-and-retry");
-            // The clauses that rule rests on (autoreview::profile::RULE_CLAUSES).
-            for id in ["AR-RES-RETRY-1", "AR-RES-RETRY-2", "AR-RES-RETRY-3"] {
-                p["clauses"].as_array_mut().unwrap().push(json!(id));
-            }
-            p["config"] = json!(["repair_attempts", "transport_retries"]);
-        }),
+        recombined(
+            Profile::RESILIENT,
+            "resilient-deny",
+            "failures",
+            json!("deny"),
+        ),
+        baseline_repair,
     ];
     let root = env!("CARGO_MANIFEST_DIR");
     // Each runtime is required: a missing one fails here, naming how to install it.
@@ -91,12 +75,7 @@ fn both_example_gates_pass_a_profile_that_recombines_rules() {
                 last.starts_with("PASS — ") && last.contains(" 0 failed"),
                 "{name}, {gate}: {last}"
             );
-            let fixed: usize = stdout
-                .split(" fixed cases")
-                .next()
-                .and_then(|s| s.rsplit(' ').next())
-                .and_then(|n| n.parse().ok())
-                .unwrap_or_else(|| panic!("{stdout}"));
+            let fixed = fixed_cases(&stdout);
             assert!(fixed > 100, "{name}, {gate}: {fixed} fixed cases");
         }
     }

@@ -3,30 +3,18 @@
 //! under `decide`, `check` and `serve` with no change to the suite.
 
 use crate::common::process::autoreview;
+use crate::common::profiles::{fixed_cases, recombined};
 use serde_json::{Value, json};
 
-/// A fourth profile, written as files only: the resilient profile whose reviewer failures are
+/// A fourth profile, written as a file only: the resilient profile whose reviewer failures are
 /// denials (`failures: deny`), with the clauses that rule brings instead of the ones it drops.
 fn resilient_that_denies(name: &str) -> Value {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/spec/profiles/resilient.json"
-    ))
-    .unwrap();
-    let mut p: Value = serde_json::from_str(&text).unwrap();
-    p["name"] = json!(name);
-    p["summary"] = json!("The resilient profile whose reviewer failures are denials");
-    p.as_object_mut().unwrap().remove("decision_table");
-    p["rules"]["failures"] = json!("deny");
-    for kept in ["AR-DECIDE-1", "AR-DECIDE-2", "AR-DECIDE-6"] {
-        p["replaces"].as_object_mut().unwrap().remove(kept);
-    }
-    p["without"] = json!({
-        "AR-RES-FAIL-1": "failures are denials", "AR-RES-FAIL-2": "failures are denials",
-        "AR-RES-FAIL-3": "failures are denials", "AR-RES-DECIDE-1": "AR-DECIDE-2 decides",
-        "AR-RES-ASK-1": "failures are denials"
-    });
-    p
+    recombined(
+        autoreview::Profile::RESILIENT,
+        name,
+        "failures",
+        json!("deny"),
+    )
 }
 
 fn write(dir: &std::path::Path, file: &str, profile: &Value) -> String {
@@ -96,12 +84,7 @@ fn check_runs_a_recombined_profile_against_the_async_gate_and_an_adapter() {
         "{stderr}"
     );
     assert!(stdout.contains("profile resilient-deny"), "{stdout}");
-    let fixed: usize = stdout
-        .split(" fixed cases")
-        .next()
-        .and_then(|s| s.rsplit(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("{stdout}"));
+    let fixed = fixed_cases(&stdout);
     assert!(fixed > 100, "{fixed} fixed cases: {stdout}");
     let bin = env!("CARGO_BIN_EXE_autoreview");
     let out = autoreview(
@@ -193,19 +176,17 @@ fn the_async_gate_agrees_with_the_engine_on_every_single_rule_change() {
     };
     let mut variants = 0;
     for base in &shipped {
-        for name in &names {
-            for other in shipped.iter().map(|p| value(*p, name)) {
-                if other == value(*base, name) {
+        for rule in &names {
+            for other in shipped.iter().map(|p| value(*p, rule)) {
+                if other == value(*base, rule) {
                     continue;
                 }
                 // The rule changed, and the clauses with it, as a file of one's own.
-                let mut spec = base.spec().with_rule(name, &other).unwrap();
-                spec.decision_table = None;
-                spec.name = format!("{base}-{name}-{other}").replace(['"', '_'], "");
+                let name = format!("{base}-{rule}-{other}").replace(['"', '_'], "");
                 let file = write(
                     &dir,
-                    &format!("{}.json", spec.name),
-                    &serde_json::to_value(&spec).unwrap(),
+                    &format!("{name}.json"),
+                    &recombined(*base, &name, rule, other),
                 );
                 let out = autoreview(
                     &[
@@ -223,7 +204,7 @@ fn the_async_gate_agrees_with_the_engine_on_every_single_rule_change() {
                 );
                 let stdout = String::from_utf8_lossy(&out.stdout);
                 let stderr = String::from_utf8_lossy(&out.stderr);
-                assert!(out.status.success(), "{}:\n{stdout}\n{stderr}", spec.name);
+                assert!(out.status.success(), "{name}:\n{stdout}\n{stderr}");
                 variants += 1;
             }
         }

@@ -64,23 +64,13 @@ from autoreview_kit import (
     js_json,
     js_string,
 )
+from autoreview_kit.rules import RULE_VALUES
 
 CallNext = Callable[[], Awaitable[Decision]]
 
-#: The values of each rule this gate implements: every one (``serve(rules=IMPLEMENTED_RULES)``).
-IMPLEMENTED_RULES: Mapping[str, tuple[Any, ...]] = {
-    "reader": ("strict", "tolerant"),
-    "failure_text": ("javascript", "normalized"),
-    "asks_again": ("never", "repair-and-retry"),
-    "deadline": (False, True),
-    "counts_failures": (False, True),
-    "session_id_in_requests": (False, True),
-    "route": ("session", "configured-first"),
-    "schema": ("header", "registry-first"),
-    "working_directory": ("required", "deployment-fallback"),
-    "failures": ("deny", "ask"),
-    "preset_read": ("at-start", "current"),
-}
+#: The values of each rule this gate implements: every one (``serve(rules=IMPLEMENTED_RULES)``), as
+#: :data:`autoreview_kit.rules.RULE_VALUES` lists them.
+IMPLEMENTED_RULES: Mapping[str, tuple[Any, ...]] = RULE_VALUES
 
 # ---- Texts (spec chapter 9 and AR-RES-MSG-1) ----------------------------------------------------
 
