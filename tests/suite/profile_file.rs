@@ -17,6 +17,25 @@ fn resilient_that_denies(name: &str) -> Value {
     )
 }
 
+/// `check` of the profile in `file` against the async gate: its fixed cases and 200 generated.
+fn against_the_async_gate(file: &str, seed: u64) -> std::process::Output {
+    let seed = seed.to_string();
+    autoreview(
+        &[
+            "check",
+            "--profile-file",
+            file,
+            "--implementation",
+            "async-gate",
+            "--generated",
+            "200",
+            "--seed",
+            &seed,
+        ],
+        "",
+    )
+}
+
 fn write(dir: &std::path::Path, file: &str, profile: &Value) -> String {
     let path = dir.join(file);
     std::fs::write(&path, serde_json::to_string_pretty(profile).unwrap()).unwrap();
@@ -60,20 +79,7 @@ fn a_recombined_profile_decides_by_its_rules() {
 fn check_runs_a_recombined_profile_against_the_async_gate_and_an_adapter() {
     let dir = crate::shared_dir::fresh("profile-file-check");
     let file = write(&dir, "p.json", &resilient_that_denies("resilient-deny"));
-    let out = autoreview(
-        &[
-            "check",
-            "--profile-file",
-            &file,
-            "--implementation",
-            "async-gate",
-            "--generated",
-            "200",
-            "--seed",
-            "3",
-        ],
-        "",
-    );
+    let out = against_the_async_gate(&file, 3);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -188,20 +194,7 @@ fn the_async_gate_agrees_with_the_engine_on_every_single_rule_change() {
                     &format!("{name}.json"),
                     &recombined(*base, &name, rule, other),
                 );
-                let out = autoreview(
-                    &[
-                        "check",
-                        "--profile-file",
-                        &file,
-                        "--implementation",
-                        "async-gate",
-                        "--generated",
-                        "200",
-                        "--seed",
-                        "5",
-                    ],
-                    "",
-                );
+                let out = against_the_async_gate(&file, 5);
                 let stdout = String::from_utf8_lossy(&out.stdout);
                 let stderr = String::from_utf8_lossy(&out.stderr);
                 assert!(out.status.success(), "{name}:\n{stdout}\n{stderr}");
