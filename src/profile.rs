@@ -814,10 +814,13 @@ impl JsonSchema for Profile {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        // Any name, none listed: a profile of one's own (`--profile-file`) is named by its file, so
+        // a report or a `hello` of such a run is as valid as one of a shipped profile, and adding a
+        // profile changes no schema.
         schemars::json_schema!({
-            "description": "A conformance profile: the name of a file under `spec/profiles/`.",
+            "description": "A conformance profile's name: a file under `spec/profiles/` (`autoreview profiles` lists them) or a profile of one's own read with `--profile-file`.",
             "type": "string",
-            "enum": Profile::names(),
+            "minLength": 1,
         })
     }
 }
@@ -906,7 +909,10 @@ mod tests {
         );
         let schema = serde_json::to_value(schemars::schema_for!(Profile)).unwrap();
         assert_eq!(schema["type"], "string");
-        assert_eq!(schema["enum"], serde_json::json!(Profile::names()));
+        // Any name is valid on the wire (a profile of one's own is named by its file), and the
+        // schema lists none: a profile added later changes no schema and no kit's declarations.
+        assert_eq!(schema["enum"], serde_json::Value::Null);
+        assert_eq!(schema["examples"], serde_json::Value::Null);
     }
 
     /// The baseline's profile file, as JSON to change.
@@ -1003,11 +1009,22 @@ mod tests {
         );
     }
 
-    /// A clause the text marks as one profile's is not a clause of the other.
+    /// A clause the text marks as one profile's (`(Baseline.)`) names a shipped profile and is a
+    /// clause of no other.
     #[test]
     fn marked_clauses_belong_to_their_profile_only() {
+        let mut marked_any = 0;
         for id in crate::spec::clause_ids() {
             let marked = crate::spec::marked_profile(&id);
+            if let Some(m) = marked {
+                marked_any += 1;
+                assert!(
+                    Profile::all()
+                        .iter()
+                        .any(|p| m.eq_ignore_ascii_case(p.as_str())),
+                    "{id} is marked ({m}.), which names no profile"
+                );
+            }
             for p in Profile::all() {
                 if let Some(m) = marked
                     && !m.eq_ignore_ascii_case(p.as_str())
@@ -1019,5 +1036,6 @@ mod tests {
                 }
             }
         }
+        assert!(marked_any >= 3, "the text marks {marked_any} clauses");
     }
 }

@@ -98,15 +98,18 @@ pub fn message_clauses() -> Vec<(&'static str, &'static str)> {
     out
 }
 
-/// What a clause says of its own profile: `Some("Baseline")` for a paragraph that opens with
-/// `(Baseline.)`, `Some("Resilient")` for `(Resilient.)`, `None` for a clause of both
-/// (AR-CONV-2).
+/// What a clause says of its own profile: the word of a paragraph that opens with `(Word.)`
+/// (`(Baseline.)`, `(Resilient.)`), `None` for a clause of every profile (AR-CONV-2). The word is
+/// read, not listed here: `profile.rs` holds each profile's clauses against it.
 pub fn marked_profile(id: &str) -> Option<&'static str> {
     let line = TEXT.lines().find(|l| defined_on(l) == Some(id))?;
     let rest = line.split_once(".**")?.1.trim_start();
-    ["Baseline", "Resilient"]
-        .into_iter()
-        .find(|p| rest.starts_with(&format!("({p}.)")))
+    let word = rest
+        .strip_prefix('(')?
+        .split_once(')')?
+        .0
+        .strip_suffix('.')?;
+    (!word.is_empty() && word.chars().all(|c| c.is_alphanumeric() || c == '-')).then_some(word)
 }
 
 #[cfg(test)]

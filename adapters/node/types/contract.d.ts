@@ -631,8 +631,8 @@ export type Request =
     type: "stop";
   };
 
-/** A conformance profile: the name of a file under `spec/profiles/`. */
-export type Profile = "baseline" | "resilient";
+/** A conformance profile's name: a file under `spec/profiles/` (`autoreview profiles` lists them) or a profile of one's own read with `--profile-file`. */
+export type Profile = string;
 
 /**
  * What the runner's `hello` tells an adapter of the run's profile (`spec/protocol.md`, "Rules"):
