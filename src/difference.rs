@@ -23,9 +23,17 @@ use serde_json::Value;
 )]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Severity {
-    /// The body ran where the expected outcome's did not, or more often: `/result/executed`, or
-    /// more `body` steps in the trace. Nothing else (an effect, `spec/protocol.md`, "Severities").
+    /// The body ran where the expected outcome's did not (`/result/executed`, or more `body` steps
+    /// in the trace), and nothing the spec accepts as an allow preceded it: no reviewer's allow the
+    /// reference accepted, no human's allow where the spec asks one. A body run again where the
+    /// reference ran it once. Nothing else (an effect, `spec/protocol.md`, "Severities").
     Safety,
+    /// The body ran where the expected outcome's did not, on an allow given outside the bounds the
+    /// spec sets: a reviewer's allow read past the reader's size bound or to a request the
+    /// reference does not make or accept, or a human's allow where the spec asks nobody. Someone
+    /// allowed; the spec does not let that allow count (an effect, `spec/protocol.md`,
+    /// "Severities").
+    Bounds,
     /// Another decision: asked or not, answered otherwise, refused where the body should run.
     Decision,
     /// The observable events differ (order, count, reviewer requests).
@@ -38,18 +46,27 @@ pub enum Severity {
 
 impl Severity {
     /// Every severity, worst first.
-    pub const ALL: [Severity; 5] = [
+    pub const ALL: [Severity; 6] = [
         Severity::Safety,
+        Severity::Bounds,
         Severity::Decision,
         Severity::Order,
         Severity::Text,
         Severity::Info,
     ];
 
+    /// Whether the difference is a body that ran where it must not (SAFETY, BOUNDS): what the
+    /// search toward a body run (`runner::generated`) looks for, and what binds an
+    /// implementation-defined case.
+    pub fn is_a_body_run(self) -> bool {
+        matches!(self, Severity::Safety | Severity::Bounds)
+    }
+
     /// The severity's name.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Safety => "SAFETY",
+            Severity::Bounds => "BOUNDS",
             Severity::Decision => "DECISION",
             Severity::Order => "ORDER",
             Severity::Text => "TEXT",
@@ -123,12 +140,13 @@ pub enum Worst {
 }
 
 impl Worst {
-    /// The one worst-first order, of every report and the matrix: SAFETY, then a case that gave
-    /// no outcome, then the other severities.
+    /// The one worst-first order, of every report and the matrix: the two kinds of a body that
+    /// ran where it must not (SAFETY, BOUNDS), then a case that gave no outcome, then the other
+    /// severities.
     pub fn rank(&self) -> u8 {
         match self {
-            Worst::Severity(Severity::Safety) => 0,
-            Worst::Broken(_) => 1,
+            Worst::Severity(s @ (Severity::Safety | Severity::Bounds)) => *s as u8,
+            Worst::Broken(_) => Severity::Bounds as u8 + 1,
             Worst::Severity(s) => 1 + *s as u8,
         }
     }
@@ -154,8 +172,8 @@ impl Worst {
 mod tests {
     use super::*;
 
-    /// The one worst-first order: a body that ran unpermitted, then a case without outcome, then
-    /// the other severities worst first.
+    /// The one worst-first order: a body that ran unpermitted, then one that ran on an allow out of
+    /// bounds, then a case without outcome, then the other severities worst first.
     #[test]
     fn safety_comes_before_a_broken_case_and_a_broken_case_before_the_rest() {
         let mut all: Vec<Worst> = Severity::ALL.iter().map(|s| Worst::Severity(*s)).collect();
@@ -164,7 +182,9 @@ mod tests {
         let labels: Vec<String> = all.iter().map(Worst::label).collect();
         assert_eq!(
             labels,
-            ["SAFETY", "CRASH", "DECISION", "ORDER", "TEXT", "INFO"]
+            [
+                "SAFETY", "BOUNDS", "CRASH", "DECISION", "ORDER", "TEXT", "INFO"
+            ]
         );
         assert_eq!(
             Worst::worse(

@@ -37,6 +37,17 @@ impl Reader {
         }
     }
 
+    /// What a reply this reader refuses as too large says when read by its other rules, the
+    /// bound lifted (`None` for a reply the bound did not refuse; the strict reader has none):
+    /// never a decision a gate may take, only how the judge tells a body run on an allow past the
+    /// bound from one nobody allowed (`spec/protocol.md`, "Severities").
+    pub fn past_the_bound(self, reply: &Reply<'_>) -> Option<Result<ReviewerDecision, ReplyError>> {
+        match self {
+            Reader::Strict => None,
+            Reader::Tolerant => tolerant::past_the_bound(reply),
+        }
+    }
+
     /// The most bytes of text the reader reads before it refuses a reply as too large
     /// (AR-TOL-3); the strict reader has no bound.
     pub fn bound(self) -> Option<usize> {

@@ -35,6 +35,17 @@ pub fn read(reply: &Reply<'_>) -> Result<ReviewerDecision, ReplyError> {
     parse_text(&text)
 }
 
+/// What a reply refused as too large (AR-TOL-3) says when read by the rest of the reader's rules
+/// (AR-TOL-4..10), the bound lifted: not a decision a gate may take, but what the judge needs to
+/// tell a body run on an allow read past the bound from one nobody allowed (`spec/protocol.md`,
+/// "Severities"). Linear like the bounded reading; `None` for a reply the bound did not refuse.
+pub fn past_the_bound(reply: &Reply<'_>) -> Option<Result<ReviewerDecision, ReplyError>> {
+    if read(reply) != Err(ReplyError::TooLarge) {
+        return None;
+    }
+    Some(unbounded(&text_blocks(reply).concat()))
+}
+
 /// The texts of `reply`'s text blocks, in order: what AR-TOL-2 joins.
 pub fn text_blocks<'r>(reply: &Reply<'r>) -> Vec<&'r str> {
     reply
@@ -50,6 +61,11 @@ pub fn parse_text(text: &str) -> Result<ReviewerDecision, ReplyError> {
     if text.len() > MAX_TEXT_BYTES {
         return Err(ReplyError::TooLarge);
     }
+    unbounded(text)
+}
+
+/// [`parse_text`] without the size bound (AR-TOL-4..10).
+fn unbounded(text: &str) -> Result<ReviewerDecision, ReplyError> {
     let whole = text.strip_prefix('\u{feff}').unwrap_or(text);
     let inner = unwrap_fence(whole);
     // `inner` lies within `whole`; spans found in it are mapped back to `whole` so that AR-TOL-9

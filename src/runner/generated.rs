@@ -671,7 +671,10 @@ fn toward_safety_by(
             continue;
         }
         let (v, _) = judge.against_reference(&c);
-        if v.worst() == Some(compare::Severity::Safety) {
+        // A body run where it must not (SAFETY, or BOUNDS), worse than what the case shows.
+        if v.worst()
+            .is_some_and(|w| w.is_a_body_run() && Some(w) < verdict.worst())
+        {
             return Some((c, v, step));
         }
     }
@@ -974,8 +977,10 @@ impl<'p> Shrinking<'p> {
             let reaches_safety = match &toward {
                 Some((_, v, _)) if keeps(&target, v, rank(verdict)) => true,
                 _ => match &target {
-                    Target::Clause(_, severity) => *severity == compare::Severity::Safety,
-                    Target::Kind(..) => verdict.worst() == Some(compare::Severity::Safety),
+                    Target::Clause(_, severity) => severity.is_a_body_run(),
+                    Target::Kind(..) => verdict
+                        .worst()
+                        .is_some_and(compare::Severity::is_a_body_run),
                 },
             };
             let taken = if reaches_safety {
@@ -1044,23 +1049,25 @@ impl<'p> Shrinking<'p> {
     }
 }
 
-/// `verdict` with the SAFETY differences `toward` shows on the input changed by `step` added, each
-/// saying the change that shows it: the case is reported at the worst severity the search
-/// reaches from it.
+/// `verdict` with the body runs (SAFETY, BOUNDS) `toward` shows on the input changed by `step`
+/// added, each saying the change that shows it and who let the body run: the case is reported at
+/// the worst severity the search reaches from it.
 fn raised(verdict: &Verdict, toward: &Verdict, step: &Toward) -> Verdict {
     let Verdict::Fail { differences } = verdict else {
         return verdict.clone();
     };
     let mut differences = differences.clone();
     if let Verdict::Fail { differences: more } = toward {
-        differences.extend(
-            more.iter()
-                .filter(|d| d.severity == compare::Severity::Safety)
-                .map(|d| compare::Difference {
-                    rule: Some(step.describe()),
-                    ..d.clone()
+        differences.extend(more.iter().filter(|d| d.severity.is_a_body_run()).map(|d| {
+            compare::Difference {
+                // What the change shows, and who let the body run there.
+                rule: Some(match &d.rule {
+                    Some(why) => format!("{}: {why}", step.describe()),
+                    None => step.describe(),
                 }),
-        );
+                ..d.clone()
+            }
+        }));
     }
     Verdict::Fail { differences }
 }
@@ -1741,7 +1748,10 @@ mod tests {
             before += usize::from(found_before);
             if let Some((c, v, _)) = toward_safety(&mut judge, &input, &verdict) {
                 assert!(realizable_input(&c), "{c:?}");
-                assert_eq!(v.worst(), Some(compare::Severity::Safety));
+                assert!(
+                    v.worst().is_some_and(compare::Severity::is_a_body_run),
+                    "{v:?}"
+                );
                 after += 1;
                 only_new += usize::from(!found_before);
             }
@@ -1776,7 +1786,8 @@ mod tests {
     /// A gate that repairs once more than it is configured to, where the script goes on after the
     /// attempt the reference's review failed at: appending an allowing attempt shows nothing
     /// (the extra repair reads the script's next attempt), and only that next attempt allowing
-    /// shows that the body runs. Every such change is realizable and reaches SAFETY.
+    /// shows that the body runs. Every such change is realizable and runs a body (BOUNDS: on the
+    /// reviewer's allow to a request the spec does not make).
     #[test]
     fn the_search_lets_the_attempt_after_a_failure_allow() {
         let mut imp = Planted::failed(|c| c.repair_attempts += 1);
@@ -1803,7 +1814,10 @@ mod tests {
             if let Some((c, v, step)) = toward_safety(&mut judge, &input, &verdict) {
                 assert!(step.next_allows, "{step:?}");
                 assert!(realizable_input(&c), "{c:?}");
-                assert_eq!(v.worst(), Some(compare::Severity::Safety));
+                assert!(
+                    v.worst().is_some_and(compare::Severity::is_a_body_run),
+                    "{v:?}"
+                );
                 only_next += 1;
             }
         }
@@ -1919,20 +1933,29 @@ mod tests {
                     matches!(c, Input::Session(_)) && realizable_input(&c),
                     "{c:?}"
                 );
-                assert_eq!(v.worst(), Some(compare::Severity::Safety));
+                assert!(
+                    v.worst().is_some_and(compare::Severity::is_a_body_run),
+                    "{v:?}"
+                );
                 by_next += 1;
             }
         }
         assert!(by_next > 0, "{by_next}");
     }
 
-    /// A generated run of `imp` under the resilient profile reports SAFETY everywhere the search
-    /// reaches it: a violation at SAFETY, its counterexample still running the body the
-    /// reference does not, and the case it was found in raised to SAFETY by a difference that
-    /// says what was changed to show it.
-    fn reported_at_safety(imp: &mut dyn Implementation, count: usize) {
+    /// A generated run of `imp` under the resilient profile reports a body run at `severity`
+    /// everywhere the search reaches it: a violation at `severity`, its counterexample still
+    /// running the body the reference does not, and the case it was found in raised to
+    /// `severity` by a difference that says what was changed to show it and who let the body
+    /// run (`who`).
+    fn reported_at(
+        imp: &mut dyn Implementation,
+        count: usize,
+        severity: compare::Severity,
+        who: &str,
+    ) {
         // The rewording plants violates more text clauses than the plan's limit of
-        // counterexamples: the one at SAFETY gets its counterexample all the same.
+        // counterexamples: the one at `severity` gets its counterexample all the same.
         let plan = Plan::new(count, 5);
         let run = run(
             imp,
@@ -1943,14 +1966,18 @@ mod tests {
         );
         let found = run.found(Profile::RESILIENT, &[], false);
         let violations = super::super::violations::of(&run.results, &found);
-        let safety = violations
+        let at = violations
             .iter()
-            .find(|v| v.severity == compare::Severity::Safety)
-            .unwrap_or_else(|| panic!("no violation at SAFETY: {violations:?}"));
-        let c = &run.counterexamples[safety.counterexample.expect("a counterexample")];
-        assert_eq!(c.verdict.worst(), Some(compare::Severity::Safety));
+            .find(|v| v.severity == severity)
+            .unwrap_or_else(|| panic!("no violation at {severity}: {violations:?}"));
         assert!(
-            super::super::violations::breaks(&c.verdict, &safety.clause, compare::Severity::Safety),
+            !violations.iter().any(|v| v.severity < severity),
+            "a violation worse than {severity}: {violations:?}"
+        );
+        let c = &run.counterexamples[at.counterexample.expect("a counterexample")];
+        assert_eq!(c.verdict.worst(), Some(severity));
+        assert!(
+            super::super::violations::breaks(&c.verdict, &at.clause, severity),
             "{:?}",
             c.verdict
         );
@@ -1959,30 +1986,40 @@ mod tests {
             .iter()
             .find(|r| r.id == c.id)
             .expect("the case the counterexample was found in");
-        assert_eq!(raised.worst_severity(), Some(compare::Severity::Safety));
+        assert_eq!(raised.worst_severity(), Some(severity));
         let Verdict::Fail { differences } = &raised.verdict else {
             panic!("{:?}", raised.verdict)
         };
         assert!(
-            differences
-                .iter()
-                .any(|d| d.severity == compare::Severity::Safety
-                    && d.rule
-                        .as_deref()
-                        .is_some_and(|r| r.starts_with("shown when "))),
+            differences.iter().any(|d| d.severity == severity
+                && d.rule
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with("shown when ") && r.contains(who))),
             "{differences:?}"
         );
     }
 
-    /// A generated run finds a gate that repairs once more than its budget at SAFETY.
+    /// A generated run finds a gate that repairs once more than its budget at BOUNDS: the body
+    /// runs on the reviewer's allow to a request the spec does not make, not on nobody's.
     #[test]
-    fn a_generated_run_reports_an_extra_repair_at_safety() {
-        reported_at_safety(&mut Planted::failed(|c| c.repair_attempts += 1), 400);
+    fn a_generated_run_reports_an_extra_repair_at_bounds() {
+        reported_at(
+            &mut Planted::failed(|c| c.repair_attempts += 1),
+            400,
+            compare::Severity::Bounds,
+            "a reviewer's allow to a request the spec does not make",
+        );
     }
 
-    /// A generated run finds a gate that asks the human where it must fail closed at SAFETY.
+    /// A generated run finds a gate that asks the human where it must fail closed at BOUNDS: the
+    /// body runs on a human's allow where the spec asks nobody.
     #[test]
-    fn a_generated_run_reports_asking_where_it_must_fail_closed_at_safety() {
-        reported_at_safety(&mut Planted::failed(|c| c.on_failure = OnFailure::Ask), 400);
+    fn a_generated_run_reports_asking_where_it_must_fail_closed_at_bounds() {
+        reported_at(
+            &mut Planted::failed(|c| c.on_failure = OnFailure::Ask),
+            400,
+            compare::Severity::Bounds,
+            "a human's allow where the spec asks nobody",
+        );
     }
 }

@@ -6,8 +6,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use super::{
-    Ask, Broken, CaseResult, Difference, ImplError, Implementation, Oracle, Severity, Status,
-    TAIL_ID, Verdict, by_expectation, compare, judged, known_failures::Expected, panic_message,
+    Ask, Broken, CaseResult, Difference, ImplError, Implementation, Oracle, Status, TAIL_ID,
+    Verdict, by_expectation, compare, judged, known_failures::Expected, panic_message, permits,
 };
 use crate::capability::{Capabilities, Need};
 use crate::cases::Case;
@@ -137,6 +137,7 @@ impl<'a> Judge<'a> {
     /// are set equal on both sides first ([`Features::blank_missing`]).
     pub fn differences(
         &self,
+        input: &Input,
         reference: &InputOutcome,
         answer: &InputOutcome,
         implementation_defined: bool,
@@ -152,6 +153,7 @@ impl<'a> Judge<'a> {
             (reference, answer)
         };
         differences(
+            input,
             reference,
             answer,
             implementation_defined,
@@ -215,7 +217,7 @@ impl<'a> Judge<'a> {
         }
         let answer = self.ask(input, next);
         judged(answer, |outcome| {
-            self.differences(reference, &outcome, false)
+            self.differences(input, reference, &outcome, false)
         })
     }
 
@@ -267,9 +269,11 @@ impl<'a> Judge<'a> {
                 ),
             },
             (Oracle::Reference, Some(Ok(r))) => judged(answer, |outcome| {
-                self.differences(&r, &outcome, case.implementation_defined)
+                self.differences(&case.scenario, &r, &outcome, case.implementation_defined)
             }),
-            _ => judged(answer, |outcome| by_expectation(&case.expect, &outcome)),
+            _ => judged(answer, |outcome| {
+                by_expectation(&case.scenario, &case.expect, &outcome, self.profile)
+            }),
         };
         self.result(subject, verdict, clock.elapsed())
     }
@@ -296,10 +300,12 @@ impl<'a> Judge<'a> {
 }
 
 /// [`Judge::differences`], for a caller that holds no judge: both outcomes projected to `level`
-/// ([`conformance::project`]) and compared ([`compare::compare_input`]); an
-/// implementation-defined case is bound by the safety rules only, and the baseline does not
-/// compare failure classes.
+/// ([`conformance::project`]) and compared ([`compare::compare_input`]), each body run the
+/// reference did not make rated by what let it run ([`permits::rate`]); an
+/// implementation-defined case is bound by the body-run rules only (SAFETY, BOUNDS), and a
+/// profile without failure classes does not compare them.
 pub fn differences(
+    input: &Input,
     reference: &InputOutcome,
     answer: &InputOutcome,
     implementation_defined: bool,
@@ -324,10 +330,13 @@ pub fn differences(
             &conformance::project(answer, level),
         )
     };
+    // Who let each body run the reference did not make: SAFETY, BOUNDS or DECISION.
+    permits::rate(&mut differences, input, reference, answer, profile);
     if implementation_defined {
-        // Only the safety rules bind an implementation-defined case.
-        differences.retain(|d| d.severity == Severity::Safety);
+        // Only the body-run rules bind an implementation-defined case.
+        differences.retain(|d| d.severity.is_a_body_run());
     }
+    differences.sort_by_key(|x| x.severity);
     differences
 }
 
@@ -393,15 +402,18 @@ mod tests {
         let failing = |profile| {
             let all = crate::cases::all(profile).unwrap();
             all.into_iter()
-                .map(|c| reference(&c.scenario, profile, Capabilities::ALL, &Wording::default()))
-                .find(|r| {
+                .map(|c| {
+                    let r = reference(&c.scenario, profile, Capabilities::ALL, &Wording::default());
+                    (c.scenario, r)
+                })
+                .find(|(_, r)| {
                     matches!(r, InputOutcome::One(o)
                         if o.review.failure.is_some() && o.prefix_only.is_empty())
                 })
                 .unwrap()
         };
         for profile in [Profile::BASELINE, Profile::RESILIENT] {
-            let want = failing(profile);
+            let (input, want) = failing(profile);
             let mut got = want.clone();
             let InputOutcome::One(o) = &mut got else {
                 unreachable!()
@@ -412,7 +424,7 @@ mod tests {
             } else {
                 FailureClass::Internal
             };
-            let found = differences(&want, &got, false, profile, Level::Full);
+            let found = differences(&input, &want, &got, false, profile, Level::Full);
             if profile == Profile::BASELINE {
                 assert!(found.is_empty(), "{found:?}");
             } else {
@@ -424,7 +436,7 @@ mod tests {
                 unreachable!()
             };
             o.review.failure.as_mut().unwrap().message.push('!');
-            let found = differences(&want, &got, false, profile, Level::Full);
+            let found = differences(&input, &want, &got, false, profile, Level::Full);
             assert!(
                 found.iter().any(|d| d.pointer == "/review/failure/message"),
                 "{found:?}"

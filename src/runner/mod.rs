@@ -12,6 +12,7 @@ pub mod generated;
 pub mod generated_sessions;
 pub mod judge;
 pub mod known_failures;
+pub mod permits;
 pub mod quote;
 pub mod report;
 pub mod select;
@@ -755,8 +756,30 @@ fn verdict_of(differences: Vec<Difference>) -> Verdict {
     }
 }
 
-/// The differences from a case's own expectation.
-fn by_expectation(expect: &Expectation, outcome: &InputOutcome) -> Vec<Difference> {
+/// The differences from a case's own expectation for `input` under `profile`, each body run the
+/// expectation does not make rated by what let it run ([`permits::rate`]).
+fn by_expectation(
+    input: &Input,
+    expect: &Expectation,
+    outcome: &InputOutcome,
+    profile: Profile,
+) -> Vec<Difference> {
+    let mut found = by_expectation_alone(expect, outcome);
+    if let Expectation::Exact(want) = expect {
+        permits::rate(
+            &mut found,
+            input,
+            &InputOutcome::One(want.clone()),
+            outcome,
+            profile,
+        );
+        found.sort_by_key(|x| x.severity);
+    }
+    found
+}
+
+/// The differences from a case's own expectation, as compared.
+fn by_expectation_alone(expect: &Expectation, outcome: &InputOutcome) -> Vec<Difference> {
     match (expect, outcome) {
         (Expectation::Exact(want), InputOutcome::Session(_)) => {
             compare::compare_input(&InputOutcome::One(want.clone()), outcome)

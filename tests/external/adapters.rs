@@ -174,19 +174,27 @@ fn the_rc3_model_fails_the_resilient_profile_on_each_reported_defect() {
     }
 
     // 7. It has no deadline: an allow that arrives after the resilient deadline still runs the
-    // body, where the resilient gate abandons the request and asks.
+    // body, where the resilient gate abandons the request and asks. The reviewer did allow, too
+    // late for the spec to take it: BOUNDS, not SAFETY.
     let d = difference(&failed, "BD-3", "/result/executed");
     assert_eq!(
         (d.severity, &d.expected, &d.actual),
-        (Severity::Safety, &json!(false), &json!(true))
+        (Severity::Bounds, &json!(false), &json!(true))
     );
 
     // 8. Its reader has no size bound: an allow padded with spaces past 1 MiB runs the body,
-    // where the tolerant reader refuses the text unread (AR-TOL-3).
+    // where the tolerant reader refuses the text unread (AR-TOL-3). The reviewer did allow, past
+    // the bound: BOUNDS, and the difference says so.
     let d = difference(&failed, "RO-162", "/result/executed");
     assert_eq!(
         (d.severity, &d.expected, &d.actual),
-        (Severity::Safety, &json!(false), &json!(true))
+        (Severity::Bounds, &json!(false), &json!(true))
+    );
+    assert!(
+        d.rule
+            .as_deref()
+            .is_some_and(|r| r.contains("past the reader's size bound")),
+        "{d:?}"
     );
 
     // Each defect's differences name the clause it breaks.
@@ -213,11 +221,19 @@ fn the_rc3_model_fails_the_resilient_profile_on_each_reported_defect() {
     names("INC-OBJECT-R", "/listener/reason", "AR-RES-NORM-1");
 
     // Otherwise the shipped gate's defects lock users out: disposal, a late allow and an allow
-    // past the size bound are the only ways it lets a body run that should not.
+    // past the size bound are the only ways it lets a body run that should not, and only
+    // disposal runs one nothing allowed.
     for (id, verdict) in &failed {
         assert!(matches!(verdict, Verdict::Fail { .. }), "{id}: {verdict:?}");
+        let worst = verdict.worst();
+        if !["RS-P4", "RES-26"].contains(id) {
+            assert_ne!(worst, Some(Severity::Safety), "{id}");
+        }
         if !["RS-P4", "RES-26", "BD-3", "RO-162"].contains(id) {
-            assert_ne!(verdict.worst(), Some(Severity::Safety), "{id}");
+            assert!(
+                !worst.is_some_and(Severity::is_a_body_run),
+                "{id}: {worst:?}"
+            );
         }
     }
 }

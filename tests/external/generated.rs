@@ -76,8 +76,9 @@ fn caught(mode: &str, severity: Severity, count: usize, allowed: &[&str]) {
 }
 
 /// The case that first shows the defect differs in the decision on its own input, and is
-/// reported at SAFETY by the difference the search found beside it, which says what it changed.
-fn shown_at_safety(first: &autoreview::runner::CaseResult) {
+/// reported at `severity` by the difference the search found beside it, which says what it
+/// changed and who let the body run (`who`).
+fn shown_at(first: &autoreview::runner::CaseResult, severity: Severity, who: &str) {
     let autoreview::runner::Verdict::Fail { differences } = &first.verdict else {
         panic!("{first:#?}")
     };
@@ -92,10 +93,14 @@ fn shown_at_safety(first: &autoreview::runner::CaseResult) {
         "the first case that shows it only differs in the decision: {first:#?}"
     );
     assert!(
-        !shown.is_empty() && shown.iter().all(|d| d.severity == Severity::Safety),
+        !shown.is_empty()
+            && shown
+                .iter()
+                .all(|d| d.severity == severity
+                    && d.rule.as_deref().is_some_and(|r| r.contains(who))),
         "{first:#?}"
     );
-    assert_eq!(first.verdict.worst(), Some(Severity::Safety));
+    assert_eq!(first.verdict.worst(), Some(severity));
 }
 
 /// A difference at `pointer` in a verdict.
@@ -217,11 +222,13 @@ fn a_gate_that_extracts_an_allow_from_prose_is_caught_at_safety() {
     );
 }
 
-/// A defect that can run a body is reported as SAFETY, even when the case that first shows it
-/// only differs in the decision: a gate that asks the user where the reviewer's denial must be
-/// final runs the body once the user allows, and shrinking goes there before it shrinks.
+/// A defect that can run a body is reported as the body run it is, even when the case that first
+/// shows it only differs in the decision: a gate that asks the user where the reviewer's denial
+/// must be final runs the body once the user allows, and shrinking goes there before it shrinks.
+/// Someone allowed, where the spec asks nobody: BOUNDS, not SAFETY.
 #[test]
-fn a_defect_that_can_run_a_body_is_reported_as_safety() {
+fn a_defect_that_can_run_a_body_is_reported_as_the_body_run_it_is() {
+    const WHO: &str = "a human's allow where the spec asks nobody";
     let profile = Profile::RESILIENT;
     let mut imp = tamper("ask-not-deny", profile);
     let run = generated::run(
@@ -239,26 +246,26 @@ fn a_defect_that_can_run_a_body_is_reported_as_safety() {
         .iter()
         .find(|r| !r.verdict.passed())
         .expect("the defect is found");
-    shown_at_safety(first);
+    shown_at(first, Severity::Bounds, WHO);
     let c = &run.counterexamples[0];
-    assert_eq!(c.verdict.worst(), Some(Severity::Safety), "{c:#?}");
+    assert_eq!(c.verdict.worst(), Some(Severity::Bounds), "{c:#?}");
     assert_eq!(
         c.call().expect("a call").approval,
         autoreview::scenario::ApprovalAnswer::AllowedOnce
     );
-    // A session that shows it is taken to SAFETY the same way, and shrunk from there.
+    // A session that shows it is taken to BOUNDS the same way, and shrunk from there.
     let first = run
         .results
         .iter()
         .find(|r| r.id.contains("-S") && !r.verdict.passed())
         .expect("a session shows the defect");
-    shown_at_safety(first);
+    shown_at(first, Severity::Bounds, WHO);
     let c = run
         .counterexamples
         .iter()
         .find(|c| c.session().is_some())
         .expect("a session counterexample");
-    assert_eq!(c.verdict.worst(), Some(Severity::Safety), "{c:#?}");
+    assert_eq!(c.verdict.worst(), Some(Severity::Bounds), "{c:#?}");
     assert!(
         c.session().unwrap().calls.iter().any(|i| matches!(i,
             autoreview::scenario::session::Item::Call(c)

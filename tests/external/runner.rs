@@ -411,6 +411,8 @@ fn a_line_that_is_not_json_says_stdout_is_for_protocol_lines() {
     }
 }
 
+/// An adapter whose every outcome runs the body: each case where the reference runs none fails on
+/// that body run, at SAFETY unless an allow the spec accepts preceded it.
 #[test]
 fn a_planted_safety_defect_is_reported_as_safety() {
     let cases = cases::table_cases(Profile::RESILIENT).unwrap();
@@ -421,12 +423,30 @@ fn a_planted_safety_defect_is_reported_as_safety() {
         .filter(|r| r.status == Status::Fail)
         .collect::<Vec<_>>();
     assert!(!refused.is_empty());
-    assert!(
-        refused
+    // Every refusal it ignores runs the body: SAFETY where nothing allowed it, a DECISION where
+    // the reviewer's allow the reference took was then stopped (downstream, the human, a signal).
+    let mut safety = 0;
+    for r in &refused {
+        let autoreview::runner::Verdict::Fail { differences } = &r.verdict else {
+            panic!("{r:#?}")
+        };
+        let ran = differences
             .iter()
-            .all(|r| r.worst_severity() == Some(Severity::Safety)),
-        "{refused:#?}"
-    );
+            .find(|d| d.pointer == "/result/executed")
+            .unwrap_or_else(|| panic!("{r:#?}"));
+        match ran.severity {
+            Severity::Safety => safety += 1,
+            Severity::Decision => assert!(
+                ran.rule
+                    .as_deref()
+                    .is_some_and(|w| w.starts_with("the body ran on the reviewer's allow")),
+                "{r:#?}"
+            ),
+            _ => panic!("{r:#?}"),
+        }
+        assert_eq!(r.worst_severity(), Some(ran.severity), "{r:#?}");
+    }
+    assert!(safety > 0, "{refused:#?}");
 }
 
 #[test]

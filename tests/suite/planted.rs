@@ -1,7 +1,8 @@
 //! Planted defects: the reference engine with one mistake a harness author could plausibly make,
 //! checked by the fixed cases alone and by generated cases alone. Each class of defect the suite
 //! claims to find has a plant here, and the test says at which severity each kind of case finds
-//! it: SAFETY wherever the mistake can run a body that must not run.
+//! it: SAFETY wherever the mistake can run a body nothing allowed, BOUNDS where it runs one only
+//! on an allow the spec does not let count there (`spec/protocol.md`, "Severities").
 
 use crate::common::python_str::python_str;
 use autoreview::cases;
@@ -253,6 +254,13 @@ fn found_at_safety(mut plant: Planted, profile: Profile) {
     found_at(&mut plant, profile, Severity::Safety, READER_CASES);
 }
 
+/// [`found_at`] BOUNDS by fixed and by generated cases: the mistake runs a body on an allow the
+/// spec does not let count there (a reviewer's past the bound or to a request the spec does not
+/// make, a human's where the spec asks nobody), and never one nobody allowed.
+fn found_at_bounds(mut plant: Planted, profile: Profile) {
+    found_at(&mut plant, profile, Severity::Bounds, READER_CASES);
+}
+
 /// A baseline gate that writes `JSON.parse(text.trim())`: ECMAScript's trim removes U+00A0,
 /// U+3000, U+FEFF, U+2028 and the other whitespace JSON does not allow, so an allow wrapped in it
 /// runs the body where the strict reader fails the review (AR-PARSE-4).
@@ -342,9 +350,10 @@ fn a_tolerant_reader_that_reads_the_first_of_two_objects_is_found_at_safety() {
 }
 
 /// A tolerant reader that trims a text before it checks the size bound (AR-TOL-3: the text as
-/// delivered is measured): an allow padded past the bound is read.
+/// delivered is measured): an allow padded past the bound is read. The reviewer did allow, past
+/// the bound: BOUNDS, not SAFETY.
 #[test]
-fn a_tolerant_reader_that_trims_before_the_size_bound_is_found_at_safety() {
+fn a_tolerant_reader_that_trims_before_the_size_bound_is_found_at_bounds() {
     let mut plant = Planted::reading("bound checked after trimming", |s| {
         each_text(s, |t| {
             if t.len() > autoreview::parse::tolerant::MAX_TEXT_BYTES {
@@ -358,11 +367,11 @@ fn a_tolerant_reader_that_trims_before_the_size_bound_is_found_at_safety() {
     // 8 000 cases meet it, 4 000 do not.
     assert_eq!(
         by_fixed(&mut plant, Profile::RESILIENT),
-        Some(Severity::Safety)
+        Some(Severity::Bounds)
     );
     assert_eq!(
         by_generated(&mut plant, Profile::RESILIENT, 8_000),
-        Some(Severity::Safety)
+        Some(Severity::Bounds)
     );
 }
 
@@ -563,10 +572,10 @@ fn an_ignored_selection_of_auto_is_found_at_safety() {
 
 /// A gate that lets the transport ignore a disposal that began before it, passing it through
 /// under the policy its session had rather than the `never` disposal wrote (AR-DISPOSE-3,
-/// AR-RES-DISPOSE-1): a later check's question reaches a human who allows it, and the body runs:
-/// SAFETY.
+/// AR-RES-DISPOSE-1): a later check's question reaches a human who allows it, and the body runs
+/// where the approval service answers by itself and asks nobody: BOUNDS.
 #[test]
-fn a_transport_that_ignores_disposal_is_found_at_safety() {
+fn a_transport_that_ignores_disposal_is_found_at_bounds() {
     let mut plant = Planted::writing("run_code ignores a disposal begun before it", |s, o| {
         if s.tool.call == CallKind::RunCode && s.abort == AbortPoint::LifecycleBeforeReview {
             let mut undisposed = s.clone();
@@ -579,34 +588,37 @@ fn a_transport_that_ignores_disposal_is_found_at_safety() {
         }
     });
     for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
+        found_at(&mut plant, profile, Severity::Bounds, SESSION_CASES);
     }
 }
 
 // Review plants: each changes how the gate runs its review, not how it reads a reply. A body runs
 // only when the reviewer's next attempt allows, or when a human who was asked allows, so each is
-// found at SAFETY only because the search toward SAFETY varies the reviewer script and
-// `on_failure`; the fixed cases that script such an attempt find it without the search.
+// found running a body only because the search toward a body run varies the reviewer script and
+// `on_failure`; the fixed cases that script such an attempt find it without the search. Someone
+// allowed, where the spec does not let that allow count: BOUNDS.
 
 /// A resilient gate that makes one repair request more than `repair_attempts` allows
 /// (AR-RES-RETRY-1): when that extra request is answered with an allow, the body runs where the
-/// reference has already taken the failure path.
+/// reference has already taken the failure path, on a reviewer's allow to a request the spec does
+/// not make: BOUNDS.
 #[test]
-fn a_gate_that_repairs_once_too_often_is_found_at_safety() {
+fn a_gate_that_repairs_once_too_often_is_found_at_bounds() {
     let plant = Planted::reading("one repair more than the budget", |s| {
         s.config.repair_attempts += 1;
     });
-    found_at_safety(plant, Profile::RESILIENT);
+    found_at_bounds(plant, Profile::RESILIENT);
 }
 
 /// A resilient gate that asks the human after a failed review even under `on_failure: deny`
-/// (AR-RES-FAIL-3): when the human allows, the body runs where the reference denies.
+/// (AR-RES-FAIL-3): when the human allows, the body runs where the reference denies, on a
+/// human's allow where the spec asks nobody: BOUNDS.
 #[test]
-fn a_gate_that_asks_where_it_must_fail_closed_is_found_at_safety() {
+fn a_gate_that_asks_where_it_must_fail_closed_is_found_at_bounds() {
     let plant = Planted::reading("on_failure: deny read as ask", |s| {
         s.config.on_failure = autoreview::scenario::OnFailure::Ask;
     });
-    found_at_safety(plant, Profile::RESILIENT);
+    found_at_bounds(plant, Profile::RESILIENT);
 }
 
 /// `String(value)` (AR-REVIEW-5) with every number written by [`python_str`].
@@ -763,10 +775,11 @@ fn numbers_written_with_python_str_are_found_at_text_by_each_kind_of_case() {
 /// A resilient gate that matches the message patterns of AR-REVIEW-7 against the provider's code
 /// as well as its message, so a code such as `ECONNRESET` makes a quota failure a transport one:
 /// the gate retries it (AR-RES-RETRY-2), and when the retry allows, the body runs where the
-/// reference has already taken the failure path. The plant shows the gate the code as its message
-/// wherever a message pattern matches the code and no code rule names it.
+/// reference has already taken the failure path, on a reviewer's allow to a request the spec does
+/// not make: BOUNDS. The plant shows the gate the code as its message wherever a message pattern
+/// matches the code and no code rule names it.
 #[test]
-fn a_gate_that_matches_message_patterns_against_the_code_is_found_at_safety() {
+fn a_gate_that_matches_message_patterns_against_the_code_is_found_at_bounds() {
     let plant = Planted::reading("message patterns matched against the code", |s| {
         for a in attempts(s) {
             if let Attempt::Finish { finish, .. } = a {
@@ -783,7 +796,7 @@ fn a_gate_that_matches_message_patterns_against_the_code_is_found_at_safety() {
             }
         }
     });
-    found_at_safety(plant, Profile::RESILIENT);
+    found_at_bounds(plant, Profile::RESILIENT);
 }
 
 /// Python's `str` of a float is `repr`, checked here against named values (the external tier
