@@ -1,8 +1,8 @@
-//! Scenarios drawn straight from a seeded random stream, for generated conformance runs: the same
-//! choices, weights and tables as the proptest strategies of the parent module, without the value
-//! trees proptest builds for shrinking (which made drawing most of a run's cost). Case `k` of seed
-//! `s` is the same scenario on every machine. A difference found on such a scenario is shrunk
-//! member by member (`runner::generated::shrink`), not through a value tree.
+//! Scenarios drawn from a seeded random stream: the one place each member of a call is drawn, for
+//! generated conformance runs and, through the strategies of the parent module, for the test
+//! suite's properties. Case `k` of seed `s` is the same scenario on every machine. Nothing here
+//! builds a value tree: a difference found on a drawn scenario, or a property failing on one, is
+//! shrunk member by member ([`super::shrink`]).
 
 use serde_json::{Map, Value};
 
@@ -144,7 +144,8 @@ fn printable(r: &mut Rng) -> char {
     char::from_u32(lo + r.below(u64::from(hi - lo + 1)) as u32).unwrap_or('?')
 }
 
-/// A tool name, as [`super::tool_name`] draws it.
+/// A tool name, including the awkward ones every text must quote verbatim. Never `run_code`,
+/// which only the transport may carry (RZ-2); [`scenario`] names `run-code` calls itself (RZ-1).
 pub fn tool_name(r: &mut Rng) -> String {
     match r.branch(&[3, 1, 2, 1, 1]) {
         0 => r.pick(&COMMON_TOOL_NAMES).to_owned(),
@@ -155,7 +156,7 @@ pub fn tool_name(r: &mut Rng) -> String {
     }
 }
 
-/// A JSON value of depth at most 2, as [`super::json_value`] draws it.
+/// Any JSON value of depth at most 2, for provider messages and thrown values.
 pub fn json_value(r: &mut Rng) -> Value {
     value_at(r, 2)
 }
@@ -169,8 +170,8 @@ fn leaf(r: &mut Rng) -> Value {
     }
 }
 
-/// A number, as [`super::number`] draws it: of a class where languages write numbers differently
-/// ([`super::numbers::NUMBER_CLASSES`]).
+/// A number of one of the classes where languages write numbers differently
+/// ([`super::numbers::NUMBER_CLASSES`]), each one a scenario carries exactly.
 pub fn number(r: &mut Rng) -> Value {
     let class = r.weighted(&super::numbers::NUMBER_CLASSES);
     class.draw(r.bits())
@@ -195,7 +196,7 @@ fn value_at(r: &mut Rng, depth: u32) -> Value {
     }
 }
 
-/// A reviewer reason, as [`super::reason`] draws it.
+/// A reviewer reason: plain, multi-line, non-ASCII, or containing JSON punctuation.
 pub fn reason(r: &mut Rng) -> String {
     match r.below(4) {
         0 => r.string(0, 24, lower_or_space),
@@ -205,7 +206,7 @@ pub fn reason(r: &mut Rng) -> String {
     }
 }
 
-/// One of the six legal protocol objects, as [`super::legal_object`] draws it.
+/// One of the six legal protocol objects, as compact JSON text.
 pub fn legal_object(r: &mut Rng) -> String {
     if r.chance(4, 5) {
         r.pick(&BARE_OBJECTS).to_owned()
@@ -215,7 +216,8 @@ pub fn legal_object(r: &mut Rng) -> String {
     }
 }
 
-/// Reviewer text that is not a bare legal object, as [`super::noisy_text`] draws it.
+/// Reviewer text that is not a bare legal object: prose, markup, near-misses, fences, repeated
+/// members, lone surrogates.
 pub fn noisy_text(r: &mut Rng) -> String {
     match r.branch(&[14, 2, 1, 1, 2, 1]) {
         0 => r.pick(&NOISE).to_owned(),
@@ -227,7 +229,7 @@ pub fn noisy_text(r: &mut Rng) -> String {
         3 => r.string(0, 40, printable),
         4 => {
             let legal = legal_object(r);
-            super::repeated(&legal, r.chance(1, 2))
+            repeated(&legal, r.chance(1, 2))
         }
         _ => r.pick(&LONE_SURROGATE_TEXTS).to_owned(),
     }
@@ -264,10 +266,29 @@ pub fn spaced(r: &mut Rng, object: &str) -> String {
 pub fn fenced(r: &mut Rng, object: &str) -> String {
     let (open, close) = r.weighted(&FENCE_MARKERS);
     let info = r.pick(&FENCE_INFOS);
-    super::fence(open, info, object, r.chance(1, 4), close)
+    fence(open, info, object, r.chance(1, 4), close)
 }
 
-/// How long an attempt takes, as [`super::delay_ms`] draws it.
+/// `object` in a Markdown fence opened by `open` with the info string `info`, closed by
+/// `close` on a line of its own or, when `same_line`, right after the object.
+pub fn fence(open: &str, info: &str, object: &str, same_line: bool, close: &str) -> String {
+    let gap = if same_line { "" } else { "\n" };
+    format!("{open}{info}\n{object}{gap}{close}")
+}
+
+/// A legal object with one of its members named again after it: the decision turned to `deny`,
+/// or the risk turned to `high` (AR-PARSE-6; the tolerant reader's candidate rule, AR-TOL-8).
+pub fn repeated(legal: &str, decision: bool) -> String {
+    let again = if decision {
+        r#""decision":"deny""#
+    } else {
+        r#""risk":"high""#
+    };
+    let open = legal.strip_suffix('}').unwrap_or(legal);
+    format!("{open},{again}}}")
+}
+
+/// How long an attempt takes: usually at once, sometimes long enough to matter for the deadline.
 pub fn delay_ms(r: &mut Rng) -> u64 {
     match r.branch(&[6, 1, 1]) {
         0 => 0,
@@ -314,12 +335,11 @@ pub fn near_cut(r: &mut Rng) -> String {
     format!("{head}{}", "-".repeat(size - head.len()))
 }
 
-/// One reviewer attempt, as [`super::attempt`] draws it; besides, one attempt in 600 is a text
-/// around the tolerant reader's size bound ([`near_bound`]), and one in 1 200 whitespace around
-/// an allow of that size ([`padded_near_bound`]), which only generated runs draw (the
-/// properties test the bound on their own, without megabytes in every shrink). Rarely: each costs
-/// a megabyte drawn and read twice; often enough that a 20 000-case run meets every side of the
-/// bound.
+/// One reviewer attempt, weighted toward failures and denials; besides, one attempt in 600 is a
+/// text around the tolerant reader's size bound ([`near_bound`]), and one in 1 200 whitespace
+/// around an allow of that size ([`padded_near_bound`]). Rarely: each costs a megabyte drawn and
+/// read twice; often enough that a 20 000-case run meets every side of the bound. (Shrinking
+/// tries the empty text first, so a megabyte text that does not matter is gone in one step.)
 pub fn attempt(r: &mut Rng) -> Attempt {
     if r.chance(1, 600) {
         return Attempt::text(near_bound(r));
@@ -449,7 +469,7 @@ fn near_budget(r: &mut Rng, config: &mut Config) -> Reviewer {
     Reviewer::Many(script)
 }
 
-/// A downstream decision, as [`super::downstream`] draws it.
+/// A downstream decision.
 pub fn downstream(r: &mut Rng) -> Downstream {
     match r.branch(&[4, 2, 1, 2]) {
         0 => Downstream::Allow,
@@ -477,7 +497,8 @@ fn route(r: &mut Rng, pairs: &[(&str, &str)]) -> Route {
     }
 }
 
-/// The session, as [`super::session`] draws it.
+/// The session's route (now and then one whose provider or model is empty, AR-REVIEW-9), its
+/// failure count, and whether disposal finds it in the session list (AR-DISPOSE-1).
 pub fn session(r: &mut Rng) -> Session {
     let mut routes = COMPLETE_ROUTES.to_vec();
     routes.extend(COMPLETE_ROUTES);
@@ -495,7 +516,7 @@ pub fn session(r: &mut Rng) -> Session {
     }
 }
 
-/// The configuration, as [`super::config`] draws it.
+/// A configuration: defaults most of the time, every member varied sometimes.
 pub fn config(r: &mut Rng) -> Config {
     if r.chance(3, 5) {
         return Config::default();
@@ -514,8 +535,8 @@ pub fn config(r: &mut Rng) -> Config {
     }
 }
 
-/// A whole scenario, as [`super::scenario`] draws it: the same choices and weights, realized by
-/// the same rules (`scenario::realizable::realize`).
+/// A whole scenario, weighted toward reviewed calls, made realizable by the runtime's rules
+/// (`scenario::realizable::realize`).
 pub fn scenario(r: &mut Rng) -> Scenario {
     let name = tool_name(r);
     let call = r.weighted(&CALL_KINDS);
@@ -544,7 +565,7 @@ pub fn scenario(r: &mut Rng) -> Scenario {
     let session = session(r);
     let config = config(r);
     // Drawn last, so that every other choice stays as it was: one call in twenty has a request
-    // that settles next to the deadline, which only generated runs draw.
+    // that settles next to the deadline.
     let mut reviewer = reviewer;
     if r.chance(1, 20) {
         near_deadline(r, &mut reviewer, config.review_timeout_ms);

@@ -1,30 +1,159 @@
-//! Proptest strategies over the whole scenario space, weighted toward the regions where gates go
-//! wrong: reviewer failures, denials, hostile replies, asks and cancellations. The test suite's
-//! properties draw from these (and shrink with proptest); generated conformance runs draw from
-//! [`direct`], which makes the same choices from the same tables without building value trees.
+//! The scenario generator, weighted toward the regions where gates go wrong: reviewer failures,
+//! denials, hostile replies, asks and cancellations. Each member is drawn in one place, from a
+//! seeded random stream: [`direct`] draws calls (and the texts, values and members they are made
+//! of) from the tables below, [`sessions`] draws sessions of such calls. Case `k` of seed `s` is
+//! the same scenario on every machine.
+//!
+//! Generated conformance runs draw from the stream directly (`runner::generated`). The test
+//! suite's properties draw the same scenarios through proptest: the strategies here
+//! ([`scenario`], [`noisy_text`], any draw through [`seeded`]) take a seed from proptest and draw
+//! with [`direct`], and a failing property is shrunk member by member by the same simplifications
+//! a generated run's counterexample is shrunk with ([`shrink`]), so it reports a small scenario,
+//! not a seed. A scenario a property once failed on under a seed that no longer draws it is given
+//! for that seed ([`Seeded::recorded`]), so the regression files keep their meaning.
 
 pub mod coverage;
 pub mod direct;
 pub mod numbers;
 pub mod sessions;
+pub mod shrink;
 pub mod simplest;
 
-use proptest::prelude::*;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
 
 use crate::scenario::session::EventKind;
-use serde_json::{Map, Value};
-
 use crate::scenario::{
-    AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, Block, BlockKind, CallKind, Config,
-    Downstream, FailedFinish, FailedFinishKind, HangFlag, LogFact, OnFailure, Policy, Preset,
-    Reviewer, Route, Scenario, SchemaCount, SchemaView, Session, Tool,
+    AbortPoint, ApprovalAnswer, BlockKind, CallKind, FailedFinishKind, LogFact, Preset, Scenario,
+    SchemaCount,
 };
+use direct::Rng;
 
-/// A string strategy from a regular expression, parsed once when the strategy is built (a `&str`
-/// used as a strategy is parsed again for every value drawn).
-fn re(pattern: &str) -> proptest::string::RegexGeneratorStrategy<String> {
-    proptest::string::string_regex(pattern)
-        .unwrap_or_else(|e| panic!("the generator pattern {pattern:?}: {e}"))
+/// A proptest strategy that draws with one of [`direct`]'s functions (or [`sessions`]'): proptest
+/// supplies a seed, and the value is what the function draws from case 0 of that seed
+/// ([`Seeded::draw`]). It shrinks by the one-step simplifications it is given ([`shrink`]); a
+/// strategy given none keeps its drawn value.
+pub struct Seeded<T> {
+    draw: fn(&mut Rng) -> T,
+    simpler: fn(&T) -> Vec<T>,
+}
+
+impl<T> Clone for Seeded<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Seeded<T> {}
+
+impl<T> std::fmt::Debug for Seeded<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Seeded")
+    }
+}
+
+impl<T> Seeded<T> {
+    /// What the strategy gives for proptest's seed `seed`.
+    pub fn draw(&self, seed: u64) -> T {
+        (self.draw)(&mut Rng::for_case(seed, 0))
+    }
+
+    /// The same draws, shrunk by `simpler`'s one-step simplifications, simplest first.
+    pub fn shrinking_by(self, simpler: fn(&T) -> Vec<T>) -> Seeded<T> {
+        Seeded { simpler, ..self }
+    }
+}
+
+impl<T: Clone + std::fmt::Debug + PartialEq> Strategy for Seeded<T> {
+    type Tree = shrink::Shrinking<T>;
+    type Value = T;
+
+    fn new_tree(&self, runner: &mut TestRunner) -> proptest::strategy::NewTree<Self> {
+        let seed = proptest::num::u64::ANY.new_tree(runner)?.current();
+        Ok(shrink::Shrinking::new(self.draw(seed), self.simpler))
+    }
+}
+
+/// A [`Seeded`] strategy that gives a recorded value for each of some seeds instead of what it
+/// draws from them, shrinking it the same way: for the counterexamples proptest recorded a
+/// property failing on, under seeds that no longer draw them (a generator before this one drew
+/// them). The seed a persisted failure gives is found by replaying it.
+#[derive(Debug)]
+pub struct Recorded<T> {
+    recorded: Vec<(u64, T)>,
+    then: Seeded<T>,
+}
+
+impl<T> Seeded<T> {
+    /// This strategy, with `recorded`'s value given for its seed instead of the draw.
+    pub fn recorded(self, recorded: Vec<(u64, T)>) -> Recorded<T> {
+        Recorded {
+            recorded,
+            then: self,
+        }
+    }
+}
+
+impl<T: Clone> Recorded<T> {
+    /// The recorded values, in the order given.
+    pub fn values(&self) -> Vec<T> {
+        self.recorded.iter().map(|(_, v)| v.clone()).collect()
+    }
+}
+
+impl<T: Clone + std::fmt::Debug + PartialEq> Strategy for Recorded<T> {
+    type Tree = shrink::Shrinking<T>;
+    type Value = T;
+
+    fn new_tree(&self, runner: &mut TestRunner) -> proptest::strategy::NewTree<Self> {
+        let seed = proptest::num::u64::ANY.new_tree(runner)?.current();
+        let value = match self.recorded.iter().find(|(s, _)| *s == seed) {
+            Some((_, value)) => value.clone(),
+            None => self.then.draw(seed),
+        };
+        Ok(shrink::Shrinking::new(value, self.then.simpler))
+    }
+}
+
+/// The seed a [`Seeded`] strategy draws from when proptest replays the failure it persisted as
+/// `cc <hex>` (a regression file's line), so that a recorded value can be given for it.
+pub fn persisted_seed(hex: &str) -> u64 {
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("a persisted seed is hex"))
+        .collect();
+    let rng = proptest::test_runner::TestRng::from_seed(
+        proptest::test_runner::RngAlgorithm::ChaCha,
+        &bytes,
+    );
+    let mut runner = TestRunner::new_with_rng(proptest::test_runner::Config::default(), rng);
+    proptest::num::u64::ANY
+        .new_tree(&mut runner)
+        .expect("a u64 is always drawn")
+        .current()
+}
+
+/// `draw` as a proptest strategy that keeps its drawn value: for values whose own shrinking a
+/// property does not need (give it some with [`Seeded::shrinking_by`]).
+pub fn seeded<T>(draw: fn(&mut Rng) -> T) -> Seeded<T> {
+    Seeded {
+        draw,
+        simpler: |_| Vec::new(),
+    }
+}
+
+/// Whole scenarios, as [`direct::scenario`] draws them; a failing property shrinks one by
+/// [`shrink::simpler_call`], member by member toward the scenario format's defaults, so a shrunk
+/// counterexample names only the members that matter.
+pub fn scenario() -> Seeded<Scenario> {
+    seeded(direct::scenario).shrinking_by(shrink::simpler_call)
+}
+
+/// Reviewer text that is not a bare legal object, as [`direct::noisy_text`] draws it; a failing
+/// property shrinks it toward the empty text, a bare allow and the JSON it holds written plainly
+/// ([`simplest::texts`]).
+pub fn noisy_text() -> Seeded<String> {
+    seeded(direct::noisy_text).shrinking_by(|t| simplest::texts(t))
 }
 
 /// Tool names the field saw. Never `run_code`, which only the transport may carry (RZ-2).
@@ -45,66 +174,6 @@ pub const AWKWARD_TOOL_NAMES: [&str; 6] = [
     "emoji 🚀",
     "two\nlines",
 ];
-
-/// Tool names, including the awkward ones every text must quote verbatim. Never `run_code`, which
-/// only the transport may carry (RZ-2); [`scenario`] names `run-code` calls itself (RZ-1).
-pub fn tool_name() -> impl Strategy<Value = String> {
-    prop_oneof![
-        3 => prop::sample::select(COMMON_TOOL_NAMES.to_vec()).prop_map(str::to_owned),
-        1 => Just(String::new()),
-        2 => re("[a-z\"\\\\<>{} ]{1,10}"),
-        1 => re("\\PC{1,8}"),
-        1 => prop::sample::select(AWKWARD_TOOL_NAMES.to_vec()).prop_map(str::to_owned),
-    ]
-}
-
-/// Any JSON value of small depth, for provider messages and thrown values.
-pub fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        1 => Just(Value::Null),
-        1 => any::<bool>().prop_map(Value::Bool),
-        3 => number(),
-        1 => re("\\PC{0,16}").prop_map(Value::String),
-    ];
-    // The recursion closure runs for every value drawn: build the key strategy once, outside it.
-    // Digits too: names such as "10" or "01" meet ECMAScript's member order (AR-RES-NORM-1).
-    let key = re("[a-z0-9]{1,6}").boxed();
-    leaf.prop_recursive(2, 8, 4, move |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map(key.clone(), inner, 0..4)
-                .prop_map(|m| Value::Object(m.into_iter().collect::<Map<String, Value>>())),
-        ]
-    })
-}
-
-/// A number of one of the classes where languages write numbers differently
-/// ([`numbers::NUMBER_CLASSES`]), each one a scenario carries exactly.
-pub fn number() -> impl Strategy<Value = Value> {
-    (weighted(&numbers::NUMBER_CLASSES), any::<u64>()).prop_map(|(class, bits)| class.draw(bits))
-}
-
-/// A reviewer reason: plain, multi-line, non-ASCII, or containing JSON punctuation.
-pub fn reason() -> impl Strategy<Value = String> {
-    prop_oneof![
-        re("[a-z ]{0,24}"),
-        re("\\PC{0,16}"),
-        Just("line one\n  line two  ".to_owned()),
-        Just("{\"risk\":\"low\",\"decision\":\"allow\"}".to_owned()),
-    ]
-}
-
-/// Picks one of `values`, each as likely as its count says; shrinks toward the first.
-fn weighted<T: Clone + std::fmt::Debug + 'static>(values: &[(u32, T)]) -> prop::sample::Select<T> {
-    // One `select` instead of a `prop_oneof!` of `Just`s: a union forks the random generator for
-    // each alternative, which made drawing a scenario several times slower.
-    prop::sample::select(
-        values
-            .iter()
-            .flat_map(|(n, v)| std::iter::repeat_n(v.clone(), *n as usize))
-            .collect::<Vec<T>>(),
-    )
-}
 
 /// The legal protocol objects without a reason, as compact JSON text.
 pub const BARE_OBJECTS: [&str; 4] = [
@@ -327,195 +396,6 @@ pub const BUDGETS: [(u32, u32); 3] = [(2, 1), (1, 0), (1, 2)];
 /// How often each hint threshold is drawn (the default first).
 pub const HINT_THRESHOLDS: [(u32, u32); 4] = [(2, 3), (1, 1), (1, 2), (1, 4)];
 
-/// One of the six legal protocol objects, as compact JSON text.
-pub fn legal_object() -> impl Strategy<Value = String> {
-    prop_oneof![
-        4 => prop::sample::select(BARE_OBJECTS.to_vec()).prop_map(str::to_owned),
-        1 => (prop::sample::select(vec!["medium", "high"]), reason()).prop_map(|(risk, r)| {
-            serde_json::json!({"risk": risk, "decision": "deny", "reason": r}).to_string()
-        }),
-    ]
-}
-
-/// Reviewer text that is not a bare legal object: prose, markup, near-misses, fences.
-pub fn noisy_text() -> impl Strategy<Value = String> {
-    prop_oneof![
-        14 => prop::sample::select(NOISE.to_vec())
-        .prop_map(str::to_owned),
-        2 => (
-            legal_object(),
-            weighted(&FENCE_MARKERS),
-            prop::sample::select(FENCE_INFOS.to_vec()),
-            prop::bool::weighted(0.25),
-        )
-            .prop_map(|(o, (open, close), info, same_line)| {
-                fence(open, info, &o, same_line, close)
-            }),
-        1 => legal_object().prop_map(|o| format!("Let me check. {o}")),
-        1 => re("\\PC{0,40}"),
-        2 => (legal_object(), any::<bool>()).prop_map(|(o, decision)| repeated(&o, decision)),
-        1 => prop::sample::select(LONE_SURROGATE_TEXTS.to_vec()).prop_map(str::to_owned),
-    ]
-}
-
-/// `object` in a Markdown fence opened by `open` with the info string `info`, closed by
-/// `close` on a line of its own or, when `same_line`, right after the object.
-pub fn fence(open: &str, info: &str, object: &str, same_line: bool, close: &str) -> String {
-    let gap = if same_line { "" } else { "\n" };
-    format!("{open}{info}\n{object}{gap}{close}")
-}
-
-/// Whitespace of one class of [`coverage::shapes::SPACES`], each class as likely.
-fn space_char() -> impl Strategy<Value = char> {
-    use coverage::shapes::SPACES;
-    (0..SPACES.len(), any::<prop::sample::Index>())
-        .prop_map(|(class, i)| SPACES[class].drawn[i.index(SPACES[class].drawn.len())])
-}
-
-/// A legal object with whitespace around it, at least one character, as
-/// [`direct::spaced`] draws it.
-pub fn spaced() -> impl Strategy<Value = String> {
-    (
-        prop::collection::vec(space_char(), 0..3),
-        legal_object(),
-        prop::collection::vec(space_char(), 1..3),
-    )
-        .prop_map(|(before, o, after)| {
-            let before: String = before.into_iter().collect();
-            let after: String = after.into_iter().collect();
-            format!("{before}{o}{after}")
-        })
-}
-
-/// A legal object with one of its members named again after it: the decision turned to `deny`,
-/// or the risk turned to `high` (AR-PARSE-6; the tolerant reader's candidate rule, AR-TOL-8).
-pub fn repeated(legal: &str, decision: bool) -> String {
-    let again = if decision {
-        r#""decision":"deny""#
-    } else {
-        r#""risk":"high""#
-    };
-    let open = legal.strip_suffix('}').unwrap_or(legal);
-    format!("{open},{again}}}")
-}
-
-fn block_kind() -> impl Strategy<Value = BlockKind> {
-    weighted(&BLOCK_KINDS)
-}
-
-/// How long an attempt takes: usually at once, sometimes long enough to matter for the deadline.
-pub fn delay_ms() -> impl Strategy<Value = u64> {
-    prop_oneof![6 => Just(0u64), 1 => 1u64..5_000, 1 => 20_000u64..70_000]
-}
-
-/// One reviewer attempt, weighted toward failures and denials.
-pub fn attempt() -> impl Strategy<Value = Attempt> {
-    (untimed_attempt().boxed(), delay_ms()).prop_map(|(mut a, d)| {
-        match &mut a {
-            Attempt::Text { delay_ms, .. }
-            | Attempt::Blocks { delay_ms, .. }
-            | Attempt::Finish { delay_ms, .. }
-            | Attempt::Throw { delay_ms, .. } => *delay_ms = d,
-            Attempt::Hang { .. } => {}
-        }
-        a
-    })
-}
-
-/// Each alternative is boxed: a union keeps a tree for every alternative it may shrink to, and
-/// unboxed trees made that copying the largest cost of drawing a scenario.
-fn untimed_attempt() -> impl Strategy<Value = Attempt> {
-    prop_oneof![
-        4 => legal_object().prop_map(Attempt::text).boxed(),
-        3 => noisy_text().prop_map(Attempt::text).boxed(),
-        2 => spaced().prop_map(Attempt::text).boxed(),
-        2 => (
-            prop::collection::vec(
-                (
-                    block_kind(),
-                    prop_oneof![
-                        4 => legal_object(),
-                        4 => noisy_text(),
-                        1 => prop::sample::select(NOT_OBJECTS.to_vec()).prop_map(str::to_owned),
-                    ]
-                )
-                    .prop_map(|(kind, text)| Block { kind, text }),
-                0..4,
-            ),
-            weighted(&FINISHES).prop_map(str::to_owned),
-            prop::bool::weighted(0.15),
-        )
-            .prop_map(|(blocks, finish, data_after_finish)| Attempt::Blocks {
-                blocks,
-                finish,
-                data_after_finish,
-                delay_ms: 0,
-            })
-            .boxed(),
-        3 => (
-            weighted(&FAILED_KINDS),
-            prop_oneof![
-                7 => prop::sample::select(FAILURE_CODES.to_vec()),
-                1 => prop::sample::select(PATTERN_CODES.to_vec()),
-            ],
-            prop_oneof![
-                4 => prop::sample::select(FAILURE_MESSAGES.to_vec())
-                    .prop_map(|s| Value::String(s.to_owned())),
-                4 => json_value(),
-                1 => number(),
-            ],
-        )
-            .prop_map(|(kind, code, message)| Attempt::Finish {
-                finish: FailedFinish {
-                    kind,
-                    code: code.to_owned(),
-                    message,
-                },
-                delay_ms: 0,
-            })
-            .boxed(),
-        1 => prop_oneof![3 => json_value(), 1 => number()]
-            .prop_map(|throw| Attempt::Throw { throw, delay_ms: 0 })
-            .boxed(),
-        1 => Just(Attempt::Hang { hang: HangFlag }).boxed(),
-    ]
-}
-
-/// A downstream decision.
-pub fn downstream() -> impl Strategy<Value = Downstream> {
-    prop_oneof![
-        4 => Just(Downstream::Allow).boxed(),
-        2 => (re("[a-z ]{1,20}"), proptest::option::of(Just(()))).prop_map(|(reason, info)| Downstream::Deny {
-            reason,
-            info: info.map(|_| {
-                let mut m = Map::new();
-                m.insert("name".into(), "HookDenied".into());
-                m.insert("code".into(), "HOOK_DENIED".into());
-                m
-            }),
-        }).boxed(),
-        1 => Just(Downstream::Cancel).boxed(),
-        2 => re("[a-z ]{1,20}").prop_map(|reason| Downstream::Ask { reason }).boxed(),
-    ]
-}
-
-fn policy() -> impl Strategy<Value = Policy> {
-    let p = || prop::sample::select(vec![ApprovalPolicy::Ask, ApprovalPolicy::Never]);
-    (proptest::option::of(p()), p()).prop_map(|(override_, default)| Policy { override_, default })
-}
-
-fn schema_view() -> impl Strategy<Value = SchemaView> {
-    let count = || weighted(&SCHEMA_COUNTS);
-    (count(), count()).prop_map(|(header, registry)| SchemaView { header, registry })
-}
-
-fn route(pairs: Vec<(&'static str, &'static str)>) -> impl Strategy<Value = Route> {
-    prop::sample::select(pairs).prop_map(|(p, m)| Route {
-        provider: p.into(),
-        model: m.into(),
-    })
-}
-
 /// Complete routes, the scenario's default first: a shrunk scenario then names a route only when
 /// the route matters.
 pub const COMPLETE_ROUTES: [(&str, &str); 4] = [
@@ -524,106 +404,3 @@ pub const COMPLETE_ROUTES: [(&str, &str); 4] = [
     ("qodercn", "dfmodel"),
     ("buddy", "deepseek-v4.1-flash"),
 ];
-
-/// The session's route (now and then one whose provider or model is empty, AR-REVIEW-9), its
-/// failure count, and whether disposal finds it in the session list (AR-DISPOSE-1).
-pub fn session() -> impl Strategy<Value = Session> {
-    let mut routes = COMPLETE_ROUTES.to_vec();
-    routes.extend(COMPLETE_ROUTES);
-    routes.extend([("", "qfmodel"), ("qodercn", "")]);
-    (
-        route(routes),
-        prop_oneof![3 => Just(0u32), 2 => 1u32..6],
-        weighted(&MOSTLY_TRUE),
-        weighted(&MOSTLY_TRUE),
-        weighted(&SESSION_IDS),
-    )
-        .prop_map(
-            |(route, consecutive_failures, listed, working_directory, id)| Session {
-                id: id.to_owned(),
-                route,
-                consecutive_failures,
-                listed,
-                working_directory,
-            },
-        )
-}
-
-/// A configuration: defaults most of the time, every member varied sometimes; each member shrinks
-/// toward its default.
-pub fn config() -> impl Strategy<Value = Config> {
-    prop_oneof![
-        3 => Just(Config::default()),
-        2 => (
-            prop::sample::select(vec![OnFailure::Ask, OnFailure::Deny]),
-            weighted(&BUDGETS),
-            weighted(&BUDGETS),
-            prop_oneof![Just(60_000u64), 1_000u64..90_000],
-            proptest::option::of(route(COMPLETE_ROUTES.to_vec())),
-            weighted(&HINT_THRESHOLDS),
-        )
-            .prop_map(|(on_failure, repair_attempts, transport_retries, review_timeout_ms, reviewer_route, failure_hint_after)| Config {
-                on_failure,
-                repair_attempts,
-                transport_retries,
-                review_timeout_ms,
-                reviewer_route,
-                failure_hint_after,
-            }),
-    ]
-}
-
-/// A whole scenario, weighted toward reviewed calls. Every choice shrinks toward the scenario
-/// format's default, so a shrunk counterexample names only the members that matter. The larger
-/// parts are boxed: their value
-/// trees are then moved as pointers, which makes drawing a scenario several times faster.
-pub fn scenario() -> impl Strategy<Value = Scenario> {
-    (
-        (tool_name(), weighted(&CALL_KINDS)).boxed(),
-        weighted(&MOSTLY_TRUE),
-        weighted(&PRESETS),
-        policy(),
-        (schema_view(), weighted(&LOG_FACTS)),
-        prop_oneof![
-            3 => attempt().prop_map(Reviewer::One),
-            1 => prop::collection::vec(attempt(), 1..4).prop_map(Reviewer::Many),
-        ]
-        .boxed(),
-        downstream().boxed(),
-        prop::sample::select(APPROVALS.to_vec()),
-        weighted(&ABORTS),
-        session().boxed(),
-        config().boxed(),
-    )
-        .prop_map(
-            |(
-                (name, call),
-                agent,
-                preset,
-                policy,
-                (schema, log),
-                reviewer,
-                downstream,
-                approval,
-                abort,
-                session,
-                config,
-            )| {
-                crate::scenario::realizable::realize(Scenario {
-                    id: None,
-                    tool: Tool { name, call },
-                    agent,
-                    preset,
-                    policy,
-                    schema,
-                    log,
-                    reviewer,
-                    downstream,
-                    approval,
-                    abort,
-                    session,
-                    config,
-                })
-            },
-        )
-}

@@ -77,7 +77,7 @@ pub fn values(v: &Value) -> Vec<Value> {
 }
 
 /// Simpler reviewer texts than `text`, simplest first: the empty text, a bare legal object that
-/// allows, then, for a text that is one JSON value, that value written plainly (escapes decoded,
+/// allows (but not for the empty text, which is simpler still), then, for a text that is one JSON value, that value written plainly (escapes decoded,
 /// no whitespace: `{"d\u0065cision": ...}` becomes `{"decision": ...}`) and each of its
 /// [`values`] written plainly.
 pub fn texts(text: &str) -> Vec<String> {
@@ -88,7 +88,9 @@ pub fn texts(text: &str) -> Vec<String> {
         }
     };
     push(String::new());
-    push(ALLOWS.to_owned());
+    if !text.is_empty() {
+        push(ALLOWS.to_owned());
+    }
     // A text with a lone surrogate escape does not parse here, and keeps it.
     if let Ok(v) = serde_json::from_str::<Value>(text) {
         push(v.to_string());
@@ -211,5 +213,7 @@ mod tests {
         assert!(out.iter().all(|t| !t.contains("\\u")));
         // A lone surrogate is not decoded away: the text does not parse as JSON here.
         assert_eq!(texts(r#"{"reason":"\ud800"}"#).len(), 2);
+        // Nothing is simpler than the empty text.
+        assert!(texts("").is_empty());
     }
 }

@@ -1,8 +1,8 @@
-//! Generated cases: scenarios drawn by [`crate::generate::direct`] (the same choices as the
-//! proptest strategies, without value trees), each decided by the implementation and by the
-//! reference engine and compared with the same severity rules as fixed cases. Each violated
-//! clause is shrunk once, re-asking the implementation at every step, to a minimal scenario that
-//! still violates it.
+//! Generated cases: scenarios drawn by [`crate::generate::direct`] (the draws the test suite's
+//! properties make too), each decided by the implementation and by the reference engine and
+//! compared with the same severity rules as fixed cases. Each violated clause is shrunk once,
+//! re-asking the implementation at every step, to a minimal scenario that still violates it, by
+//! the simplifications a failing property is shrunk with ([`crate::generate::shrink`]).
 //!
 //! Case `k` of seed `s` is drawn from its own random stream, so any case can be drawn again alone
 //! (to shrink it, or to repeat it), and shards of one run are disjoint by construction.
@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::quote::shell_quote;
 
@@ -24,6 +24,7 @@ use crate::scenario::session::{Input, Item, SessionScenario};
 use crate::table::{Table, features};
 
 use super::shard::Shard;
+use crate::generate::shrink::{Shrinker, simpler_input};
 
 /// What a generated run does.
 #[derive(Debug, Clone)]
@@ -204,43 +205,7 @@ pub fn sparse_input(input: &Input) -> Value {
     }
 }
 
-/// A scenario as JSON with members at their default value left out: what matters, alone.
-pub fn sparse(s: &Scenario) -> Value {
-    // The defaults of a call of the same name and kind (a `run-code` call is only realizable so).
-    let defaults = Scenario::from_value(&serde_json::json!({
-        "tool": {"name": s.tool.name, "call": s.tool.call},
-        "reviewer": {"text": ""},
-    }))
-    .map(|d| serde_json::to_value(d).unwrap_or(Value::Null))
-    .unwrap_or(Value::Null);
-    let mut full = serde_json::to_value(s).unwrap_or(Value::Null);
-    if let (Value::Object(m), Value::Object(d)) = (&mut full, &defaults) {
-        prune(m, d, &["tool", "reviewer"]);
-        if let Some(Value::Object(tool)) = m.get_mut("tool")
-            && tool.get("call") == Some(&Value::String("native".into()))
-        {
-            tool.remove("call");
-        }
-    }
-    full
-}
-
-/// Removes members equal to their default, recursing into objects; `keep` names members kept.
-pub(crate) fn prune(m: &mut Map<String, Value>, defaults: &Map<String, Value>, keep: &[&str]) {
-    m.retain(|k, v| {
-        if keep.contains(&k.as_str()) {
-            return true;
-        }
-        match (v, defaults.get(k)) {
-            (_, None) => true,
-            (Value::Object(inner), Some(Value::Object(d))) => {
-                prune(inner, d, &[]);
-                !inner.is_empty()
-            }
-            (v, Some(d)) => v != d && !v.is_null(),
-        }
-    });
-}
+pub use crate::generate::shrink::{prune, sparse};
 
 /// How the drawn cases spread over the table's features and rows.
 #[derive(Debug, Clone, Default)]
@@ -412,7 +377,7 @@ pub(crate) fn rank(v: &Verdict) -> Option<u8> {
 
 /// Shrinks `start` while `keep` holds for the candidate and the implementation's verdict on it,
 /// re-asking the implementation for every candidate, for at most `max_steps` candidates.
-/// Candidates, simplest first ([`simpler`]), are restricted to what the implementation can set
+/// Candidates, simplest first ([`simpler_input`]), are restricted to what the implementation can set
 /// up. A candidate that keeps the difference replaces the best and the search starts again; what
 /// is left is an input none of whose simplifications keeps the difference. Returns the smallest
 /// input kept, its verdict and reference outcome, and the number of candidates tried.
@@ -422,29 +387,22 @@ pub fn shrink(
     keep: &dyn Fn(&Input, &Verdict) -> bool,
     max_steps: u32,
 ) -> (Input, Verdict, InputOutcome, u32) {
-    let mut best = start;
-    let (mut best_verdict, mut best_reference) = judge.against_reference(&best);
+    let (mut best_verdict, mut best_reference) = judge.against_reference(&start);
+    let mut shrinker = Shrinker::new(start, simpler_input);
     let mut steps = 0;
-    let mut improved = true;
-    while improved && steps < max_steps {
-        improved = false;
-        for candidate in simpler(&best) {
-            if steps >= max_steps {
-                break;
-            }
-            steps += 1;
-            let candidate = judge.has.restrict(candidate);
-            let (verdict, reference) = judge.against_reference(&candidate);
-            if keep(&candidate, &verdict) {
-                best = candidate;
-                best_verdict = verdict;
-                best_reference = reference;
-                improved = true;
-                break;
-            }
+    while steps < max_steps
+        && let Some(candidate) = shrinker.next_candidate()
+    {
+        steps += 1;
+        let candidate = judge.has.restrict(candidate);
+        let (verdict, reference) = judge.against_reference(&candidate);
+        if keep(&candidate, &verdict) {
+            best_verdict = verdict;
+            best_reference = reference;
+            shrinker.keep(candidate);
         }
     }
-    (best, best_verdict, best_reference, steps)
+    (shrinker.into_best(), best_verdict, best_reference, steps)
 }
 
 /// One change [`toward_safety`] makes to every call of an input.
@@ -703,139 +661,6 @@ fn realizable_input(input: &Input) -> bool {
             }) && s.clone().realizable().is_ok()
         }
     }
-}
-
-/// The one-step simplifications of `input` that are valid, realizable inputs, simplest first: of
-/// a call, [`simpler_call`]; of a session, dropping an item first, then the session's members,
-/// then simplifying one call ([`crate::generate::sessions::simpler_session`]).
-fn simpler(input: &Input) -> Vec<Input> {
-    match input {
-        Input::One(s) => simpler_call(s)
-            .into_iter()
-            .map(|c| Input::One(Box::new(c)))
-            .collect(),
-        Input::Session(s) => crate::generate::sessions::simpler_session(s, &simpler_call)
-            .into_iter()
-            .map(Input::Session)
-            .collect(),
-    }
-}
-
-/// The one-step simplifications of a call that are valid, realizable scenarios, simplest first:
-/// fewer reviewer attempts, attempts that answer at once, a plain tool name, each member back to
-/// its default, then the simplest value of every member ([`crate::generate::simplest`]): so what
-/// shrinking leaves is a local minimum, holding only what the difference needs.
-fn simpler_call(s: &Scenario) -> Vec<Scenario> {
-    use crate::scenario::{Attempt, Reviewer};
-    let mut out = Vec::new();
-    let valid =
-        |c: Scenario| (crate::scenario::realizable::check(&c).is_ok() && &c != s).then_some(c);
-    // Fewer reviewer attempts.
-    if let Reviewer::Many(attempts) = &s.reviewer {
-        for i in 0..attempts.len() {
-            let mut fewer = attempts.clone();
-            fewer.remove(i);
-            let reviewer = match fewer.len() {
-                0 => continue,
-                1 => Reviewer::One(fewer.remove(0)),
-                _ => Reviewer::Many(fewer),
-            };
-            out.extend(valid(Scenario {
-                reviewer,
-                ..s.clone()
-            }));
-        }
-    }
-    // Attempts that answer at once.
-    let at_once = |a: &Attempt| {
-        let mut a = a.clone();
-        if let Attempt::Text { delay_ms, .. }
-        | Attempt::Blocks { delay_ms, .. }
-        | Attempt::Finish { delay_ms, .. }
-        | Attempt::Throw { delay_ms, .. } = &mut a
-        {
-            *delay_ms = 0;
-        }
-        a
-    };
-    let reviewer = match &s.reviewer {
-        Reviewer::One(a) => Reviewer::One(at_once(a)),
-        Reviewer::Many(v) => Reviewer::Many(v.iter().map(at_once).collect()),
-    };
-    out.extend(valid(Scenario {
-        reviewer,
-        ..s.clone()
-    }));
-    // A plain tool name (the transport keeps its own).
-    let mut plain = s.clone();
-    if plain.tool.call != crate::scenario::CallKind::RunCode {
-        plain.tool.name = "pwsh".into();
-        out.extend(valid(plain));
-    }
-    // Each member back to its default.
-    for path in member_paths(&sparse(s)) {
-        out.extend(without(s, &path).and_then(valid));
-    }
-    // The simplest value of every member, tried once nothing above keeps the difference: a
-    // native call rather than one inside a program, then each attempt simpler in one member.
-    if s.tool.call == crate::scenario::CallKind::PtcInner {
-        let mut native = s.clone();
-        native.tool.call = crate::scenario::CallKind::Native;
-        out.extend(valid(native));
-    }
-    for (i, a) in s.reviewer.attempts().iter().enumerate() {
-        for simpler in crate::generate::simplest::attempts(a) {
-            let reviewer = match &s.reviewer {
-                Reviewer::One(_) => Reviewer::One(simpler),
-                Reviewer::Many(list) => {
-                    let mut list = list.clone();
-                    list[i] = simpler;
-                    Reviewer::Many(list)
-                }
-            };
-            out.extend(valid(Scenario {
-                reviewer,
-                ..s.clone()
-            }));
-        }
-    }
-    out
-}
-
-/// The members of a sparse scenario that could go back to their default: top-level members but
-/// `tool` and `reviewer`, and the members of objects among them.
-fn member_paths(sparse: &Value) -> Vec<Vec<String>> {
-    let mut paths = Vec::new();
-    if let Value::Object(m) = sparse {
-        for (k, v) in m {
-            if k == "tool" || k == "reviewer" {
-                continue;
-            }
-            if let Value::Object(inner) = v
-                && inner.len() > 1
-                && k != "downstream"
-            {
-                paths.extend(inner.keys().map(|sub| vec![k.clone(), sub.clone()]));
-            }
-            paths.push(vec![k.clone()]);
-        }
-    }
-    paths
-}
-
-/// `s` with the member at `path` back to its default, if the result is a valid scenario.
-fn without(s: &Scenario, path: &[String]) -> Option<Scenario> {
-    let mut json = sparse(s);
-    match path {
-        [k] => {
-            json.as_object_mut()?.remove(k);
-        }
-        [k, sub] => {
-            json.get_mut(k)?.as_object_mut()?.remove(sub);
-        }
-        _ => return None,
-    }
-    Scenario::from_value(&json).ok()
 }
 
 /// One drawn case, prepared off the judging thread.
@@ -1842,7 +1667,7 @@ mod tests {
         let keep = |_: &Input, v: &Verdict| signature(v) == sig;
         let (minimal, _, _, steps) = shrink(&mut judge, start, &keep, 2000);
         assert!(steps < 2000, "{steps}");
-        for candidate in simpler(&minimal) {
+        for candidate in simpler_input(&minimal) {
             let candidate = judge.has.restrict(candidate);
             assert!(!keep(&candidate, &judge.against_reference(&candidate).0));
         }

@@ -119,21 +119,14 @@ fn check_generated_passes_the_reference_and_reports_shards() {
 
 /// The generator draws only scenarios the runtime can produce (scenario.md, RZ-1..3), and every
 /// rule's neighbourhood is actually drawn, so the check cannot pass by never coming near it. The
-/// runner checks every draw too; CI draws a million (`.ci/run`).
+/// runner checks every draw too; CI draws a million (`.ci/run`). The properties' strategy draws
+/// with the same function (`generate::shrink`'s tests hold it to it).
 #[test]
 fn the_generator_draws_only_realizable_scenarios() {
     use autoreview::scenario::{CallKind, SchemaCount, realizable};
-    use proptest::strategy::{Strategy, ValueTree};
-    let strategy = autoreview::generate::scenario();
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut run_code, mut ptc_missing_header, mut unlisted, mut incomplete_route) = (0, 0, 0, 0);
-    // The direct generator of generated runs, and the proptest strategy of the properties.
     for k in 0..20_000 {
-        let s = if k % 2 == 0 {
-            generated::draw(5, k)
-        } else {
-            strategy.new_tree(&mut runner).unwrap().current()
-        };
+        let s = generated::draw(5, k);
         assert_eq!(realizable::check(&s), Ok(()), "draw {k}: {s:?}");
         run_code += usize::from(s.tool.call == CallKind::RunCode);
         ptc_missing_header += usize::from(

@@ -2,7 +2,8 @@
 //! the only code that names `clap`, and the library does not declare it, so anything using the
 //! library (the tests, the benches, another tool) gets the contract and the engine without the
 //! shell. Below the runner, nothing names it: the contract (scenario, outcome, profile, messages,
-//! readers), the engine, the cases and their IDs, and the differences a comparison writes. The
+//! readers), the engine, the generator (whose shrinking the runner uses), the cases and their IDs,
+//! and the differences a comparison writes. The
 //! runner uses the async gate through what its module exports, never its internals.
 
 use std::path::{Path, PathBuf};
@@ -76,13 +77,24 @@ fn files_of(paths: &[&str]) -> Vec<PathBuf> {
     files
 }
 
+/// Whether `code` names `name` as a path of its own: not the end of a longer name
+/// (`proptest::test_runner::` does not name `runner::`).
+fn mentions(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(i, _)| {
+        !code[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
 /// The lines of `files` that name any of `names`, as `file:line: text`.
 fn naming(files: &[PathBuf], names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     for f in files {
         for (i, line) in library_code(f).lines().enumerate() {
             let code = line.split("//").next().unwrap_or("");
-            if names.iter().any(|n| code.contains(n)) {
+            if names.iter().any(|n| mentions(code, n)) {
                 out.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
             }
         }
@@ -91,10 +103,21 @@ fn naming(files: &[PathBuf], names: &[&str]) -> Vec<String> {
 }
 
 #[test]
+fn a_name_is_a_path_of_its_own() {
+    assert!(mentions("use crate::runner::Judge;", "runner::"));
+    assert!(mentions("runner::generated::shrink", "runner::"));
+    assert!(!mentions(
+        "use proptest::test_runner::TestRunner;",
+        "runner::"
+    ));
+}
+
+#[test]
 fn nothing_below_the_runner_names_it() {
     let below = files_of(&[
         "engine",
         "scenario",
+        "generate",
         "parse",
         "outcome.rs",
         "profile.rs",

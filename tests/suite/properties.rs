@@ -1,7 +1,7 @@
 //! Invariants the spec states, checked over generated scenarios (`autoreview::generate`) in every
 //! profile they hold for. Each property names the clauses it restates.
 
-use autoreview::generate::scenario;
+use autoreview::generate::{Recorded, persisted_seed, scenario};
 use autoreview::outcome::{Decision, Event};
 use autoreview::profile::AsksAgain;
 use autoreview::scenario::{
@@ -27,6 +27,61 @@ fn config() -> Config {
         ))),
         ..Config::default()
     }
+}
+
+/// The scenarios the properties failed on when engine mutants were planted, as proptest shrank
+/// them, each with the seed `proptest-regressions/properties.txt` recorded for it: the proptest
+/// strategies the generator had before it drew from its seeded stream alone drew them from those
+/// seeds, which now draw other scenarios; the strategy gives these for their seeds instead, so
+/// replaying the file runs them again, in every property.
+fn recorded() -> Recorded<Scenario> {
+    let recorded = [
+        (
+            "fdb655052bcc2f7b18b374638f4ce12c12daea69cca114bbdef9ae24ac66fc9e",
+            r#"{"tool":{"name":"pwsh"},"agent":false,"approval":"allowed-once",
+            "reviewer":[{"finish":{"kind":"error","code":"TRANSPORT","message":{"a":9.164882562976065e24}}}]}"#,
+        ),
+        (
+            "4833b5d57d1e90752d3c0b208460acbfc044fbdd4f32d1fcb9f25b9438db8377",
+            r#"{"tool":{"name":"pwsh"},"abort":"lifecycle-before-review",
+            "reviewer":{"text":"{\"risk\":\"low\",\"decision\":\"allow\"}"}}"#,
+        ),
+    ];
+    scenario().recorded(
+        recorded
+            .iter()
+            .map(|(cc, s)| {
+                (
+                    persisted_seed(cc),
+                    Scenario::from_json(s).expect("a recorded scenario reads"),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The values proptest gives a property when it only replays the failures `config` persisted.
+pub(crate) fn replayed(strategy: &Recorded<Scenario>, config: Config) -> Vec<Scenario> {
+    let seen = std::cell::RefCell::new(Vec::new());
+    let mut runner = proptest::test_runner::TestRunner::new(Config { cases: 0, ..config });
+    runner
+        .run(strategy, |s| {
+            seen.borrow_mut().push(s);
+            Ok(())
+        })
+        .unwrap();
+    seen.into_inner()
+}
+
+/// Replaying the regression file runs each recorded scenario, and nothing else.
+#[test]
+fn replaying_the_regression_file_runs_the_recorded_scenarios() {
+    let mut seen = replayed(&recorded(), config());
+    seen.sort_by_key(|s| serde_json::to_string(s).unwrap());
+    let mut expected = recorded().values();
+    expected.sort_by_key(|s| serde_json::to_string(s).unwrap());
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen, expected);
 }
 
 /// Whether the gate reviews the call as it finds it: in the baseline, disposal that began before
@@ -69,7 +124,7 @@ proptest! {
     /// a reviewed call: the review obtained an allow and downstream allowed) or the human answered
     /// `allowed-once`.
     #[test]
-    fn the_body_runs_only_after_an_allow_or_allowed_once(s in scenario()) {
+    fn the_body_runs_only_after_an_allow_or_allowed_once(s in recorded()) {
         for profile in Profile::all() {
             let o = decide(&s, profile);
             prop_assert_eq!(o.trace.contains(&Event::Body), o.result.executed);
@@ -95,7 +150,7 @@ proptest! {
 
     /// AR-APPROVAL-2: under the effective policy `never` the approval service prompts nobody.
     #[test]
-    fn never_prompts_nobody(s in scenario()) {
+    fn never_prompts_nobody(s in recorded()) {
         for profile in Profile::all() {
             let o = decide(&s, profile);
             if s.policy.effective() == ApprovalPolicy::Never {
@@ -106,7 +161,7 @@ proptest! {
 
     /// AR-ORDER-2: a downstream deny or cancel is never followed by an approval request.
     #[test]
-    fn a_downstream_deny_or_cancel_is_never_followed_by_approval(s in scenario()) {
+    fn a_downstream_deny_or_cancel_is_never_followed_by_approval(s in recorded()) {
         for profile in Profile::all() {
             let o = decide(&s, profile);
             if o.trace.contains(&Event::Downstream) && matches!(s.downstream, Downstream::Deny { .. } | Downstream::Cancel) {
@@ -120,7 +175,7 @@ proptest! {
     /// listener; then downstream, approval and body, each at most once. The baseline makes at most
     /// one request; the resilient profile at most one plus its repair and retry budgets.
     #[test]
-    fn events_keep_their_order_and_requests_stay_within_budget(s in scenario()) {
+    fn events_keep_their_order_and_requests_stay_within_budget(s in recorded()) {
         for profile in Profile::all() {
             let o = decide(&s, profile);
             let order = [Event::Review, Event::Downstream, Event::Approval, Event::Body];
@@ -143,7 +198,7 @@ proptest! {
     /// The review the gate made, handed to the feature tagging, tags the call as a fresh review
     /// would, and keeping it changes nothing about the outcome.
     #[test]
-    fn a_kept_review_tags_the_call_as_a_fresh_one(s in scenario()) {
+    fn a_kept_review_tags_the_call_as_a_fresh_one(s in recorded()) {
         for profile in Profile::all() {
             let (outcome, review) = autoreview::engine::decide_keeping_review(&s, profile);
             prop_assert_eq!(&outcome, &decide(&s, profile));
@@ -157,7 +212,7 @@ proptest! {
     /// The engine is a function of its input: same scenario, same outcome, also after a JSON round
     /// trip of both.
     #[test]
-    fn the_outcome_is_deterministic(s in scenario()) {
+    fn the_outcome_is_deterministic(s in recorded()) {
         let text = serde_json::to_string(&s).unwrap();
         let again = Scenario::from_json(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(&again, &s);
@@ -172,7 +227,7 @@ proptest! {
 
     /// AR-MSG-1: every text that names the tool quotes its name exactly as given.
     #[test]
-    fn every_text_quotes_the_tool_name_verbatim(s in scenario()) {
+    fn every_text_quotes_the_tool_name_verbatim(s in recorded()) {
         for profile in Profile::all() {
             let o = decide(&s, profile);
             let quoted = format!("tool \"{}\"", s.tool.name);
@@ -188,7 +243,7 @@ proptest! {
     /// AR-CANCEL-7: no cancelled call runs its body; only the baseline leaves a call pending, and
     /// only when its review never settles.
     #[test]
-    fn cancelled_calls_never_run(s in scenario()) {
+    fn cancelled_calls_never_run(s in recorded()) {
         for profile in Profile::all() {
             let o = decide(&s, profile);
             let caller = matches!(s.abort, AbortPoint::CallerBeforeDispatch | AbortPoint::CallerDuringReview);
@@ -207,7 +262,7 @@ proptest! {
 
     /// AR-RESULT-2, AR-RESULT-4: every refused call's text starts with `Error: `.
     #[test]
-    fn refused_calls_read_error(s in scenario()) {
+    fn refused_calls_read_error(s in recorded()) {
         for profile in Profile::all() {
             let o = decide(&s, profile);
             if o.settled && !o.result.executed {
@@ -220,7 +275,7 @@ proptest! {
     /// AR-RES-FAIL-2: under the effective policy `ask` with `on_failure` `ask`, a reviewer failure
     /// never ends in a denial the gate made itself: downstream decided, or the human was asked.
     #[test]
-    fn no_silent_terminal_denial_of_a_failure_under_ask(s in scenario()) {
+    fn no_silent_terminal_denial_of_a_failure_under_ask(s in recorded()) {
         let o = decide(&s, Profile::RESILIENT);
         let failed = o.review.failure.is_some();
         if failed && s.policy.effective() == ApprovalPolicy::Ask && s.config.on_failure == OnFailure::Ask
@@ -235,7 +290,7 @@ proptest! {
     /// AR-RES-NORM-1..4: resilient failure texts never show `[object Object]`, hidden characters
     /// or more than 400 characters of message.
     #[test]
-    fn resilient_failure_messages_are_normalized(s in scenario()) {
+    fn resilient_failure_messages_are_normalized(s in recorded()) {
         let o = decide(&s, Profile::RESILIENT);
         if let Some(f) = &o.review.failure {
             prop_assert!(!f.message.contains("[object Object]"), "{:?}", f.message);
@@ -248,7 +303,7 @@ proptest! {
     /// AR-RES-HINT-1: a decision resets the count, a counted failure adds one, anything else leaves
     /// it; the baseline keeps no count.
     #[test]
-    fn the_failure_count_follows_the_review(s in scenario()) {
+    fn the_failure_count_follows_the_review(s in recorded()) {
         prop_assert_eq!(decide(&s, Profile::BASELINE).review.consecutive_failures, None);
         let o = decide(&s, Profile::RESILIENT);
         let before = s.session.consecutive_failures;
