@@ -10,8 +10,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use autoreview::conformance::Level;
 use autoreview::profile::Profile;
+use autoreview::report::{self, Color};
 use autoreview::runner::check::InProcess;
-use autoreview::runner::report::Color;
 use autoreview::runner::{self, Reference};
 use autoreview::table::{Table, render};
 
@@ -856,16 +856,11 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         }
         anyhow::Ok(())
     };
-    write(&run.report_json, &|| {
-        Ok(runner::report::json(&report, run.strict))
-    })?;
-    write(&run.junit, &|| {
-        Ok(runner::report::junit(&report, run.strict)?)
-    })?;
+    write(&run.report_json, &|| Ok(report::json(&report, run.strict)))?;
+    write(&run.junit, &|| Ok(report::junit(&report, run.strict)?))?;
     if let Some(p) = &run.markdown {
-        let text = runner::report::markdown(&report, run.strict);
-        runner::report::append_markdown(p.as_ref(), &text)
-            .with_context(|| format!("appending to {p}"))?;
+        let text = report::markdown(&report, run.strict);
+        report::append_markdown(p.as_ref(), &text).with_context(|| format!("appending to {p}"))?;
     }
     write(&run.write_expect, &|| {
         Ok(Expected::from_report(&report, expected, &scope).to_text())
@@ -874,7 +869,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         std::io::IsTerminal::is_terminal(&std::io::stdout()),
         std::env::var_os("NO_COLOR").as_deref(),
     );
-    print_all(&runner::report::text(&report, run.strict, color))?;
+    print_all(&report::text(&report, run.strict, color))?;
     if report.ran() == 0 {
         eprintln!(
             "autoreview check: the run has no case: every selected case needs what the implementation does not observe (not applicable)"
@@ -997,9 +992,9 @@ fn progress_bar() -> impl FnMut(usize, usize) {
 }
 
 /// Reads and parses a JSON report; the error names the file.
-fn read_report(path: &str) -> anyhow::Result<autoreview::matrix::RunReport> {
+fn read_report(path: &str) -> anyhow::Result<autoreview::report::matrix::RunReport> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
-    autoreview::matrix::RunReport::parse(&text).with_context(|| path.to_owned())
+    autoreview::report::matrix::RunReport::parse(&text).with_context(|| path.to_owned())
 }
 
 /// `matrix`: reports merged into a page, a Markdown table and badges.
@@ -1009,7 +1004,7 @@ fn matrix(
     markdown: Option<String>,
     badges: Option<String>,
 ) -> anyhow::Result<ExitCode> {
-    use autoreview::matrix;
+    use autoreview::report::matrix;
     if html.is_none() && markdown.is_none() && badges.is_none() {
         anyhow::bail!("nothing to write: give --html FILE, --markdown FILE or --badges DIR");
     }
@@ -1055,7 +1050,7 @@ fn matrix(
 /// `compare`: two reports case by case; exit code 1 on a regression, or on a new failure unless
 /// they are allowed.
 fn compare(old: &str, new: &str, allow_new_failures: bool) -> anyhow::Result<ExitCode> {
-    use autoreview::matrix::regress;
+    use autoreview::report::matrix::regress;
     let (o, n) = (read_report(old)?, read_report(new)?);
     let changes = regress::compare(&o, &n);
     print_all(&regress::text(

@@ -7,7 +7,6 @@
 
 pub mod engine;
 pub mod jsstring;
-pub mod matrix;
 pub mod messages;
 pub mod outcome;
 pub mod parse;
@@ -31,6 +30,7 @@ pub mod ids;
 pub mod normalize;
 pub mod protocol;
 pub mod replay;
+pub mod report;
 pub mod runner;
 pub mod schema;
 pub mod spec;

@@ -29,7 +29,7 @@ pub fn text(which: Format) -> String {
         Format::Session => schemars::schema_for!(SessionScenario),
         Format::Outcome => schemars::schema_for!(Outcome),
         Format::Protocol => return crate::protocol::schema_text(),
-        Format::Report => schemars::schema_for!(crate::runner::report::JsonReport),
+        Format::Report => schemars::schema_for!(crate::report::JsonReport),
     };
     let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
     s.push('\n');

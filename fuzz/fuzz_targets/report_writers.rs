@@ -3,12 +3,12 @@
 //! are an expected and an actual text. Nothing panics; the word diff keeps only text of its
 //! sides; the JUnit report is XML a strict parser reads; the JSON report reads back with both
 //! texts, as `compare` reads it, and the comparison is written. (The matrix's page, whose spec
-//! loading would slow every input down, is property-tested instead, in `src/matrix/html.rs`.)
+//! loading would slow every input down, is property-tested instead, in `src/report/matrix/html.rs`.)
 #![no_main]
 
-use autoreview::matrix::{self, RunReport};
+use autoreview::report::{self, matrix, matrix::RunReport};
 use autoreview::runner::worddiff::{self, Piece};
-use autoreview::runner::{Difference, Severity, report};
+use autoreview::runner::{Difference, Severity};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -466,9 +466,9 @@ mod tests {
         );
         // Read back, it writes the same text (times are written to the millisecond and the
         // microsecond).
-        let text = super::super::report::json(&report, false);
-        let back = super::super::report::read(&text).unwrap();
-        assert_eq!(super::super::report::json(&back.run, false), text);
+        let text = crate::report::json(&report, false);
+        let back = crate::report::read(&text).unwrap();
+        assert_eq!(crate::report::json(&back.run, false), text);
     }
 
     #[test]

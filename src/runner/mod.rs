@@ -14,7 +14,6 @@ pub mod judge;
 pub mod known_failures;
 pub mod permits;
 pub mod quote;
-pub mod report;
 pub mod select;
 pub mod shard;
 pub mod subprocess;
@@ -37,6 +36,11 @@ use crate::protocol::ImplementationInfo;
 use crate::scenario::session::Input;
 pub use compare::{Difference, Severity};
 pub use judge::{Judge, Subject};
+
+/// The reports, where the tests of `violations` still reach them (`crate::runner::report`) until
+/// that file names `crate::report` itself.
+#[cfg(test)]
+pub(crate) use crate::report;
 
 /// An implementation under test.
 pub trait Implementation {
@@ -299,7 +303,7 @@ pub enum Verdict {
     NotApplicable {
         /// What it lacks: observables it does not observe or capabilities its framework lacks,
         /// by their names in a `hello`.
-        #[serde(default, deserialize_with = "report::deserialize_needs")]
+        #[serde(default, deserialize_with = "crate::report::deserialize_needs")]
         #[schemars(with = "Vec<String>")]
         missing: Vec<Need>,
     },
@@ -380,7 +384,7 @@ pub struct CaseResult {
         rename = "duration_ms",
         default,
         serialize_with = "millis",
-        deserialize_with = "report::deserialize_millis"
+        deserialize_with = "crate::report::deserialize_millis"
     )]
     #[schemars(with = "f64")]
     pub duration: Duration,
@@ -393,7 +397,7 @@ pub(crate) fn millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Erro
 
 /// A whole run: what was checked, under which conditions, and every case's result.
 ///
-/// It is serialized and read back as the body of the JSON report ([`report::JsonReport`]);
+/// It is serialized and read back as the body of the JSON report ([`crate::report::JsonReport`]);
 /// members a reader may miss in a report written by hand read as their default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
@@ -413,7 +417,7 @@ pub struct Report {
     #[serde(default)]
     pub in_process: Option<check::InProcess>,
     /// What its outcomes were compared with.
-    #[serde(rename = "compared_with", default = "report::oracle_reference")]
+    #[serde(rename = "compared_with", default = "crate::report::oracle_reference")]
     pub oracle: Oracle,
     /// The conformance level its outcomes were judged at (`spec/protocol.md`, "Conformance
     /// levels"); `full` in a report that does not say.
@@ -452,9 +456,9 @@ pub struct Report {
     pub features: Vec<crate::features::FeatureStatus>,
     /// When the run started (RFC 3339, UTC).
     #[serde(
-        default = "report::epoch",
-        serialize_with = "report::serialize_timestamp",
-        deserialize_with = "report::deserialize_timestamp"
+        default = "crate::report::epoch",
+        serialize_with = "crate::report::serialize_timestamp",
+        deserialize_with = "crate::report::deserialize_timestamp"
     )]
     #[schemars(with = "String")]
     pub started: SystemTime,
@@ -464,7 +468,7 @@ pub struct Report {
         rename = "duration_ms",
         default,
         serialize_with = "millis",
-        deserialize_with = "report::deserialize_millis"
+        deserialize_with = "crate::report::deserialize_millis"
     )]
     #[schemars(with = "f64")]
     pub duration: Duration,
@@ -721,7 +725,7 @@ pub fn judge(
 /// The verdict on an implementation's `answer`: its breakage, or the `differences` found in its
 /// outcome. Every verdict on an answer, fixed or generated, call or session, is reached here, and
 /// here judging runs apart: the differences are found, and the verdict is rendered as every
-/// report renders it ([`report::render_verdict`]), inside one `catch_unwind`. A panic in either
+/// report renders it ([`crate::report::render_verdict`]), inside one `catch_unwind`. A panic in either
 /// (a bug in autoreview, never the implementation's) is this case's broken verdict, naming the
 /// panic, and the run goes on; the verdict kept is one the reports are known to render.
 pub(crate) fn judged<T>(
@@ -733,7 +737,7 @@ pub(crate) fn judged<T>(
             Err(error) => Verdict::Broken { error },
             Ok(outcome) => verdict_of(differences(outcome)),
         };
-        report::render_verdict(&verdict);
+        crate::report::render_verdict(&verdict);
         verdict
     }))
     .unwrap_or_else(|p| Verdict::Broken {
@@ -851,7 +855,8 @@ pub(crate) fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
 mod tests {
     use super::*;
     use crate::outcome::{ItemOutcome, Outcome};
-    use crate::runner::report::tests::panics_rendering;
+    use crate::report;
+    use crate::report::tests::panics_rendering;
 
     /// The text whose rendering panics in these tests.
     const MARK: &str = "a text whose rendering panics";
@@ -1141,7 +1146,7 @@ mod tests {
         /// every report writer holds on the run.
         #[test]
         fn any_texts_are_judged_shrunk_and_reported(
-            texts in proptest::collection::vec(crate::runner::report::tests::any_text(), 1..4),
+            texts in proptest::collection::vec(crate::report::tests::any_text(), 1..4),
             seed in 0u64..1000,
         ) {
             let plan = generated::Plan {
@@ -1173,7 +1178,7 @@ mod tests {
                 }
             }
             report.join_generated(&mut found);
-            crate::runner::report::tests::writers_hold(&report, &[]);
+            crate::report::tests::writers_hold(&report, &[]);
         }
     }
 }

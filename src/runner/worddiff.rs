@@ -467,9 +467,9 @@ mod tests {
         /// the context is cut): the difference never panics and holds.
         #[test]
         fn any_texts_diff_within_bounds(
-            e in crate::runner::report::tests::any_text(),
-            a in crate::runner::report::tests::any_text(),
-            around in crate::runner::report::tests::any_text(),
+            e in crate::report::tests::any_text(),
+            a in crate::report::tests::any_text(),
+            around in crate::report::tests::any_text(),
         ) {
             holds(&diff(&e, &a), &e, &a);
             let (e, a) = (format!("{around}{e}{around}"), format!("{around}{a}{around}"));

@@ -914,7 +914,7 @@ fn a_protocol_1_adapter_passes_what_it_can_and_the_rest_is_not_applicable() {
         assert_eq!(report.passed(), 5, "{profile}");
         assert_eq!(report.ran(), 5);
         assert!(report.succeeded(true));
-        let line = runner::report::headline(&report, false);
+        let line = autoreview::report::headline(&report, false);
         assert_eq!(
             line,
             format!("PASS — 5 passed, 0 failed, {not_applicable} not applicable")

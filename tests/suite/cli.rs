@@ -704,7 +704,7 @@ fn the_json_report_records_the_run() {
 
 #[test]
 fn color_auto_needs_a_terminal_and_no_no_color() {
-    use autoreview::runner::report::Color;
+    use autoreview::report::Color;
     use std::ffi::OsStr;
     let set = Some(OsStr::new("1"));
     let empty = Some(OsStr::new(""));

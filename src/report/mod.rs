@@ -1,9 +1,11 @@
-//! Renders a run: a terminal summary (the violated clauses worst first, the failures worst first,
-//! a per-area and per-severity table, and last the verdict the exit code gives, `PASS — N passed,
-//! N failed, …`), a versioned JSON report, JUnit XML and a Markdown summary for CI step pages,
-//! each opening with the violated clauses ([`super::violations`]). Each counts not-applicable cases apart from
-//! passes and failures. The JSON report is one type, [`JsonReport`], written by [`json`] and read
-//! back by [`read`], which upgrades the older reports it reads in one place ([`upgrade`]).
+//! Every report of a run, in one place. A run renders as a terminal summary (the violated clauses
+//! worst first, the failures worst first, a per-area and per-severity table, and last the verdict
+//! the exit code gives, `PASS — N passed, N failed, …`), a versioned JSON report, JUnit XML and a
+//! Markdown summary for CI step pages, each opening with the violated clauses
+//! ([`crate::runner::violations`]). Each counts not-applicable cases apart from passes and
+//! failures. The JSON report is one type, [`JsonReport`], written by [`json`] and read back by
+//! [`read`], which upgrades the older reports it reads in one place ([`upgrade`]). Many runs side
+//! by side, read from their JSON reports, are the [`matrix`].
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -12,11 +14,13 @@ use std::time::SystemTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::shard::Shard;
-use super::violations::Violation;
-use super::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
 use crate::capability::Need;
 use crate::difference::Worst;
+use crate::runner::shard::Shard;
+use crate::runner::violations::Violation;
+use crate::runner::{Broken, CaseResult, Difference, Report, Severity, Status, Verdict, worddiff};
+
+pub mod matrix;
 
 /// The JSON report's format version. 2: `results` lists the generated cases that did not pass,
 /// and `generated_passed` counts the others. 3: a result's `verdict` and `status` may be
@@ -28,7 +32,7 @@ use crate::difference::Worst;
 /// join `shard`, `generated`, `seed` and `command`, which every report now has, so that no
 /// reader parses `argv` or draws the generated cases again.
 /// 6: the report leads with `violations`, the clauses its failed cases break, worst first
-/// ([`super::violations`]); a counterexample names the clauses it was shrunk for (`clauses`), and
+/// ([`crate::runner::violations`]); a counterexample names the clauses it was shrunk for (`clauses`), and
 /// one may come from a fixed case.
 pub const REPORT_VERSION: u32 = 6;
 
@@ -143,7 +147,7 @@ fn detail_lines(verdict: &Verdict, max: usize, terminal: Option<bool>) -> Vec<St
 
 /// Renders `verdict` as every report renders a case's verdict (the terminal's lines, plain and
 /// coloured, the JUnit body, the Markdown line), every difference and stderr line of it, and
-/// drops the text. Judging a case ends with it ([`super::judged`]), so that a verdict whose
+/// drops the text. Judging a case ends with it ([`crate::runner::judged`]), so that a verdict whose
 /// rendering panics is caught with its case instead of ending the run when a report is written.
 pub(crate) fn render_verdict(verdict: &Verdict) {
     for terminal in [Some(false), Some(true)] {
@@ -742,7 +746,7 @@ pub fn read(text: &str) -> Result<JsonReport, ReadError> {
 /// drew a session they do not record, and it is not drawn again (the generator may have changed
 /// since): `session_draws` stays unknown, and none of their unlisted session cases is known to
 /// have passed. Reports before 6 have no `violations`: their differences name no clause, so the
-/// violations computed from their results are the one [`super::violations::UNATTRIBUTED`] entry
+/// violations computed from their results are the one [`crate::runner::violations::UNATTRIBUTED`] entry
 /// (none when no case failed with differences), and each counterexample that failed with
 /// differences stands for it.
 pub fn upgrade(mut value: serde_json::Value) -> Result<serde_json::Value, ReadError> {
@@ -767,7 +771,7 @@ pub fn upgrade(mut value: serde_json::Value) -> Result<serde_json::Value, ReadEr
         for f in found.iter_mut().filter_map(Value::as_object_mut) {
             if f.get("verdict").and_then(Value::as_str) == Some("fail") {
                 f.entry("clauses".to_owned())
-                    .or_insert(json!([super::violations::UNATTRIBUTED]));
+                    .or_insert(json!([crate::runner::violations::UNATTRIBUTED]));
             }
         }
     }
@@ -776,9 +780,9 @@ pub fn upgrade(mut value: serde_json::Value) -> Result<serde_json::Value, ReadEr
             report.get(key).cloned().unwrap_or(json!([]))
         };
         let results: Vec<CaseResult> = member_of(member(report, "results"), "results")?;
-        let found: Vec<super::generated::Found> =
+        let found: Vec<crate::runner::generated::Found> =
             member_of(member(report, "counterexamples"), "counterexamples")?;
-        let violations = super::violations::of(&results, &found);
+        let violations = crate::runner::violations::of(&results, &found);
         report.insert(
             "violations".to_owned(),
             serde_json::to_value(violations).unwrap_or(json!([])),
@@ -880,8 +884,8 @@ fn plan_from_argv(report: &mut serde_json::Map<String, serde_json::Value>) {
 }
 
 /// A report's members a reader may miss: the oracle of a report that does not say.
-pub(crate) fn oracle_reference() -> super::Oracle {
-    super::Oracle::Reference
+pub(crate) fn oracle_reference() -> crate::runner::Oracle {
+    crate::runner::Oracle::Reference
 }
 
 /// A report's members a reader may miss: the start of a report that does not say.
@@ -903,7 +907,7 @@ pub(crate) fn deserialize_timestamp<'de, D: serde::Deserializer<'de>>(
         })
 }
 
-/// Reads a duration written as milliseconds ([`super::millis`]): a number, not negative.
+/// Reads a duration written as milliseconds ([`crate::runner::millis`]): a number, not negative.
 pub(crate) fn deserialize_millis<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<std::time::Duration, D::Error> {
@@ -1439,7 +1443,7 @@ fn specimen_case(id: &str, status: Status) -> CaseResult {
         Verdict::Pass
     } else {
         Verdict::Broken {
-            error: super::ImplError::new(Broken::Error, "no outcome"),
+            error: crate::runner::ImplError::new(Broken::Error, "no outcome"),
         }
     };
     let listed = matches!(status, Status::ExpectedFail | Status::UnexpectedPass);
@@ -1448,7 +1452,7 @@ fn specimen_case(id: &str, status: Status) -> CaseResult {
 
 /// A case of a [`specimen`] run with `verdict`, `listed` as an expected failure or not.
 pub(crate) fn specimen_result(id: &str, verdict: Verdict, listed: bool) -> CaseResult {
-    let subject = super::Subject {
+    let subject = crate::runner::Subject {
         id: id.into(),
         area: "area".into(),
         title: format!("case {id}"),
@@ -1472,9 +1476,9 @@ fn specimen_run(results: Vec<CaseResult>, stale: &[&str]) -> Report {
         command: Vec::new(),
         canonical: false,
         in_process: None,
-        oracle: super::Oracle::Reference,
+        oracle: crate::runner::Oracle::Reference,
         level: crate::conformance::Level::Full,
-        selection: super::check::Selection::default(),
+        selection: crate::runner::check::Selection::default(),
         shard: None,
         generated: 0,
         session_draws: None,
@@ -1518,7 +1522,7 @@ pub fn specimen(expected: &str, actual: &str) -> Report {
     };
     let mut broken = specimen_case("BROKEN-1", Status::Fail);
     broken.verdict = Verdict::Broken {
-        error: super::ImplError {
+        error: crate::runner::ImplError {
             kind: Broken::ProtocolError,
             message: format!("message {expected}"),
             stderr: vec![format!("stderr {actual}")],
@@ -2011,7 +2015,7 @@ pub(crate) mod tests {
             ],
             &[],
         );
-        let mut found: super::super::generated::Found = serde_json::from_value(serde_json::json!({
+        let mut found: crate::runner::generated::Found = serde_json::from_value(serde_json::json!({
             "id": "RS-1", "verdict": "pass", "clauses": ["AR-RES-REQUEST-1"],
             "repro": {"reference": "printf '%s\\n' '{}' | autoreview decide --profile resilient",
                       "implementation": "printf '%s\\n' hello decide | ./gate"}
@@ -2331,8 +2335,8 @@ pub(crate) mod tests {
             let json = json(r, strict);
             let back: serde_json::Value = serde_json::from_str(&json).unwrap();
             assert_eq!(back["results"], serde_json::to_value(&r.results).unwrap());
-            let read = crate::matrix::RunReport::parse(&json).unwrap();
-            crate::matrix::html::tests::matrix_writers_hold(&[("r.json".to_owned(), read)]);
+            let read = crate::report::matrix::RunReport::parse(&json).unwrap();
+            crate::report::matrix::html::tests::matrix_writers_hold(&[("r.json".to_owned(), read)]);
         }
     }
 

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::model::{ClauseCell, ColumnCounts, Matrix};
 use super::read::Worst;
-use crate::runner::report::md_text;
+use crate::report::md_text;
 
 /// The Markdown summary.
 pub fn render(m: &Matrix) -> String {
@@ -127,7 +127,7 @@ fn header(out: &mut String, first: &str, m: &Matrix) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matrix::{RunReport, build};
+    use crate::report::matrix::{RunReport, build};
 
     /// The clause × implementation table, as a reader sees it: three gates, one that breaks
     /// the session id and a session's decision, one that words a template its own way and did

@@ -1,11 +1,11 @@
 //! The JSON report as the matrix and `compare` read it: the one report type
-//! ([`crate::runner::report::JsonReport`]), read by [`crate::runner::report::read`] (which
+//! ([`crate::report::JsonReport`]), read by [`crate::report::read`] (which
 //! upgrades reports 3 and 4), and what these readers ask of it. Nothing here parses a command line
 //! or draws a generated case: what a run was asked, its report records.
 
+use crate::report::JsonReport;
+pub use crate::report::ReadError;
 use crate::runner::generated::{Found, GeneratedId};
-use crate::runner::report::JsonReport;
-pub use crate::runner::report::ReadError;
 use crate::runner::shard::Shard;
 use crate::runner::{CaseResult, Difference, ImplError, Verdict};
 
@@ -66,9 +66,9 @@ fn error(v: &Verdict) -> Option<&ImplError> {
 }
 
 impl JsonReport {
-    /// Reads a report's text, of any version [`crate::runner::report::read`] reads.
+    /// Reads a report's text, of any version [`crate::report::read`] reads.
     pub fn parse(text: &str) -> Result<RunReport, ReadError> {
-        crate::runner::report::read(text)
+        crate::report::read(text)
     }
 
     /// The implementation's name: its handshake's, or else its description.
@@ -152,7 +152,7 @@ mod tests {
             r#", "argv": ["autoreview", "check", "--shard=2/4", "--only", "RS-*", "--skip=RS-F1", "--generated", "100", "--", "node", "--shard", "9/9"]"#,
         ))
         .unwrap();
-        assert_eq!(r.report_version, crate::runner::report::REPORT_VERSION);
+        assert_eq!(r.report_version, crate::report::REPORT_VERSION);
         assert_eq!(r.shard(), Some(Shard { index: 2, of: 4 }));
         assert_eq!(r.generated, 100);
         assert_eq!(r.command, ["node", "--shard", "9/9"]);
@@ -195,7 +195,7 @@ mod tests {
     fn committed_reports_of_version_4_read() {
         use crate::runner::check::InProcess;
         let rc3 = RunReport::parse(include_str!(
-            "../../tests/reports/v4-rc3-model-shard-1-of-2.json"
+            "../../../tests/reports/v4-rc3-model-shard-1-of-2.json"
         ))
         .unwrap();
         assert_eq!(rc3.shard(), Some(Shard { index: 1, of: 2 }));
@@ -214,7 +214,7 @@ mod tests {
         assert_eq!(rc3.session_draws, None);
         assert!(!rc3.passed_unlisted("GEN-7-S0", None));
         let gate =
-            RunReport::parse(include_str!("../../tests/reports/v4-async-gate.json")).unwrap();
+            RunReport::parse(include_str!("../../../tests/reports/v4-async-gate.json")).unwrap();
         assert_eq!(gate.in_process, Some(InProcess::AsyncGate));
         assert_eq!(
             (gate.shard(), gate.generated, gate.seed),

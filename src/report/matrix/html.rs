@@ -627,7 +627,7 @@ fn differences(out: &mut String, ds: &[Difference]) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::matrix::{RunReport, build};
+    use crate::report::matrix::{RunReport, build};
 
     /// Text that breaks hand-written HTML.
     const HOSTILE: &str =
@@ -684,19 +684,24 @@ pub(crate) mod tests {
     pub(crate) fn matrix_writers_hold(sources: &[(String, RunReport)]) {
         let m = build(sources).unwrap();
         page_holds(&render(&m));
-        let md = crate::matrix::markdown::render(&m);
+        let md = crate::report::matrix::markdown::render(&m);
         for e in pulldown_cmark::Parser::new_ext(&md, pulldown_cmark::Options::ENABLE_TABLES) {
             if let pulldown_cmark::Event::Html(h) | pulldown_cmark::Event::InlineHtml(h) = e {
                 panic!("HTML {h:?} in\n{md}");
             }
         }
-        for b in crate::matrix::badge::badges(&m) {
+        for b in crate::report::matrix::badge::badges(&m) {
             roxmltree::Document::parse(&b.svg).unwrap_or_else(|e| panic!("{e}: {}", b.svg));
         }
         if let (Some((old_file, old)), Some((new_file, new))) = (sources.first(), sources.last()) {
-            let changes = crate::matrix::regress::compare(old, new);
-            let text =
-                crate::matrix::regress::text(old, new, (old_file, new_file), &changes, false);
+            let changes = crate::report::matrix::regress::compare(old, new);
+            let text = crate::report::matrix::regress::text(
+                old,
+                new,
+                (old_file, new_file),
+                &changes,
+                false,
+            );
             assert!(
                 !text.chars().any(|c| c.is_control() && c != '\n'),
                 "{text:?}"
@@ -738,8 +743,8 @@ pub(crate) mod tests {
         /// Any text in two reports: every matrix writer holds.
         #[test]
         fn any_text_in_reports_never_becomes_markup(
-            a in crate::runner::report::tests::any_text(),
-            b in crate::runner::report::tests::any_text(),
+            a in crate::report::tests::any_text(),
+            b in crate::report::tests::any_text(),
         ) {
             // Two reports alike in every text are one run given twice, which does not merge.
             proptest::prop_assume!(a != b);
