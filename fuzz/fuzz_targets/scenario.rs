@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let again = Scenario::from_json(&written)
         .unwrap_or_else(|e| panic!("{written} does not read back: {e}"));
     assert_eq!(again, scenario, "{written}");
-    for profile in [Profile::Baseline, Profile::Resilient] {
+    for profile in [Profile::BASELINE, Profile::RESILIENT] {
         let _ = decide(&scenario, profile);
     }
 });
