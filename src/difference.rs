@@ -104,7 +104,19 @@ pub struct Difference {
     pub clauses: Vec<String>,
 }
 
+/// How the rule of a difference found on a changed input begins (`shown when the user allows
+/// once, …`): the search toward a body run adds such differences to the case it started from.
+pub const SHOWN_WHEN: &str = "shown when ";
+
 impl Difference {
+    /// Whether the difference was found on the case's input changed by the search toward a body
+    /// run ([`SHOWN_WHEN`]), not on the case's own input.
+    pub fn shown_on_a_changed_input(&self) -> bool {
+        self.rule
+            .as_deref()
+            .is_some_and(|r| r.starts_with(SHOWN_WHEN))
+    }
+
     /// For a text compared only up to its normative prefix: how many characters are normative.
     pub fn normative_chars(&self) -> Option<usize> {
         self.rule

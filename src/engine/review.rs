@@ -227,16 +227,18 @@ impl Review {
                 }
             }
         }
+        // The rule that decided whether the review failed first (the one a gate that fails
+        // otherwise breaks), then AR-REVIEW-4, which every review's failure rests on.
         match &self.settlement {
             Settlement::Failed(f) => {
-                c.cite("/review/failure", "AR-REVIEW-4");
                 c.cite_all("/review/failure", &f.class_by[1..]);
+                c.cite("/review/failure", "AR-REVIEW-4");
                 c.cite_all("/review/failure/class", &f.class_by);
                 c.cite_all("/review/failure/message", &f.message.cited);
             }
             Settlement::Decided(_) | Settlement::Pending => {
-                c.cite("/review/failure", "AR-REVIEW-4");
                 c.cite_all("/review/failure", &self.basis);
+                c.cite("/review/failure", "AR-REVIEW-4");
             }
         }
         c.cite("/review/consecutive_failures", "AR-RES-HINT-1");

@@ -447,7 +447,7 @@ impl Toward {
             .filter(|(on, _)| *on)
             .map(|(_, s)| *s)
             .collect();
-        format!("shown when {}", said.join(", "))
+        format!("{}{}", crate::difference::SHOWN_WHEN, said.join(", "))
     }
 }
 
@@ -883,8 +883,18 @@ fn raised(verdict: &Verdict, toward: &Verdict, step: &Toward) -> Verdict {
     };
     let mut differences = differences.clone();
     if let Verdict::Fail { differences: more } = toward {
-        differences.extend(more.iter().filter(|d| d.severity.is_a_body_run()).map(|d| {
+        // Each keeps the clause of the changed input's root cause first: that input's other
+        // differences are not carried over to tell it.
+        let roots = super::violations::attributed_in_case(more);
+        let body_runs = more
+            .iter()
+            .zip(roots)
+            .filter(|(d, _)| d.severity.is_a_body_run());
+        differences.extend(body_runs.map(|(d, root)| {
+            let mut clauses = vec![root.to_owned()];
+            clauses.extend(d.clauses.iter().filter(|c| *c != root).cloned());
             compare::Difference {
+                clauses,
                 // What the change shows, and who let the body run there.
                 rule: Some(match &d.rule {
                     Some(why) => format!("{}: {why}", step.describe()),

@@ -1,7 +1,7 @@
 //! The violations of a run: the requirements its failed cases break, computed once from the
 //! results and the counterexamples, in the order every report leads with them. A difference
-//! names the clauses behind its member ([`Difference::clauses`]) and is attributed to the most
-//! specific of them ([`attributed`]); a violation is one clause with every failed case that
+//! names the clauses behind its member ([`Difference::clauses`]) and is attributed to the clause
+//! of its case's root cause ([`attributed_in_case`]); a violation is one clause with every failed case that
 //! breaks it, the worst severity and the weakest conformance level at which it
 //! shows, and the counterexample shrunk for it. Differences that name no clause are grouped under
 //! one explicit entry, [`UNATTRIBUTED`], never dropped. A case without an outcome (a crash, a
@@ -87,35 +87,181 @@ pub fn breaks(verdict: &Verdict, clause: &str, severity: Severity) -> bool {
         .is_some_and(|(s, _)| *s <= severity)
 }
 
-/// The one clause each difference of a run's failed `results` is attributed to, by result and
-/// difference. Of the clauses behind a member, most also stand behind many members that did not
-/// differ, or that differ for another reason (AR-ORDER-1 behind every trace, AR-MSG-1 behind
-/// every text): the difference is attributed to the most specific of its clauses, the one the
-/// fewest failed cases of the run name, the first cited on a tie. So a gate that breaks one
-/// requirement reads as that one clause, and the general clauses its differences also name
-/// stand only for the differences nothing more specific explains.
-pub fn attributed(results: &[CaseResult]) -> Vec<Vec<&str>> {
-    let failed = |r: &&CaseResult| matches!(r.status, Status::Fail | Status::ExpectedFail);
-    let mut support: BTreeMap<&str, usize> = BTreeMap::new();
-    for r in results.iter().filter(failed) {
-        for clause in broken_by(&r.verdict).into_keys() {
-            *support.entry(clause).or_default() += 1;
-        }
+/// Clauses that stand behind every member of a kind (every trace, every text of a table, every
+/// review's failure and its message): cited after the clause that decided the member, they
+/// explain no one difference, and a difference is attributed to them only when its member cites
+/// nothing else.
+const UNDER_EVERY_MEMBER: [&str; 8] = [
+    "AR-ORDER-1",
+    "AR-MSG-1",
+    "AR-MSG-2",
+    "AR-RES-MSG-1",
+    "AR-REVIEW-4",
+    "AR-REVIEW-5",
+    "AR-REVIEW-6",
+    "AR-RESULT-1",
+];
+
+/// Where the member `inner` of a call's outcome, differing as `d` shows, stands in the order the
+/// gate decides it: what was sent, then requests the reference did not make, whether and how the
+/// review failed, how often it asked, the count it leaves, then the decision, the approval, the
+/// result and the trace that records them.
+fn causal_rank(inner: &str, d: &Difference) -> u8 {
+    // More requests than the reference made: the first of them is where the gate went another
+    // way (the reference had stopped), before anything it read from their replies.
+    let asked_again = inner == "/review/attempts"
+        && matches!((d.expected.as_u64(), d.actual.as_u64()), (Some(e), Some(a)) if a > e);
+    if asked_again {
+        return 2;
     }
+    const ORDER: [&str; 13] = [
+        "/review/routes",
+        "/review/requests",
+        "(more requests than the reference's)",
+        "/review/failure",
+        "/review/attempts",
+        "/review/consecutive_failures",
+        "/settled",
+        "/listener",
+        "/approval",
+        "/result",
+        "/trace",
+        "/event",
+        "/error",
+    ];
+    ORDER
+        .iter()
+        .position(|p| inner == *p || inner.starts_with(&format!("{p}/")))
+        .map_or(ORDER.len() as u8, |k| k as u8)
+}
+
+/// A difference's place in the order a session is decided: its item, then its member's
+/// [`causal_rank`] (a single call is item 0).
+fn causal_order(d: &Difference) -> (usize, u8) {
+    match d.pointer.strip_prefix("/calls/") {
+        Some(rest) => {
+            let (k, inner) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            (k.parse().unwrap_or(usize::MAX), causal_rank(inner, d))
+        }
+        None => (0, causal_rank(&d.pointer, d)),
+    }
+}
+
+/// Whether a difference is a text worded otherwise: present on both sides and not the same.
+fn worded(d: &Difference) -> bool {
+    d.expected.is_string() && d.actual.is_string()
+}
+
+/// Whether a difference is information about a call that explains nothing after it (what the
+/// requests carried, the routes, an info object): it is its own cause, never another's.
+fn leaf(d: &Difference) -> bool {
+    let (_, rank) = causal_order(d);
+    rank <= 1 || d.pointer.contains("/info")
+}
+
+/// The clause a difference's own member breaks: for a text worded otherwise, the template it
+/// was rendered from (the first template the member cites); otherwise the first clause its member
+/// cites that is not one of those behind every member of a kind ([`UNDER_EVERY_MEMBER`]), the
+/// first cited when there is none; [`UNATTRIBUTED`] when it cites nothing.
+pub fn own_clause(d: &Difference) -> &str {
+    let template = || {
+        d.clauses
+            .iter()
+            .find(|c| c.starts_with("MSG-"))
+            .map(String::as_str)
+    };
+    let specific = || {
+        d.clauses
+            .iter()
+            .find(|c| !UNDER_EVERY_MEMBER.contains(&c.as_str()))
+            .map(String::as_str)
+    };
+    let found = if worded(d) {
+        template().or_else(specific)
+    } else {
+        specific()
+    };
+    found
+        .or_else(|| d.clauses.first().map(String::as_str))
+        .unwrap_or(UNATTRIBUTED)
+}
+
+/// The clause each of a failed case's `differences` is attributed to, in their order: the
+/// clause of its root cause. The differences are taken in the order the gate decides
+/// ([`causal_order`]); the first one that is not a [`leaf`] is the case's root, attributed to its
+/// own clause ([`own_clause`]: the rule that decided it, a worded text's template), and every
+/// difference after it — which that first one explains (a body that ran because the review read
+/// an allow, a text that quotes a reworded failure message) — is attributed to the root too.
+/// A leaf before the root counts for its own clause. So a gate that breaks one requirement reads
+/// as that one clause, whatever else its mistake changes.
+pub fn attributed_in_case(differences: &[Difference]) -> Vec<&str> {
+    let mut out = vec![UNATTRIBUTED; differences.len()];
+    // The differences found on the case's own input, and those the search toward a body run
+    // found on it changed: each input has its own root.
+    for changed in [false, true] {
+        let of_input: Vec<usize> = (0..differences.len())
+            .filter(|&k| differences[k].shown_on_a_changed_input() == changed)
+            .collect();
+        attribute_from_root(differences, of_input, &mut out);
+    }
+    out
+}
+
+/// [`attributed_in_case`] for the differences `of_input` of one input, written to `out`.
+fn attribute_from_root<'d>(
+    differences: &'d [Difference],
+    mut order: Vec<usize>,
+    out: &mut [&'d str],
+) {
+    order.sort_by_key(|&k| causal_order(&differences[k]));
+    let mut root: Option<&str> = None;
+    for k in order {
+        let d = &differences[k];
+        out[k] = match root {
+            Some(r) => r,
+            None if leaf(d) => own_clause(d),
+            None => {
+                let own = own_clause(d);
+                root = Some(own);
+                own
+            }
+        };
+    }
+}
+
+/// The worst severity of the differences of `verdict` attributed to `clause`, if any is.
+fn attributed_to(verdict: &Verdict, clause: &str) -> Option<Severity> {
+    let Verdict::Fail { differences } = verdict else {
+        return None;
+    };
+    differences
+        .iter()
+        .zip(attributed_in_case(differences))
+        .filter(|(_, c)| *c == clause)
+        .map(|(d, _)| d.severity)
+        .min()
+}
+
+/// The clause a failed case is headlined by: that of its root cause ([`attributed_in_case`]);
+/// `None` for a case with no difference.
+pub fn headline(differences: &[Difference]) -> Option<&str> {
+    let attributed = attributed_in_case(differences);
+    (0..differences.len())
+        .min_by_key(|&k| {
+            let d = &differences[k];
+            (leaf(d), causal_order(d))
+        })
+        .map(|k| attributed[k])
+}
+
+/// The one clause each difference of a run's failed `results` is attributed to, by result and
+/// difference ([`attributed_in_case`]).
+pub fn attributed(results: &[CaseResult]) -> Vec<Vec<&str>> {
+    let failed = |r: &CaseResult| matches!(r.status, Status::Fail | Status::ExpectedFail);
     results
         .iter()
         .map(|r| match &r.verdict {
-            Verdict::Fail { differences } if failed(&r) => differences
-                .iter()
-                .map(|d| {
-                    let clauses = clauses_of(d);
-                    clauses
-                        .iter()
-                        .enumerate()
-                        .min_by_key(|(k, c)| (support.get(**c).copied().unwrap_or(0), *k))
-                        .map_or(UNATTRIBUTED, |(_, c)| *c)
-                })
-                .collect(),
+            Verdict::Fail { differences } if failed(r) => attributed_in_case(differences),
             _ => Vec::new(),
         })
         .collect()
@@ -161,15 +307,23 @@ pub fn of(results: &[CaseResult], counterexamples: &[Found]) -> Vec<Violation> {
         // Of the counterexamples naming the clause, the one that breaks it worst, the first on a
         // tie: one may have been taken toward SAFETY from the case it was found in, and the
         // violation is then reported at the worst severity any input shows it, with that input.
+        // A counterexample stands for the clause it was shrunk for, and for the clause its own
+        // differences are attributed to.
         let worst = counterexamples
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.clauses.contains(&v.clause))
-            .map(|(i, f)| {
-                let severity = broken_by(&f.verdict)
-                    .get(v.clause.as_str())
-                    .map(|(s, _)| *s);
-                (i, severity)
+            .filter_map(|(i, f)| {
+                let as_root = attributed_to(&f.verdict, &v.clause);
+                let shrunk_for = f.clauses.contains(&v.clause).then(|| {
+                    broken_by(&f.verdict)
+                        .get(v.clause.as_str())
+                        .map(|(s, _)| *s)
+                });
+                match (as_root, shrunk_for) {
+                    (Some(s), _) => Some((i, Some(s))),
+                    (None, Some(s)) => Some((i, s)),
+                    (None, None) => None,
+                }
             })
             .min_by_key(|(i, severity)| (severity.unwrap_or(Severity::Info), *i));
         v.counterexample = worst.map(|(i, _)| i);
@@ -301,10 +455,9 @@ pub(crate) mod tests {
         assert!(v.iter().all(|v| v.counterexample.is_none()));
     }
 
-    /// A difference counts for the most specific of its clauses: a general clause that many
-    /// failed cases name (as AR-ORDER-1 stands behind every trace) does not stand for a
-    /// difference that a clause fewer cases name explains, and stands for the differences
-    /// nothing more specific explains.
+    /// A difference counts for the first clause its member cites that does not stand behind
+    /// every member of a kind (as AR-ORDER-1 stands behind every trace), and for that general
+    /// clause only when its member cites nothing else.
     #[test]
     fn a_difference_counts_for_its_most_specific_clause() {
         let d = |clauses: &[&str]| difference(Severity::Order, "/trace", clauses);
@@ -329,6 +482,140 @@ pub(crate) mod tests {
         let by_case = attributed(&results);
         assert_eq!(by_case[0], ["AR-TOL-4"]);
         assert_eq!(by_case[3], ["AR-ORDER-1"]);
+    }
+
+    /// A difference with these values.
+    fn valued(
+        severity: Severity,
+        pointer: &str,
+        expected: serde_json::Value,
+        actual: serde_json::Value,
+        clauses: &[&str],
+    ) -> Difference {
+        Difference {
+            expected,
+            actual,
+            ..difference(severity, pointer, clauses)
+        }
+    }
+
+    /// A case's differences count for its root cause: the first of them in the order the gate
+    /// decides that is not mere information. A reader that strips what it should not reads an
+    /// allow where the reference's review fails by AR-TOL-10: the body that then runs, the
+    /// decision and the texts all count for AR-TOL-10, which the run leads with at SAFETY,
+    /// although the decision's clause is cited by more members.
+    #[test]
+    fn a_case_counts_for_its_root_cause() {
+        use serde_json::{Value, json};
+        let strip = vec![
+            valued(
+                Severity::Safety,
+                "/result/executed",
+                json!(false),
+                json!(true),
+                &["AR-RESULT-2", "AR-RES-FAIL-3"],
+            ),
+            valued(
+                Severity::Decision,
+                "/listener/kind",
+                json!("ask"),
+                json!("allow"),
+                &["AR-RES-FAIL-3"],
+            ),
+            valued(
+                Severity::Text,
+                "/listener/reason",
+                json!("Auto review failed"),
+                Value::Null,
+                &["AR-RES-FAIL-3", "MSG-ASK-FAILED", "AR-RES-MSG-1"],
+            ),
+            valued(
+                Severity::Info,
+                "/review/failure",
+                json!({"class": "protocol"}),
+                Value::Null,
+                &["AR-TOL-10", "AR-REVIEW-4"],
+            ),
+        ];
+        assert_eq!(attributed_in_case(&strip), ["AR-TOL-10"; 4]);
+        assert_eq!(headline(&strip), Some("AR-TOL-10"));
+        let other = vec![valued(
+            Severity::Decision,
+            "/listener/kind",
+            json!("ask"),
+            json!("deny"),
+            &["AR-RES-FAIL-3"],
+        )];
+        let results = vec![failed("A", false, strip), failed("B", false, other.clone())];
+        let v = of(&results, &[]);
+        assert_eq!(
+            (v[0].clause.as_str(), v[0].severity),
+            ("AR-TOL-10", Severity::Safety)
+        );
+        assert_eq!(
+            (v[1].clause.as_str(), v[1].severity),
+            ("AR-RES-FAIL-3", Severity::Decision)
+        );
+
+        // A text worded otherwise counts for its template, not for the decision behind it; what
+        // the requests carried counts for itself and explains nothing after it.
+        let worded = vec![
+            valued(
+                Severity::Info,
+                "/review/requests",
+                json!([]),
+                json!([{}]),
+                &["AR-RES-REQUEST-1"],
+            ),
+            valued(
+                Severity::Text,
+                "/listener/reason",
+                json!("Auto review failed for tool \"pwsh\": x"),
+                json!("review failed: x"),
+                &[
+                    "AR-DECIDE-1",
+                    "MSG-FAILED",
+                    "AR-MSG-1",
+                    "MSG-ERR-ENDED-DETAIL",
+                ],
+            ),
+            valued(
+                Severity::Text,
+                "/result/text",
+                json!("Error: Auto review failed for tool \"pwsh\": x"),
+                json!("Error: review failed: x"),
+                &["AR-RESULT-2", "MSG-ERROR-PREFIX", "AR-MSG-1"],
+            ),
+        ];
+        assert_eq!(
+            attributed_in_case(&worded),
+            ["AR-RES-REQUEST-1", "MSG-FAILED", "MSG-FAILED"]
+        );
+        assert_eq!(headline(&worded), Some("MSG-FAILED"));
+
+        // More requests than the reference made come before what their replies did: one repair
+        // too many counts for the budget, not for the failure the reference ended with.
+        let repaired = vec![
+            valued(
+                Severity::Info,
+                "/review/failure",
+                json!({"class": "protocol"}),
+                Value::Null,
+                &["AR-TOL-5", "AR-REVIEW-4"],
+            ),
+            valued(
+                Severity::Order,
+                "/review/attempts",
+                json!(2),
+                json!(3),
+                &["AR-RES-RETRY-1"],
+            ),
+        ];
+        assert_eq!(attributed_in_case(&repaired), ["AR-RES-RETRY-1"; 2]);
+        // Fewer: the gate stopped where the reference read a failure, which is the cause.
+        let mut stopped = repaired.clone();
+        stopped[1].actual = json!(1);
+        assert_eq!(attributed_in_case(&stopped), ["AR-TOL-5"; 2]);
     }
 
     /// Within a severity and level, the clause more cases break comes first.

@@ -32,6 +32,9 @@ pub struct Planted {
     /// How the defective gate carries a session's state from item to item: the reference's
     /// [`session::walk`] unless the mistake is in what a session carries.
     pub walk: fn(&SessionScenario, Profile) -> Vec<Step>,
+    /// The clause the mistake breaks, when a fixed-case run is to lead with it: the clause of the
+    /// root cause its violations are attributed to (`runner::violations`).
+    pub lead: Option<&'static str>,
 }
 
 impl Planted {
@@ -42,6 +45,7 @@ impl Planted {
             before,
             after: |_, _| {},
             walk: session::walk,
+            lead: None,
         }
     }
 
@@ -52,6 +56,7 @@ impl Planted {
             before: |_| {},
             after,
             walk: session::walk,
+            lead: None,
         }
     }
 
@@ -65,6 +70,15 @@ impl Planted {
             before: |_| {},
             after: |_, _| {},
             walk,
+            lead: None,
+        }
+    }
+
+    /// The plant, whose fixed-case run must lead with `clause`.
+    pub fn leading(self, clause: &'static str) -> Planted {
+        Planted {
+            lead: Some(clause),
+            ..self
         }
     }
 }
@@ -121,6 +135,12 @@ impl Implementation for Planted {
 
 /// The worst severity the fixed cases of `profile` find in `imp`, `None` when every case passes.
 pub fn by_fixed(imp: &mut dyn Implementation, profile: Profile) -> Option<Severity> {
+    fixed_run(imp, profile).0
+}
+
+/// The worst severity the fixed cases of `profile` find in `imp`, and the clause of the run's
+/// first violation (what every report leads with).
+fn fixed_run(imp: &mut dyn Implementation, profile: Profile) -> (Option<Severity>, Option<String>) {
     let all = cases::all(profile).unwrap();
     let report = runner::run(
         imp,
@@ -130,7 +150,11 @@ pub fn by_fixed(imp: &mut dyn Implementation, profile: Profile) -> Option<Severi
         &Expected::none(),
         &mut |_, _| {},
     );
-    worst(report.results.iter().map(|r| &r.verdict))
+    let first = runner::violations::of(&report.results, &[])
+        .into_iter()
+        .next()
+        .map(|v| v.clause);
+    (worst(report.results.iter().map(|r| &r.verdict)), first)
 }
 
 /// The worst severity `count` generated cases of `profile` (the CI seed) find in `imp`, search
@@ -232,14 +256,24 @@ fn python_space(c: char) -> bool {
 }
 
 /// Asserts that `plant` is found at `severity` by the fixed cases of `profile` and by `count`
-/// generated ones.
+/// generated ones, and that the fixed cases' run leads with the clause the plant breaks, where it
+/// names one ([`Planted::leading`]).
 fn found_at(plant: &mut Planted, profile: Profile, severity: Severity, count: usize) {
+    let (worst, first) = fixed_run(plant, profile);
     assert_eq!(
-        by_fixed(plant, profile),
+        worst,
         Some(severity),
         "{} under {profile}, fixed cases",
         plant.name
     );
+    if let Some(lead) = plant.lead {
+        assert_eq!(
+            first.as_deref(),
+            Some(lead),
+            "{} under {profile}: the run's first violation",
+            plant.name
+        );
+    }
     assert_eq!(
         by_generated(plant, profile, count),
         Some(severity),
@@ -269,7 +303,7 @@ fn a_baseline_gate_that_trims_before_json_parse_is_found_at_safety() {
     let plant = Planted::reading("JSON.parse(text.trim())", |s| {
         each_text(s, |t| autoreview::jsstring::trim(t).to_owned())
     });
-    found_at_safety(plant, Profile::BASELINE);
+    found_at_safety(plant.leading("AR-PARSE-4"), Profile::BASELINE);
 }
 
 /// A gate that trims the reply with Python's `str.strip()` before reading it: in the baseline
@@ -281,7 +315,13 @@ fn a_gate_that_strips_the_reply_as_python_does_is_found_at_safety() {
         let plant = Planted::reading("json.loads(text.strip())", |s| {
             each_text(s, |t| t.trim_matches(python_space).to_owned())
         });
-        found_at_safety(plant, profile);
+        // The baseline's JSON whitespace, the resilient allow standing alone.
+        let lead = if profile.reader() == autoreview::profile::Reader::Strict {
+            "AR-PARSE-4"
+        } else {
+            "AR-TOL-10"
+        };
+        found_at_safety(plant.leading(lead), profile);
     }
 }
 
@@ -295,7 +335,7 @@ fn a_tolerant_reader_that_trims_u0085_is_found_at_safety() {
                 .to_owned()
         })
     });
-    found_at_safety(plant, Profile::RESILIENT);
+    found_at_safety(plant.leading("AR-TOL-10"), Profile::RESILIENT);
 }
 
 /// A tolerant reader that takes any opening line without a brace as a fence's info string
@@ -317,7 +357,7 @@ fn a_tolerant_reader_that_accepts_any_fence_info_string_is_found_at_safety() {
             t.to_owned()
         })
     });
-    found_at_safety(plant, Profile::RESILIENT);
+    found_at_safety(plant.leading("AR-TOL-10"), Profile::RESILIENT);
 }
 
 /// A tolerant reader that reads the first of several candidates instead of failing on two that
@@ -346,7 +386,7 @@ fn a_tolerant_reader_that_reads_the_first_of_two_objects_is_found_at_safety() {
             }
         }
     });
-    found_at_safety(plant, Profile::RESILIENT);
+    found_at_safety(plant.leading("AR-TOL-6"), Profile::RESILIENT);
 }
 
 /// A tolerant reader that trims a text before it checks the size bound (AR-TOL-3: the text as
@@ -366,8 +406,8 @@ fn a_tolerant_reader_that_trims_before_the_size_bound_is_found_at_bounds() {
     // An allow padded past the bound is about one attempt in 3 600 (`direct::padded_near_bound`):
     // 8 000 cases meet it, 4 000 do not.
     assert_eq!(
-        by_fixed(&mut plant, Profile::RESILIENT),
-        Some(Severity::Bounds)
+        fixed_run(&mut plant, Profile::RESILIENT),
+        (Some(Severity::Bounds), Some("AR-TOL-3".to_owned()))
     );
     assert_eq!(
         by_generated(&mut plant, Profile::RESILIENT, 8_000),
@@ -395,7 +435,13 @@ fn a_reader_that_drops_lone_surrogate_names_is_found_at_safety() {
         let plant = Planted::reading("lone surrogate names dropped", |s| {
             each_text(s, drop_lone_surrogate_members)
         });
-        found_at_safety(plant, profile);
+        // The strict reader's unknown member, the tolerant reader's exact legal shape.
+        let lead = if profile.reader() == autoreview::profile::Reader::Strict {
+            "AR-PARSE-7"
+        } else {
+            "AR-TOL-8"
+        };
+        found_at_safety(plant.leading(lead), profile);
     }
 }
 
@@ -485,7 +531,7 @@ fn the_carrying_fold_without_a_mistake_passes() {
 /// body runs that must not: TEXT, from either kind of case.
 #[test]
 fn a_count_a_deny_does_not_reset_is_found_at_text() {
-    let mut plant = Planted::carrying("a deny keeps the failure count", |s, p| {
+    let plant = Planted::carrying("a deny keeps the failure count", |s, p| {
         carried(
             s,
             p,
@@ -498,6 +544,7 @@ fn a_count_a_deny_does_not_reset_is_found_at_text() {
             },
         )
     });
+    let mut plant = plant.leading("AR-RES-HINT-1");
     found_at(
         &mut plant,
         Profile::RESILIENT,
@@ -510,7 +557,7 @@ fn a_count_a_deny_does_not_reset_is_found_at_text() {
 /// as above.
 #[test]
 fn a_count_a_signal_raises_is_found_at_text() {
-    let mut plant = Planted::carrying("a signal's failure is counted", |s, p| {
+    let plant = Planted::carrying("a signal's failure is counted", |s, p| {
         carried(
             s,
             p,
@@ -523,6 +570,7 @@ fn a_count_a_signal_raises_is_found_at_text() {
             },
         )
     });
+    let mut plant = plant.leading("AR-RES-HINT-1");
     found_at(
         &mut plant,
         Profile::RESILIENT,
@@ -607,7 +655,7 @@ fn a_gate_that_repairs_once_too_often_is_found_at_bounds() {
     let plant = Planted::reading("one repair more than the budget", |s| {
         s.config.repair_attempts += 1;
     });
-    found_at_bounds(plant, Profile::RESILIENT);
+    found_at_bounds(plant.leading("AR-RES-RETRY-1"), Profile::RESILIENT);
 }
 
 /// A resilient gate that asks the human after a failed review even under `on_failure: deny`
@@ -618,7 +666,7 @@ fn a_gate_that_asks_where_it_must_fail_closed_is_found_at_bounds() {
     let plant = Planted::reading("on_failure: deny read as ask", |s| {
         s.config.on_failure = autoreview::scenario::OnFailure::Ask;
     });
-    found_at_bounds(plant, Profile::RESILIENT);
+    found_at_bounds(plant.leading("AR-RES-FAIL-3"), Profile::RESILIENT);
 }
 
 /// `String(value)` (AR-REVIEW-5) with every number written by [`python_str`].
