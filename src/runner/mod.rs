@@ -37,11 +37,6 @@ use crate::scenario::session::Input;
 pub use compare::{Difference, Severity};
 pub use judge::{Judge, Subject};
 
-/// The reports, where the tests of `violations` still reach them (`crate::runner::report`) until
-/// that file names `crate::report` itself.
-#[cfg(test)]
-pub(crate) use crate::report;
-
 /// An implementation under test.
 pub trait Implementation {
     /// How reports name it.

@@ -344,7 +344,7 @@ pub fn of(results: &[CaseResult], counterexamples: &[Found]) -> Vec<Violation> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::runner::report::specimen_result;
+    use crate::report::specimen_result;
     use crate::runner::{Broken, ImplError};
 
     /// A difference of `severity` at `pointer` naming `clauses`.
