@@ -182,22 +182,28 @@ pub struct StatusCounts {
 
 impl StatusCounts {
     /// The headings of [`StatusCounts::columns`], as the terminal and Markdown tables show them.
-    const COLUMNS: [&'static str; 12] = [
-        "cases", "pass", "fail", "n/a", "SAFETY", "DECISION", "ORDER", "TEXT", "INFO", "broken",
-        "xfail", "xpass",
+    const COLUMNS: [&'static str; 13] = [
+        "cases", "pass", "fail", "n/a", "SAFETY", "BOUNDS", "DECISION", "ORDER", "TEXT", "INFO",
+        "broken", "xfail", "xpass",
     ];
+
+    /// Where the severities' columns begin in [`StatusCounts::COLUMNS`]: one per severity, worst
+    /// first, as [`Severity::ALL`] has them.
+    const FIRST_SEVERITY: usize = 4;
 
     /// What the columns of [`StatusCounts::COLUMNS`] count, the lines under each summary table.
     const LEGEND: [&'static str; 3] = [
         "fail: failures that fail the run; n/a: not applicable, not sent (needs what the \
          implementation does not observe or lacks)",
-        "SAFETY, DECISION, ORDER, TEXT, INFO: failed cases by their worst difference; broken: \
-         failed cases with no outcome (a crash, a timeout, a protocol error)",
+        "SAFETY, BOUNDS, DECISION, ORDER, TEXT, INFO: failed cases by their worst difference \
+         (SAFETY: a body ran that nothing allowed; BOUNDS: one ran on an allow the spec does not \
+         let count there); broken: failed cases with no outcome (a crash, a timeout, a protocol \
+         error)",
         "xfail: failures --expect lists; xpass: passes of cases --expect lists as failures",
     ];
 
     /// The counts a summary table shows for this tally, in [`StatusCounts::COLUMNS`] order.
-    fn columns(&self) -> [usize; 12] {
+    fn columns(&self) -> [usize; 13] {
         let sev = |s: Severity| self.by_severity.get(&s).copied().unwrap_or(0);
         [
             self.cases,
@@ -205,6 +211,7 @@ impl StatusCounts {
             self.failed,
             self.not_applicable,
             sev(Severity::Safety),
+            sev(Severity::Bounds),
             sev(Severity::Decision),
             sev(Severity::Order),
             sev(Severity::Text),
@@ -567,6 +574,12 @@ pub(crate) mod tests {
     /// with what.
     #[test]
     fn the_summary_explains_its_columns_and_what_was_compared() {
+        // One column per severity, in the one worst-first order.
+        let at = StatusCounts::FIRST_SEVERITY;
+        assert_eq!(
+            StatusCounts::COLUMNS[at..at + Severity::ALL.len()],
+            Severity::ALL.map(Severity::as_str)
+        );
         let r = report(vec![case("A", Status::Pass)], &[]);
         let (terminal, md) = (text(&r, false, false), markdown(&r, false));
         let legend = StatusCounts::LEGEND.join(" ");
@@ -990,7 +1003,9 @@ pub(crate) mod tests {
         assert!(
             violations != 1
                 && rows.len() >= violations + 3
-                && rows[violations..].iter().all(|n| *n == 13),
+                && rows[violations..]
+                    .iter()
+                    .all(|n| *n == StatusCounts::COLUMNS.len() + 1),
             "{rows:?}\n{md}"
         );
     }

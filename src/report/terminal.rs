@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::{
     StatusCounts, VIOLATION_COLUMNS, headline, not_applicable_line, rank, tallies, violation_rows,
 };
-use crate::runner::{CaseResult, Difference, Report, Status, worddiff};
+use crate::runner::{CaseResult, Difference, Report, Severity, Status, worddiff};
 
 /// One difference for the terminal: texts as a word-level difference, other values in full.
 pub(super) fn terminal_difference(d: &Difference, color: bool) -> String {
@@ -115,11 +115,12 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
     let (areas, total) = tallies(report);
     let width = areas.iter().map(|(a, _)| a.len()).max().unwrap_or(5).max(5);
     // Right-aligned columns; a wider gap before the counts, the severities and `broken`.
-    let line = |name: &str, cells: [String; 12]| {
+    let line = |name: &str, cells: [String; 13]| {
         let mut l = format!("{name:width$}");
-        const WIDTHS: [usize; 12] = [5, 5, 5, 4, 6, 8, 5, 4, 4, 6, 5, 5];
+        const WIDTHS: [usize; 13] = [5, 5, 5, 4, 6, 6, 8, 5, 4, 4, 6, 5, 5];
         for (i, (cell, w)) in cells.iter().zip(WIDTHS).enumerate() {
-            let gap = if i == 0 || i == 4 || i == 9 {
+            let severities = StatusCounts::FIRST_SEVERITY;
+            let gap = if i == 0 || i == severities || i == severities + Severity::ALL.len() {
                 "  "
             } else {
                 " "

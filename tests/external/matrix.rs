@@ -163,7 +163,7 @@ fn tags(html: &str, name: &str) -> Vec<(usize, Attrs)> {
 /// The worst of a result as the page names it: the worst severity of its differences, or the
 /// kind of outcome it did not give, in capitals.
 fn worst(result: &Value) -> Option<String> {
-    const ORDER: [&str; 5] = ["SAFETY", "DECISION", "ORDER", "TEXT", "INFO"];
+    const ORDER: [&str; 6] = ["SAFETY", "BOUNDS", "DECISION", "ORDER", "TEXT", "INFO"];
     if let Some(ds) = result["differences"].as_array() {
         return ds
             .iter()

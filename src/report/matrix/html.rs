@@ -90,6 +90,7 @@ td.cell a, td.agg a { color: inherit; }
 .s-not-applicable { background: var(--na); color: var(--na-fg); }
 .s-absent { color: #8c959f; }
 .s-fail.w-SAFETY, td.agg.w-SAFETY { background: #82071e; color: #fff; }
+.s-fail.w-BOUNDS, td.agg.w-BOUNDS { background: #bc4c00; color: #fff; }
 td.agg.bad { background: var(--fail); color: var(--fail-fg); }
 td.agg.good { background: var(--pass); color: var(--pass-fg); }
 td.agg.none { color: #8c959f; }
@@ -98,6 +99,7 @@ td.agg.none { color: #8c959f; }
 article.failure { border: 1px solid var(--line); border-left: 4px solid var(--fail-fg); border-radius: 4px;
   padding: 8px 10px; margin: 8px 0; max-width: 1200px; }
 article.failure.sev-SAFETY { border-left-color: #82071e; border-left-width: 8px; }
+article.failure.sev-BOUNDS { border-left-color: #bc4c00; border-left-width: 6px; }
 article.failure.expected { border-left-color: #d4a72c; }
 article.failure h4 .sev { color: var(--fail-fg); }
 article.failure:target { outline: 3px solid #0969da; }
@@ -281,7 +283,7 @@ fn run_facts(c: &Column) -> String {
 }
 
 fn legend(out: &mut String) {
-    out.push_str("<p class=\"legend\"><span class=\"s-pass\">✓ pass</span><span class=\"s-fail\">✗ fail, with its worst severity (SAFETY &gt; DECISION &gt; ORDER &gt; TEXT &gt; INFO) or the outcome it did not give</span><span class=\"s-expected-fail\">xfail: failed as listed</span><span class=\"s-unexpected-pass\">✓ xpass: passed though listed</span><span class=\"s-not-applicable\">n/a: not applicable</span><span class=\"s-absent\">— not in the run</span></p>\n");
+    out.push_str("<p class=\"legend\"><span class=\"s-pass\">✓ pass</span><span class=\"s-fail\">✗ fail, with its worst severity (SAFETY: a body ran that nothing allowed &gt; BOUNDS: one ran on an allow the spec does not let count there &gt; DECISION &gt; ORDER &gt; TEXT &gt; INFO) or the outcome it did not give</span><span class=\"s-expected-fail\">xfail: failed as listed</span><span class=\"s-unexpected-pass\">✓ xpass: passed though listed</span><span class=\"s-not-applicable\">n/a: not applicable</span><span class=\"s-absent\">— not in the run</span></p>\n");
 }
 
 /// The matrix table; returns the failures its cells link to.
