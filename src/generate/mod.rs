@@ -149,6 +149,22 @@ pub fn scenario() -> Seeded<Scenario> {
     seeded(direct::scenario).shrinking_by(shrink::simpler_call)
 }
 
+/// [`scenario`], giving each of `recorded` — a seed as a proptest regression file writes it (hex)
+/// and the scenario, as JSON, it drew when the file was written — for its seed.
+pub fn scenario_recorded(recorded: &[(&str, &str)]) -> Recorded<Scenario> {
+    scenario().recorded(
+        recorded
+            .iter()
+            .map(|(cc, s)| {
+                (
+                    persisted_seed(cc),
+                    Scenario::from_json(s).expect("a recorded scenario reads"),
+                )
+            })
+            .collect(),
+    )
+}
+
 /// Reviewer text that is not a bare legal object, as [`direct::noisy_text`] draws it; a failing
 /// property shrinks it toward the empty text, a bare allow and the JSON it holds written plainly
 /// ([`simplest::texts`]).

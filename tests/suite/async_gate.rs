@@ -2,7 +2,7 @@
 //! on every fixed case and on generated scenarios, with the clock paused so no test sleeps.
 
 use autoreview::async_gate::scripted;
-use autoreview::generate::{Recorded, persisted_seed, scenario};
+use autoreview::generate::{Recorded, scenario_recorded};
 use autoreview::scenario::Scenario;
 use autoreview::{Profile, cases, decide};
 use proptest::prelude::*;
@@ -45,17 +45,7 @@ fn recorded() -> Recorded<Scenario> {
             "reviewer":{"finish":{"kind":"aborted","code":"TRANSPORT","message":"Connection error"}}}"#,
         ),
     ];
-    scenario().recorded(
-        recorded
-            .iter()
-            .map(|(cc, s)| {
-                (
-                    persisted_seed(cc),
-                    Scenario::from_json(s).expect("a recorded scenario reads"),
-                )
-            })
-            .collect(),
-    )
+    scenario_recorded(&recorded)
 }
 
 /// Replaying the regression file runs each recorded scenario, and nothing else.

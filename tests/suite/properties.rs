@@ -1,7 +1,7 @@
 //! Invariants the spec states, checked over generated scenarios (`autoreview::generate`) in every
 //! profile they hold for. Each property names the clauses it restates.
 
-use autoreview::generate::{Recorded, persisted_seed, scenario};
+use autoreview::generate::{Recorded, scenario_recorded};
 use autoreview::outcome::{Decision, Event};
 use autoreview::profile::AsksAgain;
 use autoreview::scenario::{
@@ -47,17 +47,7 @@ fn recorded() -> Recorded<Scenario> {
             "reviewer":{"text":"{\"risk\":\"low\",\"decision\":\"allow\"}"}}"#,
         ),
     ];
-    scenario().recorded(
-        recorded
-            .iter()
-            .map(|(cc, s)| {
-                (
-                    persisted_seed(cc),
-                    Scenario::from_json(s).expect("a recorded scenario reads"),
-                )
-            })
-            .collect(),
-    )
+    scenario_recorded(&recorded)
 }
 
 /// The values proptest gives a property when it only replays the failures `config` persisted.
