@@ -31,7 +31,8 @@ const MSG = {
   displayZh: 'Auto review 拒绝了此调用。',
   displayZhReason: (reason) => `Auto review 拒绝了此调用：${reason}`,
   failed: (name, error) => `Auto review of tool "${name}" failed; its body was not executed: ${error}`,
-  // Resilient: a failure asked about (AR-RES-FAIL-2), a combined ask (AR-RES-ASK-1), the hint.
+  // Where failures ask (rules.failures): a failure asked about (AR-RES-FAIL-2), a combined ask
+  // (AR-RES-ASK-1), the hint.
   askFailed: (name, error) => `Auto review of tool "${name}" failed: ${error}`,
   displayFailedEn: (error) => `Auto review could not complete for this call: ${error}`,
   displayFailedZh: (error) => `Auto review 未能完成对此调用的审查：${error}`,

@@ -96,7 +96,8 @@ class MSG:
     def failed(name: str, error: str) -> str:
         return f'Auto review of tool "{name}" failed; its body was not executed: {error}'
 
-    # Resilient: a failure asked about (AR-RES-FAIL-2), a combined ask (AR-RES-ASK-1), the hint.
+    # Where failures ask (rules["failures"]): a failure asked about (AR-RES-FAIL-2), a combined ask
+    # (AR-RES-ASK-1), the hint.
     @staticmethod
     def ask_failed(name: str, error: str) -> tuple[str, str, str]:
         return (
