@@ -639,7 +639,8 @@ fn adapter_command(subcommand: &str, command: Vec<String>) -> anyhow::Result<Vec
         ),
         Some(program) if program.trim().is_empty() => anyhow::bail!(
             "`{subcommand} -- {}`: the adapter's program is empty: is the variable that names it \
-             unset or empty (`-- \"$ADAPTER\"`)? Give the adapter's command after `--`",
+             unset or empty (`-- $ADAPTER`)? Give the adapter's command after `--`, as separate \
+             words",
             command
                 .iter()
                 .map(|a| autoreview::runner::quote::shell_quote(a))

@@ -417,6 +417,20 @@ pub struct Subprocess {
     last_broken: Option<String>,
 }
 
+/// What an OS error starting `program` says, and, where the program is not found and its name
+/// holds a space, that the whole string was taken as one program's name: a command given as one
+/// quoted word (`-- "$ADAPTER"`, `-- "node gate.js"`) is not split into words.
+fn spawn_failure(program: &str, e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound && program.contains(char::is_whitespace) {
+        format!(
+            "{e}: the whole of {program:?} was taken as one program's name, spaces included; give \
+             the command as separate words (`-- node gate.js`, or `-- $ADAPTER` without quotes)"
+        )
+    } else {
+        e.to_string()
+    }
+}
+
 impl Subprocess {
     /// Starts `command` (program and arguments, not run through a shell) and completes the
     /// handshake for `profile`.
@@ -477,7 +491,7 @@ impl Subprocess {
         // Started so that ending it ends whatever it started too (a process group, a job).
         let mut tree = Tree::spawn(command).map_err(|e| StartError::Spawn {
             command: self.command_line(),
-            message: e.to_string(),
+            message: spawn_failure(program, &e),
         })?;
         let (stdin, stdout, stderr_pipe) = tree.pipes();
         let stdin = stdin.ok_or_else(|| StartError::Spawn {

@@ -162,6 +162,38 @@ fn an_adapter_command_that_is_missing_or_empty_is_a_usage_error() {
     );
 }
 
+/// An adapter command given as one quoted word (`-- "$ADAPTER"` with `ADAPTER="node gate.js"`)
+/// names a program that does not exist: the error says the whole string was taken as one
+/// program's name and how to give the command, and no case runs.
+#[test]
+fn a_command_quoted_as_one_word_is_named_as_such() {
+    let out = autoreview(
+        &[
+            "check",
+            "--profile",
+            "baseline",
+            "--",
+            "no-such-runtime gate.js",
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("the whole of \"no-such-runtime gate.js\" was taken as one program's name"),
+        "{err}"
+    );
+    assert!(err.contains("as separate words"), "{err}");
+    assert!(out.stdout.is_empty(), "no case ran");
+    // A program not found whose name has no space gets the OS's word alone.
+    let out = autoreview(
+        &["check", "--profile", "baseline", "--", "no-such-runtime"],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("one program's name"), "{err}");
+}
+
 /// A selector that names no case suggests selectors that name cases of the profile run: no
 /// resilient-only ID in a baseline run.
 #[test]
