@@ -186,7 +186,20 @@ fn comparison(report: &Report, show: &dyn Fn(&str) -> String) -> String {
         if fixed == 1 { "" } else { "s" },
     );
     if let Some(seed) = report.seed {
-        let _ = write!(s, " and {generated} generated (seed {seed})");
+        // A drawn case may draw a session too: say the calls and the sessions apart, so that the
+        // count a run announces (`--generated N`, the calls) is the count it shows.
+        let sessions = report.session_draws.as_ref().map_or(0, |draws| {
+            (0..report.generated)
+                .filter(|&k| report.shard.is_none_or(|s| s.contains(k)) && draws.contains(k))
+                .count()
+        });
+        let calls = generated.saturating_sub(sessions);
+        let _ = write!(
+            s,
+            " and {generated} generated ({calls} call{}, {sessions} session{}; seed {seed})",
+            if calls == 1 { "" } else { "s" },
+            if sessions == 1 { "" } else { "s" },
+        );
     }
     if let Some(shard) = report.shard {
         let _ = write!(s, " in shard {shard}");

@@ -194,6 +194,47 @@ fn a_command_quoted_as_one_word_is_named_as_such() {
     assert!(!err.contains("one program's name"), "{err}");
 }
 
+/// The count of generated cases a run shows is the one it announces: `--generated N` draws N calls,
+/// and the sessions some of them draw too are counted apart.
+#[test]
+fn a_generated_run_says_its_calls_and_sessions_apart() {
+    let out = autoreview(
+        &[
+            "check",
+            "--profile",
+            "resilient",
+            "--generated",
+            "60",
+            "--seed",
+            "3",
+        ],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("compared: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let counts = line
+        .split_once(" fixed cases and ")
+        .and_then(|(_, rest)| rest.split_once("; seed 3)"))
+        .map(|(counts, _)| counts)
+        .unwrap_or_else(|| panic!("{line}"));
+    let number = |s: &str| -> usize { s.trim().parse().unwrap_or_else(|_| panic!("{line}")) };
+    let (all, rest) = counts
+        .split_once(" generated (")
+        .unwrap_or_else(|| panic!("{line}"));
+    let (calls, sessions) = rest
+        .split_once(" calls, ")
+        .unwrap_or_else(|| panic!("{line}"));
+    let sessions = sessions
+        .trim_end_matches(" sessions")
+        .trim_end_matches(" session");
+    assert_eq!(number(calls), 60, "{line}");
+    assert_eq!(number(all), 60 + number(sessions), "{line}");
+    assert!(number(sessions) > 0, "{line}");
+}
+
 /// A selector that names no case suggests selectors that name cases of the profile run: no
 /// resilient-only ID in a baseline run.
 #[test]
