@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    StatusCounts, VIOLATION_COLUMNS, headline, needs_text, not_applicable_line, rank, tallies,
-    timestamp, violation_rows,
+    StatusCounts, VIOLATION_COLUMNS, failing_worst_first, headline, needs_text,
+    not_applicable_line, tallies, timestamp, violation_rows,
 };
 use crate::runner::{CaseResult, Difference, Report, Status, Verdict, worddiff};
 
@@ -203,12 +203,7 @@ pub fn markdown(report: &Report, strict: bool) -> String {
     if let Some(line) = crate::features::not_implemented_line(&report.features) {
         let _ = writeln!(out, "\n{}", md_text(&line, line.len()));
     }
-    let mut failing: Vec<&CaseResult> = report
-        .results
-        .iter()
-        .filter(|r| matches!(r.status, Status::Fail | Status::UnexpectedPass))
-        .collect();
-    failing.sort_by_key(|r| rank(r));
+    let failing = failing_worst_first(report);
     if !failing.is_empty() {
         out.push_str("\n<details><summary>Failures, worst first</summary>\n\n");
         for r in failing.iter().take(100) {

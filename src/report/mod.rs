@@ -56,6 +56,18 @@ fn rank(r: &CaseResult) -> u8 {
     r.worst().map_or(u8::MAX, |w| w.rank())
 }
 
+/// The results a report lists as failures (those that fail the run, and unexpected passes), in
+/// the order of [`rank`]: what the terminal and Markdown reports both list.
+fn failing_worst_first(report: &Report) -> Vec<&CaseResult> {
+    let mut failing: Vec<&CaseResult> = report
+        .results
+        .iter()
+        .filter(|r| matches!(r.status, Status::Fail | Status::UnexpectedPass))
+        .collect();
+    failing.sort_by_key(|r| rank(r));
+    failing
+}
+
 impl CaseResult {
     /// Whether it passed (an unexpected pass passed too).
     pub fn passed(&self) -> bool {

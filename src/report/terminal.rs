@@ -5,9 +5,10 @@
 use std::fmt::Write as _;
 
 use super::{
-    StatusCounts, VIOLATION_COLUMNS, headline, not_applicable_line, rank, tallies, violation_rows,
+    StatusCounts, VIOLATION_COLUMNS, failing_worst_first, headline, not_applicable_line, tallies,
+    violation_rows,
 };
-use crate::runner::{CaseResult, Difference, Report, Severity, Status, worddiff};
+use crate::runner::{Difference, Report, Severity, Status, worddiff};
 
 /// One difference for the terminal: texts as a word-level difference, other values in full.
 pub(super) fn terminal_difference(d: &Difference, color: bool) -> String {
@@ -79,12 +80,7 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
         }
         out.push('\n');
     }
-    let mut failing: Vec<&CaseResult> = report
-        .results
-        .iter()
-        .filter(|r| matches!(r.status, Status::Fail | Status::UnexpectedPass))
-        .collect();
-    failing.sort_by_key(|r| rank(r));
+    let failing = failing_worst_first(report);
     for r in &failing {
         if r.status == Status::UnexpectedPass {
             let _ = writeln!(

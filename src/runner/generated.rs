@@ -891,7 +891,11 @@ fn raised(verdict: &Verdict, toward: &Verdict, step: &Toward) -> Verdict {
             .zip(roots)
             .filter(|(d, _)| d.severity.is_a_body_run());
         differences.extend(body_runs.map(|(d, root)| {
-            let mut clauses = vec![root.to_owned()];
+            // A root that names no clause adds none.
+            let mut clauses: Vec<String> = (root != super::violations::UNATTRIBUTED)
+                .then(|| root.to_owned())
+                .into_iter()
+                .collect();
             clauses.extend(d.clauses.iter().filter(|c| *c != root).cloned());
             compare::Difference {
                 clauses,

@@ -91,7 +91,7 @@ pub fn breaks(verdict: &Verdict, clause: &str, severity: Severity) -> bool {
 /// review's failure and its message): cited after the clause that decided the member, they
 /// explain no one difference, and a difference is attributed to them only when its member cites
 /// nothing else.
-const UNDER_EVERY_MEMBER: [&str; 8] = [
+const UNDER_EVERY_MEMBER: [&str; 7] = [
     "AR-ORDER-1",
     "AR-MSG-1",
     "AR-MSG-2",
@@ -99,7 +99,6 @@ const UNDER_EVERY_MEMBER: [&str; 8] = [
     "AR-REVIEW-4",
     "AR-REVIEW-5",
     "AR-REVIEW-6",
-    "AR-RESULT-1",
 ];
 
 /// Where the member `inner` of a call's outcome, differing as `d` shows, stands in the order the
@@ -107,17 +106,9 @@ const UNDER_EVERY_MEMBER: [&str; 8] = [
 /// review failed, how often it asked, the count it leaves, then the decision, the approval, the
 /// result and the trace that records them.
 fn causal_rank(inner: &str, d: &Difference) -> u8 {
-    // More requests than the reference made: the first of them is where the gate went another
-    // way (the reference had stopped), before anything it read from their replies.
-    let asked_again = inner == "/review/attempts"
-        && matches!((d.expected.as_u64(), d.actual.as_u64()), (Some(e), Some(a)) if a > e);
-    if asked_again {
-        return 2;
-    }
-    const ORDER: [&str; 13] = [
+    const ORDER: [&str; 12] = [
         "/review/routes",
         "/review/requests",
-        "(more requests than the reference's)",
         "/review/failure",
         "/review/attempts",
         "/review/consecutive_failures",
@@ -129,10 +120,21 @@ fn causal_rank(inner: &str, d: &Difference) -> u8 {
         "/event",
         "/error",
     ];
-    ORDER
-        .iter()
-        .position(|p| inner == *p || inner.starts_with(&format!("{p}/")))
-        .map_or(ORDER.len() as u8, |k| k as u8)
+    let place = |member: &str| {
+        ORDER
+            .iter()
+            .position(|p| member == *p || member.starts_with(&format!("{p}/")))
+            .unwrap_or(ORDER.len()) as u8
+    };
+    // More requests than the reference made: the first of them is where the gate went another
+    // way (the reference had stopped), just before anything it read from their replies.
+    let asked_again = inner == "/review/attempts"
+        && matches!((d.expected.as_u64(), d.actual.as_u64()), (Some(e), Some(a)) if a > e);
+    if asked_again {
+        2 * place("/review/failure")
+    } else {
+        2 * place(inner) + 1
+    }
 }
 
 /// A difference's place in the order a session is decided: its item, then its member's
@@ -155,8 +157,14 @@ fn worded(d: &Difference) -> bool {
 /// Whether a difference is information about a call that explains nothing after it (what the
 /// requests carried, the routes, an info object): it is its own cause, never another's.
 fn leaf(d: &Difference) -> bool {
-    let (_, rank) = causal_order(d);
-    rank <= 1 || d.pointer.contains("/info")
+    [
+        "/review/routes",
+        "/review/requests",
+        "/listener/info",
+        "/result/info",
+    ]
+    .iter()
+    .any(|m| d.pointer.contains(m))
 }
 
 /// The clause a difference's own member breaks: for a text worded otherwise, the template it
@@ -240,18 +248,6 @@ fn attributed_to(verdict: &Verdict, clause: &str) -> Option<Severity> {
         .filter(|(_, c)| *c == clause)
         .map(|(d, _)| d.severity)
         .min()
-}
-
-/// The clause a failed case is headlined by: that of its root cause ([`attributed_in_case`]);
-/// `None` for a case with no difference.
-pub fn headline(differences: &[Difference]) -> Option<&str> {
-    let attributed = attributed_in_case(differences);
-    (0..differences.len())
-        .min_by_key(|&k| {
-            let d = &differences[k];
-            (leaf(d), causal_order(d))
-        })
-        .map(|k| attributed[k])
 }
 
 /// The one clause each difference of a run's failed `results` is attributed to, by result and
@@ -538,7 +534,6 @@ pub(crate) mod tests {
             ),
         ];
         assert_eq!(attributed_in_case(&strip), ["AR-TOL-10"; 4]);
-        assert_eq!(headline(&strip), Some("AR-TOL-10"));
         let other = vec![valued(
             Severity::Decision,
             "/listener/kind",
@@ -591,7 +586,6 @@ pub(crate) mod tests {
             attributed_in_case(&worded),
             ["AR-RES-REQUEST-1", "MSG-FAILED", "MSG-FAILED"]
         );
-        assert_eq!(headline(&worded), Some("MSG-FAILED"));
 
         // More requests than the reference made come before what their replies did: one repair
         // too many counts for the budget, not for the failure the reference ended with.
