@@ -53,6 +53,20 @@ pub enum Request {
     Stop,
 }
 
+impl Request {
+    /// The runner's first message for a run under `profile`: the protocol, the profile's name and
+    /// its rules (a gate decides by these), and who sends it (`runner`, for the adapter's logs).
+    /// The one place a hello is made, for a run and for a repro line alike.
+    pub fn hello(profile: Profile, runner: impl Into<String>) -> Request {
+        Request::Hello {
+            protocol: VERSION,
+            profile,
+            rules: Some(profile.wire_rules()),
+            runner: runner.into(),
+        }
+    }
+}
+
 /// What the outcome of a `decide` with a canonical scenario holds (`spec/protocol.md`,
 /// "Canonical scenarios").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

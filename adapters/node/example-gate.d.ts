@@ -1,6 +1,6 @@
 // The API of example-gate.js, written by hand (see harness.d.ts).
 
-import type { FailureClass, Feature, Install, Observable, Profile, ReviewerChunk, RuleOffer } from './harness';
+import type { FailureClass, Feature, Install, Observable, ReviewerChunk, RuleOffer } from './harness';
 
 /** A reviewer's decision, read from its response. */
 export type ReviewerDecision = { decision: 'allow' } | { decision: 'deny'; reason?: string };
@@ -31,11 +31,6 @@ export declare function textOf(value: unknown): string;
 export declare function classifyErrorFinish(code: string, messageText: string): FailureClass;
 /** Every value of every rule the example gate implements (its hello's `rules`). */
 export declare const rules: RuleOffer;
-/**
- * The profiles whose rules the example gate implements, by name.
- * @deprecated use `rules`: the gate is checked against every profile whose rule values it lists.
- */
-export declare const profiles: Profile[];
 /** What the example gate observes. */
 export declare const observes: Observable[];
 /** The optional features the example gate implements: every one. */

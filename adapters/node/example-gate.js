@@ -740,8 +740,6 @@ module.exports = {
   classifyErrorFinish,
   // Every value of every rule the gate implements: a profile that recombines them is checked too.
   rules: RULES,
-  // Deprecated: the profiles whose rules it implements, named; use `rules`.
-  profiles: ['baseline', 'resilient'],
   observes: ['sessions', 'requests', 'session-log'],
   // The resilient profile's optional features this gate implements (spec/protocol.md).
   features: ['failure-hint', 'failure-class'],

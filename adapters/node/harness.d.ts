@@ -124,11 +124,10 @@ export type RuleOffer = {
 /** The services an integration keeps for its lifetime. */
 export interface Host {
   /**
-   * The run's profile's name, for logs (undefined when `runInput` is given `rules` and no
-   * `profile`). Decide by `rules`, never by this: a profile that recombines rule values has
-   * another name.
+   * The run's profile's name, for logs (undefined when `runInput` is given no `profile`). Decide
+   * by `rules`, never by this: a profile that recombines rule values has another name.
    */
-  readonly profile: Profile;
+  readonly profile: Profile | undefined;
   /**
    * The run's rules, as the runner's hello carries them: the reader, each rule where profiles
    * differ, and the `config` members the profile reads (a gate ignores the others).
@@ -312,8 +311,8 @@ interface ServeCommon {
    */
   rules?: RuleOffer;
   /**
-   * The profiles the gate can be checked against, by name. Default none when `rules` is given,
-   * otherwise `[DEFAULT_PROFILE]` (deprecated: give `rules`).
+   * The profiles the gate claims by name. Default none: with `rules` listed, the runner checks the
+   * gate against every profile they cover; with neither, it refuses the gate, saying so.
    */
   profiles?: Profile[];
   /** What the gate can observe (protocol 2); list only what it can express. Default none. */
@@ -337,19 +336,16 @@ export type ServeOptions = ServeCommon & ({ install: Install; gate?: undefined }
  * deciding each scenario under the rules the runner's hello carries (`Host.rules`). `--decide` on
  * the command line instead decides lines `{ rules, reply, world, scenario }` from stdin (as each
  * line of spec/fixtures/replay.jsonl holds them), one outcome line each; a line without `rules`
- * is decided under those of the profile named after `--decide` (deprecated), or answered with an
- * error saying where to get them.
+ * is answered with an error saying where to get them (a word after `--decide` only labels lines
+ * without their own `profile`).
  */
 export declare function serve(options: ServeOptions): void;
 
 /** Options of `runInput` and `runScenario`. */
 export interface RunOptions {
   /** The run's rules, as the runner's hello carries them (`autoreview profiles --json` lists each profile's). */
-  rules?: WireRules;
-  /**
-   * The profile's name, for `Host.profile`. Without `rules`, deprecated: its rules are those the
-   * kit knows for `baseline` and `resilient` (no other name). Neither given: `DEFAULT_PROFILE`'s.
-   */
+  rules: WireRules;
+  /** The profile's name, for `Host.profile` (logs only). */
   profile?: Profile;
   /** What the run observes. Default: all; `review.requests` is reported only with `requests`. */
   observes?: readonly Observable[];
@@ -436,12 +432,6 @@ export declare function runToolCall(world: CallWorld, listener: Listener | null)
 
 /** The newest protocol the harness speaks. */
 export declare const PROTOCOL: 2;
-/**
- * The profile a run uses when none is named, the project's one default (as `autoreview check`).
- * @deprecated a gate decides by `Host.rules`; the kit uses it only where neither rules nor a
- * profile are given.
- */
-export declare const DEFAULT_PROFILE: 'resilient';
 /** What a gate can declare it observes. */
 export declare const OBSERVABLES: readonly Observable[];
 /** What a framework can declare it lacks. */

@@ -35,46 +35,6 @@ const readline = require('node:readline');
 
 /** The newest protocol this harness speaks; it answers a protocol-1 runner with protocol 1. */
 const PROTOCOL = 2;
-// The profile a run uses when none is named: the project's one default, as in the runner.
-// Deprecated with every other use of a profile's name in the kit: a gate decides by `rules`.
-const DEFAULT_PROFILE = 'resilient';
-/**
- * Deprecated, for compatibility only: the rules of the two profiles the kit knew by name before the
- * runner's hello carried them (as spec/profiles/*.json stated them then). The kit reads them only
- * for a caller that names a profile and gives no rules: a runner whose hello has no `rules`,
- * `runInput(..., { profile })`, `--decide <profile>` with lines without `rules`. The kit's tests
- * hold them equal to the replay fixture's. Any other profile needs its rules given.
- */
-const NAMED_PROFILE_RULES = Object.freeze({
-  baseline: Object.freeze({
-    reader: 'strict',
-    failure_text: 'javascript',
-    asks_again: 'never',
-    deadline: false,
-    counts_failures: false,
-    session_id_in_requests: false,
-    route: 'session',
-    schema: 'header',
-    working_directory: 'required',
-    failures: 'deny',
-    preset_read: 'at-start',
-    config: Object.freeze([]),
-  }),
-  resilient: Object.freeze({
-    reader: 'tolerant',
-    failure_text: 'normalized',
-    asks_again: 'repair-and-retry',
-    deadline: true,
-    counts_failures: true,
-    session_id_in_requests: true,
-    route: 'configured-first',
-    schema: 'registry-first',
-    working_directory: 'deployment-fallback',
-    failures: 'ask',
-    preset_read: 'current',
-    config: Object.freeze(['on_failure', 'repair_attempts', 'transport_retries', 'review_timeout_ms', 'reviewer_route', 'failure_hint_after']),
-  }),
-});
 const WHERE_RULES_ARE = 'the runner\'s hello carries them, and `autoreview profiles --json` lists each profile\'s `rules`';
 
 /** A rules object as the runner's hello writes it, frozen; `what` says whose, for the error. */
@@ -84,14 +44,12 @@ function checkedRules(rules, what) {
 }
 
 /**
- * The rules to decide by: `rules` when given; otherwise, deprecated, those of the profile `profile`
- * names, for the two profiles the kit knew by name; otherwise an error saying where rules come from.
+ * The rules to decide by, as given (the runner's hello carries them); none given is an error saying
+ * where rules come from. `what` says whose, for the error.
  */
-function rulesFor(rules, profile, what) {
+function rulesFor(rules, what) {
   if (rules !== undefined && rules !== null) return checkedRules(rules, what);
-  if (typeof profile === 'string' && has(NAMED_PROFILE_RULES, profile)) return NAMED_PROFILE_RULES[profile];
-  const named = profile === undefined || profile === null ? 'no profile' : `the profile ${JSON.stringify(profile)}`;
-  throw new Error(`${what}: no \`rules\` given, and ${named} has none the kit knows by name: give the profile's rules (${WHERE_RULES_ARE})`);
+  throw new Error(`${what}: no \`rules\` given: a gate decides by the run's rules, not by a profile's name (${WHERE_RULES_ARE})`);
 }
 /** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
 const OBSERVABLES = ['sessions', 'requests', 'session-log'];
@@ -889,12 +847,12 @@ function installerOf({ install, gate } = {}) {
 /**
  * Decide one canonical scenario (spec/protocol.md, "Canonical scenarios") with the integration
  * `install` makes, as harness.d.ts documents: `options` holds the profile's rules (as the runner's
- * hello carries them) and its name, what the run observes (default: all) and the decide line's
- * `reply` and `world`. A profile's name without rules is deprecated (NAMED_PROFILE_RULES).
+ * hello carries them; required) and its name (optional, for logs), what the run observes
+ * (default: all) and the decide line's `reply` and `world`.
  */
 async function runInput(raw, install, options = {}) {
-  const profile = options.profile || (options.rules ? undefined : DEFAULT_PROFILE);
-  const rules = rulesFor(options.rules, profile, 'runInput');
+  const profile = options.profile || undefined;
+  const rules = rulesFor(options.rules, 'runInput');
   const observes = options.observes || OBSERVABLES;
   const scenario = decode(raw, options.world);
   const world = openSession(scenario, profile, rules, install, { ...options, profile, observes });
@@ -929,17 +887,17 @@ function runScenario(raw, gate, options = {}) {
  *
  * `rules` (protocol 2) lists, for each rule, the values the gate implements (spec/protocol.md,
  * "Rules"): the runner then checks it against any profile whose every rule value is listed, whether
- * or not `profiles` names it. Given `rules`, `profiles` defaults to none.
+ * or not `profiles` names it. `profiles` (default none) names profiles the gate claims by name; a
+ * gate that names none and lists no rules is refused by the runner, which says so.
  *
  * Each `decide` is run under the rules the runner's hello carried (`host.rules`); a hello without
- * them (a protocol-1 runner) gives those of the profile it names, for the two profiles the kit
- * knew by name (deprecated, NAMED_PROFILE_RULES).
+ * them (a runner older than the rules) gets an error reply to each `decide`, saying so.
  *
- * `node adapter.js --decide [<profile>]` instead reads lines `{ "rules", "reply", "world",
- * "scenario" }` on stdin (a decide line's members and the run's rules, as each line of
- * spec/fixtures/replay.jsonl holds them) and prints one outcome per line, for debugging (with
- * everything the gate observes). A line without `rules` is decided under those of `<profile>`
- * (deprecated), or answered with an error saying where to get them.
+ * `node adapter.js --decide` instead reads lines `{ "rules", "reply", "world", "scenario" }` on
+ * stdin (a decide line's members and the run's rules, as each line of spec/fixtures/replay.jsonl
+ * holds them) and prints one outcome per line, for debugging (with everything the gate observes).
+ * A line without `rules` is answered with an error saying where to get them. A word after
+ * `--decide` (a profile's name) labels lines without their own `profile`; it never decides.
  */
 function serve({ implementation, profiles, rules: offered, observes = [], lacks = [], features, install, gate, log: userLog } = {}) {
   const installer = installerOf({ install, gate });
@@ -951,7 +909,7 @@ function serve({ implementation, profiles, rules: offered, observes = [], lacks 
       throw new TypeError(`serve: rules must map each rule to the values the gate implements, e.g. { reader: ['strict', 'tolerant'], deadline: [false, true] }; got ${JSON.stringify(bad.length === 0 ? offered : Object.fromEntries([bad]))}`);
     }
   }
-  const named = profiles === undefined ? (offered === undefined ? [DEFAULT_PROFILE] : []) : profiles;
+  const named = profiles === undefined ? [] : profiles;
   const unknown = observes.filter((o) => !OBSERVABLES.includes(o));
   if (unknown.length > 0) throw new TypeError(`serve: observes names ${unknown.join(', ')}; known: ${OBSERVABLES.join(', ')}`);
   const declared = OBSERVABLES.filter((o) => observes.includes(o));
@@ -975,7 +933,7 @@ function serve({ implementation, profiles, rules: offered, observes = [], lacks 
 
   const decideFlag = process.argv.indexOf('--decide');
   const direct = decideFlag >= 0;
-  // `--decide <profile>`: the rules of lines without their own (deprecated).
+  // `--decide <profile>`: the name given to lines without their own `profile` (a label only).
   const directProfile = direct && process.argv[decideFlag + 1] !== undefined && !process.argv[decideFlag + 1].startsWith('-') ? process.argv[decideFlag + 1] : undefined;
   let profile; // the run's profile, as the runner's hello names it
   let rules; // the run's rules, as the runner's hello carries them
@@ -999,11 +957,11 @@ function serve({ implementation, profiles, rules: offered, observes = [], lacks 
     if (direct) {
       try {
         const lineRules = isObject(message) ? message.rules : undefined;
-        if ((lineRules === undefined || lineRules === null) && directProfile === undefined) {
+        if (lineRules === undefined || lineRules === null) {
           throw new Error(`--decide: this line has no \`rules\`; add the run's rules object beside "scenario" (each line of spec/fixtures/replay.jsonl has one, and \`autoreview profiles --json\` lists each profile's \`rules\`)`);
         }
         const lineProfile = isObject(message) && typeof message.profile === 'string' ? message.profile : directProfile;
-        write(await runInput(message.scenario, installer, { rules: lineRules ?? undefined, profile: lineProfile, observes: observed, reply: message.reply, world: message.world, log }));
+        write(await runInput(message.scenario, installer, { rules: lineRules, profile: lineProfile, observes: observed, reply: message.reply, world: message.world, log }));
       } catch (error) {
         write({ error: error && error.message ? error.message : String(error) });
       }
@@ -1016,7 +974,7 @@ function serve({ implementation, profiles, rules: offered, observes = [], lacks 
         if (message.protocol !== speaks) log(`[adapter] the runner speaks protocol ${message.protocol}; this adapter answers ${speaks}`);
         profile = message.profile;
         try {
-          rules = rulesFor(message.rules, profile, 'the runner\'s hello');
+          rules = rulesFor(message.rules, 'the runner\'s hello');
         } catch (error) {
           rules = undefined; // each decide says why
           log(`[adapter] ${error.message}`);
@@ -1039,8 +997,10 @@ function serve({ implementation, profiles, rules: offered, observes = [], lacks 
       }
       case 'decide':
         try {
-          if (rules === undefined) rules = rulesFor(undefined, profile || DEFAULT_PROFILE, 'the runner\'s hello');
-          const outcome = await runInput(message.scenario, installer, { rules, profile: profile || DEFAULT_PROFILE, observes: observed, reply: message.reply, world: message.world, log });
+          if (rules === undefined) {
+            throw new Error(`no rules to decide by: the runner's hello carried none this kit could read (a runner that sends none is older than the kit: update autoreview; the adapter's log says more)`);
+          }
+          const outcome = await runInput(message.scenario, installer, { rules, profile, observes: observed, reply: message.reply, world: message.world, log });
           write({ type: 'outcome', seq: message.seq, outcome });
         } catch (error) {
           log(`[adapter] decide ${message.seq} failed: ${error && error.stack ? error.stack : String(error)}`);
@@ -1068,7 +1028,6 @@ function serve({ implementation, profiles, rules: offered, observes = [], lacks 
 
 module.exports = {
   PROTOCOL,
-  DEFAULT_PROFILE,
   OBSERVABLES,
   CAPABILITIES,
   FEATURES,

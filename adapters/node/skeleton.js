@@ -52,7 +52,7 @@ const { install, rules } = require('./example-gate.js');
 serve({
   implementation: {
     name: 'example-gate', // your package, e.g. '@deepseek-ai/dsh-experimental-auto-review'
-    version: '0.2.0', // its version
+    version: '0.3.0', // its version
     language: 'javascript', // or 'typescript'
   },
   // For each rule (spec/protocol.md, "Rules"; `autoreview profiles --json` shows each profile's),

@@ -1291,7 +1291,9 @@ pub fn found(
         shell_quote(&json)
     );
     let implementation = (!command.is_empty()).then(|| {
-        let hello = serde_json::json!({"type": "hello", "protocol": crate::protocol::VERSION, "profile": profile, "runner": "repro"});
+        // The hello a run sends, rules and all: a gate decides by them.
+        let hello = serde_json::to_string(&crate::protocol::Request::hello(profile, "repro"))
+            .expect("a hello serializes");
         // An adapter that reads canonical scenarios gets the line a run sends it.
         let decide = match canonical.map(|input| super::subprocess::encode(input, true)) {
             Some(Ok(members)) => format!(
@@ -1303,7 +1305,7 @@ pub fn found(
         let argv: Vec<String> = command.iter().map(|a| shell_quote(a)).collect();
         format!(
             "printf '%s\\n' {} {} | {}",
-            shell_quote(&hello.to_string()),
+            shell_quote(&hello),
             shell_quote(&decide),
             argv.join(" ")
         )

@@ -568,12 +568,10 @@ impl Subprocess {
             };
             fail_with(running, message, hint)
         };
-        let hello = Request::Hello {
-            protocol: protocol::VERSION,
-            profile: self.profile,
-            rules: Some(self.profile.wire_rules()),
-            runner: format!("autoreview {}", env!("CARGO_PKG_VERSION")),
-        };
+        let hello = Request::hello(
+            self.profile,
+            format!("autoreview {}", env!("CARGO_PKG_VERSION")),
+        );
         if let Err(e) = running.write(&[&request_line(&hello)], self.limits.handshake_timeout) {
             return match e.0 {
                 // The pipe is closed: it already exited.

@@ -478,8 +478,9 @@ fn protocol2_lines() -> Vec<String> {
         .collect()
 }
 
-/// Each line decided by `node <script> --decide <profile>`, one output line per input line: the
-/// line's canonical form with the outcome it asks for, as a `decide` line carries them.
+/// Each line decided by `node <script> --decide`, one output line per input line: the line's
+/// canonical form with the outcome it asks for, as a `decide` line carries them, and the
+/// profile's rules (the kit knows no profile by name).
 fn decided_by_node(script: &str, profile: Profile, lines: &[String]) -> Vec<String> {
     let lines: Vec<String> = lines
         .iter()
@@ -490,14 +491,14 @@ fn decided_by_node(script: &str, profile: Profile, lines: &[String]) -> Vec<Stri
             } else {
                 "session"
             };
-            json!({"reply": reply, "world": canonical::world(&input), "scenario": canonical::input(&input)})
+            json!({"rules": profile.wire_rules(), "reply": reply, "world": canonical::world(&input), "scenario": canonical::input(&input)})
                 .to_string()
         })
         .collect();
     use std::io::{BufRead, Write};
     let mut child = std::process::Command::new("node")
         .arg(format!("{NODE_DIR}/{script}"))
-        .args(["--decide", &profile.to_string()])
+        .arg("--decide")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::inherit())
@@ -654,7 +655,7 @@ fn the_kit_answers_each_protocol_in_its_own_terms() {
                 serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap()
             };
             let hello = ask(
-                json!({"type": "hello", "protocol": protocol, "profile": "baseline", "runner": "test"}),
+                json!({"type": "hello", "protocol": protocol, "profile": "baseline", "rules": Profile::BASELINE.wire_rules(), "runner": "test"}),
             );
             let what = format!("{script} under protocol {protocol}");
             assert_eq!(hello["protocol"], json!(protocol), "{what}");

@@ -104,18 +104,11 @@ test('the example gate reaches the reference outcome of every line', async () =>
   assert.deepEqual(failed, []);
 });
 
-test('a profile named without rules (deprecated) is decided under the rules the fixture gives it', async () => {
-  // The kit's compatibility table of the two profiles it knew by name must not drift from their files.
-  const failed = [];
-  for (const line of lines) {
-    const options = { reply: line.reply, world: line.world, log: () => {} };
-    const byRules = await runInput(line.scenario, install, { ...options, rules: line.rules });
-    const byName = await runInput(line.scenario, install, { ...options, profile: line.profile });
-    try {
-      assert.deepEqual(byName, byRules);
-    } catch (error) {
-      failed.push(`${line.profile} ${line.case}: ${error.message.slice(0, 300)}`);
-    }
-  }
-  assert.deepEqual(failed, []);
+test('a profile named without rules is refused, saying where rules come from (kit 0.3.0)', async () => {
+  // The kit decides by the run's rules only: no name stands for rules any more.
+  const line = lines[0];
+  await assert.rejects(
+    runInput(line.scenario, install, { profile: line.profile, reply: line.reply, world: line.world, log: () => {} }),
+    /runInput: no `rules` given: a gate decides by the run's rules, not by a profile's name \(the runner's hello carries them, and `autoreview profiles --json` lists each profile's `rules`\)/,
+  );
 });

@@ -35,15 +35,14 @@ from .jsvalues import js_json, js_number, js_string
 from .outcome import CallRecord, build_outcome, prefix_only
 from .protocol import PROTOCOL, serve
 from .rules import RULE_VALUES, RULES
-from .scenario import DEFAULT_PROFILE, Config, decode
+from .scenario import Config, decode
 from .signals import AbortController, Aborted, AbortSignal
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, Env, GateError, Host, run_input
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "CAPABILITIES",
-    "DEFAULT_PROFILE",
     "FEATURES",
     "OBSERVABLES",
     "PROTOCOL",

@@ -26,8 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, Any
 
 from .api import Installer
-from .rules import WHERE, check_rules, implemented_rules, rules_of_profile
-from .scenario import DEFAULT_PROFILE
+from .rules import WHERE, check_rules, implemented_rules
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, run_input
 
 __all__ = ["PROTOCOL", "serve"]
@@ -53,7 +52,7 @@ def serve(
     *,
     implementation: Mapping[str, str],
     install: Installer,
-    profiles: Sequence[str] = (DEFAULT_PROFILE,),
+    profiles: Sequence[str] = (),
     observes: Iterable[str] = (),
     lacks: Iterable[str] = (),
     features: Iterable[str] | None = None,
@@ -66,7 +65,8 @@ def serve(
     """Serve a gate over the adapter protocol; returns the exit status.
 
     ``implementation`` is ``{"name", "version", "language", "homepage"?}``; ``profiles`` the
-    profiles the gate can be checked against; ``observes`` what it can observe (``sessions``,
+    profiles the gate claims by name (default none: a gate that names none and lists no ``rules``
+    is refused by the runner, which says so); ``observes`` what it can observe (``sessions``,
     ``requests``, ``session-log``: list only what it can express — a case that needs something
     left out is not applicable, never sent, never a pass); ``lacks`` what its framework cannot
     express (``deny-reason``, ``ask-reason``, ``abort-signal``), sent only when not empty;
@@ -75,8 +75,14 @@ def serve(
     ``rules`` the values of each rule the gate implements (``{"reader": ("strict", "tolerant"),
     "deadline": (False, True), ...}``; :data:`autoreview_kit.RULE_VALUES` lists every one), sent
     only when given: the runner then checks the gate against any profile whose every rule value is
-    listed, besides those ``profiles`` names (spec/protocol.md, "Rules"). A gate that lists
-    ``rules`` decides by ``host.rules``, never by the profile's name, and may name no profile.
+    listed, besides those ``profiles`` names (spec/protocol.md, "Rules"). Every gate decides by
+    ``host.rules``, the rules the runner's hello carries, never by the profile's name; a hello
+    without them (a runner older than the rules) gets an error reply to each ``decide``.
+
+    ``--decide`` on the command line instead reads lines ``{"rules", "reply", "world",
+    "scenario"}`` (as each line of spec/fixtures/replay.jsonl holds them) and writes one outcome
+    per line; a line without ``rules`` is answered with an error saying where to get them, and a
+    word after ``--decide`` only labels lines without their own ``profile``.
     """
     declared = [o for o in OBSERVABLES if o in set(observes)]
     unknown = sorted(set(observes) - set(OBSERVABLES))
@@ -133,7 +139,7 @@ def serve(
                 write({"error": str(error)})
         return 0
 
-    profile: str | None = DEFAULT_PROFILE
+    profile: str | None = None
     run_rules: Mapping[str, Any] | None = None
     observed: list[str] = []
     for raw in stdin:
@@ -150,13 +156,11 @@ def serve(
             speaks = PROTOCOL if type(runner) is int and runner >= PROTOCOL else 1
             if runner != speaks:
                 log(f"[adapter] the runner speaks protocol {runner}; this adapter answers {speaks}")
-            profile = message.get("profile", DEFAULT_PROFILE)
+            profile = message.get("profile")
             try:
-                if "rules" in message:
-                    run_rules = check_rules(message["rules"])
-                else:  # a runner older than the rules: the rules of a profile the kit knows by name
-                    log(f"[adapter] the runner's hello states no rules; using those of the profile {profile}")
-                    run_rules = rules_of_profile(profile)
+                if "rules" not in message:
+                    raise ValueError("the runner's hello carries no rules (a runner older than this kit: update autoreview)")
+                run_rules = check_rules(message["rules"])
             except ValueError as error:
                 run_rules = None
                 log(f"[adapter] cannot decide: {error}")

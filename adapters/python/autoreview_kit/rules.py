@@ -48,12 +48,11 @@ rule                       values
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["RULE_VALUES", "RULES", "check_rules", "implemented_rules", "rules_of_profile"]
+__all__ = ["RULE_VALUES", "RULES", "check_rules", "implemented_rules"]
 
 #: Every rule the runner's hello states, in the order it writes them.
 RULES = (
@@ -88,50 +87,6 @@ RULE_VALUES: Mapping[str, tuple[Any, ...]] = MappingProxyType(
 )
 
 WHERE = "`autoreview profiles --json` prints every profile with its rules"
-
-# Deprecated, for callers that name a profile without its rules (``run_input(profile=...)``,
-# a runner older than the rules): the rules of the two profiles the project shipped first, as
-# `autoreview profiles --json` printed them. A profile added since is not here: pass its rules.
-_PROFILE_RULES: Mapping[str, Mapping[str, Any]] = MappingProxyType(
-    {
-        "baseline": {
-            "reader": "strict",
-            "failure_text": "javascript",
-            "asks_again": "never",
-            "deadline": False,
-            "counts_failures": False,
-            "session_id_in_requests": False,
-            "route": "session",
-            "schema": "header",
-            "working_directory": "required",
-            "failures": "deny",
-            "preset_read": "at-start",
-            "config": [],
-        },
-        "resilient": {
-            "reader": "tolerant",
-            "failure_text": "normalized",
-            "asks_again": "repair-and-retry",
-            "deadline": True,
-            "counts_failures": True,
-            "session_id_in_requests": True,
-            "route": "configured-first",
-            "schema": "registry-first",
-            "working_directory": "deployment-fallback",
-            "failures": "ask",
-            "preset_read": "current",
-            "config": [
-                "on_failure",
-                "repair_attempts",
-                "transport_retries",
-                "review_timeout_ms",
-                "reviewer_route",
-                "failure_hint_after",
-            ],
-        },
-    }
-)
-
 
 def check_rules(rules: Any) -> Mapping[str, Any]:
     """The run's rules as a read-only mapping (``config`` a tuple), checked: a mapping naming every
@@ -171,17 +126,3 @@ def implemented_rules(rules: Mapping[str, Iterable[Any]]) -> dict[str, list[Any]
             raise ValueError(f"serve: rules.{name} lists {unknown!r}; known: {list(known)!r}")
         out[name] = [k for k in known if any(type(v) is type(k) and v == k for v in listed)]
     return {name: out[name] for name in RULES if name in out}
-
-
-def rules_of_profile(profile: str) -> Mapping[str, Any]:
-    """Deprecated: the rules of a profile the kit knows by name, for callers that pass a profile's
-    name without its rules. Warns (DeprecationWarning); raises ValueError for any other name."""
-    if profile not in _PROFILE_RULES:
-        raise ValueError(f"no rules for the profile {profile!r}: pass the profile's rules; {WHERE}")
-    warnings.warn(
-        f"deciding by the profile's name ({profile!r}) without its rules is deprecated: pass rules "
-        f"(the runner's hello carries them; {WHERE})",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    return check_rules(_PROFILE_RULES[profile])

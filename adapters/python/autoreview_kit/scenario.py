@@ -13,12 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DEFAULT_PROFILE", "LIFECYCLE_ABORTS", "Config", "Route", "decode"]
-
-# The profile a run uses when none is named: the project's one default, as in the runner. A name
-# to label and to default to, never to decide by: a gate decides by ``host.rules``. (Deprecated
-# use: the kit decides by this profile's rules when a caller gives neither rules nor a profile.)
-DEFAULT_PROFILE = "resilient"
+__all__ = ["LIFECYCLE_ABORTS", "Config", "Route", "decode"]
 
 LIFECYCLE_ABORTS = ("lifecycle-before-review", "lifecycle-after-review", "lifecycle-during-downstream")
 

@@ -52,8 +52,8 @@ from .api import (
 )
 from .clock import WORLD, Stalled, VirtualClock, VirtualTimeLoop
 from .outcome import CallRecord, FailureReport, build_outcome, listener_record
-from .rules import check_rules, rules_of_profile
-from .scenario import DEFAULT_PROFILE, LIFECYCLE_ABORTS, Config, decode
+from .rules import WHERE, check_rules
+from .scenario import LIFECYCLE_ABORTS, Config, decode
 from .signals import AbortController, AbortSignal
 
 __all__ = [
@@ -213,17 +213,14 @@ class Host:
     approval: ApprovalPolicies
     sessions: SessionList
     log: Callable[..., None]
-    #: Keyword-only, so that the positional fields stay as they were; left out (deprecated), the
-    #: rules of ``profile``, which must be a profile the kit knows by name.
+    #: Keyword-only, so that the positional fields stay as they were; required (a ValueError
+    #: otherwise, saying where rules come from).
     rules: Mapping[str, Any] = field(default=None, kw_only=True)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
-        rules = self.rules
-        if rules is None:
-            rules = rules_of_profile(self.profile) if self.profile is not None else None
-            if rules is None:
-                raise ValueError("Host needs rules or a profile's name")
-        object.__setattr__(self, "rules", check_rules(rules))
+        if self.rules is None:
+            raise ValueError(f"Host needs the run's rules: the kit knows no profile by name; {WHERE}")
+        object.__setattr__(self, "rules", check_rules(self.rules))
 
     def ensure_working_directory(self, session: Session) -> str:
         """The header's working directory, else the deployment's (AR-RES-CWD-1)."""
@@ -709,16 +706,12 @@ def run_input(
     (``{"id", "calls": [...]}``). Raises :class:`GateError` when the gate raises or returns
     something that is not a decision, ValueError when ``rules`` is not the rules of a profile.
     ``observes`` says what the run observes: ``review.requests`` is reported only with
-    ``requests``.
-
-    Deprecated: without ``rules``, the rules of ``profile`` (default: the project's default
-    profile) when the kit knows that name, with a DeprecationWarning; a ValueError otherwise."""
+    ``requests``. Without ``rules``, a ValueError saying where they come from: the kit knows no
+    profile by name."""
     observes = tuple(observes)
     if rules is None:
-        profile = DEFAULT_PROFILE if profile is None else profile
-        rules = rules_of_profile(profile)
-    else:
-        rules = check_rules(rules)
+        raise ValueError(f"run_input: no rules given: a gate decides by the run's rules, not by a profile's name; {WHERE}")
+    rules = check_rules(rules)
     sc = decode(raw, world)
     w = _World(sc, profile, rules, install, observes, log)
     try:

@@ -2,15 +2,13 @@
 
 import unittest
 
-import warnings
-
 from kit_path import call, rules_of, scenario, text, world
 
-from autoreview_kit import DEFAULT_PROFILE, GateError, run_input
+from autoreview_kit import GateError, run_input
 from autoreview_kit.example_gate import install
 
 
-def decide(sc, install, profile=DEFAULT_PROFILE, **options):
+def decide(sc, install, profile="resilient", **options):
     """``run_input`` of ``sc`` under the rules of ``profile``, with the world's answers at their
     defaults."""
     return run_input(sc, install, world=world(sc), rules=rules_of(profile), **options)
@@ -119,21 +117,13 @@ class Rules(unittest.TestCase):
         self.assertIn("preset_read", str(caught.exception))
         self.assertIn("autoreview profiles --json", str(caught.exception))
 
-    def test_the_rules_the_kit_still_knows_by_name_are_the_fixtures(self):
-        from autoreview_kit.rules import _PROFILE_RULES
-
-        self.assertEqual({name: dict(rules) for name, rules in _PROFILE_RULES.items()}, {name: rules_of(name) for name in _PROFILE_RULES})
-
-    def test_a_profiles_name_alone_still_decides_with_a_deprecation_warning(self):
-        for profile in ("baseline", "resilient"):
-            with self.assertWarns(DeprecationWarning):
-                by_name = run_input(scenario(), install, world=world(scenario()), profile=profile, reply="call")
-            self.assertEqual(by_name, decide(scenario(), install, profile=profile, reply="call"))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
+    def test_a_profiles_name_alone_is_refused_saying_where_rules_come_from(self):
+        # Kit 0.3.0 knows no profile by name: not the shipped ones, not another.
+        for profile in ("baseline", "resilient", "mine", None):
             with self.assertRaises(ValueError) as caught:
-                run_input(scenario(), install, world=world(scenario()), profile="mine", reply="call")
-        self.assertIn("autoreview profiles --json", str(caught.exception))
+                run_input(scenario(), install, world=world(scenario()), profile=profile, reply="call")
+            self.assertIn("run_input: no rules given", str(caught.exception))
+            self.assertIn("autoreview profiles --json", str(caught.exception))
 
 
 class Sessions(unittest.TestCase):
