@@ -26,6 +26,7 @@ mod readme; // the README stays a doorway; every documentation link resolves
 mod replay; // the replay fixture the kits replay is fresh and covers every canonical member
 mod rows; // one case and one snapshot per decision-table row
 mod runner; // the runner against the reference served over the protocol
+mod safety; // SAFETY is a body run nobody allowed, over drawn calls and sessions
 mod schema; // the JSON Schemas name the documented members; the TypeScript declarations are fresh
 mod sessions; // each call of a drawn session is that call alone in the state the session reached
 mod shared_dir; // directories the tests of one run share, under target/tmp
