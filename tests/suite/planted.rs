@@ -217,6 +217,66 @@ fn a_reworded_result_is_found_at_text_by_each_kind_of_case() {
     );
 }
 
+/// Rewrites every text of an outcome a human or the model reads (the listener's reason, the
+/// approval's, the result's) by `f`.
+fn each_outcome_text(o: &mut Outcome, f: impl Fn(&str) -> String) {
+    use autoreview::outcome::Decision;
+    let mut texts: Vec<&mut String> = Vec::new();
+    match &mut o.listener {
+        Some(Decision::Deny { reason, .. })
+        | Some(Decision::Ask {
+            reason: Some(reason),
+            ..
+        }) => texts.push(reason),
+        _ => {}
+    }
+    if let Some(a) = &mut o.approval
+        && let Some(reason) = &mut a.reason
+    {
+        texts.push(reason);
+    }
+    if let Some(t) = &mut o.result.text {
+        texts.push(t);
+    }
+    for t in texts {
+        *t = f(t);
+    }
+}
+
+/// A gate that words one template its own way, and nothing else, reads as that template: the
+/// run's first violation is `MSG-FAILED` for a gate that words the denial of a failed review its
+/// own way (under either profile: the baseline denies every failure, the resilient one under
+/// `on_failure: deny`), `MSG-ASK-FAILED` for one that words the question after a failed review.
+#[test]
+fn a_gate_that_words_one_failure_template_its_own_way_reads_as_that_template() {
+    let failed = |_: &Scenario, o: &mut Outcome| {
+        each_outcome_text(o, |t| {
+            t.replace(
+                "\" failed; its body was not executed: ",
+                "\" was stopped, the review failed: ",
+            )
+        })
+    };
+    let asked = |_: &Scenario, o: &mut Outcome| {
+        each_outcome_text(o, |t| {
+            t.replacen("\" failed: ", "\" could not be reviewed: ", 1)
+        })
+    };
+    for profile in Profile::all() {
+        let mut plant = Planted::writing("MSG-FAILED worded its own way", failed);
+        assert_eq!(
+            fixed_run(&mut plant, profile),
+            (Some(Severity::Text), Some("MSG-FAILED".to_owned())),
+            "{profile}"
+        );
+    }
+    let mut plant = Planted::writing("MSG-ASK-FAILED worded its own way", asked);
+    assert_eq!(
+        fixed_run(&mut plant, Profile::RESILIENT),
+        (Some(Severity::Text), Some("MSG-ASK-FAILED".to_owned()))
+    );
+}
+
 // Reader plants: each rewrites the reply as a defective reader would see it, and the reference
 // then reads what is left, so the plant differs from the reference exactly where the mistake
 // does. Each is caught at SAFETY by the fixed cases alone and by generated cases alone: every one
