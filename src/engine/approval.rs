@@ -64,10 +64,12 @@ pub fn request(
     // AR-DISPOSE-3: the policy in force when the service is asked.
     let policy = disposal::policy_at_approval(run.s);
     if policy.effective() == ApprovalPolicy::Never {
-        cite(&["AR-APPROVAL-2"]);
+        // The clause that decided the answer first: disposal's `never` where disposal wrote it
+        // (AR-DISPOSE-3), the service's rule for `never` (AR-APPROVAL-2) after it.
         if policy != run.s.policy {
             cite(&["AR-DISPOSE-3"]);
         }
+        cite(&["AR-APPROVAL-2"]);
         return (record(ApprovalAnswer::Rejected, false), Answered::Rejected);
     }
     cite(&["AR-APPROVAL-2"]);

@@ -684,7 +684,7 @@ fn an_ignored_selection_of_auto_is_found_at_safety() {
 /// where the approval service answers by itself and asks nobody: BOUNDS.
 #[test]
 fn a_transport_that_ignores_disposal_is_found_at_bounds() {
-    let mut plant = Planted::writing("run_code ignores a disposal begun before it", |s, o| {
+    let plant = Planted::writing("run_code ignores a disposal begun before it", |s, o| {
         if s.tool.call == CallKind::RunCode && s.abort == AbortPoint::LifecycleBeforeReview {
             let mut undisposed = s.clone();
             undisposed.abort = AbortPoint::None;
@@ -695,6 +695,7 @@ fn a_transport_that_ignores_disposal_is_found_at_bounds() {
                 (u.listener, u.approval, u.result, u.trace);
         }
     });
+    let mut plant = plant.leading("AR-DISPOSE-3");
     for profile in Profile::all() {
         found_at(&mut plant, profile, Severity::Bounds, SESSION_CASES);
     }
