@@ -445,12 +445,17 @@ impl<C: ReviewerClient> AutoReview<C> {
                 purpose = next;
                 continue;
             }
-            // AR-CANCEL-6: an `aborted` failure after a signal aborted is the gate's own doing.
+            // AR-CANCEL-6: an `aborted` failure after a signal aborted is the gate's own doing,
+            // and its message implementation-defined.
             let own = matches!(&settled, Settlement::Failed(f) if f.class == FailureClass::Aborted)
                 && signal.is_aborted();
-            if !own {
-                basis.extend(read);
-            }
+            let settled = match settled {
+                Settlement::Failed(f) if own => Settlement::Failed(review::after_signal(f)),
+                settled => {
+                    basis.extend(read);
+                    settled
+                }
+            };
             return (settled, routes, own, basis);
         }
     }

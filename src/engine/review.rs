@@ -412,6 +412,17 @@ pub fn signal_ended(by: EndedBy) -> FailureNote {
     )
 }
 
+/// AR-CANCEL-6: an `aborted` failure that settles after the caller's or the lifecycle's signal
+/// aborted the review. A runtime reports a cancelled request as an aborted finish, whatever code
+/// and message it carries, and a gate cannot tell that finish from the provider's: its class stays
+/// `aborted`, its message is implementation-defined in its entirety, as that of a request the
+/// signal ended (AR-MSG-3). The reference keeps the provider's words.
+pub fn after_signal(mut failure: FailureNote) -> FailureNote {
+    failure.message.prefix = Some(0);
+    failure.message = failure.message.citing(&["AR-CANCEL-6", "AR-MSG-3"]);
+    failure
+}
+
 /// AR-REVIEW-9: a request needs a complete route. The baseline takes the session's (its latest
 /// request header); the resilient profile takes a configured reviewer route first
 /// (AR-RES-ROUTE-1), which the configuration guarantees complete.
@@ -580,7 +591,8 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool, Vec
             Settlement::Failed(failure)
                 if aborted.is_some() && failure.class == FailureClass::Aborted =>
             {
-                return (settled, routes, true, Vec::new());
+                let failure = after_signal(failure.clone());
+                return (Settlement::Failed(failure), routes, true, Vec::new());
             }
             _ => return (settled, routes, false, read),
         }
