@@ -84,6 +84,14 @@ impl Citations {
         }
     }
 
+    /// Cites `id` for the member at `pointer` before what it cites already: the clause it rests on
+    /// first.
+    pub fn cite_first(&mut self, pointer: &str, id: &'static str) {
+        let ids = self.0.entry(pointer.to_owned()).or_default();
+        ids.retain(|i| *i != id);
+        ids.insert(0, id);
+    }
+
     /// Cites each of `ids` for the member at `pointer`, in order.
     pub fn cite_all(&mut self, pointer: &str, ids: &[&'static str]) {
         for id in ids {

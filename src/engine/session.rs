@@ -12,6 +12,10 @@ use crate::scenario::{ApprovalPolicy, Policy, Preset, Scenario};
 
 use super::review::Review;
 
+/// The clauses by which an item of a session decides its preset for the calls after it
+/// ([`State::preset_by`]).
+pub const PRESET_DECIDED_BY: [&str; 2] = ["AR-DISPOSE-1", "AR-SCOPE-5"];
+
 /// What a session carries from one item to the next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
@@ -23,6 +27,10 @@ pub struct State {
     pub installed: bool,
     /// Reviewer failures in a row (AR-RES-HINT-1); the baseline keeps none.
     pub consecutive_failures: u32,
+    /// The clause of the item that last decided the session's preset, when one did: a selection
+    /// of Auto (AR-SCOPE-5), or disposal, which moves the session or, unlisted, leaves it in Auto
+    /// (AR-DISPOSE-1). `None` while the preset is the one the session started with.
+    pub preset_by: Option<&'static str>,
 }
 
 impl State {
@@ -33,6 +41,7 @@ impl State {
             policy: s.policy,
             installed: true,
             consecutive_failures: s.session.consecutive_failures,
+            preset_by: None,
         }
     }
 
@@ -55,6 +64,7 @@ impl State {
     /// AR-DISPOSE-1: disposal moves a listed Auto session to Full access under `never`; the
     /// integration is then gone, and its failure counts with it (AR-RES-HINT-4).
     fn dispose(&mut self, listed: bool) {
+        self.preset_by = Some("AR-DISPOSE-1");
         if listed && self.preset == Preset::Auto {
             self.preset = Preset::DangerFullAccess;
             self.policy.override_ = Some(ApprovalPolicy::Never);
@@ -66,10 +76,14 @@ impl State {
 
 /// Cites the session's own clauses for the `k`-th item, a call decided in `state`: the item
 /// comes to the outcome of that call alone in the state the items before it left (AR-SESSION-1,
-/// AR-SESSION-2), whose failure count it starts from (AR-SESSION-3) and whose integration may
-/// be gone (AR-DISPOSE-4).
+/// AR-SESSION-2), whose failure count it starts from (AR-SESSION-3), whose preset an earlier item
+/// may have decided ([`State::preset_by`]: whether the call is reviewed at all rests on it first)
+/// and whose integration may be gone (AR-DISPOSE-4).
 fn cite_call(c: &mut crate::outcome::Citations, state: &State, k: usize) {
     c.cite_all("", &["AR-SESSION-1", "AR-SESSION-2"]);
+    if let Some(by) = state.preset_by {
+        c.cite_first("/review/attempts", by);
+    }
     if k > 0 {
         c.cite("/review/consecutive_failures", "AR-SESSION-3");
     }
@@ -174,6 +188,7 @@ fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
             // Selecting Auto writes the preset, and the policy `ask` where the session's policy
             // is not `ask` already (a knob is written only when it changes).
             state.preset = Preset::Auto;
+            state.preset_by = Some("AR-SCOPE-5");
             if state.policy.effective() != ApprovalPolicy::Ask {
                 state.policy.override_ = Some(ApprovalPolicy::Ask);
             }

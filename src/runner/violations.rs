@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::generated::Found;
 use super::{CaseResult, Difference, Severity, Status, Verdict};
 use crate::conformance::{Level, level_of};
+use crate::engine::session;
 
 /// The entry that groups the differences naming no clause.
 pub const UNATTRIBUTED: &str = "unattributed";
@@ -167,11 +168,27 @@ fn leaf(d: &Difference) -> bool {
     .any(|m| d.pointer.contains(m))
 }
 
-/// The clause a difference's own member breaks: for a text worded otherwise, the template it
-/// was rendered from (the first template the member cites); otherwise the first clause its member
-/// cites that is not one of those behind every member of a kind ([`UNDER_EVERY_MEMBER`]), the
-/// first cited when there is none; [`UNATTRIBUTED`] when it cites nothing.
+/// Whether a difference is one side reviewing a call the other did not review at all: a count
+/// of requests that is 0 on one side only.
+fn reviewed_or_not(d: &Difference) -> bool {
+    d.pointer.ends_with("/review/attempts")
+        && (d.expected.as_u64() == Some(0)) != (d.actual.as_u64() == Some(0))
+}
+
+/// The clause a difference's own member breaks: for one side reviewing a call the other did not,
+/// the item of its session that decided the call's preset, where one did
+/// ([`session::PRESET_DECIDED_BY`]: a selection of Auto, a disposal); for a text worded otherwise,
+/// the template it was rendered from (the first template the member cites); otherwise the first
+/// clause its member cites that is not one of those behind every member of a kind
+/// ([`UNDER_EVERY_MEMBER`]) nor a session's preset, the first cited when there is none;
+/// [`UNATTRIBUTED`] when it cites nothing.
 pub fn own_clause(d: &Difference) -> &str {
+    let carried = |c: &str| session::PRESET_DECIDED_BY.contains(&c);
+    if reviewed_or_not(d)
+        && let Some(c) = d.clauses.iter().find(|c| carried(c))
+    {
+        return c;
+    }
     let template = || {
         d.clauses
             .iter()
@@ -181,7 +198,7 @@ pub fn own_clause(d: &Difference) -> &str {
     let specific = || {
         d.clauses
             .iter()
-            .find(|c| !UNDER_EVERY_MEMBER.contains(&c.as_str()))
+            .find(|c| !UNDER_EVERY_MEMBER.contains(&c.as_str()) && !carried(c))
             .map(String::as_str)
     };
     let found = if worded(d) {

@@ -254,6 +254,7 @@ pub fn check(row: &LifecycleRow, p: &Point) -> Result<(), String> {
         policy: p.policy(),
         installed: p.installed,
         consecutive_failures: COUNT_BEFORE,
+        preset_by: None,
     };
     let reported = state.apply(&p.event, p.listed);
     let mut problems = Vec::new();

@@ -644,7 +644,7 @@ fn a_count_a_signal_raises_is_found_at_text() {
 /// reviewer denies passes through and its body runs: SAFETY, from either kind of case.
 #[test]
 fn disposal_that_moves_an_unlisted_session_is_found_at_safety() {
-    let mut plant = Planted::carrying("disposal moves unlisted sessions too", |s, p| {
+    let plant = Planted::carrying("disposal moves unlisted sessions too", |s, p| {
         carried(
             s,
             p,
@@ -654,6 +654,7 @@ fn disposal_that_moves_an_unlisted_session_is_found_at_safety() {
             },
         )
     });
+    let mut plant = plant.leading("AR-DISPOSE-1");
     for profile in Profile::all() {
         found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
     }
@@ -663,7 +664,7 @@ fn disposal_that_moves_an_unlisted_session_is_found_at_safety() {
 /// out of Auto, so a call the reviewer denies passes through and its body runs: SAFETY.
 #[test]
 fn an_ignored_selection_of_auto_is_found_at_safety() {
-    let mut plant = Planted::carrying("a selection of Auto is ignored", |s, p| {
+    let plant = Planted::carrying("a selection of Auto is ignored", |s, p| {
         carried(
             s,
             p,
@@ -673,6 +674,7 @@ fn an_ignored_selection_of_auto_is_found_at_safety() {
             },
         )
     });
+    let mut plant = plant.leading("AR-SCOPE-5");
     for profile in Profile::all() {
         found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
     }
