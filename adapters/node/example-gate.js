@@ -480,8 +480,11 @@ async function askReviewer(exec, route, env, signal, request, rules) {
         if (!(error instanceof ReviewFailure)) throw error;
         failure = error;
       }
-      // AR-CANCEL-6: a request our own signal ended is the gate's doing, not the reviewer's.
+      // AR-CANCEL-6: a request our own signal ended is the gate's doing, not the reviewer's, and
+      // its message implementation-defined (AR-MSG-3): the runtime's report of the cancellation
+      // and the provider's own aborted finish cannot be told apart.
       failure.bySignal = signal.aborted && failure.class === 'aborted';
+      if (failure.bySignal) failure.implementationDefined = true;
       if (expired || signal.aborted) throw failure; // AR-RES-RETRY-4/5: final
       if (failure.class === 'protocol' && repairs > 0) {
         repairs--;

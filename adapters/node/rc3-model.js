@@ -72,7 +72,7 @@ function classOfErrorFinish(code, message) {
   return 'provider';
 }
 
-function observe(env, error) {
+function observe(env, error, signal) {
   const message = error instanceof Error ? error.message : String(error);
   let failureClass = 'internal'; // a thrown value, whatever it says
   if (error instanceof SyntaxError) failureClass = 'protocol'; // JSON.parse's own error
@@ -80,8 +80,9 @@ function observe(env, error) {
   env.observe.reviewFailure({
     class: failureClass,
     message,
-    // JSON.parse's messages are the engine's own (AR-PARSE-4: implementation-defined).
-    implementationDefined: error instanceof SyntaxError,
+    // JSON.parse's messages are the engine's own (AR-PARSE-4: implementation-defined), and so is
+    // an aborted finish after the review's signal aborted (AR-CANCEL-6, AR-MSG-3).
+    implementationDefined: error instanceof SyntaxError || (failureClass === 'aborted' && signal.aborted),
   });
 }
 
@@ -272,7 +273,7 @@ function apply(ctx) {
       const review = await classifyRisk(env, agent, exec, signal).then(
         (decision) => ({ ok: true, decision }),
         (error) => {
-          observe(env, error);
+          observe(env, error, signal);
           return { ok: false, error };
         },
       );

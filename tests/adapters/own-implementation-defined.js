@@ -7,7 +7,8 @@
 //     whether the request hung (the caller's or the lifecycle's signal ended it) or the provider's
 //     own aborted finish arrived after the signal (a gate cannot tell the two apart);
 //   - the thrown message of an approval request (AR-APPROVAL-4, AR-MSG-3): its approval service
-//     throws in its own words;
+//     throws in its own words (the harness's service, reworded where the gate's listener is given
+//     it: once the integration is gone, a call that reaches the service keeps the harness's words);
 //   - the error of selecting Auto where no integration registers it (MSG-ERR-NO-AUTO): its
 //     deployment's presets service refuses in its own words.
 // Its decisions are the example gate's, and the spec leaves these texts to it, so
@@ -22,8 +23,6 @@ const gate = require(path.join(kit, 'example-gate.js'));
 
 // AR-PARSE-4: the invalid-JSON message is implementation-defined in its entirety.
 gate.MSG.invalidJson = (detail) => `gate: could not read the reply as JSON [${detail}]`;
-// AR-CANCEL-6: the lifecycle's abort reason, which a hung request's finish carries.
-gate.MSG.disposed = 'gate: shutting the integration down';
 
 const CANCELLED = { code: 'GATE_CANCELLED', message: 'gate: the request was called off' };
 const APPROVAL_THREW = 'gate: this approval service cannot ask outside a turn';

@@ -21,4 +21,4 @@ mod runner; // the runner against crashing, stalling, lying and slow adapters wr
 #[path = "../suite/shared_dir.rs"]
 mod shared_dir; // directories the tests of one run share, under target/tmp
 mod tools; // the runtimes this tier needs, each required
-mod wording; // a gate in its own words passes with its mapping and fails without it
+mod wording; // a gate in its own words passes with its mapping and fails without it; in its own words where the spec leaves them open, it passes without one
