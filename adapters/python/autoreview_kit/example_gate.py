@@ -615,8 +615,12 @@ async def ask_reviewer(call: ToolCall, route: Route, env: Env, signal: AbortSign
                     failure = ReviewFailure("internal", to_text(thrown.value))
                 except ReviewFailure as raised:
                     failure = raised
-                # AR-CANCEL-6: a request our own signal ended is the gate's doing, not the reviewer's.
+                # AR-CANCEL-6: a request our own signal ended is the gate's doing, not the reviewer's,
+                # and its message implementation-defined (AR-MSG-3): the runtime's report of the
+                # cancellation and the provider's own aborted finish cannot be told apart.
                 failure.by_signal = signal.aborted and failure.failure_class == "aborted"
+                if failure.by_signal:
+                    failure.implementation_defined = True
                 if signal.aborted:
                     raise failure  # AR-RES-RETRY-5: final
                 if failure.failure_class == "protocol" and repairs > 0:
