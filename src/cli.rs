@@ -317,7 +317,9 @@ pub struct RunOptions {
     #[arg(long, default_value_t = 5)]
     pub max_restarts: u32,
     /// A file of known failures ({"version": 1, "failures": {"CASE-ID": "reason"}}); listed
-    /// cases that fail do not fail the run.
+    /// cases that fail do not fail the run. With "version": 2 an entry may be {"reason", "link",
+    /// "clause"}: it then excuses only the differences attributed to that clause, and the rest of
+    /// the case is still judged.
     #[arg(long, value_name = "FILE")]
     pub expect: Option<String>,
     /// The conformance level to judge at (spec/protocol.md, "Conformance levels"): each level

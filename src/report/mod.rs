@@ -457,7 +457,9 @@ pub(crate) fn specimen_result(id: &str, verdict: Verdict, listed: bool) -> CaseR
     CaseResult::new(
         subject,
         verdict,
-        listed.then(|| "listed".to_owned()),
+        listed
+            .then(|| crate::runner::known_failures::Entry::because("listed"))
+            .as_ref(),
         std::time::Duration::from_millis(3),
     )
 }

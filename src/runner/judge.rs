@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use super::{
     Ask, Broken, CaseResult, Difference, ImplError, Implementation, Oracle, Status, TAIL_ID,
-    Verdict, by_expectation, compare, judged, known_failures::Expected, panic_message, permits,
+    Verdict, by_expectation, compare, judged,
+    known_failures::{Entry, Expected},
+    panic_message, permits,
 };
 use crate::capability::{Capabilities, Need};
 use crate::cases::Case;
@@ -47,18 +49,23 @@ impl Subject {
 }
 
 impl CaseResult {
-    /// The one place a result is made: its status follows from the verdict and from whether the
-    /// case is listed as an expected failure (`expected_failure`, why it is).
+    /// The one place a result is made: its status follows from the verdict and from the entry
+    /// that lists the case as an expected failure, if one does: a listed case that passed is an
+    /// unexpected pass; one that failed is an expected failure where the entry excuses what
+    /// failed ([`Entry::excuses`]: all of it, or the one clause it names), a failure otherwise.
     pub fn new(
         subject: Subject,
         verdict: Verdict,
-        expected_failure: Option<String>,
+        listed: Option<&Entry>,
         duration: Duration,
     ) -> CaseResult {
-        let status = match verdict {
-            Verdict::NotApplicable { .. } => Status::NotApplicable,
-            _ => Status::of(verdict.passed(), expected_failure.is_some()),
+        let status = match (&verdict, listed) {
+            (Verdict::NotApplicable { .. }, _) => Status::NotApplicable,
+            (v, listed) if v.passed() => Status::of(true, listed.is_some()),
+            (v, Some(entry)) => Status::of(false, entry.excuses(v)),
+            (_, None) => Status::Fail,
         };
+        let expected_failure = listed.map(Entry::describe);
         CaseResult {
             id: subject.id,
             area: subject.area,
@@ -280,8 +287,8 @@ impl<'a> Judge<'a> {
 
     /// The result of `verdict` on `subject`, taking the expected failures into account.
     pub fn result(&self, subject: Subject, verdict: Verdict, duration: Duration) -> CaseResult {
-        let expected_failure = self.expected.reason(&subject.id).map(str::to_owned);
-        CaseResult::new(subject, verdict, expected_failure, duration)
+        let listed = self.expected.entry(&subject.id);
+        CaseResult::new(subject, verdict, listed, duration)
     }
 
     /// The result that stands for what the implementation did after its last answer, if

@@ -182,7 +182,7 @@ fn nothing_below_the_runner_names_the_reports() {
 /// The items the reports may name through `runner::`: the run's result types at the runner's
 /// root, whole modules of results and of the texts reports render with (`violations`, `shard`,
 /// `worddiff`, `quote`), and the result types of `generated` and `check`.
-const RESULTS: [&str; 19] = [
+const RESULTS: [&str; 20] = [
     "Report",
     "CaseResult",
     "Verdict",
@@ -202,6 +202,8 @@ const RESULTS: [&str; 19] = [
     "generated::GeneratedId",
     "check::Selection",
     "check::InProcess",
+    // What lists a case as an expected failure, from which its status follows.
+    "known_failures::Entry",
 ];
 
 /// Each item a line names through `runner::`: `runner::a::B` gives `a::B`, and a group gives each
