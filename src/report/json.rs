@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{StatusCounts, tallies};
 use crate::capability::Need;
+use crate::runner::coverage::Coverage;
 use crate::runner::shard::Shard;
 use crate::runner::violations::Violation;
 use crate::runner::{CaseResult, Report};
@@ -26,10 +27,15 @@ use crate::runner::{CaseResult, Report};
 /// 6: the report leads with `violations`, the clauses its failed cases break, worst first
 /// ([`crate::runner::violations`]); a counterexample names the clauses it was shrunk for (`clauses`), and
 /// one may come from a fixed case.
-pub const REPORT_VERSION: u32 = 6;
+/// 7: `succeeded` is false too when the run judged less than the share of MUST clauses it was
+/// required to (`--require-coverage`); the report states what the run covered, `coverage`: how many of the profile's MUST clauses
+/// the cases it judged cite, which it did not, and the share it was required to judge
+/// ([`crate::runner::coverage`]); the run adds `generated_clauses`, what its generated cases
+/// judged, and `required_coverage`.
+pub const REPORT_VERSION: u32 = 7;
 
 /// The report versions [`read`] reads: older ones are upgraded ([`upgrade`]).
-pub const READS: [u32; 4] = [3, 4, 5, REPORT_VERSION];
+pub const READS: [u32; 5] = [3, 4, 5, 6, REPORT_VERSION];
 
 /// The JSON report of `autoreview check --report-json`: what the run was asked (its plan), what
 /// it checked, its tallies and every listed case's result. `matrix` and `compare` read it; they
@@ -38,7 +44,7 @@ pub const READS: [u32; 4] = [3, 4, 5, REPORT_VERSION];
 // the run, a `Report` read back or a borrowed one written.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct JsonReport<R = Report> {
-    /// The report's format version: 6.
+    /// The report's format version: 7.
     pub report_version: u32,
     /// The runner that wrote it: `autoreview <version>`.
     #[serde(default)]
@@ -59,6 +65,11 @@ pub struct JsonReport<R = Report> {
     /// cases (`runner::violations`).
     #[serde(default)]
     pub violations: Vec<Violation>,
+    /// How many of the profile's MUST clauses the cases the run judged cite, which they do not,
+    /// and the share the run was required to judge (`runner::coverage`); `None` in a report before
+    /// 7, which does not record what its generated cases judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
     /// The run: what it was asked, what it checked, and every case's result.
     #[serde(flatten)]
     pub run: R,
@@ -103,6 +114,7 @@ impl<R> JsonReport<R> {
             succeeded: self.succeeded,
             summary: self.summary,
             violations: self.violations,
+            coverage: self.coverage,
             run,
         }
     }
@@ -128,6 +140,7 @@ impl<'a> JsonReport<&'a Report> {
                     .collect(),
             },
             violations: report.violations(),
+            coverage: Some(report.coverage()),
             run: report,
         }
     }
@@ -148,7 +161,7 @@ pub enum ReadError {
     Json(String),
     /// A report version this build does not read.
     #[error(
-        "report_version {found}: this autoreview reads report_version 3, 4, 5 and {REPORT_VERSION} (write the report again with this autoreview's `check --report-json`)"
+        "report_version {found}: this autoreview reads report_version 3, 4, 5, 6 and {REPORT_VERSION} (write the report again with this autoreview's `check --report-json`)"
     )]
     Version {
         /// The version the report states.

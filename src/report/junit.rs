@@ -40,6 +40,11 @@ fn junit_properties(report: &Report) -> Vec<quick_junit::Property> {
     if let Some(v) = report.protocol {
         p.push(("protocol", v.to_string()));
     }
+    let coverage = report.coverage();
+    p.push(("coverage", coverage.to_string()));
+    if !coverage.unjudged.is_empty() {
+        p.push(("coverage_unjudged", coverage.unjudged.join(", ")));
+    }
     if let Some(seed) = report.seed {
         p.push(("seed", seed.to_string()));
     }

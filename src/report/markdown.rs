@@ -197,6 +197,7 @@ pub fn markdown(report: &Report, strict: bool) -> String {
     for l in StatusCounts::LEGEND {
         let _ = writeln!(out, "- {}", md_text(l, l.len()));
     }
+    let _ = writeln!(out, "\n{}", md_text(&super::coverage_line(report), 2000));
     if let Some(line) = not_applicable_line(report, &|id| code_span(id)) {
         let _ = writeln!(out, "\n{line}");
     }

@@ -12,6 +12,7 @@
 //! order of failures ([`Worst::rank`], the order every report and the matrix list by).
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::time::SystemTime;
 
 use schemars::JsonSchema;
@@ -385,6 +386,27 @@ fn not_applicable_line(report: &Report, show: &dyn Fn(&str) -> String) -> Option
     ))
 }
 
+/// What the run covered, in one line: `covered (resilient profile): judged 88 of the 101 MUST
+/// clauses (87.1%); not judged: AR-…, …, … 3 more (the JSON report's coverage.unjudged lists
+/// them all)`.
+pub fn coverage_line(report: &Report) -> String {
+    let c = report.coverage();
+    let mut line = format!("covered ({} profile): {c}", report.profile);
+    if !c.unjudged.is_empty() {
+        const SHOWN: usize = 10;
+        let mut shown = c.unjudged[..c.unjudged.len().min(SHOWN)].join(", ");
+        if c.unjudged.len() > SHOWN {
+            let _ = write!(
+                shown,
+                ", … {} more (the JSON report's coverage.unjudged lists them all)",
+                c.unjudged.len() - SHOWN
+            );
+        }
+        let _ = write!(line, "; not judged: {shown}");
+    }
+    line
+}
+
 /// The run's verdict as the exit code gives it, then the counts behind it:
 /// `PASS — 45 passed, 0 failed, 12 not applicable, 151 expected failures` or `FAIL — …`, or
 /// `NOTHING RUN — 0 passed, 0 failed, 12 not applicable` when every case was not applicable (exit
@@ -419,6 +441,13 @@ pub fn headline(report: &Report, strict: bool) -> String {
             report.stale_expectations.len(),
             "stale expectation",
             "stale expectations",
+        ));
+    }
+    let coverage = report.coverage();
+    if let (false, Some(required)) = (coverage.met(), coverage.required) {
+        parts.push(format!(
+            "{} of the MUST clauses judged, below the required {required}",
+            coverage.share()
         ));
     }
     let verdict = if report.ran() == 0 {
@@ -490,6 +519,8 @@ fn specimen_run(results: Vec<CaseResult>, stale: &[&str]) -> Report {
         results,
         generated_passed: 0,
         generated_not_applicable: 0,
+        generated_clauses: Vec::new(),
+        required_coverage: None,
         stale_expectations: stale.iter().map(|s| (*s).to_owned()).collect(),
         messages: None,
         counterexamples: Vec::new(),

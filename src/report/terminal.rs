@@ -159,6 +159,7 @@ pub fn text(report: &Report, strict: bool, color: bool) -> String {
             report.stale_expectations.join(", ")
         );
     }
+    let _ = writeln!(out, "{}", super::coverage_line(report));
     let _ = writeln!(out, "{}", comparison(report, &v));
     let _ = writeln!(out, "{}", headline(report, strict));
     out

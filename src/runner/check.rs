@@ -464,6 +464,12 @@ mod tests {
             generated.is_some_and(|g| g.frozen.is_none()),
             "the engine has no counterexample"
         );
+        // The generated cases judge clauses the fixed ones selected do not cite, though they
+        // passed and are not listed.
+        let fixed = crate::runner::coverage::Coverage::of(report.profile, &report.results, []);
+        let whole = report.coverage();
+        assert!(whole.judged > fixed.judged, "{whole} / {fixed}");
+        assert!(report.generated_clauses.iter().any(|c| c == "AR-SCOPE-1"));
         // Read back, it writes the same text (times are written to the millisecond and the
         // microsecond).
         let text = crate::report::json(&report, false);

@@ -332,6 +332,8 @@ pub struct GeneratedRun {
     pub seed: u64,
     /// How long the run took, shrinking included.
     pub duration: std::time::Duration,
+    /// The clauses the cases judged cite: a call's row's, a session's own.
+    pub cited: std::collections::BTreeSet<String>,
 }
 
 /// Of the clauses `expected`, how many `hit` counts as reached, how many there are, and those
@@ -963,6 +965,8 @@ struct Judged {
     /// Calls judged under each table row, by row index.
     row_hits: Vec<usize>,
     reach: crate::generate::coverage::Coverage,
+    /// The clauses the inputs judged cite (their rows', a session's own).
+    cited: std::collections::BTreeSet<String>,
 }
 
 /// Judges the `total` cases that `ks` lists (`ks(range)` is the case numbers at those positions),
@@ -1040,6 +1044,11 @@ fn judge_drawn(
                     }
                 }
                 out.reach.add(&d.reached);
+                for c in &d.subject.clauses {
+                    if !out.cited.contains(c) {
+                        out.cited.insert(c.clone());
+                    }
+                }
                 let verdict = shrinking
                     .consider(judge, &d.subject.id, &d.input, &verdict)
                     .unwrap_or(verdict);
@@ -1155,6 +1164,8 @@ pub fn run(
     );
     let mut reach = calls.reach;
     reach.merge(&sessions.reach);
+    let mut cited = calls.cited;
+    cited.extend(sessions.cited);
     let mut results = calls.results;
     results.extend(sessions.results);
     results.extend(judge.tail());
@@ -1180,6 +1191,7 @@ pub fn run(
         ),
         seed: plan.seed,
         duration: clock.elapsed(),
+        cited,
     }
 }
 
@@ -1354,6 +1366,20 @@ pub fn render_found(f: &Found) -> String {
 }
 
 impl GeneratedRun {
+    /// The clauses the cases judged (not those not applicable) exercise: those they cite and
+    /// those the reference's decision of them reached ([`crate::generate::coverage`]).
+    pub fn judged_clauses(&self) -> std::collections::BTreeSet<String> {
+        let mut out = self.cited.clone();
+        out.extend(
+            self.distribution
+                .reach
+                .clauses
+                .keys()
+                .map(|c| (*c).to_owned()),
+        );
+        out
+    }
+
     /// Every counterexample of the run, calls then sessions, as the reports keep them.
     pub fn found(&self, profile: Profile, command: &[String], canonical: bool) -> Vec<Found> {
         self.counterexamples

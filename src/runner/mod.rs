@@ -8,6 +8,7 @@
 
 pub mod check;
 pub mod compare;
+pub mod coverage;
 pub mod generated;
 pub mod generated_sessions;
 pub mod judge;
@@ -488,6 +489,15 @@ pub struct Report {
     /// not listed.
     #[serde(default)]
     pub generated_not_applicable: usize,
+    /// The clauses the generated cases the run judged exercise, all of them (their table rows'
+    /// and those the reference's decision reached): a generated case that passed is counted, not
+    /// listed, so what it judged is kept here for the run's [`coverage`](Report::coverage).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generated_clauses: Vec<String>,
+    /// The share of the profile's MUST clauses the run was required to judge
+    /// (`--require-coverage`), when it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required_coverage: Option<coverage::Percent>,
     /// Every fixed case's result, and the generated cases that did not simply pass, in case
     /// order.
     pub results: Vec<CaseResult>,
@@ -538,14 +548,29 @@ impl Report {
         self.cases() - self.not_applicable()
     }
 
-    /// Whether the run succeeds: some case ran, no unexpected failure, and in strict mode no
-    /// unexpected pass and no stale expectation. A run in which every case was not applicable
-    /// ran nothing, and does not succeed.
+    /// Whether the run succeeds: some case ran, no unexpected failure, the share of MUST clauses
+    /// it was required to judge judged ([`Report::coverage`]), and in strict mode no unexpected
+    /// pass and no stale expectation. A run in which every case was not applicable ran nothing,
+    /// and does not succeed.
     pub fn succeeded(&self, strict: bool) -> bool {
         self.ran() > 0
             && self.count(Status::Fail) == 0
+            && self.coverage().met()
             && (!strict
                 || (self.count(Status::UnexpectedPass) == 0 && self.stale_expectations.is_empty()))
+    }
+
+    /// How many of the profile's MUST clauses the run judged, which it did not, and the share it
+    /// was required to judge ([`coverage`]).
+    pub fn coverage(&self) -> coverage::Coverage {
+        coverage::Coverage {
+            required: self.required_coverage,
+            ..coverage::Coverage::of(
+                self.profile,
+                &self.results,
+                self.generated_clauses.iter().map(String::as_str),
+            )
+        }
     }
 
     /// Adds a generated run's results, seed and time to this report. Which expected failures are
@@ -555,6 +580,12 @@ impl Report {
         self.results.append(&mut generated.results);
         self.generated_passed += generated.passed;
         self.generated_not_applicable += generated.not_applicable;
+        let mut clauses: std::collections::BTreeSet<String> =
+            std::mem::take(&mut self.generated_clauses)
+                .into_iter()
+                .collect();
+        clauses.extend(generated.judged_clauses());
+        self.generated_clauses = clauses.into_iter().collect();
         self.counterexamples
             .extend(generated.found(self.profile, &self.command, self.canonical));
         self.seed = Some(generated.seed);
@@ -665,6 +696,8 @@ pub fn run_under(
         results,
         generated_passed: 0,
         generated_not_applicable: 0,
+        generated_clauses: Vec::new(),
+        required_coverage: None,
         stale_expectations,
         messages: None,
         counterexamples: Vec::new(),

@@ -580,7 +580,7 @@ fn check_exit_codes_reports_and_gradual_adoption() {
     assert_eq!(code, 1);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(report["report_version"], 6);
+    assert_eq!(report["report_version"], 7);
     assert_eq!(
         report["protocol"], 2,
         "the adapter's protocol version (serve's, relayed)"
@@ -1261,7 +1261,7 @@ fn reports_count_not_applicable_cases_apart() {
 
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["report_version"], 6);
+    assert_eq!(r["report_version"], 7);
     assert_eq!(r["protocol"], 1);
     assert_eq!(r["observes"], serde_json::json!([]));
     assert_eq!(r["lacks"], serde_json::json!([]));

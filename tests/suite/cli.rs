@@ -708,8 +708,21 @@ fn the_json_report_records_the_run() {
     );
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["report_version"], 6);
+    assert_eq!(r["report_version"], 7);
     assert_eq!(r["seed"], 7);
+    // What the run covered: the MUST clauses the cases it judged cite, the generated ones too.
+    let coverage = &r["coverage"];
+    let (judged, must) = (coverage["judged"].as_u64(), coverage["must"].as_u64());
+    assert!(judged.is_some_and(|j| j > 0) && must > judged, "{coverage}");
+    assert_eq!(
+        coverage["unjudged"].as_array().map(Vec::len),
+        must.zip(judged).map(|(m, j)| (m - j) as usize)
+    );
+    assert!(
+        r["generated_clauses"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty())
+    );
     assert_eq!(r["protocol"], serde_json::Value::Null, "in process");
     assert_eq!(r["succeeded"], true);
     assert_eq!(

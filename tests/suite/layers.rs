@@ -180,9 +180,9 @@ fn nothing_below_the_runner_names_the_reports() {
 }
 
 /// The items the reports may name through `runner::`: the run's result types at the runner's
-/// root, whole modules of results and of the texts reports render with (`violations`, `shard`,
-/// `worddiff`, `quote`), and the result types of `generated` and `check`.
-const RESULTS: [&str; 20] = [
+/// root, whole modules of results and of the texts reports render with (`violations`, `coverage`,
+/// `shard`, `worddiff`, `quote`), and the result types of `generated` and `check`.
+const RESULTS: [&str; 21] = [
     "Report",
     "CaseResult",
     "Verdict",
@@ -194,6 +194,7 @@ const RESULTS: [&str; 20] = [
     "Difference",
     "Severity",
     "violations",
+    "coverage",
     "shard",
     "worddiff",
     "quote",

@@ -150,7 +150,7 @@ fn plural(n: usize) -> &'static str {
 
 /// The score table: one line per column.
 fn scores(out: &mut String, m: &Matrix) {
-    out.push_str("<section id=\"scores\">\n<h2>Scores</h2>\n<table class=\"scores\">\n<thead><tr><th>Implementation</th><th>Profile</th><th>Score</th><th>Passed</th><th>Failed</th><th>Not applicable</th><th>Run</th></tr></thead>\n<tbody>\n");
+    out.push_str("<section id=\"scores\">\n<h2>Scores</h2>\n<table class=\"scores\">\n<thead><tr><th>Implementation</th><th>Profile</th><th>Score</th><th>Passed</th><th>Failed</th><th>Not applicable</th><th>MUST clauses judged</th><th>Run</th></tr></thead>\n<tbody>\n");
     for (i, c) in m.columns.iter().enumerate() {
         let s = &c.score;
         let _ = write!(
@@ -186,13 +186,14 @@ fn scores(out: &mut String, m: &Matrix) {
         }
         let _ = writeln!(
             out,
-            "<td class=\"num\">{passed}</td><td class=\"num\">{failed}</td><td class=\"num\">{}</td><td class=\"run\">{}</td></tr>",
+            "<td class=\"num\">{passed}</td><td class=\"num\">{failed}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"run\">{}</td></tr>",
             s.not_applicable,
+            esc(&super::judged(c)),
             run_facts(c)
         );
     }
     out.push_str("</tbody>\n</table>\n");
-    out.push_str("<p class=\"note\">Score = passed ÷ (passed + failed), per profile. Not-applicable cases — those needing what the implementation does not observe or cannot express — are shown apart and never counted as passes. An expected failure counts as failed, an unexpected pass as passed; generated cases that passed are counted from each report, not listed.</p>\n</section>\n");
+    out.push_str("<p class=\"note\">Score = passed ÷ (passed + failed), per profile. Not-applicable cases — those needing what the implementation does not observe or cannot express — are shown apart and never counted as passes. An expected failure counts as failed, an unexpected pass as passed; generated cases that passed are counted from each report, not listed. MUST clauses judged: those of the profile a case put to the implementation cites, its shards together (— for a report before version 7).</p>\n</section>\n");
 }
 
 /// The clause × implementation table: a row per clause some run violates, worst first, a cell

@@ -14,8 +14,9 @@ pub fn render(m: &Matrix) -> String {
     out.push_str(
         "Score = passed ÷ (passed + failed), per profile. Not-applicable cases (needing what the \
          implementation does not observe or cannot express) are counted apart and never as \
-         passes; an expected failure counts as failed. A clause's line counts every case citing \
-         it, a chapter's every case citing one of its clauses.\n\n",
+         passes; an expected failure counts as failed. MUST clauses judged: those of the profile a \
+         case put to the implementation cites. A clause's line counts every case citing it, a \
+         chapter's every case citing one of its clauses.\n\n",
     );
     header(&mut out, "", m);
     out.push_str("| **score** |");
@@ -32,6 +33,10 @@ pub fn render(m: &Matrix) -> String {
     out.push_str("\n| not applicable |");
     for c in &m.columns {
         let _ = write!(out, " {} |", c.score.not_applicable);
+    }
+    out.push_str("\n| MUST clauses judged |");
+    for c in &m.columns {
+        let _ = write!(out, " {} |", super::judged(c));
     }
     out.push('\n');
     for ch in &m.chapters {

@@ -13,3 +13,11 @@ pub mod regress;
 
 pub use model::{Matrix, MatrixError, build};
 pub use read::{ReadError, RunReport};
+
+/// A column's MUST clauses judged, as both renderings write it: `84% (58 of 69)`, `—` when a
+/// report of its run is older than version 7.
+fn judged(c: &model::Column) -> String {
+    c.coverage.as_ref().map_or("—".to_owned(), |v| {
+        format!("{} ({} of {})", v.share(), v.judged, v.must)
+    })
+}

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::read::{CaseRecord, FoundRecord, RunReport, Worst};
 use crate::profile::Profile;
 use crate::runner::check::InProcess;
+use crate::runner::coverage::Coverage;
 use crate::runner::generated::FoundKind;
 use crate::runner::quote::shell_quote;
 use crate::runner::shard::Shard;
@@ -162,6 +163,10 @@ pub struct Column {
     pub runner: String,
     /// Its score.
     pub score: Score,
+    /// How many of the profile's MUST clauses the run's cases judged, its shards together
+    /// (`runner::coverage`); `None` when a report of it is older than 7 and does not record what
+    /// its generated cases judged.
+    pub coverage: Option<Coverage>,
 }
 
 /// One column's cell for one case.
@@ -698,6 +703,24 @@ fn clause_lines(runs: &[Run]) -> Vec<ClauseLine> {
     lines.into_iter().map(|(_, _, l)| l).collect()
 }
 
+/// What a run judged, its shards together: the MUST clauses its listed cases and its generated
+/// cases judged; unknown when a report does not record what its generated cases judged.
+fn run_coverage(run: &Run) -> Option<Coverage> {
+    if run.reports.iter().any(|(_, r)| r.coverage.is_none()) {
+        return None;
+    }
+    let generated: BTreeSet<&str> = run
+        .reports
+        .iter()
+        .flat_map(|(_, r)| r.generated_clauses.iter().map(String::as_str))
+        .collect();
+    Some(Coverage::of(
+        run.key.profile,
+        run.results.values().map(|(_, r)| *r),
+        generated,
+    ))
+}
+
 fn columns(runs: &[Run]) -> Vec<Column> {
     let mut columns: Vec<Column> = runs
         .iter()
@@ -741,6 +764,7 @@ fn columns(runs: &[Run]) -> Vec<Column> {
                 sources: run.reports.iter().map(|(n, _)| (*n).to_owned()).collect(),
                 runner: first.runner.clone(),
                 score,
+                coverage: run_coverage(run),
             }
         })
         .collect();
@@ -950,6 +974,58 @@ mod tests {
         m.cases()
             .find(|l| l.id == id)
             .unwrap_or_else(|| panic!("no line {id}"))
+    }
+
+    /// A column's MUST clauses judged are its shards' together: the clauses their cases put to
+    /// the implementation cite (not those not applicable) and those their generated cases judged;
+    /// unknown for a report before 7, which does not record the latter.
+    #[test]
+    fn a_column_judges_what_its_shards_judged_together() {
+        let v7 = |i: usize, generated: &str, results: &[String]| {
+            let mut text = serde_json::to_value(report(
+                "gate",
+                &format!(
+                    r#", "shard": {{"index": {i}, "of": 2}}, "generated_clauses": [{generated}]"#
+                ),
+                results,
+            ))
+            .unwrap();
+            text["report_version"] = 7.into();
+            text["coverage"] = serde_json::json!({"judged": 0, "must": 0, "unjudged": []});
+            RunReport::parse(&text.to_string()).unwrap()
+        };
+        let shards = vec![
+            v7(
+                1,
+                r#""AR-ADMIT-1""#,
+                &[case("A", &["AR-SCOPE-1"], "pass", "")],
+            ),
+            v7(
+                2,
+                "",
+                &[
+                    case("B", &["AR-SCOPE-2"], "fail", &diff("DECISION")),
+                    case("C", &["AR-SCOPE-3"], "not-applicable", ""),
+                ],
+            ),
+        ];
+        let m = build(&named(shards)).unwrap();
+        let c = m.columns[0].coverage.clone().expect("reports of version 7");
+        let must = crate::runner::coverage::must_clauses(Profile::RESILIENT);
+        assert_eq!((c.judged, c.must), (3, must.len()), "{c:?}");
+        assert!(c.unjudged.contains(&"AR-SCOPE-3".to_owned()));
+        assert_eq!(
+            crate::report::matrix::judged(&m.columns[0]),
+            format!("{} (3 of {})", c.share(), must.len())
+        );
+        let old = build(&named(vec![report(
+            "old",
+            "",
+            &[case("A", &["AR-SCOPE-1"], "pass", "")],
+        )]))
+        .unwrap();
+        assert_eq!(old.columns[0].coverage, None);
+        assert_eq!(crate::report::matrix::judged(&old.columns[0]), "—");
     }
 
     /// The clause view: a row per clause some run violates, worst first; a run that broke it
