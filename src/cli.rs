@@ -72,6 +72,33 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Trace a profile's requirements: each clause with its level (MUST, SHOULD, MAY or a
+    /// definition), the fixed cases that exercise it (list it, or whose reference outcome rests on
+    /// it), how many generated cases reach it, and the planted defects whose run leads with it
+    /// (tests/planted.json).
+    ///
+    /// The first line counts the MUST clauses and how many have each kind of evidence. With
+    /// --gaps, only the MUST clauses that lack one; with --json, the whole trace for tools.
+    /// For example, what a new planted defect could close:
+    ///
+    ///   autoreview requirements --profile baseline --gaps
+    Requirements {
+        /// The profile.
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = autoreview::profile::DEFAULT)]
+        profile: Profile,
+        /// How many generated cases to draw for the reach (0: none).
+        #[arg(long, value_name = "N", default_value_t = autoreview::requirements::GENERATED)]
+        generated: usize,
+        /// Their seed.
+        #[arg(long, value_name = "S", default_value_t = autoreview::requirements::SEED)]
+        seed: u64,
+        /// Only the MUST clauses without a fixed case, generated reach or planted defect.
+        #[arg(long, conflicts_with = "json")]
+        gaps: bool,
+        /// The whole trace as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a profile's decision table.
     Table {
         /// The profile.
@@ -556,6 +583,24 @@ fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
             print_all(&profiles_listing(json))?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Requirements {
+            profile,
+            generated,
+            seed,
+            gaps,
+            json,
+        } => {
+            let trace = autoreview::requirements::trace(profile, generated, seed)?;
+            let text = if json {
+                let mut t = serde_json::to_string_pretty(&trace).expect("a trace is JSON");
+                t.push('\n');
+                t
+            } else {
+                trace.render(gaps)
+            };
+            print_all(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Table { profile, format } => {
             let table = Table::load(profile)?;
             let text = match format {
@@ -655,9 +700,11 @@ fn adapter_command(subcommand: &str, command: Vec<String>) -> anyhow::Result<Vec
 
 fn print_all(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .context("writing to stdout")?;
-    out.flush().context("writing to stdout")
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // The reader stopped reading (`| head`): what it wanted it has, and nobody reads an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        written => written.context("writing to stdout"),
+    }
 }
 
 /// `check`: the fixed cases against the reference or an adapter.

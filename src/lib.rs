@@ -31,6 +31,7 @@ pub mod normalize;
 pub mod protocol;
 pub mod replay;
 pub mod report;
+pub mod requirements;
 pub mod runner;
 pub mod schema;
 pub mod spec;

@@ -804,3 +804,41 @@ fn color_auto_needs_a_terminal_and_no_no_color() {
     assert!(Color::Always.enabled(false, set));
     assert!(!Color::Never.enabled(true, None));
 }
+
+/// `requirements` prints the trace; a reader that stops early (`| head -1`) ends the listing
+/// quietly, with success and no error, as a pipe's writer should.
+#[test]
+fn requirements_lists_each_clause_and_stops_quietly_when_the_reader_does() {
+    use std::io::Read as _;
+    let out = Command::new(env!("CARGO_BIN_EXE_autoreview"))
+        .args([
+            "requirements",
+            "--profile",
+            "baseline",
+            "--generated",
+            "0",
+            "--gaps",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.starts_with("baseline: ") && text.contains(" MUST clauses"),
+        "{text}"
+    );
+    // With no generated cases every MUST clause lacks reach, so each is listed.
+    assert!(text.contains("AR-SCOPE-1"), "{text}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_autoreview"))
+        .args(["requirements", "--generated", "0", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe is closed now; the rest (far more than a pipe holds) finds no reader.
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -25,6 +25,7 @@ mod profile_file; // a profile of the user's own, loaded at run time, runs with 
 mod properties; // invariants of the spec over generated scenarios
 mod readme; // the README stays a doorway; every documentation link resolves
 mod replay; // the replay fixture the kits replay is fresh and covers every canonical member
+mod requirements; // every MUST clause traced to fixed cases, generated reach and planted defects
 mod rows; // one case and one snapshot per decision-table row
 mod runner; // the runner against the reference served over the protocol
 mod safety; // SAFETY is a body run nobody allowed, over drawn calls and sessions

@@ -269,12 +269,14 @@ fn a_gate_that_words_one_failure_template_its_own_way_reads_as_that_template() {
             (Some(Severity::Text), Some("MSG-FAILED".to_owned())),
             "{profile}"
         );
+        indexed(plant.name, "MSG-FAILED", profile);
     }
     let mut plant = Planted::writing("MSG-ASK-FAILED worded its own way", asked);
     assert_eq!(
         fixed_run(&mut plant, Profile::RESILIENT),
         (Some(Severity::Text), Some("MSG-ASK-FAILED".to_owned()))
     );
+    indexed(plant.name, "MSG-ASK-FAILED", Profile::RESILIENT);
 }
 
 // Reader plants: each rewrites the reply as a defective reader would see it, and the reference
@@ -315,6 +317,17 @@ fn python_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
+/// Asserts that `tests/planted.json` lists the plant `name` leading with `clause` under
+/// `profile`, so that `autoreview requirements` shows it.
+fn indexed(name: &str, clause: &str, profile: Profile) {
+    assert!(
+        autoreview::requirements::planted()
+            .iter()
+            .any(|d| d.defect == name && d.clause == clause && d.profile == profile.as_str()),
+        "add {name:?} leading with {clause} under {profile} to tests/planted.json"
+    );
+}
+
 /// Asserts that `plant` is found at `severity` by the fixed cases of `profile` and by `count`
 /// generated ones, and that the fixed cases' run leads with the clause the plant breaks, where it
 /// names one ([`Planted::leading`]).
@@ -333,6 +346,7 @@ fn found_at(plant: &mut Planted, profile: Profile, severity: Severity, count: us
             "{} under {profile}: the run's first violation",
             plant.name
         );
+        indexed(plant.name, lead, profile);
     }
     assert_eq!(
         by_generated(plant, profile, count),
@@ -469,6 +483,7 @@ fn a_tolerant_reader_that_trims_before_the_size_bound_is_found_at_bounds() {
         fixed_run(&mut plant, Profile::RESILIENT),
         (Some(Severity::Bounds), Some("AR-TOL-3".to_owned()))
     );
+    indexed(plant.name, "AR-TOL-3", Profile::RESILIENT);
     assert_eq!(
         by_generated(&mut plant, Profile::RESILIENT, 8_000),
         Some(Severity::Bounds)

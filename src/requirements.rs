@@ -1,0 +1,291 @@
+//! Traceability: every clause of a profile with its requirement level, the fixed cases that
+//! exercise it (list it, or whose reference outcome rests on it), how many generated cases reach it, and the planted defects whose fixed-case run leads
+//! with it — what `autoreview requirements` prints, and what the suite holds every MUST clause
+//! to (`tests/suite/requirements.rs`).
+//!
+//! A clause's level: a MUST clause ([`crate::runner::coverage::must_clauses`]), a SHOULD or MAY
+//! clause of an optional feature (`spec/protocol.md`, "Optional features"), or a definition no
+//! case can exercise ([`crate::generate::coverage::DEFINITIONS`]). A generated case *reaches* a
+//! clause when its decision-table row restates it or the reference's decision of it cites it
+//! ([`crate::generate::coverage`]), as a generated run counts it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::profile::Profile;
+use crate::runner::generated::{self, Plan};
+use crate::runner::known_failures::Expected;
+use crate::scenario::session::Input;
+
+/// The planted defects (`tests/planted.json`), as the binary carries them.
+const PLANTED: &str = include_str!("../tests/planted.json");
+
+/// The seed `autoreview requirements` draws generated cases with unless told otherwise: the one
+/// the suite's own plant tests use.
+pub const SEED: u64 = 20_260_828;
+
+/// How many generated cases `autoreview requirements` draws unless told otherwise: as many as
+/// the suite's CI checks each example gate with under each profile.
+pub const GENERATED: usize = 20_000;
+
+/// One planted defect: the reference engine with one mistake, whose fixed-case run under
+/// `profile` leads with `clause` at `severity`, asserted by the test `test` of
+/// `tests/suite/planted.rs`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlantedDefect {
+    /// What the mistake is.
+    pub defect: String,
+    /// The clause the run leads with.
+    pub clause: String,
+    /// The profile it is run under.
+    pub profile: String,
+    /// The worst severity the fixed cases find it at.
+    pub severity: String,
+    /// The test that asserts it.
+    pub test: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlantedFile {
+    #[allow(dead_code)]
+    about: String,
+    defects: Vec<PlantedDefect>,
+}
+
+/// Every planted defect of `tests/planted.json`.
+pub fn planted() -> Vec<PlantedDefect> {
+    serde_json::from_str::<PlantedFile>(PLANTED)
+        .expect("tests/planted.json is held to its format by the suite")
+        .defects
+}
+
+/// How binding a clause is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Level {
+    /// Every implementation of the profile is held to it.
+    Must,
+    /// A SHOULD clause of an optional feature.
+    Should,
+    /// A MAY clause of an optional feature.
+    May,
+    /// A definition: no case can exercise it.
+    Definition,
+}
+
+impl Level {
+    /// As the listing writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Must => "MUST",
+            Level::Should => "SHOULD",
+            Level::May => "MAY",
+            Level::Definition => "definition",
+        }
+    }
+}
+
+/// One clause, traced.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Requirement {
+    /// The clause ID.
+    pub clause: String,
+    /// How binding it is.
+    pub level: Level,
+    /// The fixed cases of the profile that exercise it: that list it, or whose reference outcome
+    /// rests on it.
+    pub fixed: Vec<String>,
+    /// How many of the generated cases reach it.
+    pub generated: usize,
+    /// The planted defects whose run under the profile leads with it.
+    pub planted: Vec<String>,
+    /// Why no case can break it under this profile, when none can
+    /// ([`crate::generate::coverage::vacuous`]): it then needs neither reach nor a plant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vacuous: Option<String>,
+}
+
+impl Requirement {
+    /// What a MUST clause lacks: a fixed case, generated reach, a planted defect; empty for a
+    /// clause of another level.
+    pub fn gaps(&self) -> Vec<&'static str> {
+        if self.level != Level::Must {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if self.fixed.is_empty() {
+            out.push("no fixed case");
+        }
+        if self.vacuous.is_some() {
+            return out;
+        }
+        if self.generated == 0 {
+            out.push("no generated reach");
+        }
+        if self.planted.is_empty() {
+            out.push("no planted defect");
+        }
+        out
+    }
+}
+
+/// The traceability of one profile: each of its clauses in the spec's order, with `count`
+/// generated cases of `seed` drawn for the reach.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    /// The profile.
+    pub profile: Profile,
+    /// How many generated cases were drawn.
+    pub generated: usize,
+    /// Their seed.
+    pub seed: u64,
+    /// Each clause of the profile.
+    pub requirements: Vec<Requirement>,
+}
+
+impl Trace {
+    /// The MUST clauses.
+    pub fn musts(&self) -> impl Iterator<Item = &Requirement> {
+        self.requirements.iter().filter(|r| r.level == Level::Must)
+    }
+
+    /// The listing, one line per clause (only the MUST clauses with a gap when `gaps_only`),
+    /// after a summary line.
+    pub fn render(&self, gaps_only: bool) -> String {
+        let musts: Vec<&Requirement> = self.musts().collect();
+        let with = |f: fn(&Requirement) -> bool| musts.iter().filter(|r| f(r)).count();
+        let mut out = format!(
+            "{}: {} MUST clauses ({} vacuous here); {} with a fixed case, {} reached by {} generated cases (seed {}), {} with a planted defect\n",
+            self.profile,
+            musts.len(),
+            with(|r| r.vacuous.is_some()),
+            with(|r| !r.fixed.is_empty()),
+            with(|r| r.generated > 0),
+            self.generated,
+            self.seed,
+            with(|r| !r.planted.is_empty()),
+        );
+        let width = self
+            .requirements
+            .iter()
+            .map(|r| r.clause.len())
+            .max()
+            .unwrap_or(0);
+        out.push_str(&format!(
+            "{:width$}  {:10}  {:>5}  {:>9}  planted defects\n",
+            "clause", "level", "fixed", "generated"
+        ));
+        for r in &self.requirements {
+            if gaps_only && r.gaps().is_empty() {
+                continue;
+            }
+            let planted = match (&r.vacuous, r.planted.is_empty()) {
+                (Some(why), _) => format!("(vacuous: {why})"),
+                (None, true) => "-".to_owned(),
+                (None, false) => r.planted.join("; "),
+            };
+            out.push_str(&format!(
+                "{:width$}  {:10}  {:>5}  {:>9}  {planted}\n",
+                r.clause,
+                r.level.as_str(),
+                r.fixed.len(),
+                r.generated,
+            ));
+        }
+        out
+    }
+}
+
+/// The level of `clause` in `profile`: MUST unless a definition or an optional feature's.
+fn level_of(clause: &str, profile: Profile, musts: &[String]) -> Level {
+    if musts.iter().any(|m| m == clause) {
+        return Level::Must;
+    }
+    if crate::generate::coverage::DEFINITIONS
+        .iter()
+        .any(|(id, _)| *id == clause)
+    {
+        return Level::Definition;
+    }
+    let strength = crate::features::Feature::ALL
+        .into_iter()
+        .filter(|f| profile.has_feature(*f))
+        .find(|f| f.clauses().contains(&clause))
+        .map(|f| f.strength().as_str());
+    match strength {
+        Some("MAY") => Level::May,
+        _ => Level::Should,
+    }
+}
+
+/// Traces every clause of `profile`: the fixed cases citing it, and how many of `count`
+/// generated cases of `seed` reach it (the reference engine decides them; nothing is compared
+/// with anything but itself).
+pub fn trace(profile: Profile, count: usize, seed: u64) -> Result<Trace, crate::cases::CaseError> {
+    let cases = crate::cases::all(profile)?;
+    let mut fixed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for case in &cases {
+        // The clauses it lists, and those the reference's decision of it reaches.
+        let reached = match &case.scenario {
+            Input::One(s) => crate::generate::coverage::call(s, profile).2,
+            Input::Session(s) => crate::generate::coverage::session(s, profile).1,
+        };
+        let mut exercised: Vec<&str> = case.clauses.iter().map(String::as_str).collect();
+        exercised.extend(reached.clauses.iter().copied());
+        exercised.sort_unstable();
+        exercised.dedup();
+        for clause in exercised {
+            fixed
+                .entry(clause.to_owned())
+                .or_default()
+                .push(case.id.clone());
+        }
+    }
+    let reach = if count == 0 {
+        BTreeMap::new()
+    } else {
+        let run = generated::run(
+            &mut crate::runner::Reference,
+            profile,
+            &Plan::new(count, seed),
+            &Expected::none(),
+            &mut |_, _| {},
+        );
+        let d = run.distribution;
+        let mut reach: BTreeMap<String, usize> = d.clauses.clone();
+        for (clause, n) in &d.reach.clauses {
+            let at = reach.entry((*clause).to_owned()).or_default();
+            *at = (*at).max(*n);
+        }
+        reach
+    };
+    let planted = planted();
+    let musts = crate::runner::coverage::must_clauses(profile);
+    let held = profile.clauses();
+    let requirements = crate::spec::chapters()
+        .into_iter()
+        .flat_map(|c| c.clauses)
+        .filter(|c| held.contains(c))
+        .map(|clause| Requirement {
+            vacuous: crate::generate::coverage::vacuous(&clause, profile).map(str::to_owned),
+            level: level_of(&clause, profile, &musts),
+            fixed: fixed.get(&clause).cloned().unwrap_or_default(),
+            generated: reach.get(&clause).copied().unwrap_or(0),
+            planted: planted
+                .iter()
+                .filter(|p| p.clause == clause && p.profile == profile.as_str())
+                .map(|p| p.defect.clone())
+                .collect(),
+            clause,
+        })
+        .collect();
+    Ok(Trace {
+        profile,
+        generated: count,
+        seed,
+        requirements,
+    })
+}
