@@ -366,6 +366,12 @@ pub struct RunOptions {
     /// --only, --skip, --no-fixed or --shard leave out is not judged.
     #[arg(long)]
     pub strict: bool,
+    /// Fail the run unless it judged at least PERCENT (0 to 100, e.g. 80 or 62.5%) of the
+    /// profile's MUST clauses: a clause is judged when a case put to the implementation cites it
+    /// (a case not applicable judges nothing). Every report states the share; the failure lists
+    /// the clauses left unjudged. docs/02-reading-a-report.md, "What a run covered".
+    #[arg(long, value_name = "PERCENT", value_parser = autoreview::runner::coverage::Percent::parse)]
+    pub require_coverage: Option<autoreview::runner::coverage::Percent>,
     /// Write the run's failures as an expectation file (keeping reasons already in --expect, and
     /// its entries for cases this run left out: another shard, outside the selection).
     #[arg(long, value_name = "FILE")]
@@ -827,6 +833,7 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
         argv: std::env::args_os()
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
+        require_coverage: run.require_coverage,
     };
     let plan = match check::Plan::new(request) {
         Ok(plan) => plan,
@@ -925,6 +932,9 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             "autoreview check: the run has no case: every selected case needs what the implementation does not observe (not applicable)"
         );
         return Ok(ExitCode::from(exit::NOTHING_RUN));
+    }
+    if let Some(why) = report.coverage().shortfall() {
+        eprintln!("autoreview check: {why}");
     }
     Ok(if report.succeeded(run.strict) {
         ExitCode::from(exit::PASSED)

@@ -157,6 +157,9 @@ pub struct Request {
     pub target: Target,
     /// The command line, recorded in the report for people.
     pub argv: Vec<String>,
+    /// The share of the profile's MUST clauses the run must judge (`--require-coverage`), if
+    /// any: a run that judged less fails ([`super::coverage`]).
+    pub require_coverage: Option<super::coverage::Percent>,
 }
 
 /// Why a request cannot be run.
@@ -395,6 +398,7 @@ pub fn check(
         })
     });
     report.stale_expectations = request.expected.stale(&scope);
+    report.required_coverage = request.require_coverage;
     report.messages = request.messages.as_ref().map(|m| Messages {
         path: m.path.clone(),
         templates: m.wording.templates().clone(),
@@ -428,6 +432,7 @@ mod tests {
             messages: None,
             target: Target::InProcess(InProcess::AsyncGate),
             argv: vec!["not read".to_owned()],
+            require_coverage: None,
         }
     }
 

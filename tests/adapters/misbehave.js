@@ -27,6 +27,9 @@
 //                  answer as such a framework would: a denial's reason replaced by a generic one,
 //                  an approval request without its reasons, an error reply for a caller's abort
 //                  (so a case sent that needs one of them fails)
+//   bare           observe nothing (protocol 2, `observes: []`) and lack every capability, and
+//                  answer as `lacks` does, without `review.requests`: the least a gate can be
+//                  asked (what its run covers, `--require-coverage`)
 //   lacks-unknown  answer hello lacking "deny-reason" and "telepathy"
 //   canonical      ask for canonical scenarios, which serve decides as it decides any
 //   canonical-v1   answer hello with protocol 1, no `observes`, and `canonical`
@@ -72,7 +75,8 @@ input.on('line', async (line) => {
     if (mode === 'observes-unknown') reply.observes = ['sessions', 'telepathy'];
     if (mode === 'observes-v1') reply.protocol = 1;
     if (mode === 'shifty' && require('node:fs').existsSync(nArg)) { reply.observes = []; reply.lacks = ['deny-reason']; }
-    if (mode === 'lacks') reply.lacks = ['deny-reason', 'ask-reason', 'abort-signal'];
+    if (mode === 'lacks' || mode === 'bare') reply.lacks = ['deny-reason', 'ask-reason', 'abort-signal'];
+    if (mode === 'bare') reply.observes = [];
     if (mode === 'lacks-unknown') reply.lacks = ['deny-reason', 'telepathy'];
     if (mode === 'lacks-v1') { reply.protocol = 1; delete reply.observes; reply.lacks = ['deny-reason']; }
     if (mode === 'features-unknown') reply.features = ['failure-hint', 'telepathy'];
@@ -105,21 +109,21 @@ input.on('line', async (line) => {
       default: break;
     }
   }
-  if (mode === 'lacks') {
+  if (mode === 'lacks' || mode === 'bare') {
     const calls = msg.scenario.calls ?? [msg.scenario];
     if (calls.some((c) => String(c.abort ?? '').startsWith('caller-'))) {
       return out({ type: 'error', seq: msg.seq, message: 'this framework gives the gate no abort signal' });
     }
   }
   const reply = JSON.parse(await ask(msg));
-  if (mode === 'lacks' && reply.type === 'outcome') {
+  if ((mode === 'lacks' || mode === 'bare') && reply.type === 'outcome') {
     for (const call of reply.outcome.calls ?? [reply.outcome]) {
       const l = call.listener;
       if (l && l.kind === 'deny') l.reason = 'denied by the gate';
       if (l && l.kind === 'ask') { delete l.reason; delete l.display_reason; }
     }
   }
-  if ((mode === 'protocol-1' || mode === 'no-requests') && reply.type === 'outcome') {
+  if ((mode === 'protocol-1' || mode === 'no-requests' || mode === 'bare') && reply.type === 'outcome') {
     for (const call of reply.outcome.calls ?? [reply.outcome]) {
       if (call.review) delete call.review.requests;
     }

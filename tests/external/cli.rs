@@ -11,33 +11,7 @@ use std::process::Command;
 #[cfg(unix)]
 #[test]
 fn the_readme_ci_recipe_runs_as_pasted() {
-    let readme = include_str!("../../README.md");
-    let mut commands: Vec<(String, i32)> = Vec::new();
-    let mut rest = readme;
-    while let Some(start) = rest.find("<!-- ci-recipe -->") {
-        let after = &rest[start..];
-        let end = after
-            .find("<!-- /ci-recipe -->")
-            .expect("a closed ci-recipe block");
-        let block = &after[..end];
-        let body = block
-            .split_once("```sh\n")
-            .and_then(|(_, b)| b.split_once("```"))
-            .expect("a sh code block in the ci-recipe block")
-            .0;
-        for line in body
-            .replace("\\\n", " ")
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-        {
-            let (command, expected) = match line.split_once("# exits ") {
-                Some((c, n)) => (c, n[..1].parse().unwrap()),
-                None => (line, 0),
-            };
-            commands.push((command.trim().to_owned(), expected));
-        }
-        rest = &after[end..];
-    }
+    let mut commands = recipe();
     // The set-up comes first and installs this package; here the command under test is already
     // built, and first on PATH, so the install is not run again.
     assert_eq!(
@@ -122,6 +96,164 @@ fn the_readme_ci_recipe_runs_as_pasted() {
     let summary = std::fs::read_to_string(&summary).unwrap();
     assert_eq!(summary.matches("**PASS — ").count(), 2, "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The commands of the README's CI recipe (`<!-- ci-recipe -->` blocks) in order, each with the
+/// exit code its line says (`# exits N`; 0 when it says none), lines ending in `\\` joined.
+fn recipe() -> Vec<(String, i32)> {
+    let readme = include_str!("../../README.md");
+    let mut commands: Vec<(String, i32)> = Vec::new();
+    let mut rest = readme;
+    while let Some(start) = rest.find("<!-- ci-recipe -->") {
+        let after = &rest[start..];
+        let end = after
+            .find("<!-- /ci-recipe -->")
+            .expect("a closed ci-recipe block");
+        let block = &after[..end];
+        let body = block
+            .split_once("```sh\n")
+            .and_then(|(_, b)| b.split_once("```"))
+            .expect("a sh code block in the ci-recipe block")
+            .0;
+        for line in body
+            .replace("\\\n", " ")
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let (command, expected) = match line.split_once("# exits ") {
+                Some((c, n)) => (c, n[..1].parse().unwrap()),
+                None => (line, 0),
+            };
+            commands.push((command.trim().to_owned(), expected));
+        }
+        rest = &after[end..];
+    }
+    commands
+}
+
+/// The CI recipe's checks of the example gate require a share of the profile's MUST clauses
+/// (`--require-coverage`), which the example gate meets (the recipe above runs it); the same
+/// checks of an adapter that observes nothing and lacks every capability
+/// (`tests/adapters/misbehave.js bare`) pass every case they send it, yet fail, each report
+/// stating the share it judged and stderr naming the share, the requirement and the clauses left
+/// unjudged.
+#[cfg(unix)]
+#[test]
+fn an_adapter_that_observes_nothing_fails_the_recipes_coverage_requirement() {
+    let example = "-- node adapters/node/skeleton.js";
+    let checks: Vec<String> = recipe()
+        .into_iter()
+        .map(|(c, _)| c)
+        .filter(|c| c.starts_with("autoreview check ") && c.ends_with(example))
+        // The CI checks, which write JUnit; not the matrix's shards, each of which judges part.
+        .filter(|c| c.contains("--junit "))
+        .collect();
+    assert!(
+        checks.len() >= 2,
+        "the recipe checks the example gate: {checks:?}"
+    );
+    let required: Vec<&str> = checks
+        .iter()
+        .filter_map(|c| c.split_once("--require-coverage ")?.1.split(' ').next())
+        .collect();
+    assert_eq!(
+        required.len(),
+        checks.len(),
+        "every check of the recipe requires a coverage: {checks:?}"
+    );
+    let bin = env!("CARGO_BIN_EXE_autoreview");
+    let bare = format!(
+        "-- node {} {bin} bare",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/adapters/misbehave.js")
+    );
+    let dir = crate::shared_dir::fresh("coverage-recipe");
+    let bin_dir = std::path::Path::new(bin).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (check, required) in checks.iter().zip(&required) {
+        let json = dir.join("bare.json");
+        let command = format!(
+            "{} --report-json {} {bare}",
+            check.strip_suffix(example).unwrap().trim_end(),
+            json.display()
+        );
+        let out = Command::new("/bin/sh")
+            .args(["-c", &command])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(1), "{command}\n{stdout}\n{stderr}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(report["observes"], serde_json::json!([]));
+        assert_eq!(
+            report["lacks"],
+            serde_json::json!(["deny-reason", "ask-reason", "abort-signal"])
+        );
+        assert_eq!(
+            report["summary"]["total"]["failed"], 0,
+            "every case sent passed"
+        );
+        assert_eq!(report["succeeded"], false);
+        let coverage = &report["coverage"];
+        let (judged, must) = (
+            coverage["judged"].as_u64().unwrap(),
+            coverage["must"].as_u64().unwrap(),
+        );
+        assert!(judged > 0 && judged < must, "{coverage}");
+        assert_eq!(
+            coverage["unjudged"].as_array().unwrap().len() as u64,
+            must - judged
+        );
+        let share = format!("judged {judged} of the {must} MUST clauses (");
+        let first = coverage["unjudged"][0].as_str().unwrap();
+        assert!(
+            stdout.contains(&share) && stdout.contains(&format!("required {required}%: NOT met")),
+            "{stdout}"
+        );
+        assert!(
+            stderr.contains(&format!(
+                "of the profile's MUST clauses, below the required {required}% (--require-coverage): no case it judged cites {first}, "
+            )),
+            "{stderr}"
+        );
+        let last = stdout.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("FAIL — ")
+                && last.ends_with(&format!(
+                    "of the MUST clauses judged, below the required {required}%"
+                )),
+            "{last}"
+        );
+        // The JUnit and Markdown the recipe writes state the share too.
+        for (flag, text) in [
+            ("--junit", "name=\"coverage\""),
+            ("--markdown", "covered ("),
+        ] {
+            let file = check
+                .split_once(&format!("{flag} "))
+                .and_then(|(_, r)| r.split(' ').next())
+                .unwrap()
+                .replace(
+                    "\"${GITHUB_STEP_SUMMARY:-autoreview-summary.md}\"",
+                    "autoreview-summary.md",
+                );
+            let written = std::fs::read_to_string(dir.join(&file)).unwrap();
+            assert!(
+                written.contains(text) && written.contains(&share),
+                "{file}: {written}"
+            );
+        }
+    }
 }
 
 /// A TEXT difference shows as a word-level difference: coloured when `--color` allows, marked

@@ -842,3 +842,88 @@ fn requirements_lists_each_clause_and_stops_quietly_when_the_reader_does() {
     assert!(out.status.success(), "{:?}", out.status);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// `--require-coverage` fails a run that judged less than the share of the profile's MUST clauses
+/// it names, saying the share, the requirement and the clauses left unjudged; a run that judged
+/// enough passes, and every report states the share.
+#[test]
+fn a_run_that_judged_too_few_must_clauses_fails_its_coverage_requirement() {
+    let dir = temp_dir("coverage");
+    let json = dir.join("r.json").to_string_lossy().into_owned();
+    let narrow = [
+        "check",
+        "--profile",
+        "baseline",
+        "--only",
+        "BL-P1",
+        "--require-coverage",
+        "50",
+        "--report-json",
+        &json,
+    ];
+    let out = autoreview(&narrow, "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(
+            "below the required 50% (--require-coverage): no case it judged cites AR-CONV-3, "
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("\ncovered (baseline profile): judged "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(" MUST clauses (")
+            && stdout.contains("), required 50%: NOT met; not judged: AR-CONV-3, "),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("FAIL — 1 passed, 0 failed, ")
+                && l.ends_with(" of the MUST clauses judged, below the required 50%")),
+        "{stdout}"
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["succeeded"], false);
+    assert_eq!(r["required_coverage"], 50.0);
+    assert_eq!(r["coverage"]["required"], 50.0);
+    // The whole suite judges more than half of them.
+    let whole = autoreview(
+        &[
+            "check",
+            "--profile",
+            "baseline",
+            "--require-coverage",
+            "50%",
+        ],
+        "",
+    );
+    assert_eq!(
+        whole.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&whole.stdout)
+    );
+}
+
+/// A `--require-coverage` that is not a percentage is refused before any case runs, naming the
+/// option, what it expects and an example.
+#[test]
+fn a_bad_coverage_requirement_is_refused_with_the_fix() {
+    for bad in ["150", "eighty", "-5"] {
+        let out = autoreview(&["check", &format!("--require-coverage={bad}")], "");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{bad}: {stderr}");
+        assert!(stderr.contains("--require-coverage"), "{stderr}");
+        assert!(
+            stderr.contains("expected a percentage from 0 to 100, such as 80 or 62.5%"),
+            "{stderr}"
+        );
+    }
+}
