@@ -12,6 +12,9 @@ use crate::profile::{
 };
 use crate::scenario::{Attempt, CallKind, FailedFinishKind, Scenario, SchemaCount};
 
+/// The clause by which an admitted call is reviewed at all, before downstream is consulted.
+pub const REVIEWED_BY: &str = "AR-REVIEW-1";
+
 /// A failure as the engine carries it: its class and its message with the message's normative
 /// extent (AR-REVIEW-5, AR-REVIEW-6), each with the clauses behind it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,6 +195,8 @@ impl Review {
     pub fn cite(&self, profile: Profile, c: &mut Citations) {
         let attempts = self.attempts_by(profile);
         c.cite_all("/review/attempts", &attempts);
+        // Whether the call was reviewed at all: an admitted call is (AR-REVIEW-1).
+        c.cite("/review/attempts", REVIEWED_BY);
         c.cite_all("/trace", &attempts);
         // The session's route is the baseline's rule, which the resilient profile keeps where no
         // reviewer route is configured; a configured one is AR-RES-ROUTE-1's.

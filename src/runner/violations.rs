@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::generated::Found;
 use super::{CaseResult, Difference, Severity, Status, Verdict};
 use crate::conformance::{Level, level_of};
-use crate::engine::session;
+use crate::engine::{review, session};
 
 /// The entry that groups the differences naming no clause.
 pub const UNATTRIBUTED: &str = "unattributed";
@@ -131,7 +131,10 @@ fn causal_rank(inner: &str, d: &Difference) -> u8 {
     // way (the reference had stopped), just before anything it read from their replies.
     let asked_again = inner == "/review/attempts"
         && matches!((d.expected.as_u64(), d.actual.as_u64()), (Some(e), Some(a)) if a > e);
-    if asked_again {
+    if reviewed_or_not(d) {
+        // Whether the call was reviewed at all comes before anything its review did.
+        0
+    } else if asked_again {
         2 * place("/review/failure")
     } else {
         2 * place(inner) + 1
@@ -177,17 +180,24 @@ fn reviewed_or_not(d: &Difference) -> bool {
 
 /// The clause a difference's own member breaks: for one side reviewing a call the other did not,
 /// the item of its session that decided the call's preset, where one did
-/// ([`session::PRESET_DECIDED_BY`]: a selection of Auto, a disposal); for a text worded otherwise,
+/// ([`session::PRESET_DECIDED_BY`]: a selection of Auto, a disposal), else, where the reference
+/// reviewed it, the clause that requires the review ([`review::REVIEWED_BY`]), and where it did
+/// not, the clause by which it passed through (the first it cites); for a text worded otherwise,
 /// the template it was rendered from (the first template the member cites); otherwise the first
 /// clause its member cites that is not one of those behind every member of a kind
 /// ([`UNDER_EVERY_MEMBER`]) nor a session's preset, the first cited when there is none;
 /// [`UNATTRIBUTED`] when it cites nothing.
 pub fn own_clause(d: &Difference) -> &str {
     let carried = |c: &str| session::PRESET_DECIDED_BY.contains(&c);
-    if reviewed_or_not(d)
-        && let Some(c) = d.clauses.iter().find(|c| carried(c))
-    {
-        return c;
+    if reviewed_or_not(d) {
+        if let Some(c) = d.clauses.iter().find(|c| carried(c)) {
+            return c;
+        }
+        if d.expected.as_u64() != Some(0)
+            && let Some(c) = d.clauses.iter().find(|c| *c == review::REVIEWED_BY)
+        {
+            return c;
+        }
     }
     let template = || {
         d.clauses

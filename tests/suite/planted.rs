@@ -718,6 +718,62 @@ fn a_transport_that_ignores_disposal_is_found_at_bounds() {
     }
 }
 
+// Scope plants: each takes a call in or out of review against chapter 1 (AR-SCOPE-1..3) or
+// AR-REVIEW-1, as a gate that reads the call's agent, kind or preset wrongly would.
+
+/// A gate that reviews a call with no agent (AR-SCOPE-1): when the reviewer allows, the body runs
+/// where downstream alone decides, on an allow to a request the spec does not make: BOUNDS.
+#[test]
+fn a_gate_that_reviews_a_call_without_an_agent_is_found_at_bounds() {
+    let plant = Planted::reading("a call without an agent reviewed", |s| s.agent = true);
+    let mut plant = plant.leading("AR-SCOPE-1");
+    for profile in Profile::all() {
+        found_at(&mut plant, profile, Severity::Bounds, READER_CASES);
+    }
+}
+
+/// A gate that reviews the outer `run_code` transport call (AR-SCOPE-2): its review decides what
+/// downstream alone should: a DECISION, never a body nobody allowed.
+#[test]
+fn a_gate_that_reviews_the_outer_transport_is_found_at_decision() {
+    let plant = Planted::reading("the outer run_code call reviewed", |s| {
+        if s.tool.call == CallKind::RunCode {
+            s.tool.call = CallKind::Native;
+        }
+    });
+    let mut plant = plant.leading("AR-SCOPE-2");
+    for profile in Profile::all() {
+        found_at(&mut plant, profile, Severity::Decision, READER_CASES);
+    }
+}
+
+/// A gate that reviews a call whose session is not in Auto (AR-SCOPE-3): a DECISION.
+#[test]
+fn a_gate_that_reviews_outside_auto_is_found_at_decision() {
+    let plant = Planted::reading("a call outside Auto reviewed", |s| {
+        s.preset = autoreview::scenario::Preset::Auto;
+    });
+    let mut plant = plant.leading("AR-SCOPE-3");
+    for profile in Profile::all() {
+        found_at(&mut plant, profile, Severity::Decision, READER_CASES);
+    }
+}
+
+/// A gate that passes a call in Auto through unreviewed (AR-REVIEW-1): downstream's allow runs
+/// the body nobody reviewed: SAFETY.
+#[test]
+fn a_gate_that_passes_auto_through_is_found_at_safety() {
+    let plant = Planted::reading("a call in Auto passed through", |s| {
+        if s.preset == autoreview::scenario::Preset::Auto {
+            s.preset = autoreview::scenario::Preset::DangerFullAccess;
+        }
+    });
+    let mut plant = plant.leading("AR-REVIEW-1");
+    for profile in Profile::all() {
+        found_at(&mut plant, profile, Severity::Safety, READER_CASES);
+    }
+}
+
 // Review plants: each changes how the gate runs its review, not how it reads a reply. A body runs
 // only when the reviewer's next attempt allows, or when a human who was asked allows, so each is
 // found running a body only because the search toward a body run varies the reviewer script and
