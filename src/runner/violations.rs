@@ -106,7 +106,7 @@ const UNDER_EVERY_MEMBER: [&str; 7] = [
 /// gate decides it: what was sent, then requests the reference did not make, whether and how the
 /// review failed, how often it asked, the count it leaves, then the decision, the approval, the
 /// result and the trace that records them.
-fn causal_rank(inner: &str, d: &Difference) -> u8 {
+fn causal_rank(inner: &str, d: &Difference, unreviewed: bool) -> u8 {
     const ORDER: [&str; 12] = [
         "/review/routes",
         "/review/requests",
@@ -131,7 +131,7 @@ fn causal_rank(inner: &str, d: &Difference) -> u8 {
     // way (the reference had stopped), just before anything it read from their replies.
     let asked_again = inner == "/review/attempts"
         && matches!((d.expected.as_u64(), d.actual.as_u64()), (Some(e), Some(a)) if a > e);
-    if reviewed_or_not(d) {
+    if unreviewed {
         // Whether the call was reviewed at all comes before anything its review did.
         0
     } else if asked_again {
@@ -141,16 +141,22 @@ fn causal_rank(inner: &str, d: &Difference) -> u8 {
     }
 }
 
-/// A difference's place in the order a session is decided: its item, then its member's
-/// [`causal_rank`] (a single call is item 0).
-fn causal_order(d: &Difference) -> (usize, u8) {
+/// A difference's item (a single call is item 0) and its member within the item.
+fn item_of(d: &Difference) -> (usize, &str) {
     match d.pointer.strip_prefix("/calls/") {
         Some(rest) => {
             let (k, inner) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-            (k.parse().unwrap_or(usize::MAX), causal_rank(inner, d))
+            (k.parse().unwrap_or(usize::MAX), inner)
         }
-        None => (0, causal_rank(&d.pointer, d)),
+        None => (0, d.pointer.as_str()),
     }
+}
+
+/// A difference's place in the order a session is decided: its item, then its member's
+/// [`causal_rank`].
+fn causal_order(d: &Difference, unreviewed: bool) -> (usize, u8) {
+    let (k, inner) = item_of(d);
+    (k, causal_rank(inner, d, unreviewed))
 }
 
 /// Whether a difference is a text worded otherwise: present on both sides and not the same.
@@ -172,10 +178,28 @@ fn leaf(d: &Difference) -> bool {
 }
 
 /// Whether a difference is one side reviewing a call the other did not review at all: a count
-/// of requests that is 0 on one side only.
-fn reviewed_or_not(d: &Difference) -> bool {
-    d.pointer.ends_with("/review/attempts")
-        && (d.expected.as_u64() == Some(0)) != (d.actual.as_u64() == Some(0))
+/// of requests that is 0 on one side only, where that side's review did not fail either (a
+/// review that failed before its first request, for want of a schema or a working directory,
+/// was made, and its failure says why). `item` holds the differences of the same item.
+fn reviewed_or_not(d: &Difference, item: &[&Difference]) -> bool {
+    let zero = |v: &serde_json::Value| v.as_u64() == Some(0);
+    if !d.pointer.ends_with("/review/attempts") || zero(&d.expected) == zero(&d.actual) {
+        return false;
+    }
+    let failed_without_a_request = item.iter().any(|f| {
+        let inner = item_of(f).1;
+        // Both sides failed where a member of the failure differs; where the failure itself
+        // differs, the side that made no request tells.
+        inner.starts_with("/review/failure/")
+            || (inner == "/review/failure"
+                && !(if zero(&d.expected) {
+                    &f.expected
+                } else {
+                    &f.actual
+                })
+                .is_null())
+    });
+    !failed_without_a_request
 }
 
 /// The clause a difference's own member breaks: for one side reviewing a call the other did not,
@@ -187,9 +211,9 @@ fn reviewed_or_not(d: &Difference) -> bool {
 /// clause its member cites that is not one of those behind every member of a kind
 /// ([`UNDER_EVERY_MEMBER`]) nor a session's preset, the first cited when there is none;
 /// [`UNATTRIBUTED`] when it cites nothing.
-pub fn own_clause(d: &Difference) -> &str {
+fn own_clause(d: &Difference, unreviewed: bool) -> &str {
     let carried = |c: &str| session::PRESET_DECIDED_BY.contains(&c);
-    if reviewed_or_not(d) {
+    if unreviewed {
         if let Some(c) = d.clauses.iter().find(|c| carried(c)) {
             return c;
         }
@@ -248,15 +272,29 @@ fn attribute_from_root<'d>(
     mut order: Vec<usize>,
     out: &mut [&'d str],
 ) {
-    order.sort_by_key(|&k| causal_order(&differences[k]));
+    // Which differences are a call one side did not review at all, each judged among the
+    // differences of its own item.
+    let mut unreviewed = vec![false; differences.len()];
+    for &k in &order {
+        let d = &differences[k];
+        if d.pointer.ends_with("/review/attempts") {
+            let item: Vec<&Difference> = order
+                .iter()
+                .map(|&j| &differences[j])
+                .filter(|f| item_of(f).0 == item_of(d).0)
+                .collect();
+            unreviewed[k] = reviewed_or_not(d, &item);
+        }
+    }
+    order.sort_by_key(|&k| causal_order(&differences[k], unreviewed[k]));
     let mut root: Option<&str> = None;
     for k in order {
         let d = &differences[k];
         out[k] = match root {
             Some(r) => r,
-            None if leaf(d) => own_clause(d),
+            None if leaf(d) => own_clause(d, unreviewed[k]),
             None => {
-                let own = own_clause(d);
+                let own = own_clause(d, unreviewed[k]);
                 root = Some(own);
                 own
             }
