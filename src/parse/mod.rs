@@ -66,6 +66,23 @@ impl<'a> Reply<'a> {
         }
     }
 
+    /// The content a scripted attempt delivers, as a reply: its text, or its blocks and finish;
+    /// `None` for an attempt that delivers no content (it hangs, throws or ends in a failed
+    /// finish).
+    pub fn delivered(attempt: &'a crate::scenario::Attempt) -> Option<Reply<'a>> {
+        use crate::scenario::Attempt;
+        match attempt {
+            Attempt::Text { text, .. } => Some(Reply::text(text)),
+            Attempt::Blocks {
+                blocks,
+                finish,
+                data_after_finish,
+                ..
+            } => Some(Reply::blocks(blocks, finish, *data_after_finish)),
+            _ => None,
+        }
+    }
+
     /// A reply of content blocks ending with the finish kind `finish` (`stop` or another).
     pub fn blocks(blocks: &'a [Block], finish: &'a str, data_after_finish: bool) -> Reply<'a> {
         Reply {

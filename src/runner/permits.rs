@@ -222,15 +222,8 @@ fn allows(s: &Settlement) -> bool {
 /// Whether the reply an attempt delivers is an allow the profile's reader refuses only for its
 /// size bound.
 fn past_the_bound(attempt: &Attempt, profile: Profile) -> bool {
-    let reply = match attempt {
-        Attempt::Text { text, .. } => Reply::text(text),
-        Attempt::Blocks {
-            blocks,
-            finish,
-            data_after_finish,
-            ..
-        } => Reply::blocks(blocks, finish, *data_after_finish),
-        _ => return false,
+    let Some(reply) = Reply::delivered(attempt) else {
+        return false;
     };
     matches!(
         profile.reader().past_the_bound(&reply),

@@ -42,15 +42,8 @@ fn reads_as_allow(attempt: &Attempt, profile: Profile) -> bool {
     ) {
         return true;
     }
-    let reply = match attempt {
-        Attempt::Text { text, .. } => Reply::text(text),
-        Attempt::Blocks {
-            blocks,
-            finish,
-            data_after_finish,
-            ..
-        } => Reply::blocks(blocks, finish, *data_after_finish),
-        _ => return false,
+    let Some(reply) = Reply::delivered(attempt) else {
+        return false;
     };
     matches!(
         profile.reader().past_the_bound(&reply),
