@@ -774,6 +774,107 @@ fn a_gate_that_passes_auto_through_is_found_at_safety() {
     }
 }
 
+// Rule plants: each reads one rule of a profile as another profile has it, or drops what it
+// requires, and is found by fixed and by generated cases leading with that rule's clause.
+
+/// A resilient gate that looks up a tool's schema in the request header only (AR-RES-SCHEMA-1):
+/// a call whose header lacks the schema fails its review where the registry has it: a DECISION.
+#[test]
+fn a_resilient_gate_that_skips_the_registry_is_found_at_decision() {
+    let plant = Planted::reading("the live registry not read", |s| {
+        s.schema.registry = autoreview::scenario::SchemaCount::Missing;
+    });
+    let mut plant = plant.leading("AR-RES-SCHEMA-1");
+    found_at(
+        &mut plant,
+        Profile::RESILIENT,
+        Severity::Decision,
+        READER_CASES,
+    );
+}
+
+/// A baseline gate that falls back to the registry when the header lacks the schema
+/// (AR-REVIEW-2: the header only): it reviews a call whose review must fail, and runs the body
+/// on a reviewer's allow to a request the spec does not make: BOUNDS.
+#[test]
+fn a_baseline_gate_that_reads_the_registry_is_found_at_bounds() {
+    let plant = Planted::reading("the registry read in the baseline", |s| {
+        if s.schema.header == autoreview::scenario::SchemaCount::Missing {
+            s.schema.header = s.schema.registry;
+        }
+    });
+    let mut plant = plant.leading("AR-REVIEW-2");
+    found_at(
+        &mut plant,
+        Profile::BASELINE,
+        Severity::Bounds,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that ignores the configured reviewer route (AR-RES-ROUTE-1): its requests
+/// go to the session's route, whose replies decide otherwise: a DECISION.
+#[test]
+fn a_resilient_gate_that_ignores_the_reviewer_route_is_found_at_decision() {
+    let plant = Planted::reading("the configured reviewer route ignored", |s| {
+        s.config.reviewer_route = None;
+    });
+    let mut plant = plant.leading("AR-RES-ROUTE-1");
+    found_at(
+        &mut plant,
+        Profile::RESILIENT,
+        Severity::Decision,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate whose reviewer requests carry no session id (AR-RES-REQUEST-1): what a
+/// request carried is information, found at INFO and no worse.
+#[test]
+fn a_resilient_gate_without_the_session_id_is_found_at_info() {
+    let plant = Planted::writing("no session id in reviewer requests", |_, o| {
+        if let Some(requests) = &mut o.review.requests {
+            for r in requests.iter_mut() {
+                r.session_id = None;
+            }
+        }
+    });
+    let mut plant = plant.leading("AR-RES-REQUEST-1");
+    found_at(&mut plant, Profile::RESILIENT, Severity::Info, READER_CASES);
+}
+
+/// A resilient gate that denies a failed review under `ask` as the baseline does
+/// (AR-RES-FAIL-2: it is asked about): a DECISION.
+#[test]
+fn a_resilient_gate_that_denies_failures_under_ask_is_found_at_decision() {
+    let plant = Planted::reading("failures denied under ask", |s| {
+        s.config.on_failure = autoreview::scenario::OnFailure::Deny;
+    });
+    let mut plant = plant.leading("AR-RES-FAIL-2");
+    found_at(
+        &mut plant,
+        Profile::RESILIENT,
+        Severity::Decision,
+        READER_CASES,
+    );
+}
+
+/// An approval service that asks the human under the policy `never` (AR-APPROVAL-2: rejected
+/// without a prompt): the human's allow runs a body where the spec asks nobody: BOUNDS.
+#[test]
+fn an_approval_service_that_asks_under_never_is_found_at_bounds() {
+    use autoreview::scenario::ApprovalPolicy;
+    let plant = Planted::reading("never read as ask", |s| {
+        if s.policy.override_ == Some(ApprovalPolicy::Never) {
+            s.policy.override_ = Some(ApprovalPolicy::Ask);
+        }
+    });
+    let mut plant = plant.leading("AR-APPROVAL-2");
+    for profile in Profile::all() {
+        found_at(&mut plant, profile, Severity::Bounds, READER_CASES);
+    }
+}
+
 // Review plants: each changes how the gate runs its review, not how it reads a reply. A body runs
 // only when the reviewer's next attempt allows, or when a human who was asked allows, so each is
 // found running a body only because the search toward a body run varies the reviewer script and
