@@ -185,11 +185,16 @@ fn comparison(report: &Report, show: &dyn Fn(&str) -> String) -> String {
     if let Some(seed) = report.seed {
         // A drawn case may draw a session too: say the calls and the sessions apart, so that the
         // count a run announces (`--generated N`, the calls) is the count it shows.
-        let sessions = report.session_draws.as_ref().map_or(0, |draws| {
-            (0..report.generated)
+        // Only an implementation that observes sessions is asked the sessions its cases draw.
+        let asked = report
+            .observes
+            .contains(&crate::capability::Observable::Sessions);
+        let sessions = match &report.session_draws {
+            Some(draws) if asked => (0..report.generated)
                 .filter(|&k| report.shard.is_none_or(|s| s.contains(k)) && draws.contains(k))
-                .count()
-        });
+                .count(),
+            _ => 0,
+        };
         let calls = generated.saturating_sub(sessions);
         let _ = write!(
             s,
@@ -252,5 +257,38 @@ impl Color {
 impl std::fmt::Display for Color {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::comparison;
+    use crate::capability::Observable;
+    use crate::runner::check::SessionDraws;
+
+    /// The calls a run announced and the sessions it asked, apart: an implementation that does
+    /// not observe sessions is asked none, whatever its cases draw.
+    #[test]
+    fn the_comparison_counts_only_the_sessions_asked() {
+        let line = |observes: Vec<Observable>, passed: usize| {
+            let mut r = super::super::specimen_run(Vec::new(), &[]);
+            r.seed = Some(3);
+            r.generated = 60;
+            r.generated_passed = passed;
+            r.session_draws = Some(SessionDraws::of(60, |k| k % 10 == 0));
+            r.observes = observes;
+            comparison(&r, &|s| s.to_owned())
+        };
+        assert!(
+            line(Vec::new(), 60).ends_with("and 60 generated (60 calls, 0 sessions; seed 3)"),
+            "{}",
+            line(Vec::new(), 60)
+        );
+        assert!(
+            line(vec![Observable::Sessions], 66)
+                .ends_with("and 66 generated (60 calls, 6 sessions; seed 3)"),
+            "{}",
+            line(vec![Observable::Sessions], 66)
+        );
     }
 }
