@@ -50,8 +50,9 @@ pub struct PlantedDefect {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PlantedFile {
-    #[allow(dead_code)]
-    about: String,
+    /// What the file is, for its readers.
+    #[serde(rename = "about")]
+    _about: String,
     defects: Vec<PlantedDefect>,
 }
 
@@ -98,7 +99,9 @@ pub struct Requirement {
     /// The fixed cases of the profile that exercise it: that list it, or whose reference outcome
     /// rests on it.
     pub fixed: Vec<String>,
-    /// How many of the generated cases reach it.
+    /// How many of the generated cases reach it, at least: the larger of those whose
+    /// decision-table row restates it and those whose reference decision cites it (a run counts
+    /// the two apart).
     pub generated: usize,
     /// The planted defects whose run under the profile leads with it.
     pub planted: Vec<String>,

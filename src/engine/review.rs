@@ -623,17 +623,13 @@ pub fn settle(attempt: &Attempt, profile: Profile) -> Settlement {
 /// [`settle`], with the clauses by which a decision was read where the strict reader refuses
 /// the reply ([`tolerated`]).
 pub fn settle_citing(attempt: &Attempt, profile: Profile) -> (Settlement, Vec<&'static str>) {
-    match attempt {
-        Attempt::Hang { .. } => (Settlement::Pending, Vec::new()),
-        Attempt::Throw { throw, .. } => (Settlement::Failed(thrown(throw, profile)), Vec::new()),
-        Attempt::Text { text, .. } => read_citing(&Reply::text(text), profile),
-        Attempt::Blocks {
-            blocks,
-            finish,
-            data_after_finish,
-            ..
-        } => read_citing(&Reply::blocks(blocks, finish, *data_after_finish), profile),
-        Attempt::Finish { finish, .. } => read_citing(&Reply::failed(finish), profile),
+    match (attempt, Reply::delivered(attempt)) {
+        (_, Some(reply)) => read_citing(&reply, profile),
+        (Attempt::Throw { throw, .. }, None) => {
+            (Settlement::Failed(thrown(throw, profile)), Vec::new())
+        }
+        // A request that never settles.
+        (_, None) => (Settlement::Pending, Vec::new()),
     }
 }
 

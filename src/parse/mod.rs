@@ -66,9 +66,8 @@ impl<'a> Reply<'a> {
         }
     }
 
-    /// The content a scripted attempt delivers, as a reply: its text, or its blocks and finish;
-    /// `None` for an attempt that delivers no content (it hangs, throws or ends in a failed
-    /// finish).
+    /// The reply a scripted attempt delivers to the reader: its text, its blocks and finish, or
+    /// its failed finish; `None` for a request that threw or never settled.
     pub fn delivered(attempt: &'a crate::scenario::Attempt) -> Option<Reply<'a>> {
         use crate::scenario::Attempt;
         match attempt {
@@ -79,7 +78,8 @@ impl<'a> Reply<'a> {
                 data_after_finish,
                 ..
             } => Some(Reply::blocks(blocks, finish, *data_after_finish)),
-            _ => None,
+            Attempt::Finish { finish, .. } => Some(Reply::failed(finish)),
+            Attempt::Throw { .. } | Attempt::Hang { .. } => None,
         }
     }
 

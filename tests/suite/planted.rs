@@ -356,6 +356,20 @@ fn found_at(plant: &mut Planted, profile: Profile, severity: Severity, count: us
     );
 }
 
+/// [`found_at`] under each of `profiles`, the fixed cases' run leading with `lead`.
+fn found_leading(
+    plant: Planted,
+    lead: &'static str,
+    profiles: &[Profile],
+    severity: Severity,
+    count: usize,
+) {
+    let mut plant = plant.leading(lead);
+    for &profile in profiles {
+        found_at(&mut plant, profile, severity, count);
+    }
+}
+
 /// Asserts that `plant` is found at SAFETY by the fixed cases of `profile` and by
 /// [`READER_CASES`] generated ones.
 fn found_at_safety(mut plant: Planted, profile: Profile) {
@@ -619,10 +633,10 @@ fn a_count_a_deny_does_not_reset_is_found_at_text() {
             },
         )
     });
-    let mut plant = plant.leading("AR-RES-HINT-1");
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
+    found_leading(
+        plant,
+        "AR-RES-HINT-1",
+        &[Profile::RESILIENT],
         Severity::Text,
         SESSION_CASES,
     );
@@ -645,10 +659,10 @@ fn a_count_a_signal_raises_is_found_at_text() {
             },
         )
     });
-    let mut plant = plant.leading("AR-RES-HINT-1");
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
+    found_leading(
+        plant,
+        "AR-RES-HINT-1",
+        &[Profile::RESILIENT],
         Severity::Text,
         SESSION_CASES,
     );
@@ -669,10 +683,13 @@ fn disposal_that_moves_an_unlisted_session_is_found_at_safety() {
             },
         )
     });
-    let mut plant = plant.leading("AR-DISPOSE-1");
-    for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-DISPOSE-1",
+        &Profile::all(),
+        Severity::Safety,
+        SESSION_CASES,
+    );
 }
 
 /// A gate that ignores a selection of Auto (AR-SCOPE-5): a session under another preset stays
@@ -689,10 +706,13 @@ fn an_ignored_selection_of_auto_is_found_at_safety() {
             },
         )
     });
-    let mut plant = plant.leading("AR-SCOPE-5");
-    for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-SCOPE-5",
+        &Profile::all(),
+        Severity::Safety,
+        SESSION_CASES,
+    );
 }
 
 /// A gate that lets the transport ignore a disposal that began before it, passing it through
@@ -712,10 +732,13 @@ fn a_transport_that_ignores_disposal_is_found_at_bounds() {
                 (u.listener, u.approval, u.result, u.trace);
         }
     });
-    let mut plant = plant.leading("AR-DISPOSE-3");
-    for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Bounds, SESSION_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-DISPOSE-3",
+        &Profile::all(),
+        Severity::Bounds,
+        SESSION_CASES,
+    );
 }
 
 // Scope plants: each takes a call in or out of review against chapter 1 (AR-SCOPE-1..3) or
@@ -726,10 +749,13 @@ fn a_transport_that_ignores_disposal_is_found_at_bounds() {
 #[test]
 fn a_gate_that_reviews_a_call_without_an_agent_is_found_at_bounds() {
     let plant = Planted::reading("a call without an agent reviewed", |s| s.agent = true);
-    let mut plant = plant.leading("AR-SCOPE-1");
-    for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Bounds, READER_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-SCOPE-1",
+        &Profile::all(),
+        Severity::Bounds,
+        READER_CASES,
+    );
 }
 
 /// A gate that reviews the outer `run_code` transport call (AR-SCOPE-2): its review decides what
@@ -741,10 +767,13 @@ fn a_gate_that_reviews_the_outer_transport_is_found_at_decision() {
             s.tool.call = CallKind::Native;
         }
     });
-    let mut plant = plant.leading("AR-SCOPE-2");
-    for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Decision, READER_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-SCOPE-2",
+        &Profile::all(),
+        Severity::Decision,
+        READER_CASES,
+    );
 }
 
 /// A gate that reviews a call whose session is not in Auto (AR-SCOPE-3): a DECISION.
@@ -753,10 +782,13 @@ fn a_gate_that_reviews_outside_auto_is_found_at_decision() {
     let plant = Planted::reading("a call outside Auto reviewed", |s| {
         s.preset = autoreview::scenario::Preset::Auto;
     });
-    let mut plant = plant.leading("AR-SCOPE-3");
-    for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Decision, READER_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-SCOPE-3",
+        &Profile::all(),
+        Severity::Decision,
+        READER_CASES,
+    );
 }
 
 /// A gate that passes a call in Auto through unreviewed (AR-REVIEW-1): downstream's allow runs
@@ -768,10 +800,13 @@ fn a_gate_that_passes_auto_through_is_found_at_safety() {
             s.preset = autoreview::scenario::Preset::DangerFullAccess;
         }
     });
-    let mut plant = plant.leading("AR-REVIEW-1");
-    for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Safety, READER_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-REVIEW-1",
+        &Profile::all(),
+        Severity::Safety,
+        READER_CASES,
+    );
 }
 
 // Rule plants: each reads one rule of a profile as another profile has it, or drops what it
@@ -784,10 +819,10 @@ fn a_resilient_gate_that_skips_the_registry_is_found_at_decision() {
     let plant = Planted::reading("the live registry not read", |s| {
         s.schema.registry = autoreview::scenario::SchemaCount::Missing;
     });
-    let mut plant = plant.leading("AR-RES-SCHEMA-1");
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
+    found_leading(
+        plant,
+        "AR-RES-SCHEMA-1",
+        &[Profile::RESILIENT],
         Severity::Decision,
         READER_CASES,
     );
@@ -803,10 +838,10 @@ fn a_baseline_gate_that_reads_the_registry_is_found_at_bounds() {
             s.schema.header = s.schema.registry;
         }
     });
-    let mut plant = plant.leading("AR-REVIEW-2");
-    found_at(
-        &mut plant,
-        Profile::BASELINE,
+    found_leading(
+        plant,
+        "AR-REVIEW-2",
+        &[Profile::BASELINE],
         Severity::Bounds,
         READER_CASES,
     );
@@ -819,10 +854,10 @@ fn a_resilient_gate_that_ignores_the_reviewer_route_is_found_at_decision() {
     let plant = Planted::reading("the configured reviewer route ignored", |s| {
         s.config.reviewer_route = None;
     });
-    let mut plant = plant.leading("AR-RES-ROUTE-1");
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
+    found_leading(
+        plant,
+        "AR-RES-ROUTE-1",
+        &[Profile::RESILIENT],
         Severity::Decision,
         READER_CASES,
     );
@@ -839,8 +874,13 @@ fn a_resilient_gate_without_the_session_id_is_found_at_info() {
             }
         }
     });
-    let mut plant = plant.leading("AR-RES-REQUEST-1");
-    found_at(&mut plant, Profile::RESILIENT, Severity::Info, READER_CASES);
+    found_leading(
+        plant,
+        "AR-RES-REQUEST-1",
+        &[Profile::RESILIENT],
+        Severity::Info,
+        READER_CASES,
+    );
 }
 
 /// A resilient gate that denies a failed review under `ask` as the baseline does
@@ -850,10 +890,10 @@ fn a_resilient_gate_that_denies_failures_under_ask_is_found_at_decision() {
     let plant = Planted::reading("failures denied under ask", |s| {
         s.config.on_failure = autoreview::scenario::OnFailure::Deny;
     });
-    let mut plant = plant.leading("AR-RES-FAIL-2");
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
+    found_leading(
+        plant,
+        "AR-RES-FAIL-2",
+        &[Profile::RESILIENT],
         Severity::Decision,
         READER_CASES,
     );
@@ -869,10 +909,13 @@ fn an_approval_service_that_asks_under_never_is_found_at_bounds() {
             s.policy.override_ = Some(ApprovalPolicy::Ask);
         }
     });
-    let mut plant = plant.leading("AR-APPROVAL-2");
-    for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Bounds, READER_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-APPROVAL-2",
+        &Profile::all(),
+        Severity::Bounds,
+        READER_CASES,
+    );
 }
 
 // Review plants: each changes how the gate runs its review, not how it reads a reply. A body runs

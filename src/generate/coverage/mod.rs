@@ -100,22 +100,6 @@ pub fn vacuous(clause: &str, profile: Profile) -> Option<&'static str> {
     }
 }
 
-/// The reply each attempt delivers to the reader; `None` for a request that threw or never
-/// settled.
-fn reply(attempt: &Attempt) -> Option<Reply<'_>> {
-    match attempt {
-        Attempt::Text { text, .. } => Some(Reply::text(text)),
-        Attempt::Blocks {
-            blocks,
-            finish,
-            data_after_finish,
-            ..
-        } => Some(Reply::blocks(blocks, finish, *data_after_finish)),
-        Attempt::Finish { finish, .. } => Some(Reply::failed(finish)),
-        Attempt::Throw { .. } | Attempt::Hang { .. } => None,
-    }
-}
-
 /// Reads `reply` with `profile`'s reader.
 fn read(reply: &Reply<'_>, profile: Profile) -> Result<parse::ReviewerDecision, ReplyError> {
     profile.reader().read(reply)
@@ -153,7 +137,7 @@ pub fn replies(s: &Scenario, profile: Profile, made: usize) -> (Vec<&'static str
     let mut add = |c: &'static str| push_once(&mut out, c);
     let attempts: Vec<&Attempt> = (0..made).map(|n| s.reviewer.attempt(n)).collect();
     for attempt in &attempts {
-        let Some(reply) = reply(attempt) else {
+        let Some(reply) = Reply::delivered(attempt) else {
             continue;
         };
         let result = read(&reply, profile);
@@ -354,7 +338,7 @@ fn of_call(
         }
         // AR-PARSE-1..7: the strict reader's rules in order.
         if profile.reader() == Reader::Strict
-            && let Some(reply) = reply(s.reviewer.attempt(n))
+            && let Some(reply) = Reply::delivered(s.reviewer.attempt(n))
         {
             for (a, b) in order::strict_pairs(&reply) {
                 push_once(&mut pairs, (order::List::Strict, a, b));

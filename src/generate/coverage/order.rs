@@ -271,7 +271,7 @@ mod tests {
         let mut met = std::collections::BTreeSet::new();
         for k in 0..3_000 {
             let a = attempt(&mut Rng::for_case(7, k));
-            let Some(reply) = super::super::reply(&a) else {
+            let Some(reply) = Reply::delivered(&a) else {
                 continue;
             };
             let first = strict_matching(&reply)
