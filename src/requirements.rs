@@ -31,7 +31,7 @@ pub const GENERATED: usize = 20_000;
 
 /// One planted defect: the reference engine with one mistake, whose fixed-case run under
 /// `profile` leads with `clause` at `severity`, asserted by the test `test` of
-/// `tests/suite/planted.rs`.
+/// `tests/planted/`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlantedDefect {

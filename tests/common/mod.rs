@@ -3,6 +3,5 @@
 
 pub mod process; // running the built binary: with input, to its end, under sh, as an adapter
 pub mod profiles; // profiles of one's own, from a shipped one, and what a check of them reports
-pub mod python_str; // Python's str of a JSON number, for the planted Python gate
 pub mod runner; // fixed cases against an adapter over the protocol
 pub mod wording; // `check` with a gate's own wording

@@ -17,6 +17,8 @@ mod node_package; // the Node kit packed, installed, run by its name, and compil
 mod numbers; // the number fixture is what its Node generator writes
 mod planted; // Python's str of a float, checked against python3 itself
 mod profile_file; // a fourth profile, as a file only, passed by both example gates deciding by rule
+#[path = "../planted/python_str.rs"]
+mod python_str; // the planted Python gate's number text, which `planted` checks
 mod runner; // the runner against crashing, stalling, lying and slow adapters written in Node.js
 #[path = "../suite/shared_dir.rs"]
 mod shared_dir; // directories the tests of one run share, under target/tmp

@@ -1,7 +1,7 @@
-//! Python's `str` of a float, which the planted Python gate of `tests/suite/planted.rs` writes,
+//! Python's `str` of a float, which the planted Python gate of `tests/planted/texts.rs` writes,
 //! checked against `python3` itself over every double of the committed number fixture.
 
-use crate::common::python_str::python_str;
+use crate::python_str::python_str;
 
 /// Python's `str` of a float is `repr`: checked against `python3` itself over every double of the
 /// committed number fixture (the fast tier checks named values).

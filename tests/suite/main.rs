@@ -20,7 +20,6 @@ mod messages; // the templates and the spec text agree
 mod numbers; // number text agrees with what Node printed over the committed fixture
 mod parse_cli; // `autoreview parse` and `engine::review::read_raw` give the engine's verdicts with bounded reading
 mod parser; // the readers' security properties over generated and hostile text
-mod planted; // planted defects, each caught by fixed cases alone and by generated cases alone
 mod profile_file; // a profile of the user's own, loaded at run time, runs with no change to the suite
 mod properties; // invariants of the spec over generated scenarios
 mod readme; // the README stays a doorway; every documentation link resolves

@@ -1,5 +1,5 @@
 //! Python's `str` of a JSON number, as a Python gate that formats a number with `str()` writes it:
-//! shared by the planted Python gate (fast tier) and its check against `python3` (external tier).
+//! shared by the planted Python gate (planted tier) and its check against `python3` (external tier).
 
 /// Python's `str(x)` of the number a scenario carries, as a Python gate that writes the provider's
 /// message itself gets it: an integer as its digits; a float as `repr` writes it: the shortest

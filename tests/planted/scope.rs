@@ -1,0 +1,69 @@
+//! Scope plants: each takes a call in or out of review against chapter 1 (AR-SCOPE-1..3) or
+//! AR-REVIEW-1, as a gate that reads the call's agent, kind or preset wrongly would.
+
+use super::*;
+
+/// A gate that reviews a call with no agent (AR-SCOPE-1): when the reviewer allows, the body runs
+/// where downstream alone decides, on an allow to a request the spec does not make: BOUNDS.
+#[test]
+fn a_gate_that_reviews_a_call_without_an_agent_is_found_at_bounds() {
+    let plant = Planted::reading("a call without an agent reviewed", |s| s.agent = true);
+    found_leading(
+        plant,
+        "AR-SCOPE-1",
+        &Profile::all(),
+        Severity::Bounds,
+        READER_CASES,
+    );
+}
+
+/// A gate that reviews the outer `run_code` transport call (AR-SCOPE-2): its review decides what
+/// downstream alone should: a DECISION, never a body nobody allowed.
+#[test]
+fn a_gate_that_reviews_the_outer_transport_is_found_at_decision() {
+    let plant = Planted::reading("the outer run_code call reviewed", |s| {
+        if s.tool.call == CallKind::RunCode {
+            s.tool.call = CallKind::Native;
+        }
+    });
+    found_leading(
+        plant,
+        "AR-SCOPE-2",
+        &Profile::all(),
+        Severity::Decision,
+        READER_CASES,
+    );
+}
+
+/// A gate that reviews a call whose session is not in Auto (AR-SCOPE-3): a DECISION.
+#[test]
+fn a_gate_that_reviews_outside_auto_is_found_at_decision() {
+    let plant = Planted::reading("a call outside Auto reviewed", |s| {
+        s.preset = autoreview::scenario::Preset::Auto;
+    });
+    found_leading(
+        plant,
+        "AR-SCOPE-3",
+        &Profile::all(),
+        Severity::Decision,
+        READER_CASES,
+    );
+}
+
+/// A gate that passes a call in Auto through unreviewed (AR-REVIEW-1): downstream's allow runs
+/// the body nobody reviewed: SAFETY.
+#[test]
+fn a_gate_that_passes_auto_through_is_found_at_safety() {
+    let plant = Planted::reading("a call in Auto passed through", |s| {
+        if s.preset == autoreview::scenario::Preset::Auto {
+            s.preset = autoreview::scenario::Preset::DangerFullAccess;
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-1",
+        &Profile::all(),
+        Severity::Safety,
+        READER_CASES,
+    );
+}

@@ -1,0 +1,210 @@
+//! Session plants: a mistake in what a gate carries from one item of a session to the next.
+
+use super::*;
+
+/// One mistake in how a gate carries a session's state; the reference's fold otherwise.
+struct Carry {
+    /// Whether disposal finds the session listed, given whether it is.
+    listed: fn(bool) -> bool,
+    /// The count a call leaves, given the count before it, the review the gate made and the
+    /// count the reference leaves.
+    count: fn(u32, Option<&Review>, u32) -> u32,
+    /// Whether a selection of Auto writes the preset and policy (AR-SCOPE-5).
+    selects: bool,
+}
+
+/// The reference's carried state, nothing changed.
+const CARRY: Carry = Carry {
+    listed: |listed| listed,
+    count: |_, _, n| n,
+    selects: true,
+};
+
+/// A session decided item by item as [`session::walk`] does, carrying the state with `m`'s
+/// mistake.
+fn carried(s: &SessionScenario, profile: Profile, m: &Carry) -> Vec<Step> {
+    let mut state = State::start(s);
+    let listed = (m.listed)(s.session.listed);
+    s.calls
+        .iter()
+        .map(|item| {
+            let before = state.clone();
+            match item {
+                Item::Call(c) => {
+                    let (mut o, review) =
+                        engine::decide_keeping_review(&state.scenario_for(s, c), profile);
+                    if let Some(n) = o.review.consecutive_failures {
+                        let n = (m.count)(before.consecutive_failures, review.as_ref(), n);
+                        o.review.consecutive_failures = Some(n);
+                        state.consecutive_failures = n;
+                    }
+                    if c.abort.is_lifecycle() {
+                        let dispose = Event {
+                            event: EventKind::Dispose,
+                            reselect: false,
+                        };
+                        state.apply(&dispose, listed);
+                    }
+                    Step {
+                        before,
+                        outcome: ItemOutcome::Call(Box::new(o)),
+                        review,
+                    }
+                }
+                Item::Event(e) => {
+                    let outcome = if e.event == EventKind::SelectAuto && !m.selects {
+                        // Reports the selection as the reference does, and forgets it.
+                        state.clone().apply(e, listed)
+                    } else {
+                        state.apply(e, listed)
+                    };
+                    Step {
+                        before,
+                        outcome: ItemOutcome::Event(outcome),
+                        review: None,
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// Generated cases for the session plants: a session is drawn for one case in eight.
+const SESSION_CASES: usize = 3000;
+
+/// The harness's own fold, with no mistake, passes both kinds of case: what the plants below
+/// are caught for is their mistake alone.
+#[test]
+fn the_carrying_fold_without_a_mistake_passes() {
+    let mut none = Planted::carrying("nothing", |s, p| carried(s, p, &CARRY));
+    for profile in Profile::all() {
+        assert_eq!(by_fixed(&mut none, profile), None, "{profile}");
+        assert_eq!(by_generated(&mut none, profile, 1000), None, "{profile}");
+    }
+}
+
+/// A gate that resets the failure count on an allow only, not on a deny (AR-RES-HINT-1): the
+/// count and the hint after a deny are wrong. The hint changes only texts (AR-RES-HINT-3), so no
+/// body runs that must not: TEXT, from either kind of case.
+#[test]
+fn a_count_a_deny_does_not_reset_is_found_at_text() {
+    let plant = Planted::carrying("a deny keeps the failure count", |s, p| {
+        carried(
+            s,
+            p,
+            &Carry {
+                count: |before, review, n| match review.map(|r| &r.settlement) {
+                    Some(Settlement::Decided(ReviewerDecision::Deny { .. })) => before,
+                    _ => n,
+                },
+                ..CARRY
+            },
+        )
+    });
+    found_leading(
+        plant,
+        "AR-RES-HINT-1",
+        &[Profile::RESILIENT],
+        Severity::Text,
+        SESSION_CASES,
+    );
+}
+
+/// A gate that counts a failure a signal produced (AR-CANCEL-6, AR-RES-HINT-1): TEXT at worst,
+/// as above.
+#[test]
+fn a_count_a_signal_raises_is_found_at_text() {
+    let plant = Planted::carrying("a signal's failure is counted", |s, p| {
+        carried(
+            s,
+            p,
+            &Carry {
+                count: |before, review, n| match review {
+                    Some(r) if r.signal_ended => before + 1,
+                    _ => n,
+                },
+                ..CARRY
+            },
+        )
+    });
+    found_leading(
+        plant,
+        "AR-RES-HINT-1",
+        &[Profile::RESILIENT],
+        Severity::Text,
+        SESSION_CASES,
+    );
+}
+
+/// A gate that moves every Auto session at disposal, listed or not (AR-DISPOSE-1, AR-DISPOSE-4):
+/// an unlisted session is out of Auto once the integration is installed again, so a call the
+/// reviewer denies passes through and its body runs: SAFETY, from either kind of case.
+#[test]
+fn disposal_that_moves_an_unlisted_session_is_found_at_safety() {
+    let plant = Planted::carrying("disposal moves unlisted sessions too", |s, p| {
+        carried(
+            s,
+            p,
+            &Carry {
+                listed: |_| true,
+                ..CARRY
+            },
+        )
+    });
+    found_leading(
+        plant,
+        "AR-DISPOSE-1",
+        &Profile::all(),
+        Severity::Safety,
+        SESSION_CASES,
+    );
+}
+
+/// A gate that ignores a selection of Auto (AR-SCOPE-5): a session under another preset stays
+/// out of Auto, so a call the reviewer denies passes through and its body runs: SAFETY.
+#[test]
+fn an_ignored_selection_of_auto_is_found_at_safety() {
+    let plant = Planted::carrying("a selection of Auto is ignored", |s, p| {
+        carried(
+            s,
+            p,
+            &Carry {
+                selects: false,
+                ..CARRY
+            },
+        )
+    });
+    found_leading(
+        plant,
+        "AR-SCOPE-5",
+        &Profile::all(),
+        Severity::Safety,
+        SESSION_CASES,
+    );
+}
+
+/// A gate that lets the transport ignore a disposal that began before it, passing it through
+/// under the policy its session had rather than the `never` disposal wrote (AR-DISPOSE-3,
+/// AR-RES-DISPOSE-1): a later check's question reaches a human who allows it, and the body runs
+/// where the approval service answers by itself and asks nobody: BOUNDS.
+#[test]
+fn a_transport_that_ignores_disposal_is_found_at_bounds() {
+    let plant = Planted::writing("run_code ignores a disposal begun before it", |s, o| {
+        if s.tool.call == CallKind::RunCode && s.abort == AbortPoint::LifecycleBeforeReview {
+            let mut undisposed = s.clone();
+            undisposed.abort = AbortPoint::None;
+            // What the call comes to without the disposal; the review it never made is as the
+            // reference records it.
+            let u = engine::decide(&undisposed, Profile::BASELINE);
+            (o.listener, o.approval, o.result, o.trace) =
+                (u.listener, u.approval, u.result, u.trace);
+        }
+    });
+    found_leading(
+        plant,
+        "AR-DISPOSE-3",
+        &Profile::all(),
+        Severity::Bounds,
+        SESSION_CASES,
+    );
+}

@@ -1,0 +1,261 @@
+//! Text plants: a gate that words a template, or writes a number, its own way, found at TEXT and
+//! read as the template it changed.
+
+use super::*;
+
+/// A mistake in how a text is written is found at TEXT by each kind of case, and no worse: the
+/// harness rates what it plants, not more.
+#[test]
+fn a_reworded_result_is_found_at_text_by_each_kind_of_case() {
+    let mut reworded = Planted::writing("every result text reworded", |_, o| {
+        if let Some(t) = &mut o.result.text {
+            t.push_str(" (reworded)");
+        }
+    });
+    let profile = Profile::RESILIENT;
+    assert_eq!(by_fixed(&mut reworded, profile), Some(Severity::Text));
+    assert_eq!(
+        by_generated(&mut reworded, profile, 300),
+        Some(Severity::Text)
+    );
+}
+
+/// Rewrites every text of an outcome a human or the model reads (the listener's reason, the
+/// approval's, the result's) by `f`.
+fn each_outcome_text(o: &mut Outcome, f: impl Fn(&str) -> String) {
+    use autoreview::outcome::Decision;
+    let mut texts: Vec<&mut String> = Vec::new();
+    match &mut o.listener {
+        Some(Decision::Deny { reason, .. })
+        | Some(Decision::Ask {
+            reason: Some(reason),
+            ..
+        }) => texts.push(reason),
+        _ => {}
+    }
+    if let Some(a) = &mut o.approval
+        && let Some(reason) = &mut a.reason
+    {
+        texts.push(reason);
+    }
+    if let Some(t) = &mut o.result.text {
+        texts.push(t);
+    }
+    for t in texts {
+        *t = f(t);
+    }
+}
+
+/// A gate that words one template its own way, and nothing else, reads as that template: the
+/// run's first violation is `MSG-FAILED` for a gate that words the denial of a failed review its
+/// own way (under either profile: the baseline denies every failure, the resilient one under
+/// `on_failure: deny`), `MSG-ASK-FAILED` for one that words the question after a failed review.
+#[test]
+fn a_gate_that_words_one_failure_template_its_own_way_reads_as_that_template() {
+    let failed = |_: &Scenario, o: &mut Outcome| {
+        each_outcome_text(o, |t| {
+            t.replace(
+                "\" failed; its body was not executed: ",
+                "\" was stopped, the review failed: ",
+            )
+        })
+    };
+    let asked = |_: &Scenario, o: &mut Outcome| {
+        each_outcome_text(o, |t| {
+            t.replacen("\" failed: ", "\" could not be reviewed: ", 1)
+        })
+    };
+    for profile in Profile::all() {
+        let mut plant = Planted::writing("MSG-FAILED worded its own way", failed);
+        assert_eq!(
+            fixed_run(&mut plant, profile),
+            (Some(Severity::Text), Some("MSG-FAILED".to_owned())),
+            "{profile}"
+        );
+        indexed(plant.name, "MSG-FAILED", profile);
+    }
+    let mut plant = Planted::writing("MSG-ASK-FAILED worded its own way", asked);
+    assert_eq!(
+        fixed_run(&mut plant, Profile::RESILIENT),
+        (Some(Severity::Text), Some("MSG-ASK-FAILED".to_owned()))
+    );
+    indexed(plant.name, "MSG-ASK-FAILED", Profile::RESILIENT);
+}
+
+/// `String(value)` (AR-REVIEW-5) with every number written by [`python_str`].
+fn python_string(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) => python_str(n),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| {
+                if i.is_null() {
+                    String::new()
+                } else {
+                    python_string(i)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(","),
+        other => autoreview::jsstring::js_string(other),
+    }
+}
+
+/// AR-RES-NORM-1's text with every number written by [`python_str`], as `json.dumps` with compact
+/// separators writes it (member order and strings as the reference writes them).
+fn python_value_text(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    fn json(v: &Value) -> String {
+        match v {
+            Value::Number(n) => python_str(n),
+            Value::Array(items) => {
+                format!("[{}]", items.iter().map(json).collect::<Vec<_>>().join(","))
+            }
+            Value::Object(m) => {
+                // The reference's order and quoting, taken from its own text of each member.
+                let whole = autoreview::jsstring::json_stringify(v);
+                let mut out = whole.clone();
+                for (k, item) in m {
+                    let name = autoreview::jsstring::json_stringify(&Value::String(k.clone()));
+                    let theirs = format!("{name}:{}", autoreview::jsstring::json_stringify(item));
+                    out = out.replacen(&theirs, &format!("{name}:{}", json(item)), 1);
+                }
+                out
+            }
+            other => autoreview::jsstring::json_stringify(other),
+        }
+    }
+    match v {
+        Value::String(_) => autoreview::normalize::value_text(v),
+        Value::Object(m) if matches!(m.get("message"), Some(Value::String(_))) => {
+            autoreview::normalize::value_text(v)
+        }
+        other => json(other),
+    }
+}
+
+/// The gate writes the numbers of the review's failure message with Python's `str` (under the
+/// baseline's conversion when `RESILIENT` is false): the message of its last request, where the
+/// review's failure is that message (it ends with the provider's value made text), in every text
+/// that shows it.
+fn writes_numbers_with_python_str<const RESILIENT: bool>(s: &Scenario, o: &mut Outcome) {
+    use autoreview::scenario::Attempt;
+    let (Some(failure), Some(last)) = (&o.review.failure, o.review.attempts.checked_sub(1)) else {
+        return;
+    };
+    let value = match s.reviewer.attempt(last as usize) {
+        Attempt::Finish { finish, .. } => &finish.message,
+        Attempt::Throw { throw, .. } => throw,
+        _ => return,
+    };
+    let (js, py) = if RESILIENT {
+        (
+            autoreview::normalize::value_text(value),
+            python_value_text(value),
+        )
+    } else {
+        (autoreview::jsstring::js_string(value), python_string(value))
+    };
+    let Some(head) = failure.message.strip_suffix(js.as_str()) else {
+        return; // normalized or cut: the message is not the value's text as it stands
+    };
+    if js == py {
+        return;
+    }
+    let (was, now) = (failure.message.clone(), format!("{head}{py}"));
+    let fix = |t: &mut String| {
+        if *t == was {
+            *t = now.clone();
+        } else if let Some(h) = t.strip_suffix(&format!(": {was}")) {
+            *t = format!("{h}: {now}");
+        } else {
+            *t = t.replacen(&format!(": {was}\n"), &format!(": {now}\n"), 1);
+        }
+    };
+    if let Some(f) = &mut o.review.failure {
+        fix(&mut f.message);
+    }
+    if let Some(t) = &mut o.result.text {
+        fix(t);
+    }
+    let fix_display = |d: &mut Option<autoreview::outcome::DisplayReason>| {
+        if let Some(d) = d {
+            fix(&mut d.en);
+            fix(&mut d.zh);
+        }
+    };
+    if let Some(a) = &mut o.approval {
+        if let Some(r) = &mut a.reason {
+            fix(r);
+        }
+        fix_display(&mut a.display_reason);
+    }
+    match &mut o.listener {
+        Some(autoreview::outcome::Decision::Deny { reason, .. }) => fix(reason),
+        Some(autoreview::outcome::Decision::Ask {
+            reason,
+            display_reason,
+        }) => {
+            if let Some(r) = reason {
+                fix(r);
+            }
+            fix_display(display_reason);
+        }
+        _ => {}
+    }
+}
+
+/// A gate that writes the numbers of a provider's message or a thrown value with Python's `str`
+/// (`100.0`, `-0.0`, `1e-07`, `1e+17`) where the spec has ECMAScript's text is found at TEXT by
+/// the fixed cases and by 3 000 generated cases of each profile, and no worse: no body runs that
+/// the reference does not run.
+#[test]
+fn numbers_written_with_python_str_are_found_at_text_by_each_kind_of_case() {
+    for (profile, plant) in [
+        (
+            Profile::BASELINE,
+            writes_numbers_with_python_str::<false> as fn(&Scenario, &mut Outcome),
+        ),
+        (Profile::RESILIENT, writes_numbers_with_python_str::<true>),
+    ] {
+        let mut python = Planted::writing("numbers written with Python's str", plant);
+        assert_eq!(
+            by_fixed(&mut python, profile),
+            Some(Severity::Text),
+            "{profile}"
+        );
+        assert_eq!(
+            by_generated(&mut python, profile, 3_000),
+            Some(Severity::Text),
+            "{profile}"
+        );
+    }
+}
+
+/// Python's `str` of a float is `repr`, checked here against named values (the external tier
+/// checks it against `python3` itself over every double of the committed number fixture).
+#[test]
+fn python_str_writes_the_named_values() {
+    for (x, want) in [
+        (100.0, "100.0"),
+        (-0.0, "-0.0"),
+        (1e-7, "1e-07"),
+        (1e-5, "1e-05"),
+        (0.0001, "0.0001"),
+        (1e16, "1e+16"),
+        (9.1e15, "9100000000000000.0"),
+        (9007199254740992.0, "9007199254740992.0"),
+        (1.5e22, "1.5e+22"),
+        (0.1, "0.1"),
+        (123e-9, "1.23e-07"),
+        (5e-324, "5e-324"),
+    ] {
+        assert_eq!(
+            python_str(&serde_json::Number::from_f64(x).unwrap()),
+            want,
+            "{x:e}"
+        );
+    }
+    assert_eq!(python_str(&serde_json::Number::from(-42)), "-42");
+}
