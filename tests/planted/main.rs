@@ -11,6 +11,7 @@ mod python_str; // Python's str of a JSON number (the external tier checks it ag
 
 mod outcomes;
 mod reader; // reader plants: a reply read as a careless reader reads it
+mod requests; // request plants: what a reviewer request carries, and how it is recorded
 mod review; // review plants: how the review runs, not how a reply is read
 mod rules; // rule plants: one rule of a profile read as another profile has it
 mod scope; // scope plants: a call taken in or out of review
