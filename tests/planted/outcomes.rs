@@ -211,3 +211,139 @@ fn a_runtime_that_asks_for_a_call_without_an_agent_is_found_at_bounds() {
         READER_CASES,
     );
 }
+
+/// A tool runtime that lets the call through when no approval channel is available, as a
+/// headless runner that approves what it cannot ask about (AR-APPROVAL-3: `unavailable` denies
+/// with `MSG-APPROVAL-UNAVAILABLE`): the body runs on nobody's allow: SAFETY.
+#[test]
+fn a_runtime_that_reads_unavailable_as_allowed_once_is_found_at_safety() {
+    let mut plant = Planted::writing("unavailable read as allowed-once", |_, o| {
+        if o.approval
+            .as_ref()
+            .is_some_and(|a| a.answer == ApprovalAnswer::Unavailable)
+        {
+            runs_the_body(o);
+        }
+    });
+    // leads with AR-RESULT-3 today (attribution): the refusal's `/result/executed` cites the
+    // materialization's clause before AR-APPROVAL-3.
+    found_at(
+        &mut plant,
+        Profile::BASELINE,
+        Severity::Safety,
+        READER_CASES,
+    );
+}
+
+/// A tool runtime that tells the model why the human was asked: a refusal by the approval
+/// service quotes the ask's audited reason after its template (AR-APPROVAL-5: the model sees only
+/// the resulting tool result). No decision changes; the model reads a text it must not: TEXT.
+#[test]
+fn a_runtime_that_shows_the_audited_reason_to_the_model_is_found_at_text() {
+    let mut plant = Planted::writing("the audited reason shown to the model", |_, o| {
+        let Some(a) = &o.approval else { return };
+        if let (Some(r), Some(t), false) = (&a.reason, &mut o.result.text, o.result.executed)
+            && a.answer != ApprovalAnswer::Throws
+        {
+            t.push_str(&format!(": {r}"));
+        }
+    });
+    // leads with MSG-ERROR-PREFIX today (attribution): a worded `/result/text` reads as the
+    // first template it cites.
+    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+}
+
+/// A tool runtime that materializes a `cancel` without its structured info, as a plain error
+/// (AR-RESULT-4: the canonical pre-dispatch cancellation carries `INFO-ABORTED`): the model reads
+/// the same text, the logs cannot tell a cancellation from a denial: INFO.
+#[test]
+fn a_runtime_that_cancels_without_the_abort_info_is_found_at_info() {
+    let mut plant = Planted::writing("a cancel without its AbortError info", |_, o| {
+        if o.result.info == Some(messages::info_aborted()) {
+            o.result.info = None;
+        }
+    });
+    // leads with AR-RESULT-3 today (attribution): the canonical cancellation's members cite the
+    // clauses that cancelled before AR-RESULT-4, and the `cancelled` answer to a caller who
+    // stopped is the commonest.
+    found_at(&mut plant, Profile::BASELINE, Severity::Info, READER_CASES);
+}
+
+/// A tool runtime that appends the structured info's `reason` to the text the model sees
+/// (AR-RESULT-6: it is for logs and interfaces only): a final denial quotes the reviewer's
+/// reason: TEXT.
+#[test]
+fn a_runtime_that_shows_the_infos_reason_to_the_model_is_found_at_text() {
+    let mut plant = Planted::writing("the info's reason shown to the model", |_, o| {
+        let reason = o
+            .result
+            .info
+            .as_ref()
+            .and_then(|i| i.get("reason"))
+            .and_then(|r| r.as_str())
+            .map(str::to_owned);
+        if let (Some(r), Some(t)) = (reason, &mut o.result.text) {
+            t.push_str(&format!(": {r}"));
+        }
+    });
+    // leads with MSG-ERROR-PREFIX today (attribution): a worded `/result/text` reads as the
+    // first template it cites.
+    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+}
+
+/// Rewrites the structured info of the listener's deny and of the result by `f`.
+fn each_info(o: &mut Outcome, f: impl Fn(&mut serde_json::Map<String, serde_json::Value>)) {
+    if let Some(Decision::Deny { info: Some(i), .. }) = &mut o.listener {
+        f(i);
+    }
+    if let Some(i) = &mut o.result.info {
+        f(i);
+    }
+}
+
+/// A gate whose final denial's info carries a code of its own, `AUTO_REVIEW_REJECTED` for
+/// `AUTO_REVIEW_DENIED` (AR-MSG-4: the structured infos are fixed): information only: INFO.
+#[test]
+fn a_gate_with_its_own_denial_code_is_found_at_info() {
+    let mut plant = Planted::writing("INFO-DENIED with a code of its own", |_, o| {
+        each_info(o, |i| {
+            if i.get("code").and_then(|c| c.as_str()) == Some("AUTO_REVIEW_DENIED") {
+                i.insert("code".into(), "AUTO_REVIEW_REJECTED".into());
+            }
+        })
+    });
+    // leads with AR-DECIDE-2 today (attribution): the info cites the decision's clause first.
+    found_at(&mut plant, Profile::BASELINE, Severity::Info, READER_CASES);
+}
+
+/// A resilient gate that gives a failure denied before downstream the denial's identity,
+/// `AutoReviewDeniedError` / `AUTO_REVIEW_DENIED` (AR-RES-MSG-2: the name and code tell a failure
+/// from a denial): information only: INFO.
+#[test]
+fn a_resilient_gate_that_names_a_failure_as_a_denial_is_found_at_info() {
+    let mut plant = Planted::writing("INFO-FAILED named as INFO-DENIED", |_, o| {
+        each_info(o, |i| {
+            if i.get("code").and_then(|c| c.as_str()) == Some("AUTO_REVIEW_FAILED") {
+                i.insert("name".into(), "AutoReviewDeniedError".into());
+                i.insert("code".into(), "AUTO_REVIEW_DENIED".into());
+            }
+        })
+    });
+    // leads with AR-RES-FAIL-3 today (attribution): the info cites the decision's clause first.
+    found_at(&mut plant, Profile::RESILIENT, Severity::Info, READER_CASES);
+}
+
+/// A tool runtime that records the approval when the call completes, after the body it let run
+/// (AR-ORDER-1: the approval request comes before the body): ORDER.
+#[test]
+fn a_runtime_that_records_the_approval_after_the_body_is_found_at_order() {
+    let mut plant = Planted::writing("the approval recorded after the body", |_, o| {
+        if o.trace.ends_with(&[Event::Approval, Event::Body]) {
+            let n = o.trace.len();
+            o.trace.swap(n - 2, n - 1);
+        }
+    });
+    // leads with AR-REVIEW-1 today (attribution): a trace cites AR-ORDER-1 behind every clause
+    // that put an event in it.
+    found_at(&mut plant, Profile::BASELINE, Severity::Order, READER_CASES);
+}

@@ -82,6 +82,79 @@ fn a_gate_that_words_one_failure_template_its_own_way_reads_as_that_template() {
     indexed(plant.name, "MSG-ASK-FAILED", Profile::RESILIENT);
 }
 
+/// A tool runtime that words the human's rejection its own way, `The user rejected tool "<name>"`
+/// (AR-MSG-1: `MSG-USER-REJECTED` is normative in full): TEXT, and no worse.
+#[test]
+fn a_runtime_that_capitalizes_the_user_rejection_is_found_at_text() {
+    let mut plant = Planted::writing("MSG-USER-REJECTED worded its own way", |_, o| {
+        each_outcome_text(o, |t| {
+            t.replacen(
+                "Error: the user rejected tool ",
+                "Error: The user rejected tool ",
+                1,
+            )
+        })
+    });
+    // leads with MSG-ERROR-PREFIX today (attribution): a worded `/result/text` reads as the
+    // outer template it cites first, not the reworded one inside it.
+    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+}
+
+/// [`each_outcome_text`], and the review's failure message too.
+fn each_text_and_failure(o: &mut Outcome, f: impl Fn(&str) -> String) {
+    if let Some(failure) = &mut o.review.failure {
+        failure.message = f(&failure.message);
+    }
+    each_outcome_text(o, f);
+}
+
+/// A gate that words one reviewer failure message its own way, `MSG-ERR-PROTOCOL` as
+/// `… does not match the decision protocol` (AR-MSG-2: normative in full): TEXT, and no worse.
+#[test]
+fn a_gate_that_words_the_protocol_failure_its_own_way_is_found_at_text() {
+    let mut plant = Planted::writing("MSG-ERR-PROTOCOL worded its own way", |_, o| {
+        each_text_and_failure(o, |t| {
+            t.replace("the risk/decision protocol", "the decision protocol")
+        })
+    });
+    // leads with MSG-ERR-PROTOCOL today (attribution): a worded text reads as its template.
+    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+}
+
+/// A resilient gate that words one of the tolerant reader's failure messages its own way,
+/// `MSG-ERR-NO-DECISION` as `… has no decision object` (AR-RES-MSG-1: normative in full): TEXT,
+/// and no worse.
+#[test]
+fn a_gate_that_words_the_no_decision_failure_its_own_way_is_found_at_text() {
+    let mut plant = Planted::writing("MSG-ERR-NO-DECISION worded its own way", |_, o| {
+        each_text_and_failure(o, |t| {
+            t.replace("holds no decision object", "has no decision object")
+        })
+    });
+    // leads with MSG-ERR-NO-DECISION today (attribution): a worded text reads as its template.
+    found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
+}
+
+/// A gate that words the error of selecting Auto while its integration closes its own way,
+/// `auto-review: the integration is closing` (AR-MSG-5: `MSG-ERR-CLOSING` is normative in full):
+/// the session's event reads otherwise: TEXT, and no worse.
+#[test]
+fn a_gate_that_words_the_closing_error_its_own_way_is_found_at_text() {
+    let mut plant = Planted::carrying("MSG-ERR-CLOSING worded its own way", |s, profile| {
+        let mut steps = session::walk(s, profile);
+        for step in &mut steps {
+            if let ItemOutcome::Event(e) = &mut step.outcome
+                && let Some(error) = &mut e.error
+            {
+                *error = error.replace("integration is closing", "the integration is closing");
+            }
+        }
+        steps
+    });
+    // leads with MSG-ERR-CLOSING today (attribution): a worded text reads as its template.
+    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+}
+
 /// `String(value)` (AR-REVIEW-5) with every number written by [`python_str`].
 fn python_string(v: &serde_json::Value) -> String {
     use serde_json::Value;
