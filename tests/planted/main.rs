@@ -9,14 +9,16 @@
 
 mod python_str; // Python's str of a JSON number (the external tier checks it against python3)
 
-mod outcomes;
+mod cancel; // cancellation plants: a signal met at another point than the spec's
+mod lifecycle; // lifecycle plants: admission, disposal, a selection of Auto, installation
+mod outcomes; // outcome plants: how an ask is put and a decision becomes a tool result
 mod reader; // reader plants: a reply read as a careless reader reads it
 mod requests; // request plants: what a reviewer request carries, and how it is recorded
 mod review; // review plants: how the review runs, not how a reply is read
 mod rules; // rule plants: one rule of a profile read as another profile has it
 mod scope; // scope plants: a call taken in or out of review
 mod sessions; // session plants: what a session carries from item to item
-mod texts; // text plants: a template or a number written its own way // outcome plants: how an ask is put and a decision becomes a tool result
+mod texts; // text plants: a template or a number written its own way
 
 use crate::python_str::python_str;
 use autoreview::cases;

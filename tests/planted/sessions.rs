@@ -1,28 +1,33 @@
 //! Session plants: a mistake in what a gate carries from one item of a session to the next.
 
 use super::*;
+use autoreview::outcome::EventOutcome;
 
 /// One mistake in how a gate carries a session's state; the reference's fold otherwise.
-struct Carry {
+pub(super) struct Carry {
     /// Whether disposal finds the session listed, given whether it is.
-    listed: fn(bool) -> bool,
+    pub(super) listed: fn(bool) -> bool,
     /// The count a call leaves, given the count before it, the review the gate made and the
     /// count the reference leaves.
-    count: fn(u32, Option<&Review>, u32) -> u32,
+    pub(super) count: fn(u32, Option<&Review>, u32) -> u32,
     /// Whether a selection of Auto writes the preset and policy (AR-SCOPE-5).
-    selects: bool,
+    pub(super) selects: bool,
+    /// What a lifecycle event item does to the session and reports, given whether disposal finds
+    /// it listed: the reference's [`State::apply`] unless the mistake is in an event.
+    pub(super) apply: fn(&mut State, &Event, bool) -> EventOutcome,
 }
 
 /// The reference's carried state, nothing changed.
-const CARRY: Carry = Carry {
+pub(super) const CARRY: Carry = Carry {
     listed: |listed| listed,
     count: |_, _, n| n,
     selects: true,
+    apply: State::apply,
 };
 
 /// A session decided item by item as [`session::walk`] does, carrying the state with `m`'s
 /// mistake.
-fn carried(s: &SessionScenario, profile: Profile, m: &Carry) -> Vec<Step> {
+pub(super) fn carried(s: &SessionScenario, profile: Profile, m: &Carry) -> Vec<Step> {
     let mut state = State::start(s);
     let listed = (m.listed)(s.session.listed);
     s.calls
@@ -56,7 +61,7 @@ fn carried(s: &SessionScenario, profile: Profile, m: &Carry) -> Vec<Step> {
                         // Reports the selection as the reference does, and forgets it.
                         state.clone().apply(e, listed)
                     } else {
-                        state.apply(e, listed)
+                        (m.apply)(&mut state, e, listed)
                     };
                     Step {
                         before,
@@ -70,7 +75,7 @@ fn carried(s: &SessionScenario, profile: Profile, m: &Carry) -> Vec<Step> {
 }
 
 /// Generated cases for the session plants: a session is drawn for one case in eight.
-const SESSION_CASES: usize = 3000;
+pub(super) const SESSION_CASES: usize = 3000;
 
 /// The harness's own fold, with no mistake, passes both kinds of case: what the plants below
 /// are caught for is their mistake alone.
@@ -205,6 +210,31 @@ fn a_transport_that_ignores_disposal_is_found_at_bounds() {
         "AR-DISPOSE-3",
         &Profile::all(),
         Severity::Bounds,
+        SESSION_CASES,
+    );
+}
+
+/// A harness whose session ends with the integration: once it reports a `dispose` event it
+/// reports no item after it (AR-SESSION-1: one entry per item, in order, each item after the
+/// one before). The items it leaves out are missing: DECISION, from either kind of case.
+#[test]
+fn a_session_reported_up_to_its_disposal_is_found_at_decision() {
+    let plant = Planted::carrying("a session reported up to its disposal", |s, p| {
+        let mut steps = session::walk(s, p);
+        let disposal = s
+            .calls
+            .iter()
+            .position(|i| matches!(i, Item::Event(e) if e.event == EventKind::Dispose));
+        if let Some(k) = disposal {
+            steps.truncate(k + 1);
+        }
+        steps
+    });
+    found_leading(
+        plant,
+        "AR-SESSION-1",
+        &Profile::all(),
+        Severity::Decision,
         SESSION_CASES,
     );
 }

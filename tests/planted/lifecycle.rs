@@ -1,0 +1,185 @@
+//! Lifecycle plants: a mistake in admission (chapter 2), in what disposing of the integration or
+//! installing it again does to a session (AR-DISPOSE-*, AR-INSTALL-1, AR-RES-DISPOSE-1), or in how
+//! a session's items are reported (chapter 12).
+
+use super::sessions::{CARRY, Carry, SESSION_CASES, carried};
+use super::*;
+use autoreview::outcome::EventOutcome;
+use autoreview::scenario::{ApprovalPolicy, Preset};
+
+/// Whether the reference's gate, disposal having begun before the call (`lifecycle-before-review`),
+/// would find the call in scope and refuse it admission: a call of an agent, not the transport,
+/// in a session whose recorded preset was Auto when disposal began.
+fn refused_in_auto(s: &Scenario) -> bool {
+    s.abort == AbortPoint::LifecycleBeforeReview
+        && s.agent
+        && s.tool.call != CallKind::RunCode
+        && s.preset == Preset::Auto
+}
+
+/// The session as disposal left it: moved to Full access under `never` when listed.
+fn as_disposal_left_it(s: &mut Scenario) {
+    if s.session.listed {
+        s.policy.override_ = Some(ApprovalPolicy::Never);
+    }
+    s.preset = Preset::DangerFullAccess;
+}
+
+/// A gate that, refusing a call admission while the integration closes, hands it on to the rest
+/// of the chain as if it were out of scope instead of answering `cancel` (AR-ADMIT-2): downstream
+/// decides, and its allow runs the body of a call nobody reviewed. The calls refused so are those
+/// of a session disposal did not move (it is not listed); a resilient gate's refusal of a call in
+/// a session disposal moved (AR-RES-DISPOSE-1) is a check of its own, which this gate makes.
+/// Downstream's allow is no permission to run a call in Auto (AR-REVIEW-1): SAFETY, from either
+/// kind of case.
+#[test]
+fn a_call_refused_admission_passed_downstream_is_found_at_safety() {
+    let plant = Planted::reading("a call refused admission passed on downstream", |s| {
+        if refused_in_auto(s) && !s.session.listed {
+            as_disposal_left_it(s);
+        }
+    });
+    found_leading(
+        plant,
+        "AR-ADMIT-2",
+        &Profile::all(),
+        Severity::Safety,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that reads the session's preset before it checks admission, as the baseline
+/// does (AR-RES-DISPOSE-1): a call in a listed Auto session that races disposal passes through
+/// under the `never` disposal wrote, where it must be cancelled: downstream's allow runs the
+/// body of a call in a session that was in Auto, which nobody reviewed: SAFETY, from either kind
+/// of case. (The baseline does just this, AR-DISPOSE-2.)
+#[test]
+fn a_resilient_gate_that_reads_the_preset_before_admission_is_found_at_safety() {
+    let plant = Planted::reading("the preset read before admission", |s| {
+        if refused_in_auto(s) && s.session.listed {
+            as_disposal_left_it(s);
+        }
+    });
+    found_leading(
+        plant,
+        "AR-RES-DISPOSE-1",
+        &[Profile::RESILIENT],
+        Severity::Safety,
+        READER_CASES,
+    );
+}
+
+/// A baseline gate that checks admission before it reads the preset, as the resilient profile
+/// does (AR-DISPOSE-2): a call in a listed session disposal has moved is cancelled where it must
+/// pass through to downstream. No body runs that must not: DECISION, from either kind of case.
+/// Its run leads with AR-SCOPE-3 today (attribution): the reference cites the clause by which the
+/// call passes through (AR-SCOPE-3) before AR-DISPOSE-2, which says why its preset is no longer
+/// Auto.
+#[test]
+fn a_baseline_gate_that_checks_admission_before_the_preset_is_found_at_decision() {
+    let mut plant = Planted::writing("admission checked before the preset", |s, o| {
+        if refused_in_auto(s) && s.session.listed && o.review.consecutive_failures.is_none() {
+            let profile = Profile::RESILIENT;
+            let mut r = engine::decide(s, profile);
+            r.review.consecutive_failures = None;
+            r.id.clone_from(&s.id);
+            *o = r;
+        }
+    });
+    // leads with AR-SCOPE-3 today (attribution)
+    found_at(
+        &mut plant,
+        Profile::BASELINE,
+        Severity::Decision,
+        READER_CASES,
+    );
+}
+
+/// A gate whose selection of Auto, once the integration is gone, swallows the presets service's
+/// error and reports success (AR-DISPOSE-4: it fails with `MSG-ERR-NO-AUTO` and changes
+/// nothing). It changes nothing, as it must: what the user is told is wrong, and no call goes
+/// otherwise: DECISION (an event's error missing), from either kind of case.
+#[test]
+fn a_selection_of_auto_when_it_is_gone_that_reports_success_is_found_at_decision() {
+    let plant = Planted::carrying("selecting Auto when it is gone reports success", |s, p| {
+        carried(
+            s,
+            p,
+            &Carry {
+                apply: |state, e, listed| {
+                    let out = state.apply(e, listed);
+                    if e.event == EventKind::SelectAuto {
+                        return EventOutcome {
+                            error: None,
+                            prefix_only: Default::default(),
+                            ..out
+                        };
+                    }
+                    out
+                },
+                ..CARRY
+            },
+        )
+    });
+    found_leading(
+        plant,
+        "AR-DISPOSE-4",
+        &Profile::all(),
+        Severity::Decision,
+        SESSION_CASES,
+    );
+}
+
+/// A gate whose disposal refuses the selection of Auto an observer of the move makes while the
+/// integration closes, but without an error (AR-DISPOSE-5: refused with `MSG-ERR-CLOSING`): the
+/// session stays where disposal moved it, as it must, and whoever selected Auto is told it
+/// worked: DECISION (an event's error missing), from either kind of case.
+#[test]
+fn a_selection_during_disposal_refused_silently_is_found_at_decision() {
+    let plant = Planted::carrying("a selection during disposal refused silently", |s, p| {
+        carried(
+            s,
+            p,
+            &Carry {
+                apply: |state, e, listed| {
+                    let out = state.apply(e, listed);
+                    if e.event == EventKind::Dispose {
+                        return EventOutcome {
+                            error: None,
+                            prefix_only: Default::default(),
+                            ..out
+                        };
+                    }
+                    out
+                },
+                ..CARRY
+            },
+        )
+    });
+    found_leading(
+        plant,
+        "AR-DISPOSE-5",
+        &Profile::all(),
+        Severity::Decision,
+        SESSION_CASES,
+    );
+}
+
+/// A gate that takes the effective approval policy to be the session's override, else `ask`,
+/// never reading the deployment default (AR-CONV-5): under a default of `never` a question that
+/// must be rejected without a prompt reaches a human, whose allow runs the body where the spec
+/// asks nobody: BOUNDS, from either kind of case. Its run leads with AR-APPROVAL-2 (baseline) and
+/// AR-RES-DECIDE-1 (resilient) today (attribution): nothing the reference decides cites
+/// AR-CONV-5, the definition the approval service's rule and the final denial read.
+#[test]
+fn a_gate_that_ignores_the_deployment_default_policy_is_found_at_bounds() {
+    for profile in Profile::all() {
+        let mut plant = Planted::reading("the deployment's default policy ignored", |s| {
+            if s.policy.override_.is_none() {
+                s.policy.default = ApprovalPolicy::Ask;
+            }
+        });
+        // leads with AR-APPROVAL-2 / AR-RES-DECIDE-1 today (attribution)
+        found_at(&mut plant, profile, Severity::Bounds, READER_CASES);
+    }
+}
