@@ -207,7 +207,8 @@ fn reviewed_or_not(d: &Difference, item: &[&Difference]) -> bool {
 /// ([`session::PRESET_DECIDED_BY`]: a selection of Auto, a disposal), else, where the reference
 /// reviewed it, the clause that requires the review ([`review::REVIEWED_BY`]), and where it did
 /// not, the clause by which it passed through (the first it cites); for a text worded otherwise,
-/// the template it was rendered from (the first template the member cites); otherwise the first
+/// the template or value it lies in ([`provenance`]), else the first template the member cites;
+/// otherwise the first
 /// clause its member cites that is not one of those behind every member of a kind
 /// ([`UNDER_EVERY_MEMBER`]) nor a session's preset, the first cited when there is none;
 /// [`UNATTRIBUTED`] when it cites nothing.
@@ -236,13 +237,144 @@ fn own_clause(d: &Difference, unreviewed: bool) -> &str {
             .map(String::as_str)
     };
     let found = if worded(d) {
-        template().or_else(specific)
+        match provenance(d) {
+            Some(Span::Template(id)) => Some(id),
+            Some(Span::Value(e, a)) => value_clause(d, e, a).or_else(specific),
+            None => template().or_else(specific),
+        }
     } else {
         specific()
     };
     found
         .or_else(|| d.clauses.first().map(String::as_str))
         .unwrap_or(UNATTRIBUTED)
+}
+
+/// Where in a worded text a difference lies, as far as the templates its member cites tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Span<'t> {
+    /// In the literal text of this template: the implementation does not keep its words.
+    Template(&'static str),
+    /// In a value inserted into the templates, which every one of them keeps on both sides: the
+    /// reference's value and the implementation's.
+    Value(&'t str, &'t str),
+}
+
+/// Where the worded difference `d` lies: each template the member cites that the reference's text
+/// is rendered from (outermost first) is matched against both texts; the first whose literal
+/// words the implementation's text does not keep is where it lies ([`Span::Template`]), and where
+/// both keep them, the search goes on inside the one inserted value that differs, with the
+/// templates cited after it. A difference inside a value no cited template renders is
+/// [`Span::Value`]. `None` when no cited template renders the reference's text (a text in an
+/// implementation's own wording, say): the member's citations then decide.
+fn provenance(d: &Difference) -> Option<Span<'_>> {
+    let (expected, actual) = (d.expected.as_str()?, d.actual.as_str()?);
+    let templates: Vec<crate::messages::Template> = d
+        .clauses
+        .iter()
+        .filter_map(|c| crate::messages::by_id(c))
+        .collect();
+    span_in(expected, actual, &templates)
+}
+
+/// [`provenance`] of the texts `expected` and `actual` among `templates`.
+fn span_in<'t>(
+    expected: &'t str,
+    actual: &'t str,
+    templates: &[crate::messages::Template],
+) -> Option<Span<'t>> {
+    for (k, t) in templates.iter().enumerate() {
+        let Some(ours) = filled(t, expected) else {
+            continue;
+        };
+        let Some(theirs) = filled(t, actual) else {
+            return Some(Span::Template(t.id));
+        };
+        let (e, a) = ours.into_iter().zip(theirs).find(|(e, a)| e != a)?;
+        return Some(span_in(e, a, &templates[k + 1..]).unwrap_or(Span::Value(e, a)));
+    }
+    None
+}
+
+/// The values of `template`'s placeholders in `text`, in order, when `text` keeps the template's
+/// literal words: it starts with the first, ends with the last, and holds the others in order
+/// between them (each found at its first place after the one before). `None` when it does not.
+/// Linear in the text's length for each literal word.
+fn filled<'t>(template: &crate::messages::Template, text: &'t str) -> Option<Vec<&'t str>> {
+    // The literal words between the placeholders, each `<name>` of one a boundary.
+    let names = template.placeholders();
+    let mut words: Vec<&str> = Vec::new();
+    let (mut rest, mut from) = (template.text, 0);
+    while let Some(open) = rest[from..].find('<').map(|k| from + k) {
+        let close = rest[open..].find('>').map(|k| open + k);
+        match close.filter(|&c| names.contains(&&rest[open + 1..c])) {
+            Some(c) => {
+                words.push(&rest[..open]);
+                rest = &rest[c + 1..];
+                from = 0;
+            }
+            None => from = open + 1,
+        }
+    }
+    words.push(rest);
+    let (first, last) = (words[0], words[words.len() - 1]);
+    if words.len() == 1 {
+        return (text == first).then(Vec::new);
+    }
+    let inner = text.strip_prefix(first)?;
+    let inner = inner.strip_suffix(last)?;
+    let mut values = Vec::with_capacity(words.len() - 1);
+    let mut at = inner;
+    for word in &words[1..words.len() - 1] {
+        let k = at.find(word)?;
+        values.push(&at[..k]);
+        at = &at[k + word.len()..];
+    }
+    values.push(at);
+    Some(values)
+}
+
+/// The clause that turned a value into the text of a failure message, for a difference inside
+/// such a value ([`Span::Value`]: `expected` and `actual`): in the resilient profile the normalization rule the
+/// implementation's text visibly breaks (a hidden character shown or an escape written otherwise:
+/// AR-RES-NORM-3; whitespace not collapsed: AR-RES-NORM-2; cut elsewhere: AR-RES-NORM-4), else the
+/// value's text itself (AR-RES-NORM-1); in the baseline, `String(value)` (AR-REVIEW-5). `None`
+/// for any other text: the member's citations then decide.
+fn value_clause(d: &Difference, expected: &str, actual: &str) -> Option<&'static str> {
+    let cites = |id: &str| d.clauses.iter().any(|c| c == id);
+    if cites("AR-RES-NORM-1") {
+        // The escapes a text holds, each `\u{…}` whole.
+        let escapes = |t: &str| -> Vec<String> {
+            t.match_indices("\\u{")
+                .map(|(k, _)| t[k..].chars().take_while(|&c| c != '}').collect())
+                .collect()
+        };
+        let spaced = actual.starts_with(' ')
+            || actual.ends_with(' ')
+            || actual.contains("  ")
+            || actual
+                .chars()
+                .any(|c| c != ' ' && crate::normalize::is_space(c));
+        Some(
+            if actual.chars().any(crate::normalize::is_hidden)
+                || escapes(expected) != escapes(actual)
+            {
+                "AR-RES-NORM-3"
+            } else if spaced {
+                "AR-RES-NORM-2"
+            } else if expected.ends_with('…') != actual.ends_with('…')
+                || actual.chars().count() > crate::normalize::MAX_CHARS
+            {
+                "AR-RES-NORM-4"
+            } else {
+                "AR-RES-NORM-1"
+            },
+        )
+    } else if cites("AR-REVIEW-5") {
+        Some("AR-REVIEW-5")
+    } else {
+        None
+    }
 }
 
 /// The clause each of a failed case's `differences` is attributed to, in their order: the
@@ -717,5 +849,95 @@ pub(crate) mod tests {
         assert!(breaks(&results[0].verdict, "AR-X-1", Severity::Info));
         assert!(!breaks(&results[0].verdict, "AR-X-1", Severity::Text));
         assert!(!breaks(&results[0].verdict, "AR-Y-1", Severity::Info));
+    }
+
+    /// A worded difference reads as the template whose literal words the implementation changed,
+    /// or, where it keeps every template's words, as the clause that turned the inserted value
+    /// into text: `String(value)` in the baseline, the normalization rule the text breaks in the
+    /// resilient profile.
+    #[test]
+    fn a_worded_difference_reads_as_the_span_it_lies_in() {
+        let worded = |expected: &str, actual: &str, clauses: &[&str]| {
+            let mut d = difference(Severity::Text, "/review/failure/message", clauses);
+            d.expected = expected.into();
+            d.actual = actual.into();
+            own_clause(&d, false).to_owned()
+        };
+        let detail = [
+            "AR-REVIEW-5",
+            "AR-PARSE-1",
+            "MSG-ERR-ENDED-DETAIL",
+            "AR-MSG-2",
+        ];
+        let ended = "auto-review: reviewer ended with error UNKNOWN: ";
+        // The value written otherwise, the template kept.
+        assert_eq!(
+            worded(&format!("{ended}100"), &format!("{ended}100.0"), &detail),
+            "AR-REVIEW-5"
+        );
+        // The template's words changed.
+        assert_eq!(
+            worded(
+                &format!("{ended}100"),
+                "auto-review: the reviewer failed with error UNKNOWN: 100",
+                &detail
+            ),
+            "MSG-ERR-ENDED-DETAIL"
+        );
+        // Inside the outer template, the inner one reworded.
+        let failed = [
+            "AR-DECIDE-1",
+            "MSG-FAILED",
+            "AR-MSG-1",
+            "MSG-ERR-ENDED-DETAIL",
+        ];
+        let outer = "Auto review of tool \"pwsh\" failed; its body was not executed: ";
+        assert_eq!(
+            worded(
+                &format!("{outer}{ended}100"),
+                &format!("{outer}auto-review: ended with error UNKNOWN: 100"),
+                &failed
+            ),
+            "MSG-ERR-ENDED-DETAIL"
+        );
+        // The resilient normalization: each rule by what the implementation's text breaks.
+        let norm = [
+            "AR-REVIEW-5",
+            "AR-RES-NORM-1",
+            "AR-RES-NORM-2",
+            "AR-RES-NORM-3",
+            "AR-RES-NORM-4",
+            "MSG-ERR-ENDED-DETAIL",
+        ];
+        let pair = |e: &str, a: &str| worded(&format!("{ended}{e}"), &format!("{ended}{a}"), &norm);
+        assert_eq!(pair("[1,-0]", "[1.0,-0.0]"), "AR-RES-NORM-1");
+        assert_eq!(pair("a b", "a  b"), "AR-RES-NORM-2");
+        assert_eq!(pair("a\\u{001b}b", "a\u{1b}b"), "AR-RES-NORM-3");
+        assert_eq!(pair("a\\u{001b}b", "a\\u{001B}b"), "AR-RES-NORM-3");
+        assert_eq!(
+            pair(&format!("{}…", "a".repeat(351)), &"a".repeat(420)),
+            "AR-RES-NORM-4"
+        );
+        // A text no cited template renders is left to the member's citations: its template.
+        assert_eq!(worded("one", "two", &detail), "MSG-ERR-ENDED-DETAIL");
+    }
+
+    /// A template's values are read from a text that keeps its literal words, a placeholder that
+    /// occurs twice and a `<` that opens none included; a text that drops a word gives none.
+    #[test]
+    fn a_template_is_read_back_from_a_text_that_keeps_its_words() {
+        let t = crate::messages::Template {
+            id: "MSG-T",
+            text: "<a> and <b> < <a>!",
+        };
+        assert_eq!(filled(&t, "x and y < x!"), Some(vec!["x", "y", "x"]));
+        assert_eq!(filled(&t, "x and y <= x!"), None);
+        assert_eq!(filled(&t, "x or y < x!"), None);
+        let plain = crate::messages::Template {
+            id: "MSG-P",
+            text: "no value",
+        };
+        assert_eq!(filled(&plain, "no value"), Some(vec![]));
+        assert_eq!(filled(&plain, "no values"), None);
     }
 }

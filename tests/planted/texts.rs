@@ -282,7 +282,8 @@ fn writes_numbers_with_python_str<const RESILIENT: bool>(s: &Scenario, o: &mut O
 /// A gate that writes the numbers of a provider's message or a thrown value with Python's `str`
 /// (`100.0`, `-0.0`, `1e-07`, `1e+17`) where the spec has ECMAScript's text is found at TEXT by
 /// the fixed cases and by 3 000 generated cases of each profile, and no worse: no body runs that
-/// the reference does not run.
+/// the reference does not run. It reads as the clause that turns a value into text, not as the
+/// templates the value is inserted into, which it keeps word for word.
 #[test]
 fn numbers_written_with_python_str_are_found_at_text_by_each_kind_of_case() {
     for (profile, plant) in [
@@ -292,17 +293,14 @@ fn numbers_written_with_python_str_are_found_at_text_by_each_kind_of_case() {
         ),
         (Profile::RESILIENT, writes_numbers_with_python_str::<true>),
     ] {
-        let mut python = Planted::writing("numbers written with Python's str", plant);
-        assert_eq!(
-            by_fixed(&mut python, profile),
-            Some(Severity::Text),
-            "{profile}"
-        );
-        assert_eq!(
-            by_generated(&mut python, profile, 3_000),
-            Some(Severity::Text),
-            "{profile}"
-        );
+        // The value's text: `String(value)` in the baseline, its JSON text in the resilient one.
+        let lead = if profile == Profile::BASELINE {
+            "AR-REVIEW-5"
+        } else {
+            "AR-RES-NORM-1"
+        };
+        let mut python = Planted::writing("numbers written with Python's str", plant).leading(lead);
+        found_at(&mut python, profile, Severity::Text, 3_000);
     }
 }
 
