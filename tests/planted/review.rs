@@ -55,3 +55,215 @@ fn a_gate_that_matches_message_patterns_against_the_code_is_found_at_bounds() {
     });
     found_at_bounds(plant, Profile::RESILIENT);
 }
+
+/// A gate that throws when the reviewer denies, so that the `catch` around its review turns a
+/// deny into a failure whose message is the reviewer's reason (AR-REVIEW-4: a review settles in
+/// exactly one outcome class, and a deny is not a failure): the call is denied or asked about
+/// as a failure where the reference asks the human or denies finally, but no body runs that the
+/// reference stops: a DECISION. (In the resilient profile the fixed cases find only the texts,
+/// as none denies under `on_failure: deny`; [`a_gate_that_records_a_deny_as_a_failure_is_found_at_info`]
+/// plants the clause there.)
+#[test]
+fn a_gate_that_throws_on_a_deny_is_found_at_decision() {
+    let plant = Planted::reading("a deny thrown as a failure", |s| {
+        use autoreview::engine::review::{Settlement, settle};
+        for a in attempts(s) {
+            if let Settlement::Decided(ReviewerDecision::Deny { reason, .. }) =
+                settle(a, Profile::BASELINE)
+            {
+                *a = Attempt::Throw {
+                    throw: serde_json::Value::String(reason.unwrap_or_else(|| "denied".into())),
+                    delay_ms: a.delay_ms().unwrap_or_default(),
+                };
+            }
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-4",
+        &[Profile::BASELINE],
+        Severity::Decision,
+        READER_CASES,
+    );
+}
+
+/// A baseline gate that writes a thrown value that is not a string as its JSON
+/// (`JSON.stringify`), where AR-REVIEW-5 converts it as `String(value)` does: an object thrown
+/// reads `{"code":1}` instead of `[object Object]`. Only the texts that show the message differ:
+/// TEXT.
+#[test]
+fn a_baseline_gate_that_stringifies_a_thrown_value_as_json_is_found_at_text() {
+    let plant = Planted::reading("a thrown value written as JSON", |s| {
+        for a in attempts(s) {
+            if let Attempt::Throw { throw, .. } = a
+                && !throw.is_string()
+            {
+                *throw = serde_json::Value::String(throw.to_string());
+            }
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-5",
+        &[Profile::BASELINE],
+        Severity::Text,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that looks for the timeout and quota codes (AR-REVIEW-7 rules 1 and 2)
+/// before it looks at the finish's kind, so an `aborted` finish whose code is `TIMEOUT` is
+/// classed `timeout` (AR-REVIEW-7: a finish of kind `aborted` is always `aborted`). None of the
+/// three classes earns a retry, so only the class differs, in the outcome and in
+/// `INFO-FAILED`: INFO. (A signal's abort is left as the reference has it.)
+#[test]
+fn a_gate_that_reads_codes_before_the_kind_is_found_at_info() {
+    let plant = Planted::writing("timeout and quota codes before the kind", |s, o| {
+        use autoreview::engine::review::CLASSIFICATION_RULES;
+        use autoreview::outcome::FailureClass;
+        use autoreview::scenario::{AbortPoint, FailedFinishKind};
+        let Some(failure) = &mut o.review.failure else {
+            return;
+        };
+        let Some(last) = o.review.attempts.checked_sub(1) else {
+            return;
+        };
+        let Attempt::Finish { finish, .. } = s.reviewer.attempt(last as usize) else {
+            return;
+        };
+        let by_code = CLASSIFICATION_RULES[..2]
+            .iter()
+            .find(|(c, _)| c.holds(&finish.code, ""))
+            .map(|(_, class)| *class);
+        let (Some(class), FailedFinishKind::Aborted, AbortPoint::None) =
+            (by_code, finish.kind, s.abort)
+        else {
+            return;
+        };
+        if failure.class != FailureClass::Aborted {
+            return;
+        }
+        failure.class = class;
+        let written = serde_json::Value::from(class.as_str());
+        if let Some(autoreview::outcome::Decision::Deny {
+            info: Some(info), ..
+        }) = &mut o.listener
+            && info.contains_key("failure")
+        {
+            info.insert("failure".into(), written.clone());
+        }
+        if let Some(info) = &mut o.result.info
+            && info.contains_key("failure")
+        {
+            info.insert("failure".into(), written);
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-7",
+        &[Profile::RESILIENT],
+        Severity::Info,
+        READER_CASES,
+    );
+}
+
+/// A gate that checks only that the session's route names a provider, and lets the provider
+/// pick its default model when the header names none (AR-REVIEW-9: both MUST be non-empty, or
+/// the review fails without a request): it reviews a call whose review must fail, and runs the
+/// body on a reviewer's allow to a request the spec does not make: BOUNDS. (In the resilient
+/// profile the fixed cases find only the texts, as none fails closed on an incomplete route,
+/// while generated cases find BOUNDS: not planted there.)
+#[test]
+fn a_gate_that_checks_only_the_provider_is_found_at_bounds() {
+    let plant = Planted::reading("a route without a model completed", |s| {
+        let route = &mut s.session.route;
+        if !route.provider.is_empty() && route.model.is_empty() {
+            route.model = "default".into();
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-9",
+        &[Profile::BASELINE],
+        Severity::Bounds,
+        READER_CASES,
+    );
+}
+
+/// A gate that finds the pending call in the session log, but never compares the calls the agent
+/// sees with what the log says of them (AR-REVIEW-11, `visible-call-disagrees`): it reviews a
+/// call whose review must fail, and runs the body on a reviewer's allow to a request the spec
+/// does not make: BOUNDS. (In the resilient profile the fixed cases find only the texts, while
+/// generated cases find BOUNDS; [`a_gate_that_resolves_the_schema_before_the_log_is_found_at_text`]
+/// plants the clause there.)
+#[test]
+fn a_gate_that_skips_the_visible_calls_check_is_found_at_bounds() {
+    let plant = Planted::reading("visible calls not compared with the log", |s| {
+        if s.log == autoreview::scenario::LogFact::VisibleCallDisagrees {
+            s.log = autoreview::scenario::LogFact::Consistent;
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-11",
+        &[Profile::BASELINE],
+        Severity::Bounds,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that resolves the pending tool's schema before it reads the session log
+/// (AR-REVIEW-11: after the working directory and before the schema): a call whose log is broken
+/// and whose schema neither the registry nor the header holds fails with class `schema` and its
+/// message instead of class `session` and the log's. Both fail, and what follows differs only in
+/// the texts that quote the message: TEXT.
+#[test]
+fn a_gate_that_resolves_the_schema_before_the_log_is_found_at_text() {
+    use autoreview::scenario::{LogFact, SchemaCount};
+    let plant = Planted::reading("the schema resolved before the log", |s| {
+        let unresolvable =
+            s.schema.header != SchemaCount::Present && s.schema.registry != SchemaCount::Present;
+        if unresolvable {
+            s.log = LogFact::Consistent;
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-11",
+        &[Profile::RESILIENT],
+        Severity::Text,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that records a reviewer's deny in the outcome's `review.failure` as well,
+/// with the reviewer's reason for its message, though it decides the call as a deny (AR-REVIEW-4:
+/// a review settles in exactly one outcome class). The record is information: INFO.
+#[test]
+fn a_gate_that_records_a_deny_as_a_failure_is_found_at_info() {
+    let plant = Planted::writing("a deny recorded as a failure", |s, o| {
+        use autoreview::engine::review::{Settlement, settle};
+        use autoreview::outcome::{Failure, FailureClass};
+        let Some(last) = o.review.attempts.checked_sub(1) else {
+            return;
+        };
+        if o.review.failure.is_some() || !o.settled {
+            return;
+        }
+        if let Settlement::Decided(ReviewerDecision::Deny { reason, .. }) =
+            settle(s.reviewer.attempt(last as usize), Profile::RESILIENT)
+        {
+            o.review.failure = Some(Failure {
+                class: FailureClass::Internal,
+                message: reason.unwrap_or_else(|| "denied".into()),
+            });
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-4",
+        &[Profile::RESILIENT],
+        Severity::Info,
+        READER_CASES,
+    );
+}

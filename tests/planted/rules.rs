@@ -108,3 +108,63 @@ fn an_approval_service_that_asks_under_never_is_found_at_bounds() {
         READER_CASES,
     );
 }
+
+/// A baseline gate that reviews a session whose header names no working directory with the
+/// deployment's, as the gate's later releases and the resilient profile do (AR-REVIEW-10: the
+/// review fails without a request): it runs the body on a reviewer's allow to a request the
+/// spec does not make: BOUNDS.
+#[test]
+fn a_baseline_gate_that_falls_back_to_its_own_directory_is_found_at_bounds() {
+    let plant = Planted::reading("the deployment's directory in the baseline", |s| {
+        s.session.working_directory = true;
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-10",
+        &[Profile::BASELINE],
+        Severity::Bounds,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that fails the review of a session whose header names no working directory,
+/// as the baseline does (AR-RES-CWD-1: it is reviewed with the deployment's): the failure is
+/// asked about or denied where the reviewer would have decided, and no body runs that the
+/// reference stops: a DECISION. The plant is the reference failing the review as it fails a
+/// session's broken log, with `MSG-ERR-NO-CWD` for the log's message.
+#[test]
+fn a_resilient_gate_that_fails_without_a_working_directory_is_found_at_decision() {
+    let plant = Planted::writing("a missing working directory fails the review", |s, o| {
+        if s.session.working_directory {
+            return;
+        }
+        let mut failing = s.clone();
+        failing.session.working_directory = true;
+        failing.log = autoreview::scenario::LogFact::NoOpenStep;
+        let decided = engine::decide(&failing, Profile::RESILIENT);
+        let log = autoreview::messages::ERR_LOG_NO_OPEN_STEP.text().text;
+        let cwd = autoreview::messages::ERR_NO_CWD.text().text;
+        let mut v = serde_json::to_value(&decided).unwrap();
+        replace_text(&mut v, &log, &cwd);
+        let mut written: Outcome = serde_json::from_value(v).unwrap();
+        written.citations = std::mem::take(&mut o.citations);
+        *o = written;
+    });
+    found_leading(
+        plant,
+        "AR-RES-CWD-1",
+        &[Profile::RESILIENT],
+        Severity::Decision,
+        READER_CASES,
+    );
+}
+
+/// Replaces `from` by `to` in every string of `v`.
+fn replace_text(v: &mut serde_json::Value, from: &str, to: &str) {
+    match v {
+        serde_json::Value::String(t) => *t = t.replace(from, to),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|i| replace_text(i, from, to)),
+        serde_json::Value::Object(m) => m.values_mut().for_each(|i| replace_text(i, from, to)),
+        _ => {}
+    }
+}
