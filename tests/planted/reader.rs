@@ -155,3 +155,139 @@ fn a_reader_that_drops_lone_surrogate_names_is_found_at_safety() {
         found_at_safety(plant.leading(lead), profile);
     }
 }
+
+/// A baseline gate that reads the text whatever the stream's finish says, as one that never
+/// looks at `finish_reason` does: a reply cut off by `max-tokens` or `content-filter` that holds
+/// an allow runs the body where the strict reader fails the review (AR-PARSE-1). The same
+/// mistake in a tolerant reader (AR-TOL-1) leads today with the retries the reference makes
+/// after such a finish (AR-RES-RETRY-1, BOUNDS by the fixed cases), so it is checked in the
+/// baseline only.
+#[test]
+fn a_gate_that_ignores_the_finish_kind_is_found_at_safety() {
+    let plant = Planted::reading("the finish kind not read", |s| {
+        for a in attempts(s) {
+            if let Attempt::Blocks { finish, .. } = a {
+                *finish = "stop".to_owned();
+            }
+        }
+    });
+    // leads with AR-REVIEW-7 today (attribution): the failure's class is cited before its rule
+    found_at_safety(plant, Profile::BASELINE);
+}
+
+/// A baseline gate that stops reading the stream at its finish and never notices a chunk after
+/// it (AR-PARSE-2: data after the terminal finish fails the review): an allow followed by more
+/// data runs the body.
+#[test]
+fn a_baseline_gate_that_ignores_data_after_the_finish_is_found_at_safety() {
+    let mut plant = Planted::reading("data after the finish ignored", |s| {
+        for a in attempts(s) {
+            if let Attempt::Blocks {
+                data_after_finish, ..
+            } = a
+            {
+                *data_after_finish = false;
+            }
+        }
+    })
+    .leading("AR-PARSE-2");
+    assert_eq!(
+        fixed_run(&mut plant, Profile::BASELINE),
+        (Some(Severity::Safety), Some("AR-PARSE-2".to_owned()))
+    );
+    indexed(plant.name, "AR-PARSE-2", Profile::BASELINE);
+    // A lone text block holding an allow, a normal stop and data after it is rare among drawn
+    // block replies: 20 000 cases meet it, 4 000 meet only other replies with data after their
+    // finish, whose failure message the plant words otherwise.
+    assert_eq!(
+        by_generated(&mut plant, Profile::BASELINE, READER_CASES),
+        Some(Severity::Text)
+    );
+}
+
+/// A baseline gate that reads the last text block of the response and skips every other block,
+/// as `content.filter(b => b.type === "text").at(-1)` does (AR-PARSE-3: reasoning blocks then
+/// exactly one text block): a tool call, a second text or reasoning after the text is not
+/// noticed, and the allow in the last text runs the body.
+#[test]
+fn a_baseline_gate_that_reads_the_last_text_block_is_found_at_safety() {
+    let plant = Planted::reading("the last text block read", |s| {
+        for a in attempts(s) {
+            if let Attempt::Blocks { blocks, .. } = a
+                && let Some(last) = blocks.iter().rev().find(|b| b.kind == BlockKind::Text)
+            {
+                *blocks = vec![last.clone()];
+            }
+        }
+    });
+    found_at_safety(plant.leading("AR-PARSE-3"), Profile::BASELINE);
+}
+
+/// A tolerant reader that skips `tool-call` blocks as it skips reasoning (AR-TOL-2: a tool call
+/// fails the review): a reply that calls a tool beside an allow runs the body.
+#[test]
+fn a_tolerant_reader_that_skips_tool_calls_is_found_at_safety() {
+    let plant = Planted::reading("tool-call blocks skipped", |s| {
+        for a in attempts(s) {
+            if let Attempt::Blocks { blocks, .. } = a {
+                blocks.retain(|b| b.kind != BlockKind::ToolCall);
+            }
+        }
+    });
+    found_at_safety(plant.leading("AR-TOL-2"), Profile::RESILIENT);
+}
+
+/// A baseline gate that takes a reply of one JSON string as the bare decision it names, as a
+/// reader meant to be lenient with a reviewer that answers in one word does (`"allow"` as the
+/// low-risk allow, `"deny"` as the high-risk deny); AR-PARSE-5 refuses every value that is not
+/// an object, so `"allow"` runs the body.
+#[test]
+fn a_baseline_gate_that_reads_a_bare_decision_string_is_found_at_safety() {
+    let plant = Planted::reading("a bare decision string read", |s| {
+        each_text(s, |t| match serde_json::from_str::<serde_json::Value>(t) {
+            Ok(serde_json::Value::String(word)) if word == "allow" => {
+                r#"{"risk":"low","decision":"allow"}"#.to_owned()
+            }
+            Ok(serde_json::Value::String(word)) if word == "deny" => {
+                r#"{"risk":"high","decision":"deny"}"#.to_owned()
+            }
+            _ => t.to_owned(),
+        })
+    });
+    let mut plant = plant.leading("AR-PARSE-5");
+    assert_eq!(
+        fixed_run(&mut plant, Profile::BASELINE),
+        (Some(Severity::Safety), Some("AR-PARSE-5".to_owned()))
+    );
+    indexed(plant.name, "AR-PARSE-5", Profile::BASELINE);
+    // A lone `"allow"` is drawn only among block replies (`NOT_OBJECTS`), where it seldom stands
+    // alone before a normal stop: 4 000 generated cases do not meet it.
+    assert_eq!(
+        by_generated(&mut plant, Profile::BASELINE, READER_CASES),
+        None
+    );
+}
+
+/// A baseline gate whose JSON parser keeps the last of a repeated member, as `JSON.parse` and
+/// `json.loads` do (AR-PARSE-6: a repeated member fails the review):
+/// `{"decision":"deny","decision":"allow","risk":"low"}` is read as the allow.
+#[test]
+fn a_baseline_gate_that_keeps_the_last_repeated_member_is_found_at_safety() {
+    let plant = Planted::reading("the last repeated member kept", |s| {
+        each_text(s, last_repeated_member_kept)
+    });
+    found_at_safety(plant.leading("AR-PARSE-6"), Profile::BASELINE);
+}
+
+/// A text whose one JSON object repeats a member, as a parser that keeps the last of each
+/// repeated member writes it back; any other text as it is.
+fn last_repeated_member_kept(t: &str) -> String {
+    use autoreview::parse::{ReplyError, strict};
+    if strict::parse_text(t) != Err(ReplyError::Repeated) {
+        return t.to_owned();
+    }
+    match serde_json::from_str::<serde_json::Value>(t) {
+        Ok(v) => v.to_string(),
+        Err(_) => t.to_owned(),
+    }
+}
