@@ -63,32 +63,7 @@ fn a_runtime_that_checks_the_caller_only_at_dispatch_is_found_at_decision() {
 fn a_gate_that_acts_on_a_review_the_lifecycle_interrupted_is_found_at_decision() {
     let plant = Planted::writing("a review the lifecycle interrupted acted on", |s, o| {
         if s.abort == AbortPoint::LifecycleAfterReview {
-            let review = o.review.clone();
-            decided_as(s, o, |c| {
-                // Disposal began: it moved the session as it does before a downstream abort.
-                c.policy = disposal::policy_at_approval(&Scenario {
-                    abort: AbortPoint::LifecycleDuringDownstream,
-                    ..c.clone()
-                });
-                c.abort = AbortPoint::None;
-                // The one request the review made, as it settled.
-                let first = match attempts(c).first() {
-                    Some(Attempt::Hang { .. }) => Attempt::Finish {
-                        finish: FailedFinish {
-                            kind: FailedFinishKind::Aborted,
-                            code: "ABORTED".into(),
-                            message: "This operation was aborted".into(),
-                        },
-                        delay_ms: 0,
-                    },
-                    Some(a) => a.clone(),
-                    None => return,
-                };
-                c.reviewer = Reviewer::One(first);
-                (c.config.repair_attempts, c.config.transport_retries) = (0, 0);
-            });
-            // The review is the one the reference made: the mistake is in what follows it.
-            o.review = review;
+            acted_on_without_the_signal(s, o);
         }
     });
     found_leading(
@@ -186,4 +161,77 @@ fn a_reviewer_request_no_signal_ends_is_found_at_decision() {
         Severity::Decision,
         READER_CASES,
     );
+}
+
+/// `o`, the outcome of a call whose review the lifecycle interrupted, as a gate that does not look
+/// at the signal once the review settles comes to it: the review is the one the reference made (its
+/// one request, a hung one ended by the signal as an `aborted` failure); what the gate does with it
+/// follows as if no signal had come, under the policy disposal wrote.
+fn acted_on_without_the_signal(s: &Scenario, o: &mut Outcome) {
+    let review = o.review.clone();
+    decided_as(s, o, |c| {
+        // Disposal began: it moved the session as it does before a downstream abort.
+        c.policy = disposal::policy_at_approval(&Scenario {
+            abort: AbortPoint::LifecycleDuringDownstream,
+            ..c.clone()
+        });
+        c.abort = AbortPoint::None;
+        // The one request the review made, as it settled.
+        let first = match attempts(c).first() {
+            Some(Attempt::Hang { .. }) => Attempt::Finish {
+                finish: FailedFinish {
+                    kind: FailedFinishKind::Aborted,
+                    code: "ABORTED".into(),
+                    message: "This operation was aborted".into(),
+                },
+                delay_ms: 0,
+            },
+            Some(a) => a.clone(),
+            None => return,
+        };
+        c.reviewer = Reviewer::One(first);
+        (c.config.repair_attempts, c.config.transport_retries) = (0, 0);
+    });
+    // The review is the one the reference made: the mistake is in what follows it.
+    o.review = review;
+}
+
+/// A tool runtime whose switch on the stage's decision lets every kind but a denial and an ask
+/// through to dispatch, a `cancel` included (AR-CANCEL-7: no cancelled call ever runs its body):
+/// the body of a call a signal or a refused admission cancelled runs, and nobody allowed it:
+/// SAFETY, from either kind of case. Its run leads with AR-CANCEL-3 today (attribution): the
+/// reference cites the clause that decided the cancel (AR-CANCEL-1..4, AR-ADMIT-2) before AR-CANCEL-7
+/// and AR-RESULT-4.
+#[test]
+fn a_runtime_that_dispatches_a_cancel_is_found_at_safety() {
+    let mut plant = Planted::writing("a cancel dispatched", |_, o| {
+        if matches!(o.listener, Some(Decision::Cancel)) && !o.result.executed {
+            o.result = autoreview::outcome::ToolResult::executed();
+            o.trace.push(autoreview::outcome::Event::Body);
+        }
+    });
+    for profile in Profile::all() {
+        // leads with AR-CANCEL-3 today (attribution)
+        found_at(&mut plant, profile, Severity::Safety, READER_CASES);
+    }
+}
+
+/// A baseline tool runtime that, the caller's signal having aborted while the review ran, turns
+/// every decision into the pre-dispatch cancellation, a final denial included (AR-CANCEL-5: a
+/// final `deny` is materialized as that denial). Nothing runs; the model reads another text: TEXT,
+/// from either kind of case. Its run leads with MSG-ERROR-PREFIX today (attribution): the
+/// denial's text is cited by its template before AR-CANCEL-5, which no member cites first. (The
+/// resilient profile's fixed cases hold no such denial.)
+#[test]
+fn a_runtime_that_cancels_a_denial_the_caller_aborted_is_found_at_text() {
+    let mut plant = Planted::writing(
+        "a denial the caller aborted materialized as a cancel",
+        |s, o| {
+            if s.abort == AbortPoint::CallerDuringReview && o.settled && !o.result.executed {
+                o.result = autoreview::engine::materialize::aborted();
+            }
+        },
+    );
+    // leads with MSG-ERROR-PREFIX today (attribution)
+    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
 }

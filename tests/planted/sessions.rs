@@ -238,3 +238,57 @@ fn a_session_reported_up_to_its_disposal_is_found_at_decision() {
         SESSION_CASES,
     );
 }
+
+/// A resilient gate that keeps the failure count per call rather than per session: each call
+/// starts from the count the session had before its first call, not from the count the call
+/// before it left (AR-SESSION-3). The hint changes only texts: TEXT, from either kind of case.
+/// Its run leads with AR-RES-HINT-1 today (attribution): the reference cites the rule that
+/// counts (AR-RES-HINT-1) before AR-SESSION-3, which carries the count.
+#[test]
+fn a_count_not_carried_from_call_to_call_is_found_at_text() {
+    let mut plant = Planted::carrying("the failure count not carried", |s, p| {
+        let mut steps = session::walk(s, p);
+        for (step, item) in steps.iter_mut().zip(&s.calls) {
+            if let Item::Call(c) = item {
+                let mut from = step.before.clone();
+                from.consecutive_failures = s.session.consecutive_failures;
+                let (o, review) = engine::decide_keeping_review(&from.scenario_for(s, c), p);
+                (step.outcome, step.review) = (ItemOutcome::Call(Box::new(o)), review);
+            }
+        }
+        steps
+    });
+    // leads with AR-RES-HINT-1 today (attribution)
+    found_at(
+        &mut plant,
+        Profile::RESILIENT,
+        Severity::Text,
+        SESSION_CASES,
+    );
+}
+
+/// A harness that decides each call of a session as that call alone in the session's starting
+/// state, not in the state the items before it left (AR-SESSION-2): a session the user moved to
+/// Auto, or disposal moved out of it, is reviewed or passed through as it was at the start, and a
+/// call that must be reviewed passes through to downstream's allow: SAFETY, from either kind of
+/// case. Its run leads with AR-SCOPE-5 today (attribution): a call reviewed or not is attributed
+/// to the item that decided its preset, and AR-SESSION-2 is cited after AR-SESSION-1 for the item
+/// alone.
+#[test]
+fn a_session_decided_from_its_start_is_found_at_safety() {
+    let mut plant = Planted::carrying("each call decided in the starting state", |s, p| {
+        let start = State::start(s);
+        let mut steps = session::walk(s, p);
+        for (step, item) in steps.iter_mut().zip(&s.calls) {
+            if let Item::Call(c) = item {
+                let (o, review) = engine::decide_keeping_review(&start.scenario_for(s, c), p);
+                (step.outcome, step.review) = (ItemOutcome::Call(Box::new(o)), review);
+            }
+        }
+        steps
+    });
+    for profile in Profile::all() {
+        // leads with AR-SCOPE-5 today (attribution)
+        found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
+    }
+}
