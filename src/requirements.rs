@@ -56,6 +56,25 @@ struct PlantedFile {
     defects: Vec<PlantedDefect>,
 }
 
+/// How the planted defect `p` shows in the listing of `clause`, if it proves it: a plant leading
+/// with the clause itself, or with a template of the clause's table (AR-MSG-1, AR-MSG-2, AR-MSG-5,
+/// AR-RES-MSG-1: "use these templates"), which a gate that words that template its own way breaks
+/// (named with the template where the defect's name does not say it).
+fn proves(p: &PlantedDefect, clause: &str) -> Option<String> {
+    if p.clause == clause {
+        return Some(p.defect.clone());
+    }
+    crate::messages::by_id(&p.clause)
+        .filter(|t| t.clause() == clause)
+        .map(|t| {
+            if p.defect.contains(t.id) {
+                p.defect.clone()
+            } else {
+                format!("{} ({})", p.defect, t.id)
+            }
+        })
+}
+
 /// Every planted defect of `tests/planted.json`.
 pub fn planted() -> Vec<PlantedDefect> {
     serde_json::from_str::<PlantedFile>(PLANTED)
@@ -279,8 +298,8 @@ pub fn trace(profile: Profile, count: usize, seed: u64) -> Result<Trace, crate::
             generated: reach.get(&clause).copied().unwrap_or(0),
             planted: planted
                 .iter()
-                .filter(|p| p.clause == clause && p.profile == profile.as_str())
-                .map(|p| p.defect.clone())
+                .filter(|p| p.profile == profile.as_str())
+                .filter_map(|p| proves(p, &clause))
                 .collect(),
             clause,
         })
@@ -291,4 +310,34 @@ pub fn trace(profile: Profile, count: usize, seed: u64) -> Result<Trace, crate::
         seed,
         requirements,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plant proves the clause it leads with, and the table clause of a template it leads with
+    /// (a gate that words `MSG-ERR-CLOSING` its own way breaks AR-MSG-5, "use these templates"),
+    /// and nothing else.
+    #[test]
+    fn a_plant_leading_with_a_template_proves_its_table() {
+        let plant = |clause: &str| PlantedDefect {
+            defect: "worded its own way".into(),
+            clause: clause.into(),
+            profile: "baseline".into(),
+            severity: "TEXT".into(),
+            test: "t".into(),
+        };
+        let closing = plant("MSG-ERR-CLOSING");
+        assert_eq!(
+            proves(&closing, "AR-MSG-5").as_deref(),
+            Some("worded its own way (MSG-ERR-CLOSING)")
+        );
+        assert_eq!(proves(&closing, "AR-MSG-1"), None);
+        assert_eq!(
+            proves(&plant("AR-MSG-5"), "AR-MSG-5").as_deref(),
+            Some("worded its own way")
+        );
+        assert_eq!(proves(&plant("AR-SCOPE-1"), "AR-MSG-5"), None);
+    }
 }

@@ -86,7 +86,7 @@ fn a_gate_that_words_one_failure_template_its_own_way_reads_as_that_template() {
 /// (AR-MSG-1: `MSG-USER-REJECTED` is normative in full): TEXT, and no worse.
 #[test]
 fn a_runtime_that_capitalizes_the_user_rejection_is_found_at_text() {
-    let mut plant = Planted::writing("MSG-USER-REJECTED worded its own way", |_, o| {
+    let plant = Planted::writing("MSG-USER-REJECTED worded its own way", |_, o| {
         each_outcome_text(o, |t| {
             t.replacen(
                 "Error: the user rejected tool ",
@@ -95,9 +95,14 @@ fn a_runtime_that_capitalizes_the_user_rejection_is_found_at_text() {
             )
         })
     });
-    // leads with MSG-ERROR-PREFIX today (attribution): a worded `/result/text` reads as the
-    // outer template it cites first, not the reworded one inside it.
-    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+    // The reworded template inside `MSG-ERROR-PREFIX`, whose words the plant keeps.
+    found_leading(
+        plant,
+        "MSG-USER-REJECTED",
+        &Profile::all(),
+        Severity::Text,
+        READER_CASES,
+    );
 }
 
 /// [`each_outcome_text`], and the review's failure message too.
@@ -112,13 +117,40 @@ fn each_text_and_failure(o: &mut Outcome, f: impl Fn(&str) -> String) {
 /// `… does not match the decision protocol` (AR-MSG-2: normative in full): TEXT, and no worse.
 #[test]
 fn a_gate_that_words_the_protocol_failure_its_own_way_is_found_at_text() {
-    let mut plant = Planted::writing("MSG-ERR-PROTOCOL worded its own way", |_, o| {
+    let plant = Planted::writing("MSG-ERR-PROTOCOL worded its own way", |_, o| {
         each_text_and_failure(o, |t| {
             t.replace("the risk/decision protocol", "the decision protocol")
         })
     });
-    // leads with MSG-ERR-PROTOCOL today (attribution): a worded text reads as its template.
-    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+    found_leading(
+        plant,
+        "MSG-ERR-PROTOCOL",
+        &[Profile::BASELINE],
+        Severity::Text,
+        READER_CASES,
+    );
+}
+
+/// A gate that words the failure of a stream that ended in an error its own way, `reviewer
+/// stopped with` (AR-MSG-2: `MSG-ERR-ENDED-DETAIL` is normative in full, in both profiles): TEXT,
+/// and no worse.
+#[test]
+fn a_gate_that_words_the_ended_stream_failure_its_own_way_is_found_at_text() {
+    let plant = Planted::writing("MSG-ERR-ENDED-DETAIL worded its own way", |_, o| {
+        each_text_and_failure(o, |t| {
+            t.replace(
+                "auto-review: reviewer ended with ",
+                "auto-review: reviewer stopped with ",
+            )
+        })
+    });
+    found_leading(
+        plant,
+        "MSG-ERR-ENDED-DETAIL",
+        &Profile::all(),
+        Severity::Text,
+        READER_CASES,
+    );
 }
 
 /// A resilient gate that words one of the tolerant reader's failure messages its own way,
@@ -126,13 +158,18 @@ fn a_gate_that_words_the_protocol_failure_its_own_way_is_found_at_text() {
 /// and no worse.
 #[test]
 fn a_gate_that_words_the_no_decision_failure_its_own_way_is_found_at_text() {
-    let mut plant = Planted::writing("MSG-ERR-NO-DECISION worded its own way", |_, o| {
+    let plant = Planted::writing("MSG-ERR-NO-DECISION worded its own way", |_, o| {
         each_text_and_failure(o, |t| {
             t.replace("holds no decision object", "has no decision object")
         })
     });
-    // leads with MSG-ERR-NO-DECISION today (attribution): a worded text reads as its template.
-    found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
+    found_leading(
+        plant,
+        "MSG-ERR-NO-DECISION",
+        &[Profile::RESILIENT],
+        Severity::Text,
+        READER_CASES,
+    );
 }
 
 /// A gate that words the error of selecting Auto while its integration closes its own way,
@@ -140,7 +177,7 @@ fn a_gate_that_words_the_no_decision_failure_its_own_way_is_found_at_text() {
 /// the session's event reads otherwise: TEXT, and no worse.
 #[test]
 fn a_gate_that_words_the_closing_error_its_own_way_is_found_at_text() {
-    let mut plant = Planted::carrying("MSG-ERR-CLOSING worded its own way", |s, profile| {
+    let plant = Planted::carrying("MSG-ERR-CLOSING worded its own way", |s, profile| {
         let mut steps = session::walk(s, profile);
         for step in &mut steps {
             if let ItemOutcome::Event(e) = &mut step.outcome
@@ -151,8 +188,13 @@ fn a_gate_that_words_the_closing_error_its_own_way_is_found_at_text() {
         }
         steps
     });
-    // leads with MSG-ERR-CLOSING today (attribution): a worded text reads as its template.
-    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+    found_leading(
+        plant,
+        "MSG-ERR-CLOSING",
+        &Profile::all(),
+        Severity::Text,
+        READER_CASES,
+    );
 }
 
 /// `String(value)` (AR-REVIEW-5) with every number written by [`python_str`].
