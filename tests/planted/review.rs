@@ -267,3 +267,37 @@ fn a_gate_that_records_a_deny_as_a_failure_is_found_at_info() {
         READER_CASES,
     );
 }
+
+/// A resilient gate that gives each request its own timeout of `review_timeout_ms` instead of
+/// one deadline for the whole review (AR-RES-RETRY-4: all requests share one deadline, counted
+/// from the first request's start): a repair or a retry that settles in its own time but after
+/// the review's deadline is read, and when it allows, the body runs on a reviewer's allow the
+/// spec does not accept as the review's decision: BOUNDS. The plant starts each request that
+/// settles within the timeout at once, so that only a request longer than the timeout reaches it.
+#[test]
+fn a_gate_with_a_timeout_per_request_is_found_at_bounds() {
+    let plant = Planted::reading("a timeout per request", |s| {
+        let timeout = s.config.review_timeout_ms;
+        for a in attempts(s) {
+            let within = a.delay_ms().is_some_and(|d| d <= timeout);
+            match a {
+                Attempt::Text { delay_ms, .. }
+                | Attempt::Blocks { delay_ms, .. }
+                | Attempt::Finish { delay_ms, .. }
+                | Attempt::Throw { delay_ms, .. }
+                    if within =>
+                {
+                    *delay_ms = 0
+                }
+                _ => {}
+            }
+        }
+    });
+    found_leading(
+        plant,
+        "AR-RES-RETRY-4",
+        &[Profile::RESILIENT],
+        Severity::Bounds,
+        READER_CASES,
+    );
+}

@@ -168,3 +168,85 @@ fn replace_text(v: &mut serde_json::Value, from: &str, to: &str) {
         _ => {}
     }
 }
+
+/// A resilient gate that reads the recorded override for a reviewer's denial, as the baseline's
+/// AR-DECIDE-2 does, where AR-RES-DECIDE-1 reads the effective policy: under the deployment's
+/// default `never` it consults downstream and asks about the denial instead of denying finally.
+/// The approval service still sees `never` and rejects without a prompt (AR-APPROVAL-2), so no
+/// body runs, but the listener's decision differs: a DECISION.
+#[test]
+fn a_resilient_gate_that_reads_the_override_for_a_denial_is_found_at_decision() {
+    use autoreview::scenario::{ApprovalAnswer, ApprovalPolicy};
+    let plant = Planted::writing("the override read for a denial", |s, o| {
+        use autoreview::engine::review::{Settlement, review};
+        let by_default = s.policy.override_.is_none() && s.policy.default == ApprovalPolicy::Never;
+        let denied = matches!(
+            review(s, Profile::RESILIENT).settlement,
+            Settlement::Decided(ReviewerDecision::Deny { .. })
+        );
+        if !by_default || !denied {
+            return;
+        }
+        // The gate's decision as under `ask`; the service's answer as under `never`.
+        let mut asked = s.clone();
+        asked.policy.default = ApprovalPolicy::Ask;
+        if asked.approval != ApprovalAnswer::Throws {
+            asked.approval = ApprovalAnswer::Rejected;
+        }
+        let mut written = engine::decide(&asked, Profile::RESILIENT);
+        if let Some(a) = &mut written.approval
+            && a.prompted
+        {
+            a.prompted = false;
+        }
+        written.citations = std::mem::take(&mut o.citations);
+        *o = written;
+    });
+    found_leading(
+        plant,
+        "AR-RES-DECIDE-1",
+        &[Profile::RESILIENT],
+        Severity::Decision,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that passes a downstream `ask` on unchanged after the reviewer denied or
+/// failed, as the baseline's AR-DECIDE-5 does (AR-RES-ASK-1: one ask that carries the gate's
+/// objection before downstream's reason): the human is asked without seeing that the reviewer
+/// objected; what they answer is the same, so only the texts differ: TEXT.
+#[test]
+fn a_resilient_gate_that_passes_a_downstream_ask_on_is_found_at_text() {
+    use autoreview::outcome::Decision;
+    use autoreview::scenario::Downstream;
+    let plant = Planted::writing("a downstream ask passed on unchanged", |s, o| {
+        let Downstream::Ask { reason } = &s.downstream else {
+            return;
+        };
+        let Some(Decision::Ask {
+            reason: Some(asked),
+            ..
+        }) = &o.listener
+        else {
+            return;
+        };
+        if asked == reason {
+            return;
+        }
+        o.listener = Some(Decision::Ask {
+            reason: Some(reason.clone()),
+            display_reason: None,
+        });
+        if let Some(a) = &mut o.approval {
+            a.reason = Some(reason.clone());
+            a.display_reason = None;
+        }
+    });
+    found_leading(
+        plant,
+        "AR-RES-ASK-1",
+        &[Profile::RESILIENT],
+        Severity::Text,
+        READER_CASES,
+    );
+}
