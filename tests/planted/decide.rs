@@ -1,0 +1,169 @@
+//! Decision plants: each decides a settled review otherwise than chapter 5 says, and is found by
+//! fixed and by generated cases leading its run with the clause of the branch it gets wrong.
+
+use super::*;
+use autoreview::scenario::Downstream;
+
+/// Whether the reference decides `s` under `profile` by the branch of `clause` (the clauses it
+/// cites for the listener's decision).
+fn decided_by(s: &Scenario, profile: Profile, clause: &str) -> bool {
+    let o = engine::decide(s, profile);
+    o.citations.at("/listener").contains(&clause)
+        || o.citations.at("/listener/kind").contains(&clause)
+}
+
+/// A plant whose mistake is made in single calls only: in a session the branch a call takes
+/// depends on what the session carried to it, which a rewrite of the call alone cannot see, so
+/// sessions are decided as the reference decides them.
+struct Lone(Planted);
+
+impl Implementation for Lone {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+
+    fn decide(&mut self, ask: Ask<'_>) -> Result<InputOutcome, ImplError> {
+        match ask.input {
+            Input::One(_) => self.0.decide(ask),
+            Input::Session(_) => Planted::reading("nothing", |_| {}).decide(ask),
+        }
+    }
+}
+
+/// [`found_at`] for a [`Lone`] plant under `profile`, its fixed cases' run leading with `lead`.
+fn lone_found(plant: Planted, lead: &'static str, profile: Profile, severity: Severity) {
+    let name = plant.name;
+    let mut lone = Lone(plant);
+    assert_eq!(
+        fixed_run(&mut lone, profile),
+        (Some(severity), Some(lead.to_owned())),
+        "{name} under {profile}, fixed cases"
+    );
+    indexed(name, lead, profile);
+    assert_eq!(
+        by_generated(&mut lone, profile, READER_CASES),
+        Some(severity),
+        "{name} under {profile}, generated cases"
+    );
+}
+
+/// A gate that answers a reviewer's allow with an allow of its own: it consults the rest of the
+/// pre-execute chain but drops what it returns (AR-DECIDE-4: downstream's decision unchanged),
+/// so a downstream deny, ask or cancel runs the body. The reviewer allowed, which the spec
+/// accepts, and the call should then have stopped: a DECISION.
+#[test]
+fn a_gate_that_drops_downstreams_decision_after_an_allow_is_found_at_decision() {
+    fn dropped(s: &mut Scenario, profile: Profile) {
+        if s.downstream != Downstream::Allow && decided_by(s, profile, "AR-DECIDE-4") {
+            s.downstream = Downstream::Allow;
+        }
+    }
+    let plants = [
+        (
+            Profile::BASELINE,
+            Planted::reading("downstream dropped after an allow", |s| {
+                dropped(s, Profile::BASELINE)
+            }),
+        ),
+        (
+            Profile::RESILIENT,
+            Planted::reading("downstream dropped after an allow", |s| {
+                dropped(s, Profile::RESILIENT)
+            }),
+        ),
+    ];
+    for (profile, plant) in plants {
+        lone_found(plant, "AR-DECIDE-4", profile, Severity::Decision);
+    }
+}
+
+/// A gate that puts a reviewer's denial to the human whatever downstream returned, as if the
+/// chain had allowed (AR-DECIDE-5: a downstream deny, ask or cancel wins unchanged and the human
+/// is not asked by the gate): the human's allow runs the body where the spec asks nobody.
+#[test]
+fn a_gate_that_asks_over_downstreams_decision_after_a_deny_is_found() {
+    fn overridden(s: &mut Scenario, profile: Profile) {
+        if s.downstream != Downstream::Allow && decided_by(s, profile, "AR-DECIDE-5") {
+            s.downstream = Downstream::Allow;
+        }
+    }
+    let plants = [
+        (
+            Profile::BASELINE,
+            Planted::reading("downstream overridden after a deny", |s| {
+                overridden(s, Profile::BASELINE)
+            }),
+        ),
+        (
+            Profile::RESILIENT,
+            Planted::reading("downstream overridden after a deny", |s| {
+                overridden(s, Profile::RESILIENT)
+            }),
+        ),
+    ];
+    for (profile, plant) in plants {
+        lone_found(plant, "AR-DECIDE-5", profile, Severity::Bounds);
+    }
+}
+
+/// A gate that consults the rest of the chain twice, once to see whether it allows and again
+/// for the decision it returns (AR-DECIDE-3: exactly once): the steps differ, at ORDER.
+#[test]
+fn a_gate_that_consults_downstream_twice_is_found_at_order() {
+    use autoreview::outcome::Event as Step;
+    let plant = Planted::writing("downstream consulted twice", |_, o| {
+        if let Some(at) = o.trace.iter().position(|e| *e == Step::Downstream) {
+            o.trace.insert(at, Step::Downstream);
+        }
+    });
+    // leads with AR-REVIEW-1 (baseline) and AR-RES-RETRY-1 (resilient) today (attribution): the
+    // trace cites the review before the consultation
+    let mut plant = plant;
+    for profile in Profile::all() {
+        found_at(&mut plant, profile, Severity::Order, READER_CASES);
+    }
+}
+
+/// A baseline gate that looks for `never` in the deployment default where AR-DECIDE-2 reads the
+/// session's recorded override: a denial under an override `never` (the default `ask`) takes the
+/// path of AR-DECIDE-5, and the approval service then rejects the ask under the effective
+/// `never`; no final denial, and another text: a DECISION.
+#[test]
+fn a_baseline_gate_that_misses_the_never_override_is_found_at_decision() {
+    use autoreview::scenario::{ApprovalPolicy, Policy};
+    let plant = Planted::reading("the never override not read", |s| {
+        if s.policy.override_ == Some(ApprovalPolicy::Never) {
+            s.policy = Policy {
+                override_: None,
+                default: ApprovalPolicy::Never,
+            };
+        }
+    });
+    found_leading(
+        plant,
+        "AR-DECIDE-2",
+        &[Profile::BASELINE],
+        Severity::Decision,
+        READER_CASES,
+    );
+}
+
+/// A baseline gate that reads the effective policy for AR-DECIDE-2, as the resilient profile
+/// does (AR-DECIDE-6: the baseline reads the override): a denial in a session with no override
+/// and the default `never` is a final denial instead of the ask the approval service rejects.
+#[test]
+fn a_baseline_gate_that_reads_the_effective_policy_is_found_at_decision() {
+    use autoreview::scenario::ApprovalPolicy;
+    let plant = Planted::reading("the effective policy read for a denial", |s| {
+        if s.policy.override_.is_none() && s.policy.default == ApprovalPolicy::Never {
+            s.policy.override_ = Some(ApprovalPolicy::Never);
+        }
+    });
+    found_leading(
+        plant,
+        "AR-DECIDE-6",
+        &[Profile::BASELINE],
+        Severity::Decision,
+        READER_CASES,
+    );
+}
