@@ -301,3 +301,69 @@ fn a_gate_with_a_timeout_per_request_is_found_at_bounds() {
         READER_CASES,
     );
 }
+
+/// A resilient gate that reads a failure as a denial (AR-RES-FAIL-1: a reviewer failure is not a
+/// reviewer denial) wherever the failure earns no repair or retry: it asks the human about a
+/// denial under `on_failure: deny`, where the reference fails closed, and when the human allows
+/// the body runs on a human's allow where the spec asks nobody: BOUNDS.
+#[test]
+fn a_gate_that_reads_a_failure_as_a_denial_is_found_at_bounds() {
+    use autoreview::engine::review::{Settlement, settle};
+    use autoreview::outcome::FailureClass;
+    let mut plant = Planted::reading("a failure read as a denial", |s| {
+        for a in attempts(s) {
+            if let Settlement::Failed(f) = settle(a, Profile::RESILIENT)
+                && !matches!(f.class, FailureClass::Transport | FailureClass::Protocol)
+            {
+                *a = Attempt::Text {
+                    text: r#"{"risk":"high","decision":"deny"}"#.into(),
+                    delay_ms: a.delay_ms().unwrap_or_default(),
+                };
+            }
+        }
+    });
+    // leads with AR-REVIEW-7 today (attribution): the review's failure member cites the rule
+    // that classed the failure, and AR-RES-FAIL-1 is cited by no member.
+    found_at(
+        &mut plant,
+        Profile::RESILIENT,
+        Severity::Bounds,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that reads `repair_attempts` under another name and so always uses its
+/// default, 1 (AR-RES-CONFIG-1: a value is never silently replaced by the default): a review
+/// configured for no repair makes one, and when it allows, the body runs on a reviewer's allow to
+/// a request the spec does not make: BOUNDS.
+#[test]
+fn a_gate_that_misreads_the_repair_budget_as_its_default_is_found_at_bounds() {
+    let mut plant = Planted::reading("repair_attempts read as the default", |s| {
+        s.config.repair_attempts = 1;
+    });
+    // leads with AR-RES-RETRY-1 today (attribution): AR-RES-CONFIG-1 is cited by no member.
+    found_at(
+        &mut plant,
+        Profile::RESILIENT,
+        Severity::Bounds,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that adds the reviewer's risk level to its final denial's reason (AR-REVIEW-8:
+/// the risk MUST NOT appear in any listener decision or tool result): only the texts differ: TEXT.
+#[test]
+fn a_gate_that_shows_the_risk_in_a_denial_is_found_at_text() {
+    let mut plant = Planted::writing("the risk in the denial's reason", |_, o| {
+        if let Some(autoreview::outcome::Decision::Deny {
+            info: Some(info),
+            reason,
+        }) = &mut o.listener
+            && info.get("code").and_then(|c| c.as_str()) == Some("AUTO_REVIEW_DENIED")
+        {
+            reason.push_str(" (risk: high)");
+        }
+    });
+    // leads with MSG-FINAL-DENY today (attribution): AR-REVIEW-8 is cited by no member.
+    found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
+}
