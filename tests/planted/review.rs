@@ -367,3 +367,24 @@ fn a_gate_that_shows_the_risk_in_a_denial_is_found_at_text() {
     // leads with MSG-FINAL-DENY today (attribution): AR-REVIEW-8 is cited by no member.
     found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
 }
+
+/// A resilient gate that records the first request's failure as the review's when its repairs
+/// and retries fail too (AR-RES-RETRY-3: the review settles with the failure of the last
+/// request), while its decision and texts quote the last: the failure record is information:
+/// INFO.
+#[test]
+fn a_gate_that_records_the_first_failure_is_found_at_info() {
+    use autoreview::engine::review::{Settlement, settle};
+    let mut plant = Planted::writing("the first failure kept", |s, o| {
+        if let Some(f) = &mut o.review.failure
+            && o.review.attempts > 1
+            && let Settlement::Failed(first) = settle(s.reviewer.attempt(0), Profile::RESILIENT)
+        {
+            f.message = first.message.text.clone();
+            f.class = first.class;
+        }
+    });
+    // leads with AR-RES-RETRY-4 today (attribution): AR-RES-RETRY-3 is cited after
+    // AR-RES-RETRY-1 wherever it is cited, and a failure member cites the rule that failed.
+    found_at(&mut plant, Profile::RESILIENT, Severity::Info, READER_CASES);
+}
