@@ -167,3 +167,88 @@ fn a_baseline_gate_that_reads_the_effective_policy_is_found_at_decision() {
         READER_CASES,
     );
 }
+
+/// Rewrites the review's failure message `from` by `f` wherever an outcome carries it: the
+/// failure itself, and every text a human or the model reads that quotes it.
+fn failure_message_rewritten(o: &mut Outcome, f: impl Fn(&str) -> String) {
+    use autoreview::outcome::Decision;
+    let Some(failure) = &mut o.review.failure else {
+        return;
+    };
+    let was = failure.message.clone();
+    let now = f(&was);
+    if now == was {
+        return;
+    }
+    failure.message = now.clone();
+    let mut texts: Vec<&mut String> = Vec::new();
+    match &mut o.listener {
+        Some(Decision::Deny { reason, .. })
+        | Some(Decision::Ask {
+            reason: Some(reason),
+            ..
+        }) => texts.push(reason),
+        _ => {}
+    }
+    if let Some(a) = &mut o.approval
+        && let Some(reason) = &mut a.reason
+    {
+        texts.push(reason);
+    }
+    if let Some(t) = &mut o.result.text {
+        texts.push(t);
+    }
+    for t in texts {
+        *t = t.replace(&was, &now);
+    }
+}
+
+/// A resilient gate that marks a cut failure message with three dots instead of `…`
+/// (AR-RES-NORM-4: the first 399 characters followed by `…`): a message past 400 characters
+/// reads otherwise, at TEXT.
+#[test]
+fn a_resilient_gate_that_cuts_with_three_dots_is_found_at_text() {
+    let plant = Planted::writing("a cut marked with three dots", |_, o| {
+        failure_message_rewritten(o, |m| {
+            if m.chars().count() == 400 && m.ends_with('…') {
+                format!("{}...", m.strip_suffix('…').unwrap_or(m))
+            } else {
+                m.to_owned()
+            }
+        })
+    });
+    // leads with AR-RES-NORM-1 today (attribution)
+    let mut plant = plant;
+    found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
+}
+
+/// A resilient gate that escapes a control character as JSON does, `\u001b`, where AR-RES-NORM-3
+/// writes `\u{1b}`: the failure message reads otherwise, at TEXT.
+#[test]
+fn a_resilient_gate_that_escapes_controls_as_json_is_found_at_text() {
+    let plant = Planted::writing("controls escaped as JSON", |_, o| {
+        failure_message_rewritten(o, |m| {
+            let mut out = String::with_capacity(m.len());
+            let mut rest = m;
+            while let Some(at) = rest.find("\\u{") {
+                out.push_str(&rest[..at]);
+                let after = &rest[at + 3..];
+                match after.find('}') {
+                    Some(end) if after[..end].chars().all(|c| c.is_ascii_hexdigit()) => {
+                        out.push_str(&format!("\\u{:0>4}", &after[..end]));
+                        rest = &after[end + 1..];
+                    }
+                    _ => {
+                        out.push_str("\\u{");
+                        rest = after;
+                    }
+                }
+            }
+            out.push_str(rest);
+            out
+        })
+    });
+    // leads with AR-RES-NORM-1 today (attribution)
+    let mut plant = plant;
+    found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
+}

@@ -291,3 +291,30 @@ fn last_repeated_member_kept(t: &str) -> String {
         Err(_) => t.to_owned(),
     }
 }
+
+/// A tolerant reader that skips a span that does not parse as JSON, as a reader that takes
+/// "whatever parses" does (AR-TOL-7: a malformed span that mentions `decision` fails the
+/// review): a deny with a trailing comma is passed over, and a well-formed decision after it is
+/// read. The skipped span's braces still stand outside the candidates (AR-TOL-9), so an allow
+/// after it fails as a conflict. The cases meet only the conflict, whose message the plant words
+/// otherwise: TEXT.
+#[test]
+fn a_tolerant_reader_that_skips_malformed_spans_is_found_at_text() {
+    let mut plant = Planted::reading("malformed spans skipped", |s| {
+        each_text(s, |t| {
+            let mut out = t.to_owned();
+            for span in autoreview::parse::scan::top_level_objects(t)
+                .into_iter()
+                .rev()
+            {
+                let text = &t[span.clone()];
+                if text.contains("decision") && autoreview::parse::object::object(text).is_err() {
+                    out.replace_range(span, "{}");
+                }
+            }
+            out
+        })
+    });
+    // leads with MSG-ERR-MALFORMED today (attribution): the only difference is the message
+    found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
+}
