@@ -208,9 +208,9 @@ pub fn compare_session(
     actual: &crate::outcome::SessionOutcome,
 ) -> Vec<Difference> {
     let mut out = Vec::new();
-    for k in 0..expected.calls.len().max(actual.calls.len()) {
+    for (k, e, a) in aligned(&expected.calls, &actual.calls) {
         let at = format!("/calls/{k}");
-        match (expected.calls.get(k), actual.calls.get(k)) {
+        match (e, a) {
             (Some(ItemOutcome::Call(e)), Some(ItemOutcome::Call(a))) => {
                 out.extend(compare(e, a).into_iter().map(|mut d| {
                     d.pointer = if d.pointer == "/" {
@@ -257,6 +257,57 @@ pub fn compare_session(
     }
     // Stable: within a severity, items stay in order.
     out.sort_by_key(|d| d.severity);
+    out
+}
+
+/// The items of a session's two outcomes paired for comparison, each with the index its pointer
+/// names: position by position when both have as many items; otherwise along the longest common
+/// subsequence of their kinds (a call by the scenario id it echoes, an event by its kind), so that
+/// a report that leaves an item out, or adds one, is one missing or extra item and every other
+/// call is still compared with its own counterpart, never with its neighbour (whose body run would
+/// read as SAFETY). An item left out is paired with nothing at the reference's index; the items
+/// added are paired with nothing at the indices after the reference's last, in their order. A report far longer than the session (more than
+/// a million pairs to weigh) is compared by position.
+fn aligned<'o>(
+    expected: &'o [ItemOutcome],
+    actual: &'o [ItemOutcome],
+) -> Vec<(usize, Option<&'o ItemOutcome>, Option<&'o ItemOutcome>)> {
+    let (n, m) = (expected.len(), actual.len());
+    if n == m || n.saturating_mul(m) > 1_000_000 {
+        return (0..n.max(m))
+            .map(|k| (k, expected.get(k), actual.get(k)))
+            .collect();
+    }
+    let same = |e: &ItemOutcome, a: &ItemOutcome| match (e, a) {
+        (ItemOutcome::Call(e), ItemOutcome::Call(a)) => e.id == a.id,
+        (ItemOutcome::Event(e), ItemOutcome::Event(a)) => e.event == a.event,
+        _ => false,
+    };
+    // lcs[i][j]: the longest common subsequence of expected[i..] and actual[j..].
+    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if same(&expected[i], &actual[j]) {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::with_capacity(n.max(m)));
+    let mut added = n;
+    while i < n || j < m {
+        if i < n && j < m && same(&expected[i], &actual[j]) && lcs[i][j] == lcs[i + 1][j + 1] + 1 {
+            out.push((i, Some(&expected[i]), Some(&actual[j])));
+            (i, j) = (i + 1, j + 1);
+        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            out.push((i, Some(&expected[i]), None));
+            i += 1;
+        } else {
+            out.push((added, None, Some(&actual[j])));
+            (added, j) = (added + 1, j + 1);
+        }
+    }
     out
 }
 
@@ -484,6 +535,29 @@ mod tests {
             (d.len(), d[0].severity, d[0].pointer.as_str()),
             (1, Severity::Decision, "/calls/3")
         );
+        // A report that leaves an event out is one missing item: each call after it is still
+        // compared with its own counterpart, not with its neighbour.
+        // (By position, the denied call would meet the allowed one after it: a SAFETY.)
+        let twice = decided(
+            r#"{"calls": [
+            {"event": "select-auto"},
+            {"tool": {"name": "a"}, "reviewer": {"throw": "x"}},
+            {"tool": {"name": "b"}, "reviewer": {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}}
+        ]}"#,
+        );
+        let ran = |o: &ItemOutcome| matches!(o, ItemOutcome::Call(c) if c.result.executed);
+        assert!(!ran(&twice.calls[1]) && ran(&twice.calls[2]));
+        let mut dropped = twice.clone();
+        dropped.calls.remove(0);
+        let d = compare_session(&twice, &dropped);
+        assert_eq!(
+            d.iter()
+                .map(|d| (d.severity, d.pointer.as_str()))
+                .collect::<Vec<_>>(),
+            [(Severity::Decision, "/calls/0")],
+            "{d:#?}"
+        );
+        assert!(d[0].actual.is_null());
         let mut swapped = want.clone();
         swapped.calls.swap(0, 1);
         let d = compare_session(&want, &swapped);
