@@ -252,3 +252,33 @@ fn a_resilient_gate_that_escapes_controls_as_json_is_found_at_text() {
     let mut plant = plant;
     found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
 }
+
+/// A baseline gate that gives the denial of a failed review the structured info of a reviewer's
+/// final denial, so that interfaces show it as `AUTO_REVIEW_DENIED` (AR-DECIDE-1: no structured
+/// info; the failure says nothing about the action's risk): INFO.
+#[test]
+fn a_baseline_gate_that_labels_a_failure_as_a_denial_is_found_at_info() {
+    use autoreview::outcome::Decision;
+    let plant = Planted::writing("a failure labelled AutoReviewDeniedError", |_, o| {
+        if o.review.failure.is_none() {
+            return;
+        }
+        let info: serde_json::Map<String, serde_json::Value> = serde_json::from_value(
+            serde_json::json!({"name": "AutoReviewDeniedError", "code": "AUTO_REVIEW_DENIED"}),
+        )
+        .expect("an object");
+        if let Some(Decision::Deny { info: i @ None, .. }) = &mut o.listener {
+            *i = Some(info.clone());
+            if o.result.info.is_none() {
+                o.result.info = Some(info);
+            }
+        }
+    });
+    found_leading(
+        plant,
+        "AR-DECIDE-1",
+        &[Profile::BASELINE],
+        Severity::Info,
+        READER_CASES,
+    );
+}
