@@ -60,6 +60,26 @@ fn prefix_rule(n: usize) -> String {
     format!("only the first {n} characters are normative")
 }
 
+/// The rule of a text normative by prefix that stops at its prefix.
+const EMPTY_TAIL: &str = "the implementation-defined tail after the normative prefix is not empty";
+
+/// How `got` breaks a text normative by prefix whose reference is `want` and whose first `n`
+/// characters are fixed (AR-CONV-3), if it does: the text it should have shown and the rule. It
+/// does not start with them (the prefix, and the rule that only it is normative), or it stops
+/// there where the reference's implementation-defined tail is not empty (the reference's text,
+/// and [`EMPTY_TAIL`]: the tail MUST NOT be empty unless the template says so, and then the
+/// reference's is).
+fn breaks_prefix(want: &str, got: &str, n: usize) -> Option<(String, String)> {
+    let prefix: String = want.chars().take(n).collect();
+    if !got.starts_with(&prefix) {
+        Some((prefix, prefix_rule(n)))
+    } else if got.len() == prefix.len() && want.len() > prefix.len() {
+        Some((want.to_owned(), EMPTY_TAIL.to_owned()))
+    } else {
+        None
+    }
+}
+
 /// The severity of a difference at `pointer`.
 pub fn severity_of(pointer: &str) -> Severity {
     let text = [
@@ -318,8 +338,8 @@ fn compare_event(e: &EventOutcome, a: &EventOutcome, at: &str, out: &mut Vec<Dif
     let from = out.len();
     compare_event_members(e, a, at, out);
     for d in &mut out[from..] {
-        let inner = d.pointer.strip_prefix(at).unwrap_or_default();
-        d.clauses = clauses_behind(&e.citations, inner);
+        let inner = d.pointer.strip_prefix(at).unwrap_or_default().to_owned();
+        cite(d, &e.citations, &inner);
     }
 }
 
@@ -342,14 +362,13 @@ fn compare_event_members(e: &EventOutcome, a: &EventOutcome, at: &str, out: &mut
         (None, None) => {}
         (Some(want), Some(got)) => {
             let (want, rule) = match e.prefix_only.get("/error") {
-                Some(n) => (want.chars().take(*n).collect(), Some(prefix_rule(*n))),
-                None => (want.clone(), None),
+                Some(&n) => match breaks_prefix(want, got, n) {
+                    Some((shown, rule)) => (Some(shown), Some(rule)),
+                    None => (None, None),
+                },
+                None => ((got != want).then(|| want.clone()), None),
             };
-            let differs = match rule {
-                Some(_) => !got.starts_with(&want),
-                None => *got != want,
-            };
-            if differs {
+            if let Some(want) = want {
                 out.push(Difference {
                     clauses: Vec::new(),
                     severity: Severity::Text,
@@ -385,8 +404,21 @@ fn clauses_behind(citations: &Citations, pointer: &str) -> Vec<String> {
 /// cited pointer that is the difference's pointer or a prefix of it.
 fn attribute(out: &mut [Difference], citations: &Citations) {
     for d in out {
-        d.clauses = clauses_behind(citations, &d.pointer);
+        let pointer = d.pointer.clone();
+        cite(d, citations, &pointer);
     }
+}
+
+/// Gives the difference `d` at the member `pointer` of an expected outcome that cites
+/// `citations` the clauses it breaks: those behind the member, or for a text that stops at its
+/// normative prefix ([`EMPTY_TAIL`]) AR-CONV-3 alone, the one requirement it breaks (every word
+/// it shows is the reference's).
+fn cite(d: &mut Difference, citations: &Citations, pointer: &str) {
+    d.clauses = if d.rule.as_deref() == Some(EMPTY_TAIL) {
+        vec!["AR-CONV-3".to_owned()]
+    } else {
+        clauses_behind(citations, pointer)
+    };
 }
 
 pub use crate::outcome::push_token;
@@ -431,15 +463,14 @@ fn walk(e: &Value, a: &Value, at: &mut String, reference: &Outcome, out: &mut Ve
             if reference.prefix_only.contains_key(at.as_str()) =>
         {
             let n = reference.prefix_only[at.as_str()];
-            let prefix: String = es.chars().take(n).collect();
-            if !as_.starts_with(&prefix) {
+            if let Some((shown, rule)) = breaks_prefix(es, as_, n) {
                 out.push(Difference {
                     clauses: Vec::new(),
                     severity: severity_of(at),
                     pointer: at.clone(),
-                    expected: Value::String(prefix.clone()),
+                    expected: Value::String(shown),
                     actual: a.clone(),
-                    rule: Some(prefix_rule(n)),
+                    rule: Some(rule),
                 });
             }
         }
@@ -587,6 +618,22 @@ mod tests {
         );
         // MSG-ERR-NO-AUTO is worded by the deployment: any text is accepted, but not none.
         assert!(with_error(Some("permission: no such preset")).is_empty());
+        // Nor the prefix alone: the implementation-defined tail may not be empty (AR-CONV-3).
+        let prefix: String = refused
+            .error
+            .as_deref()
+            .unwrap()
+            .chars()
+            .take(refused.prefix_only["/error"])
+            .collect();
+        let d = with_error(Some(&prefix));
+        assert_eq!(
+            (d.len(), d[0].severity, d[0].pointer.as_str()),
+            (1, Severity::Text, "/calls/2/error"),
+            "{prefix:?}"
+        );
+        assert_eq!(d[0].clauses, ["AR-CONV-3"]);
+        assert!(with_error(Some(&format!("{prefix}x"))).is_empty());
         let d = with_error(None);
         assert_eq!(
             (d[0].severity, d[0].pointer.as_str()),

@@ -372,3 +372,29 @@ fn python_str_writes_the_named_values() {
     }
     assert_eq!(python_str(&serde_json::Number::from(-42)), "-42");
 }
+
+/// A gate that writes only the normative prefix of a text whose tail is implementation-defined
+/// (the message of a review a signal ended, say), leaving the tail empty: AR-CONV-3 says it MUST
+/// NOT be, unless the template says so. Every word it shows is the reference's: TEXT, read as
+/// AR-CONV-3 alone.
+#[test]
+fn a_gate_that_stops_at_the_normative_prefix_is_found_at_text() {
+    let plant = Planted::writing("an implementation-defined tail left empty", |_, o| {
+        let mut json = serde_json::to_value(&*o).unwrap();
+        for (pointer, &n) in &o.prefix_only {
+            if let Some(serde_json::Value::String(t)) = json.pointer_mut(pointer) {
+                *t = t.chars().take(n).collect();
+            }
+        }
+        let citations = std::mem::take(&mut o.citations);
+        *o = serde_json::from_value(json).unwrap();
+        o.citations = citations;
+    });
+    found_leading(
+        plant,
+        "AR-CONV-3",
+        &Profile::all(),
+        Severity::Text,
+        READER_CASES,
+    );
+}
