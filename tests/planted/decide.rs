@@ -181,26 +181,7 @@ fn failure_message_rewritten(o: &mut Outcome, f: impl Fn(&str) -> String) {
         return;
     }
     failure.message = now.clone();
-    let mut texts: Vec<&mut String> = Vec::new();
-    match &mut o.listener {
-        Some(Decision::Deny { reason, .. })
-        | Some(Decision::Ask {
-            reason: Some(reason),
-            ..
-        }) => texts.push(reason),
-        _ => {}
-    }
-    if let Some(a) = &mut o.approval
-        && let Some(reason) = &mut a.reason
-    {
-        texts.push(reason);
-    }
-    if let Some(t) = &mut o.result.text {
-        texts.push(t);
-    }
-    for t in texts {
-        *t = t.replace(&was, &now);
-    }
+    each_outcome_text(o, |t| t.replace(&was, &now));
 }
 
 /// A resilient gate that marks a cut failure message with three dots instead of `…`

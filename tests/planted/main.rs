@@ -315,3 +315,29 @@ fn found_at_safety(mut plant: Planted, profile: Profile) {
 fn found_at_bounds(mut plant: Planted, profile: Profile) {
     found_at(&mut plant, profile, Severity::Bounds, READER_CASES);
 }
+
+/// Rewrites every text of an outcome a human or the model reads (the listener's reason, the
+/// approval's, the result's) by `f`.
+fn each_outcome_text(o: &mut Outcome, f: impl Fn(&str) -> String) {
+    use autoreview::outcome::Decision;
+    let mut texts: Vec<&mut String> = Vec::new();
+    match &mut o.listener {
+        Some(Decision::Deny { reason, .. })
+        | Some(Decision::Ask {
+            reason: Some(reason),
+            ..
+        }) => texts.push(reason),
+        _ => {}
+    }
+    if let Some(a) = &mut o.approval
+        && let Some(reason) = &mut a.reason
+    {
+        texts.push(reason);
+    }
+    if let Some(t) = &mut o.result.text {
+        texts.push(t);
+    }
+    for t in texts {
+        *t = f(t);
+    }
+}

@@ -20,32 +20,6 @@ fn a_reworded_result_is_found_at_text_by_each_kind_of_case() {
     );
 }
 
-/// Rewrites every text of an outcome a human or the model reads (the listener's reason, the
-/// approval's, the result's) by `f`.
-fn each_outcome_text(o: &mut Outcome, f: impl Fn(&str) -> String) {
-    use autoreview::outcome::Decision;
-    let mut texts: Vec<&mut String> = Vec::new();
-    match &mut o.listener {
-        Some(Decision::Deny { reason, .. })
-        | Some(Decision::Ask {
-            reason: Some(reason),
-            ..
-        }) => texts.push(reason),
-        _ => {}
-    }
-    if let Some(a) = &mut o.approval
-        && let Some(reason) = &mut a.reason
-    {
-        texts.push(reason);
-    }
-    if let Some(t) = &mut o.result.text {
-        texts.push(t);
-    }
-    for t in texts {
-        *t = f(t);
-    }
-}
-
 /// A gate that words one template its own way, and nothing else, reads as that template: the
 /// run's first violation is `MSG-FAILED` for a gate that words the denial of a failed review its
 /// own way (under either profile: the baseline denies every failure, the resilient one under
