@@ -171,7 +171,6 @@ fn a_baseline_gate_that_reads_the_effective_policy_is_found_at_decision() {
 /// Rewrites the review's failure message `from` by `f` wherever an outcome carries it: the
 /// failure itself, and every text a human or the model reads that quotes it.
 fn failure_message_rewritten(o: &mut Outcome, f: impl Fn(&str) -> String) {
-    use autoreview::outcome::Decision;
     let Some(failure) = &mut o.review.failure else {
         return;
     };

@@ -78,11 +78,11 @@ fn a_gate_that_retries_a_repair_without_its_instruction_is_found_at_info() {
             )
         };
         if let Some(requests) = &mut o.review.requests {
-            for k in 1..requests.len() {
+            for (k, request) in requests.iter_mut().enumerate().skip(1) {
                 // A retry, after a transport failure, of a repair request: the gate resends the
                 // review's first request.
-                if requests[k].repair && transport(k - 1) {
-                    requests[k].repair = false;
+                if request.repair && transport(k - 1) {
+                    request.repair = false;
                 }
             }
         }
