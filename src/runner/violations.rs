@@ -207,7 +207,8 @@ fn reviewed_or_not(d: &Difference, item: &[&Difference]) -> bool {
 /// ([`session::PRESET_DECIDED_BY`]: a selection of Auto, a disposal), else, where the reference
 /// reviewed it, the clause that requires the review ([`review::REVIEWED_BY`]), and where it did
 /// not, the clause by which it passed through (the first it cites); for a text worded otherwise,
-/// the template or value it lies in ([`provenance`]), else the first template the member cites;
+/// the template or value it lies in ([`provenance`]; a text that cites no template is a value
+/// whole), else the first template the member cites;
 /// otherwise the first
 /// clause its member cites that is not one of those behind every member of a kind
 /// ([`UNDER_EVERY_MEMBER`]) nor a session's preset, the first cited when there is none;
@@ -240,6 +241,13 @@ fn own_clause(d: &Difference, unreviewed: bool) -> &str {
         match provenance(d) {
             Some(Span::Template(id)) => Some(id),
             Some(Span::Value(e, a)) => value_clause(d, e, a).or_else(specific),
+            // A text no template renders at all (a thrown value's message): a value whole.
+            None if template().is_none() => d
+                .expected
+                .as_str()
+                .zip(d.actual.as_str())
+                .and_then(|(e, a)| value_clause(d, e, a))
+                .or_else(specific),
             None => template().or_else(specific),
         }
     } else {
@@ -918,6 +926,10 @@ pub(crate) mod tests {
             pair(&format!("{}…", "a".repeat(351)), &"a".repeat(420)),
             "AR-RES-NORM-4"
         );
+        // A thrown value's message cites no template: the value whole.
+        let thrown = &norm[..5];
+        assert_eq!(worded("a b", "a  b", thrown), "AR-RES-NORM-2");
+        assert_eq!(worded("[1]", "[1.0]", thrown), "AR-RES-NORM-1");
         // A text no cited template renders is left to the member's citations: its template.
         assert_eq!(worded("one", "two", &detail), "MSG-ERR-ENDED-DETAIL");
     }

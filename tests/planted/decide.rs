@@ -197,9 +197,13 @@ fn a_resilient_gate_that_cuts_with_three_dots_is_found_at_text() {
             }
         })
     });
-    // leads with AR-RES-NORM-1 today (attribution)
-    let mut plant = plant;
-    found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
+    found_leading(
+        plant,
+        "AR-RES-NORM-4",
+        &[Profile::RESILIENT],
+        Severity::Text,
+        READER_CASES,
+    );
 }
 
 /// A resilient gate that escapes a control character as JSON does, `\u001b`, where AR-RES-NORM-3
@@ -228,9 +232,13 @@ fn a_resilient_gate_that_escapes_controls_as_json_is_found_at_text() {
             out
         })
     });
-    // leads with AR-RES-NORM-1 today (attribution)
-    let mut plant = plant;
-    found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
+    found_leading(
+        plant,
+        "AR-RES-NORM-3",
+        &[Profile::RESILIENT],
+        Severity::Text,
+        READER_CASES,
+    );
 }
 
 /// A baseline gate that gives the denial of a failed review the structured info of a reviewer's

@@ -180,7 +180,7 @@ fn a_gate_that_ignores_the_finish_kind_is_found_at_safety() {
 /// data runs the body.
 #[test]
 fn a_baseline_gate_that_ignores_data_after_the_finish_is_found_at_safety() {
-    let mut plant = Planted::reading("data after the finish ignored", |s| {
+    let plant = Planted::reading("data after the finish ignored", |s| {
         for a in attempts(s) {
             if let Attempt::Blocks {
                 data_after_finish, ..
@@ -189,14 +189,14 @@ fn a_baseline_gate_that_ignores_data_after_the_finish_is_found_at_safety() {
                 *data_after_finish = false;
             }
         }
-    })
-    .leading("AR-PARSE-2");
+    });
     // A lone text block holding an allow, a normal stop and data after it is rare among drawn
     // block replies: 4 000 cases meet only other replies with data after their finish, whose
     // failure message the plant words otherwise (TEXT); the CI's 20 000 meet it.
-    found_at(
-        &mut plant,
-        Profile::BASELINE,
+    found_leading(
+        plant,
+        "AR-PARSE-2",
+        &[Profile::BASELINE],
         Severity::Safety,
         autoreview::requirements::GENERATED,
     );
@@ -251,12 +251,12 @@ fn a_baseline_gate_that_reads_a_bare_decision_string_is_found_at_safety() {
             _ => t.to_owned(),
         })
     });
-    let mut plant = plant.leading("AR-PARSE-5");
     // A lone `"allow"` is drawn only among block replies (`NOT_OBJECTS`), where it seldom stands
     // alone before a normal stop: 4 000 generated cases do not meet it, the CI's 20 000 do.
-    found_at(
-        &mut plant,
-        Profile::BASELINE,
+    found_leading(
+        plant,
+        "AR-PARSE-5",
+        &[Profile::BASELINE],
         Severity::Safety,
         autoreview::requirements::GENERATED,
     );
