@@ -282,7 +282,8 @@ pub fn compare_session(
 
 /// The items of a session's two outcomes paired for comparison, each with the index its pointer
 /// names: position by position when both have as many items; otherwise along the longest common
-/// subsequence of their kinds (a call by the scenario id it echoes, an event by its kind), so that
+/// subsequence of their kinds (a call by the scenario id it echoes where both echo one, an event
+/// by its kind), so that
 /// a report that leaves an item out, or adds one, is one missing or extra item and every other
 /// call is still compared with its own counterpart, never with its neighbour (whose body run would
 /// read as SAFETY). An item left out is paired with nothing at the reference's index; the items
@@ -299,7 +300,10 @@ fn aligned<'o>(
             .collect();
     }
     let same = |e: &ItemOutcome, a: &ItemOutcome| match (e, a) {
-        (ItemOutcome::Call(e), ItemOutcome::Call(a)) => e.id == a.id,
+        // An id tells calls apart only where both sides echo one.
+        (ItemOutcome::Call(e), ItemOutcome::Call(a)) => {
+            e.id.is_none() || a.id.is_none() || e.id == a.id
+        }
         (ItemOutcome::Event(e), ItemOutcome::Event(a)) => e.event == a.event,
         _ => false,
     };
@@ -589,6 +593,20 @@ mod tests {
             "{d:#?}"
         );
         assert!(d[0].actual.is_null());
+        // The same where the implementation echoes ids the reference's calls do not carry.
+        for c in &mut dropped.calls {
+            if let ItemOutcome::Call(c) = c {
+                c.id = Some("echoed".into());
+            }
+        }
+        let d = compare_session(&twice, &dropped);
+        assert_eq!(
+            d.iter()
+                .map(|d| (d.severity, d.pointer.as_str()))
+                .collect::<Vec<_>>(),
+            [(Severity::Decision, "/calls/0")],
+            "{d:#?}"
+        );
         let mut swapped = want.clone();
         swapped.calls.swap(0, 1);
         let d = compare_session(&want, &swapped);
