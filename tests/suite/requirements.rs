@@ -7,7 +7,7 @@ use autoreview::requirements::{self, Level};
 
 /// The MUST clauses of each shipped profile that no planted defect's run leads with yet. Adding a
 /// plant lowers it (change it here); a clause that loses its plant raises it, and fails.
-const UNPLANTED: [(&str, usize); 2] = [("baseline", 24), ("resilient", 38)];
+const UNPLANTED: [(&str, usize); 2] = [("baseline", 22), ("resilient", 38)];
 
 /// The generated cases the trace draws here: the default run's.
 const GENERATED: usize = requirements::GENERATED;
@@ -86,7 +86,13 @@ fn the_listing_names_each_clause_and_its_gaps() {
     let all = trace.render(false);
     let gaps = trace.render(true);
     assert!(all.starts_with("baseline: "), "{all}");
-    assert!(all.contains(" MUST clauses (0 vacuous here); "), "{all}");
+    let vacuous = trace.musts().filter(|r| r.vacuous.is_some()).count();
+    assert!(
+        all.contains(&format!(" MUST clauses ({vacuous} vacuous here); ")),
+        "{all}"
+    );
+    // The shipped gate neither shows a failure's class nor retries by one.
+    assert!(all.contains("AR-REVIEW-7") && vacuous >= 2, "{all}");
     assert!(all.contains("AR-PARSE-4"), "{all}");
     assert!(all.contains("JSON.parse(text.trim())"), "{all}");
     let listed = |text: &str| text.lines().skip(2).count();

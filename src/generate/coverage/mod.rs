@@ -88,11 +88,29 @@ pub fn unshown(template: &str, profile: Profile) -> Option<&'static str> {
 const VACUOUS_PARSE_5: &str = "the tolerant reader's candidates are objects by construction \
      (AR-TOL-5), so AR-TOL-8 never meets another value";
 
+/// Why AR-REVIEW-6 and AR-REVIEW-7 hold without a case that can break them in a profile that
+/// neither shows a failure's class nor decides by it.
+const VACUOUS_CLASSES: &str = "the profile shows no failure class (the `failure-class` feature \
+     is not its own) and asks once whatever the class (AR-REVIEW-1), so no outcome tells one \
+     class from another";
+
+/// Whether nothing `profile` shows or decides reads a failure's class: it has no `failure-class`
+/// feature (AR-REVIEW-6's member is not compared) and never asks again by class
+/// (AR-RES-RETRY-1). An `aborted` failure after a signal is read by class (AR-CANCEL-6), but its
+/// message is then implementation-defined, so a gate that classes it otherwise shows nothing
+/// different either.
+fn classes_unread(profile: Profile) -> bool {
+    !profile.has_feature(crate::features::Feature::FailureClass)
+        && profile.asks_again() == AsksAgain::Never
+}
+
 /// Why no case of `profile` can exercise `clause`, if none can, beyond the [`DEFINITIONS`].
 pub fn vacuous(clause: &str, profile: Profile) -> Option<&'static str> {
     match (clause, profile.reader()) {
         // AR-TOL-5, AR-TOL-8
         ("AR-PARSE-5", Reader::Tolerant) => Some(VACUOUS_PARSE_5),
+        // AR-REVIEW-6, AR-REVIEW-7: a class no member shows and no rule reads.
+        ("AR-REVIEW-6" | "AR-REVIEW-7", _) if classes_unread(profile) => Some(VACUOUS_CLASSES),
         _ => DEFINITIONS
             .iter()
             .find(|(id, _)| *id == clause)
@@ -711,6 +729,12 @@ mod tests {
         assert_eq!(vacuous("AR-PARSE-5", Profile::BASELINE), None);
         assert!(vacuous("AR-PARSE-5", Profile::RESILIENT).is_some());
         assert!(vacuous("AR-CONV-1", Profile::BASELINE).is_some());
+        // The shipped gate shows no failure class and never retries by one; the resilient gate
+        // retries by class.
+        for clause in ["AR-REVIEW-6", "AR-REVIEW-7"] {
+            assert!(vacuous(clause, Profile::BASELINE).is_some(), "{clause}");
+            assert_eq!(vacuous(clause, Profile::RESILIENT), None, "{clause}");
+        }
         let templates = profile_templates(Profile::RESILIENT);
         assert!(templates.contains(&"MSG-HINT") && !templates.contains(&"MSG-ERR-NO-CWD"));
         assert!(!profile_templates(Profile::BASELINE).contains(&"MSG-HINT"));
