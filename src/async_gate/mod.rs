@@ -547,12 +547,21 @@ impl<C: ReviewerClient> AutoReview<C> {
 impl<C: ReviewerClient> PreExecute for AutoReview<C> {
     fn run<'a>(&'a self, exec: &'a Exec, next: Next<'a>) -> BoxFuture<'a, Decided> {
         Box::pin(async move {
-            // A call passed through gets downstream's decision unchanged.
+            // A call passed through gets downstream's decision unchanged, whatever happens to the
+            // lifecycle meanwhile (AR-SCOPE-4, the clause that decided it when it aborted).
+            let through = |passed: Decided, scope: &'static str| {
+                let passed = passed.because("AR-SCOPE-4").because(scope);
+                if self.closing.load(Ordering::SeqCst) || self.lifecycle.signal().is_aborted() {
+                    passed.because("AR-SCOPE-4")
+                } else {
+                    passed
+                }
+            };
             let Some(session) = exec.session.as_deref() else {
-                return next.run().await.because("AR-SCOPE-4").because("AR-SCOPE-1");
+                return through(next.run().await, "AR-SCOPE-1");
             };
             if exec.call == CallKind::RunCode {
-                return next.run().await.because("AR-SCOPE-4").because("AR-SCOPE-2");
+                return through(next.run().await, "AR-SCOPE-2");
             }
             let lifecycle = self.lifecycle.signal();
             let closing = self.closing.load(Ordering::SeqCst) || lifecycle.is_aborted();
@@ -568,11 +577,14 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                     .because("AR-RES-DISPOSE-1");
             }
             if session.preset() != Preset::Auto {
-                let passed = next.run().await.because("AR-SCOPE-4");
                 return if session.moved.load(Ordering::SeqCst) {
-                    passed.because("AR-DISPOSE-2").because("AR-SCOPE-3")
+                    next.run()
+                        .await
+                        .because("AR-SCOPE-4")
+                        .because("AR-SCOPE-3")
+                        .because("AR-DISPOSE-2")
                 } else {
-                    passed.because("AR-SCOPE-3")
+                    through(next.run().await, "AR-SCOPE-3")
                 };
             }
             // AR-ADMIT-1..2

@@ -44,18 +44,32 @@ pub fn cite_unreviewed(run: &mut Run<'_>, why: &[&'static str]) {
     run.cite("/review/consecutive_failures", "AR-RES-HINT-1");
 }
 
-/// The clause by which a call passes through (AR-SCOPE-1..3), with AR-DISPOSE-2 when disposal
-/// moved its session out of Auto.
+/// Why a call passes through unreviewed, the clause that decided it first: AR-DISPOSE-2 where
+/// disposal moved its session out of Auto before the call (the baseline reads the preset disposal
+/// left), then the clause of its scope (AR-SCOPE-1..3), then AR-SCOPE-4 (it makes no request).
 fn passes_through_by(run: &Run<'_>, scope: Scope) -> Vec<&'static str> {
-    let mut by = vec![match scope {
-        Scope::NoAgent => "AR-SCOPE-1",
-        Scope::OuterRunCode => "AR-SCOPE-2",
-        Scope::NotAuto | Scope::Reviewed => "AR-SCOPE-3",
-    }];
+    let mut by = Vec::with_capacity(3);
     if scope == Scope::NotAuto && run.s.preset != disposal::preset_at_start(run.s) {
         by.push("AR-DISPOSE-2");
     }
+    by.push(match scope {
+        Scope::NoAgent => "AR-SCOPE-1",
+        Scope::OuterRunCode => "AR-SCOPE-2",
+        Scope::NotAuto | Scope::Reviewed => "AR-SCOPE-3",
+    });
     by.push("AR-SCOPE-4");
+    by
+}
+
+/// Why a pass-through call gets downstream's decision: as [`passes_through_by`], except that where
+/// the lifecycle aborted around a call disposal did not move, AR-SCOPE-4 decided it (the gate
+/// returns downstream's decision whatever happens to its lifecycle).
+fn decided_through_by(run: &Run<'_>, by: &[&'static str]) -> Vec<&'static str> {
+    let mut by = by.to_vec();
+    if run.s.abort.is_lifecycle() && by[0] != "AR-DISPOSE-2" {
+        by.retain(|c| *c != "AR-SCOPE-4");
+        by.insert(0, "AR-SCOPE-4");
+    }
     by
 }
 
@@ -65,7 +79,7 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
     if !scope.is_reviewed() {
         let by = passes_through_by(run, scope);
         let mut decided = Decided::exact(decision::consult_downstream(run));
-        for clause in by.iter().rev() {
+        for clause in decided_through_by(run, &by).iter().rev() {
             decided = decided.because(clause);
         }
         cite_unreviewed(run, &by);
@@ -76,18 +90,22 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
         };
     }
     if !admission::admits(run.s) {
+        // The call is not reviewed because admission is checked first (AR-ADMIT-1) and refused;
+        // it is cancelled by the answer to a refused call (AR-ADMIT-2, AR-CANCEL-2).
         let mut by = vec!["AR-ADMIT-2", "AR-CANCEL-2"];
+        let mut unreviewed_by = vec!["AR-ADMIT-1", "AR-ADMIT-2", "AR-CANCEL-2"];
         // AR-RES-DISPOSE-1: the current preset was read, and disposal moved it.
         if run.profile.preset_read() == PresetRead::Current
             && run.s.preset != disposal::preset_at_start(run.s)
         {
             by.insert(0, "AR-RES-DISPOSE-1");
+            unreviewed_by.insert(0, "AR-RES-DISPOSE-1");
         }
         let mut decided = Decided::exact(Decision::Cancel);
         for clause in by.iter().rev() {
             decided = decided.because(clause);
         }
-        cite_unreviewed(run, &by);
+        cite_unreviewed(run, &unreviewed_by);
         return Gate {
             decided: Some(decided),
             review: unreviewed(run),

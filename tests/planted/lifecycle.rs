@@ -72,12 +72,9 @@ fn a_resilient_gate_that_reads_the_preset_before_admission_is_found_at_safety() 
 /// A baseline gate that checks admission before it reads the preset, as the resilient profile
 /// does (AR-DISPOSE-2): a call in a listed session disposal has moved is cancelled where it must
 /// pass through to downstream. No body runs that must not: DECISION, from either kind of case.
-/// Its run leads with AR-SCOPE-3 today (attribution): the reference cites the clause by which the
-/// call passes through (AR-SCOPE-3) before AR-DISPOSE-2, which says why its preset is no longer
-/// Auto.
 #[test]
 fn a_baseline_gate_that_checks_admission_before_the_preset_is_found_at_decision() {
-    let mut plant = Planted::writing("admission checked before the preset", |s, o| {
+    let plant = Planted::writing("admission checked before the preset", |s, o| {
         if refused_in_auto(s) && s.session.listed && o.review.consecutive_failures.is_none() {
             let profile = Profile::RESILIENT;
             let mut r = engine::decide(s, profile);
@@ -86,10 +83,10 @@ fn a_baseline_gate_that_checks_admission_before_the_preset_is_found_at_decision(
             *o = r;
         }
     });
-    // leads with AR-SCOPE-3 today (attribution)
-    found_at(
-        &mut plant,
-        Profile::BASELINE,
+    found_leading(
+        plant,
+        "AR-DISPOSE-2",
+        &[Profile::BASELINE],
         Severity::Decision,
         READER_CASES,
     );
@@ -188,12 +185,11 @@ fn a_gate_that_ignores_the_deployment_default_policy_is_found_at_bounds() {
 /// consulted, as it cancels a reviewed one (AR-SCOPE-4: a pass-through call is invisible to the
 /// gate, which returns downstream's decision whatever happens to its lifecycle): an outer
 /// `run_code` call is cancelled where downstream decides it. Nothing runs that must not:
-/// DECISION, from either kind of case. Its run leads with AR-SCOPE-2 today (attribution): the
-/// reference cites the clause by which the call passes through (AR-SCOPE-1..3) before AR-SCOPE-4.
+/// DECISION, from either kind of case.
 #[test]
 fn a_gate_that_cancels_a_pass_through_call_on_disposal_is_found_at_decision() {
     use autoreview::outcome::{Decision, Event as Step};
-    let mut plant = Planted::writing("a pass-through call cancelled on disposal", |s, o| {
+    let plant = Planted::writing("a pass-through call cancelled on disposal", |s, o| {
         if s.abort == AbortPoint::LifecycleDuringDownstream
             && o.review.attempts == 0
             && o.trace.contains(&Step::Downstream)
@@ -206,29 +202,30 @@ fn a_gate_that_cancels_a_pass_through_call_on_disposal_is_found_at_decision() {
                 .retain(|e| matches!(e, Step::Review | Step::Downstream));
         }
     });
-    for profile in Profile::all() {
-        // leads with AR-SCOPE-2 today (attribution)
-        found_at(&mut plant, profile, Severity::Decision, READER_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-SCOPE-4",
+        &Profile::all(),
+        Severity::Decision,
+        READER_CASES,
+    );
 }
 
 /// A gate that never checks admission (AR-ADMIT-1, AR-CANCEL-2): a call in a session disposal
 /// did not move is reviewed while the integration closes, and the reviewer's allow to a request
-/// the spec does not make runs the body: BOUNDS, from either kind of resilient case. Its run
-/// leads with AR-ADMIT-2 today (attribution): the reference cites the answer to a refused call
-/// (AR-ADMIT-2, then AR-CANCEL-2) and nothing cites AR-ADMIT-1. (The baseline's 4000 generated
-/// cases find it at DECISION only.)
+/// the spec does not make runs the body: BOUNDS, from either kind of resilient case. (The
+/// baseline's 4000 generated cases find it at DECISION only.)
 #[test]
 fn a_gate_that_never_checks_admission_is_found_at_bounds() {
-    let mut plant = Planted::reading("admission never checked", |s| {
+    let plant = Planted::reading("admission never checked", |s| {
         if refused_in_auto(s) && !s.session.listed {
             s.abort = AbortPoint::None;
         }
     });
-    // leads with AR-ADMIT-2 today (attribution)
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
+    found_leading(
+        plant,
+        "AR-ADMIT-1",
+        &[Profile::RESILIENT],
         Severity::Bounds,
         READER_CASES,
     );
