@@ -14,7 +14,7 @@ use super::review::Review;
 
 /// The clauses by which an item of a session decides its preset for the calls after it
 /// ([`State::preset_by`]).
-pub const PRESET_DECIDED_BY: [&str; 2] = ["AR-DISPOSE-1", "AR-SCOPE-5"];
+pub const PRESET_DECIDED_BY: [&str; 3] = ["AR-DISPOSE-1", "AR-INSTALL-1", "AR-SCOPE-5"];
 
 /// What a session carries from one item to the next.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,8 +28,9 @@ pub struct State {
     /// Reviewer failures in a row (AR-RES-HINT-1); the baseline keeps none.
     pub consecutive_failures: u32,
     /// The clause of the item that last decided the session's preset, when one did: a selection
-    /// of Auto (AR-SCOPE-5), or disposal, which moves the session or, unlisted, leaves it in Auto
-    /// (AR-DISPOSE-1). `None` while the preset is the one the session started with.
+    /// of Auto (AR-SCOPE-5), disposal, which moves the session or, unlisted, leaves it in Auto
+    /// (AR-DISPOSE-1), or an installation after disposal moved it, which does not move it back
+    /// (AR-INSTALL-1). `None` while the preset is the one the session started with.
     pub preset_by: Option<&'static str>,
 }
 
@@ -171,8 +172,13 @@ fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
             }
         }
         EventKind::Install => {
-            // Auto is available again; a session disposal moved stays where it is.
+            // Auto is available again; a session disposal moved stays where it is. That it is
+            // still out of Auto now rests on this installation, which does not move it back; a
+            // session disposal left in Auto is reviewed again as disposal left it.
             state.installed = true;
+            if state.preset_by == Some("AR-DISPOSE-1") && state.preset != Preset::Auto {
+                state.preset_by = Some("AR-INSTALL-1");
+            }
             state.consecutive_failures = 0;
             (None, "AR-INSTALL-1")
         }

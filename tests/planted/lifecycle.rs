@@ -213,8 +213,8 @@ fn a_gate_that_cancels_a_pass_through_call_on_disposal_is_found_at_decision() {
 
 /// A gate that never checks admission (AR-ADMIT-1, AR-CANCEL-2): a call in a session disposal
 /// did not move is reviewed while the integration closes, and the reviewer's allow to a request
-/// the spec does not make runs the body: BOUNDS, from either kind of resilient case. (The
-/// baseline's 4000 generated cases find it at DECISION only.)
+/// the spec does not make runs the body: BOUNDS, from either kind of case. (The baseline's 4000
+/// generated cases find it at DECISION only; the CI's 20,000 meet the allow.)
 #[test]
 fn a_gate_that_never_checks_admission_is_found_at_bounds() {
     let plant = Planted::reading("admission never checked", |s| {
@@ -222,11 +222,56 @@ fn a_gate_that_never_checks_admission_is_found_at_bounds() {
             s.abort = AbortPoint::None;
         }
     });
-    found_leading(
-        plant,
-        "AR-ADMIT-1",
-        &[Profile::RESILIENT],
+    let mut plant = plant.leading("AR-ADMIT-1");
+    found_at(
+        &mut plant,
+        Profile::RESILIENT,
         Severity::Bounds,
         READER_CASES,
+    );
+    found_at(
+        &mut plant,
+        Profile::BASELINE,
+        Severity::Bounds,
+        autoreview::requirements::GENERATED,
+    );
+}
+
+/// A gate whose installation selects Auto again in each session disposal moved out of it, as if
+/// installing undid the disposal (AR-INSTALL-1: such a session stays under `danger-full-access`
+/// and `never` until Auto is selected again): its calls are reviewed where they must pass
+/// through, and a question they raise reaches a human where `never` asks nobody, whose allow runs
+/// the body: BOUNDS, from either kind of case (SES-10; the baseline's generated sessions meet it
+/// in the CI's 20,000 cases, not in 3,000).
+#[test]
+fn a_gate_whose_installation_moves_sessions_back_to_auto_is_found_at_bounds() {
+    let plant = Planted::carrying("an installation moves sessions back to Auto", |s, p| {
+        carried(
+            s,
+            p,
+            &Carry {
+                apply: |state, e, listed| {
+                    let moved = state.preset_by == Some("AR-DISPOSE-1")
+                        && state.preset == Preset::DangerFullAccess;
+                    let out = state.apply(e, listed);
+                    if e.event == EventKind::Install && moved {
+                        let select = Event {
+                            event: EventKind::SelectAuto,
+                            reselect: false,
+                        };
+                        state.apply(&select, listed);
+                    }
+                    out
+                },
+                ..CARRY
+            },
+        )
+    });
+    found_leading(
+        plant,
+        "AR-INSTALL-1",
+        &Profile::all(),
+        Severity::Bounds,
+        autoreview::requirements::GENERATED,
     );
 }
