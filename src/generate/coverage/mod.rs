@@ -94,6 +94,12 @@ const VACUOUS_CLASSES: &str = "the profile shows no failure class (the `failure-
      is not its own) and asks once whatever the class (AR-REVIEW-1), so no outcome tells one \
      class from another";
 
+/// Why AR-ADMIT-3 holds without a case that can break it: what it requires is when disposal
+/// returns, and a scenario's items run one after another.
+const VACUOUS_ADMIT_3: &str = "a session's items run one after another, so no outcome shows \
+     whether disposal waited for the call it aborted: the call is cancelled by the lifecycle's \
+     abort either way (AR-CANCEL-3, AR-CANCEL-4)";
+
 /// Whether nothing `profile` shows or decides reads a failure's class: it has no `failure-class`
 /// feature (AR-REVIEW-6's member is not compared) and never asks again by class
 /// (AR-RES-RETRY-1). An `aborted` failure after a signal is read by class (AR-CANCEL-6), but its
@@ -109,6 +115,8 @@ pub fn vacuous(clause: &str, profile: Profile) -> Option<&'static str> {
     match (clause, profile.reader()) {
         // AR-TOL-5, AR-TOL-8
         ("AR-PARSE-5", Reader::Tolerant) => Some(VACUOUS_PARSE_5),
+        // AR-ADMIT-3: disposal's wait is not an outcome.
+        ("AR-ADMIT-3", _) => Some(VACUOUS_ADMIT_3),
         // AR-REVIEW-6, AR-REVIEW-7: a class no member shows and no rule reads.
         ("AR-REVIEW-6" | "AR-REVIEW-7", _) if classes_unread(profile) => Some(VACUOUS_CLASSES),
         _ => DEFINITIONS
@@ -735,6 +743,7 @@ mod tests {
             assert!(vacuous(clause, Profile::BASELINE).is_some(), "{clause}");
             assert_eq!(vacuous(clause, Profile::RESILIENT), None, "{clause}");
         }
+        assert!(vacuous("AR-ADMIT-3", Profile::RESILIENT).is_some());
         let templates = profile_templates(Profile::RESILIENT);
         assert!(templates.contains(&"MSG-HINT") && !templates.contains(&"MSG-ERR-NO-CWD"));
         assert!(!profile_templates(Profile::BASELINE).contains(&"MSG-HINT"));
