@@ -65,9 +65,13 @@ pub fn request(
     let policy = disposal::policy_at_approval(run.s);
     if policy.effective() == ApprovalPolicy::Never {
         // The clause that decided the answer first: disposal's `never` where disposal wrote it
-        // (AR-DISPOSE-3), the service's rule for `never` (AR-APPROVAL-2) after it.
+        // (AR-DISPOSE-3), the deployment default's where no override was recorded (AR-CONV-5),
+        // the service's rule for `never` (AR-APPROVAL-2) after it.
         if policy != run.s.policy {
             cite(&["AR-DISPOSE-3"]);
+        } else if policy.override_.is_none() {
+            // AR-CONV-5: no override was recorded, so the deployment default is the policy.
+            cite(&["AR-CONV-5"]);
         }
         cite(&["AR-APPROVAL-2"]);
         return (record(ApprovalAnswer::Rejected, false), Answered::Rejected);
