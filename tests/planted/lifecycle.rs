@@ -287,3 +287,24 @@ fn a_gate_whose_installation_moves_sessions_back_to_auto_is_found_at_bounds() {
         autoreview::requirements::GENERATED,
     );
 }
+
+/// A gate that takes the deployment default over the session's recorded override, as
+/// `policy = deployment.default ?? session.override ?? "ask"` does (AR-CONV-5: the override, if
+/// one was recorded, is the effective policy): under an override of `never` and a default of
+/// `ask`, a question that must be rejected without a prompt reaches a human, whose allow runs the
+/// body where the spec asks nobody: BOUNDS, from either kind of case. Its run leads with
+/// AR-APPROVAL-2 today (attribution): on each case it fails, an approval service that asks under
+/// `never` (the plant of AR-APPROVAL-2) fails alike, so no one case tells the two apart; only
+/// the cases each passes do.
+#[test]
+fn a_gate_that_prefers_the_deployment_default_to_the_override_is_found_at_bounds() {
+    let mut plant = Planted::reading("the deployment default over the override", |s| {
+        if s.policy.override_.is_some() {
+            s.policy.override_ = Some(s.policy.default);
+        }
+    });
+    for profile in Profile::all() {
+        // leads with AR-APPROVAL-2 today (attribution)
+        found_at(&mut plant, profile, Severity::Bounds, READER_CASES);
+    }
+}
