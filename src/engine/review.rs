@@ -26,6 +26,9 @@ pub struct FailureNote {
     /// The clauses that gave the class: AR-REVIEW-6, then the rule that failed (or AR-REVIEW-7
     /// for a finish or a thrown value).
     pub class_by: Vec<&'static str>,
+    /// The rule that failed the review: the one that gave the class, except for a finish, which
+    /// the reader's rule fails (AR-PARSE-1, AR-TOL-1) and AR-REVIEW-7's table classes.
+    pub failed_by: &'static str,
 }
 
 impl FailureNote {
@@ -42,6 +45,7 @@ impl FailureNote {
             }
             .citing(&cited),
             class_by: vec!["AR-REVIEW-6", rule],
+            failed_by: rule,
         }
     }
 
@@ -236,6 +240,7 @@ impl Review {
         // otherwise breaks), then AR-REVIEW-4, which every review's failure rests on.
         match &self.settlement {
             Settlement::Failed(f) => {
+                c.cite("/review/failure", f.failed_by);
                 c.cite_all("/review/failure", &f.class_by[1..]);
                 c.cite("/review/failure", "AR-REVIEW-4");
                 c.cite_all("/review/failure/class", &f.class_by);

@@ -159,9 +159,10 @@ fn a_reader_that_drops_lone_surrogate_names_is_found_at_safety() {
 /// A baseline gate that reads the text whatever the stream's finish says, as one that never
 /// looks at `finish_reason` does: a reply cut off by `max-tokens` or `content-filter` that holds
 /// an allow runs the body where the strict reader fails the review (AR-PARSE-1). The same
-/// mistake in a tolerant reader (AR-TOL-1) leads today with the retries the reference makes
-/// after such a finish (AR-RES-RETRY-1, BOUNDS by the fixed cases), so it is checked in the
-/// baseline only.
+/// mistake in a tolerant reader (AR-TOL-1) is found at SAFETY by generated cases but only at
+/// BOUNDS by the fixed ones, none of which scripts a truncated reply holding a whole allow where
+/// nobody may allow it (RES-25 truncates the allow, so the plant repairs and reads the repair's):
+/// it is checked in the baseline only.
 #[test]
 fn a_gate_that_ignores_the_finish_kind_is_found_at_safety() {
     let plant = Planted::reading("the finish kind not read", |s| {
@@ -171,8 +172,13 @@ fn a_gate_that_ignores_the_finish_kind_is_found_at_safety() {
             }
         }
     });
-    // leads with AR-REVIEW-7 today (attribution): the failure's class is cited before its rule
-    found_at_safety(plant, Profile::BASELINE);
+    found_leading(
+        plant,
+        "AR-PARSE-1",
+        &[Profile::BASELINE],
+        Severity::Safety,
+        READER_CASES,
+    );
 }
 
 /// A baseline gate that stops reading the stream at its finish and never notices a chunk after
@@ -312,3 +318,4 @@ fn a_tolerant_reader_that_skips_malformed_spans_is_found_at_text() {
     // leads with MSG-ERR-MALFORMED today (attribution): the only difference is the message
     found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
 }
+
