@@ -319,3 +319,71 @@ fn a_tolerant_reader_that_skips_malformed_spans_is_found_at_text() {
     found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
 }
 
+/// A tolerant reader that parses each brace span and cuts out the spans that do not parse before
+/// it reads the rest, as one built on `try { JSON.parse(span) } catch { /* not JSON */ }` does
+/// (AR-TOL-7: a malformed span that mentions `decision` fails the review): a deny with a
+/// trailing comma before an allow, `{"risk":"high","decision":"deny",} {"risk":"low",
+/// "decision":"allow"}`, leaves the allow alone, and the body runs that the reviewer denied:
+/// SAFETY.
+#[test]
+fn a_tolerant_reader_that_cuts_out_malformed_spans_is_found_at_safety() {
+    let plant = Planted::reading("malformed spans cut out", |s| {
+        each_text(s, |t| {
+            let mut out = t.to_owned();
+            for span in autoreview::parse::scan::top_level_objects(t)
+                .into_iter()
+                .rev()
+            {
+                let text = &t[span.clone()];
+                if text.contains("decision") && autoreview::parse::object::object(text).is_err() {
+                    out.replace_range(span, "");
+                }
+            }
+            out
+        })
+    });
+    found_leading(
+        plant,
+        "AR-TOL-7",
+        &[Profile::RESILIENT],
+        Severity::Safety,
+        READER_CASES,
+    );
+}
+
+/// A tolerant reader that keeps the objects that carry a decision and drops every other object
+/// as metadata, as a reader that looks for `"decision" in obj` among the parsed objects does
+/// (AR-TOL-9: an allow stands only when no brace stands outside the candidates): an allow beside
+/// `{"confidence":0.9}`, or beside an object that wraps a deny, is read, and the body runs where
+/// the reference fails the review: SAFETY.
+#[test]
+fn a_tolerant_reader_that_drops_objects_without_a_decision_is_found_at_safety() {
+    use serde_json::Value;
+    fn objects_without_a_decision_dropped(t: &str) -> String {
+        let object = |x: &str| match serde_json::from_str::<Value>(x) {
+            Ok(Value::Object(m)) => Some(m.contains_key("decision")),
+            _ => None,
+        };
+        let spans = autoreview::parse::scan::top_level_objects(t);
+        if !spans.iter().any(|s| object(&t[s.clone()]) == Some(true)) {
+            return t.to_owned();
+        }
+        let mut out = t.to_owned();
+        for span in spans.into_iter().rev() {
+            if object(&t[span.clone()]) == Some(false) {
+                out.replace_range(span, "");
+            }
+        }
+        out
+    }
+    let plant = Planted::reading("objects without a decision dropped", |s| {
+        each_text(s, objects_without_a_decision_dropped)
+    });
+    found_leading(
+        plant,
+        "AR-TOL-9",
+        &[Profile::RESILIENT],
+        Severity::Safety,
+        READER_CASES,
+    );
+}

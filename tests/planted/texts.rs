@@ -372,3 +372,64 @@ fn a_gate_that_stops_at_the_normative_prefix_is_found_at_text() {
         READER_CASES,
     );
 }
+
+/// A resilient gate that collapses each whitespace run of a failure message to one space but
+/// never trims its ends, as `message.replace(/\s+/g, " ")` without `.trim()` does
+/// (AR-RES-NORM-2: leading and trailing whitespace is removed): a thrown value or a provider's
+/// message that ends with whitespace leaves a space at the end of the message, and a thrown
+/// value that starts with whitespace one at its start. Only the texts that show the message
+/// differ: TEXT.
+#[test]
+fn a_resilient_gate_that_does_not_trim_a_failure_message_is_found_at_text() {
+    let plant = Planted::writing("a failure message not trimmed", |s, o| {
+        use autoreview::engine::review::{Settlement, settle};
+        use autoreview::normalize::{MAX_CHARS, is_space, value_text};
+        let (Some(failure), Some(last)) = (&o.review.failure, o.review.attempts.checked_sub(1))
+        else {
+            return;
+        };
+        let attempt = s.reviewer.attempt(last as usize);
+        let (value, thrown) = match attempt {
+            Attempt::Finish { finish, .. } => (&finish.message, false),
+            Attempt::Throw { throw, .. } => (throw, true),
+            _ => return,
+        };
+        // The review's failure is this request's (not the deadline's or a signal's), and not cut.
+        let Settlement::Failed(f) = settle(attempt, Profile::RESILIENT) else {
+            return;
+        };
+        let was = failure.message.clone();
+        if f.message.text != was || was.chars().count() >= MAX_CHARS - 1 {
+            return;
+        }
+        let raw = value_text(value);
+        let mut now = was.clone();
+        if !raw.is_empty() && raw.chars().all(is_space) {
+            if !thrown {
+                return; // folded into the space after the template's `: `
+            }
+            now = " ".into();
+        } else {
+            if thrown && raw.starts_with(is_space) {
+                now.insert(0, ' ');
+            }
+            if raw.ends_with(is_space) {
+                now.push(' ');
+            }
+        }
+        if now == was {
+            return;
+        }
+        if let Some(f) = &mut o.review.failure {
+            f.message = now.clone();
+        }
+        each_outcome_text(o, |t| t.replace(&was, &now));
+    });
+    found_leading(
+        plant,
+        "AR-RES-NORM-2",
+        &[Profile::RESILIENT],
+        Severity::Text,
+        READER_CASES,
+    );
+}
