@@ -10,7 +10,7 @@ mod signal;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 pub use scripted::run as run_scripted;
@@ -279,6 +279,30 @@ pub struct AutoReview<C> {
     /// Reviewer failures in a row, by session id (AR-RES-HINT-1). They belong to this installed
     /// integration: a gate installed again starts every session at 0 (AR-RES-HINT-4).
     failures: Mutex<std::collections::HashMap<String, u32>>,
+    /// The calls admitted whose listener decision has not been returned yet (AR-ADMIT-3).
+    admitted: AtomicUsize,
+    /// Woken each time an admitted call's decision is returned.
+    returned: tokio::sync::Notify,
+}
+
+/// One admitted call, tracked until its decision is returned (AR-ADMIT-3): dropped then.
+struct Tracked<'g> {
+    admitted: &'g AtomicUsize,
+    returned: &'g tokio::sync::Notify,
+}
+
+impl<'g> Tracked<'g> {
+    fn new(admitted: &'g AtomicUsize, returned: &'g tokio::sync::Notify) -> Self {
+        admitted.fetch_add(1, Ordering::SeqCst);
+        Tracked { admitted, returned }
+    }
+}
+
+impl Drop for Tracked<'_> {
+    fn drop(&mut self) {
+        self.admitted.fetch_sub(1, Ordering::SeqCst);
+        self.returned.notify_waiters();
+    }
 }
 
 impl<C: ReviewerClient> AutoReview<C> {
@@ -297,6 +321,8 @@ impl<C: ReviewerClient> AutoReview<C> {
             client,
             lifecycle,
             closing: AtomicBool::new(false),
+            admitted: AtomicUsize::new(0),
+            returned: tokio::sync::Notify::new(),
             on_review: Box::new(on_review),
             failures: Mutex::default(),
         }
@@ -323,6 +349,8 @@ impl<C: ReviewerClient> AutoReview<C> {
 
     /// Disposes of the integration (AR-DISPOSE-1): stops admitting calls, moves every Auto session
     /// of the session list to Full access with the policy `never`, then aborts the lifecycle.
+    /// Disposal's last step, waiting for every admitted call, is [`AutoReview::disposed`]: a
+    /// call's own listener may dispose, and must not wait for itself.
     pub fn dispose(&self, sessions: &[Arc<Session>]) {
         self.close();
         for session in sessions {
@@ -338,6 +366,22 @@ impl<C: ReviewerClient> AutoReview<C> {
             }
         }
         self.lifecycle.abort();
+    }
+
+    /// Resolves once every admitted call's listener decision has been returned (AR-ADMIT-3,
+    /// the last step of AR-DISPOSE-1); after [`AutoReview::dispose`], no call is admitted any
+    /// more, so it then resolves for good.
+    pub async fn disposed(&self) {
+        loop {
+            let returned = self.returned.notified();
+            tokio::pin!(returned);
+            // Registered before the count is read, so a decision returned in between still wakes.
+            returned.as_mut().enable();
+            if self.admitted.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            returned.await;
+        }
     }
 
     /// Makes the review's requests (AR-REVIEW-1, AR-RES-RETRY-1..5).
@@ -587,8 +631,10 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                     through(next.run().await, "AR-SCOPE-3")
                 };
             }
-            // AR-ADMIT-1..2
-            if closing {
+            // AR-ADMIT-1..3: the call is tracked before admission is checked, so that disposal,
+            // which stops admitting before it waits, either refuses the call or waits for it.
+            let _tracked = Tracked::new(&self.admitted, &self.returned);
+            if closing || self.closing.load(Ordering::SeqCst) || lifecycle.is_aborted() {
                 return Decided::exact(Decision::Cancel)
                     .because("AR-CANCEL-2")
                     .because("AR-ADMIT-2");
@@ -821,5 +867,107 @@ impl ToolRuntime {
         }
         self.body.run(exec).await;
         ToolResult::executed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::BlockKind;
+    use std::time::Duration;
+
+    /// A reviewer that allows at once.
+    struct Allows;
+
+    impl ReviewerClient for Allows {
+        fn request(&self, _: ReviewRequest) -> BoxFuture<'_, ReviewerResponse> {
+            Box::pin(async {
+                ReviewerResponse::Completed {
+                    blocks: vec![Block {
+                        kind: BlockKind::Text,
+                        text: r#"{"risk":"low","decision":"allow"}"#.to_owned(),
+                    }],
+                    finish: "stop".to_owned(),
+                    data_after_finish: false,
+                }
+            })
+        }
+    }
+
+    /// A later listener that says when it is reached, and answers `allow` once released.
+    struct Held {
+        reached: Arc<tokio::sync::Notify>,
+        release: Arc<tokio::sync::Notify>,
+    }
+
+    impl PreExecute for Held {
+        fn run<'a>(&'a self, _: &'a Exec, _: Next<'a>) -> BoxFuture<'a, Decided> {
+            Box::pin(async move {
+                self.reached.notify_one();
+                self.release.notified().await;
+                Decided::exact(Decision::Allow)
+            })
+        }
+    }
+
+    /// AR-ADMIT-3, AR-DISPOSE-1: disposal waits for a call it admitted until that call's
+    /// decision is returned, and that decision is `cancel` (AR-CANCEL-4).
+    #[tokio::test(start_paused = true)]
+    async fn disposal_waits_for_an_admitted_call() {
+        let gate = Arc::new(AutoReview::new(
+            Profile::BASELINE,
+            Config::default(),
+            Allows,
+            AbortController::default(),
+            |_| {},
+        ));
+        let reached = Arc::new(tokio::sync::Notify::new());
+        let release = Arc::new(tokio::sync::Notify::new());
+        let held: Arc<dyn PreExecute> = Arc::new(Held {
+            reached: reached.clone(),
+            release: release.clone(),
+        });
+        let exec = Arc::new(Exec {
+            name: "bash".to_owned(),
+            call: CallKind::Native,
+            session: Some(Arc::new(Session::new(
+                Preset::Auto,
+                Policy::default(),
+                Route::default(),
+            ))),
+            schema: SchemaView::PRESENT,
+            log: crate::scenario::LogFact::default(),
+            caller: AbortController::default().signal(),
+        });
+        let call = tokio::spawn({
+            let (gate, exec, held) = (gate.clone(), exec.clone(), held.clone());
+            async move {
+                let rest = [held];
+                gate.run(
+                    &exec,
+                    Next {
+                        rest: &rest,
+                        exec: &exec,
+                    },
+                )
+                .await
+            }
+        });
+        // The call is admitted, reviewed, and reaches the held listener.
+        reached.notified().await;
+        gate.dispose(&[]);
+        let waited = tokio::time::timeout(Duration::from_millis(50), gate.disposed()).await;
+        assert!(
+            waited.is_err(),
+            "disposal returned while a call was in flight"
+        );
+        release.notify_one();
+        let decided = call.await.unwrap();
+        assert_eq!(decided.decision, Decision::Cancel);
+        tokio::time::timeout(Duration::from_secs(5), gate.disposed())
+            .await
+            .expect("disposal returns once the call decided");
+        // No call is admitted any more.
+        assert_eq!(gate.admitted.load(Ordering::SeqCst), 0);
     }
 }
