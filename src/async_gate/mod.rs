@@ -390,7 +390,7 @@ impl<C: ReviewerClient> AutoReview<C> {
         exec: &Exec,
         session: &Session,
         signal: &Signal,
-    ) -> (Settlement, Vec<review::Sent>, bool, Vec<&'static str>) {
+    ) -> (Settlement, Vec<review::Sent>, bool, bool, Vec<&'static str>) {
         // AR-REVIEW-9, then AR-REVIEW-10 and AR-REVIEW-11, then AR-REVIEW-2.
         let resolved = review::resolve_all(
             review::check_route(
@@ -402,7 +402,7 @@ impl<C: ReviewerClient> AutoReview<C> {
             || review::resolve(&exec.schema, exec.call, self.profile),
         );
         let mut basis = match resolved {
-            Err(f) => return (Settlement::Failed(f), Vec::new(), false, Vec::new()),
+            Err(f) => return (Settlement::Failed(f), Vec::new(), false, false, Vec::new()),
             Ok(basis) => basis,
         };
         let route = review::request_route(
@@ -444,6 +444,7 @@ impl<C: ReviewerClient> AutoReview<C> {
                             review::deadline_passed(self.config.review_timeout_ms),
                             routes,
                             false,
+                            false,
                             basis,
                         );
                     }
@@ -462,6 +463,7 @@ impl<C: ReviewerClient> AutoReview<C> {
                         Settlement::Failed(review::signal_ended(by)),
                         routes,
                         true,
+                        false,
                         basis,
                     );
                 }
@@ -482,9 +484,12 @@ impl<C: ReviewerClient> AutoReview<C> {
                 }
             };
             let (settled, read) = settled;
-            if let Settlement::Failed(f) = &settled
+            let earned = match &settled {
+                Settlement::Failed(f) => budget.take(self.profile, f.class),
+                _ => None,
+            };
+            if let Some(next) = earned
                 && !signal.is_aborted()
-                && let Some(next) = budget.take(self.profile, f.class)
             {
                 purpose = next;
                 continue;
@@ -500,7 +505,9 @@ impl<C: ReviewerClient> AutoReview<C> {
                     settled
                 }
             };
-            return (settled, routes, own, basis);
+            // AR-RES-RETRY-5: the signal stopped the request the failure earned.
+            let stopped = earned.is_some() && !own;
+            return (settled, routes, own, stopped, basis);
         }
     }
 
@@ -640,7 +647,7 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                     .because("AR-ADMIT-2");
             }
             let signal = Signal::any(&exec.caller, &lifecycle);
-            let (settlement, routes, signal_ended, basis) =
+            let (settlement, routes, signal_ended, stopped_by_signal, basis) =
                 self.review(exec, session, &signal).await;
             let consecutive = {
                 let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
@@ -673,6 +680,7 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                     .session_id_in_requests()
                     .then(|| session.id.clone()),
                 signal_ended,
+                stopped_by_signal,
                 consecutive_failures: consecutive,
                 basis,
             };

@@ -94,6 +94,9 @@ pub struct Review {
     /// Whether a signal ended a request that never settled (AR-CANCEL-6); such a failure is the
     /// gate's own doing and does not count as a reviewer failure.
     pub signal_ended: bool,
+    /// Whether a signal that aborted the review stopped the repair or retry its last failure
+    /// earned (AR-RES-RETRY-5): the clause that then decided the number of requests.
+    pub stopped_by_signal: bool,
     /// Reviewer failures in a row after this call (AR-RES-HINT-1); `None` in the baseline, which
     /// keeps no count.
     pub consecutive_failures: Option<u32>,
@@ -199,6 +202,9 @@ impl Review {
     pub fn cite(&self, profile: Profile, c: &mut Citations) {
         let attempts = self.attempts_by(profile);
         c.cite_all("/review/attempts", &attempts);
+        if self.stopped_by_signal {
+            c.cite_first("/review/attempts", "AR-RES-RETRY-5");
+        }
         // Whether the call was reviewed at all: an admitted call is (AR-REVIEW-1).
         c.cite("/review/attempts", REVIEWED_BY);
         c.cite_all("/trace", &attempts);
@@ -302,7 +308,7 @@ pub fn review(s: &Scenario, profile: Profile) -> Review {
         &settlement,
         signal_ended,
     );
-    Review {
+    let mut review = Review {
         settlement,
         route: route_for(s, profile),
         // AR-RES-ROUTE-1
@@ -314,9 +320,12 @@ pub fn review(s: &Scenario, profile: Profile) -> Review {
             .session_id_in_requests()
             .then(|| s.session.id.clone()),
         signal_ended,
+        stopped_by_signal: false,
         consecutive_failures,
         basis,
-    }
+    };
+    review.stopped_by_signal = stopped_by_signal(s, profile, &review);
+    review
 }
 
 /// What resolving the route, the session and the schema came to: the clauses that let the
@@ -606,6 +615,20 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool, Vec
             }
             _ => return (settled, routes, false, read),
         }
+    }
+}
+
+/// AR-RES-RETRY-5: whether the signal that aborted `review` in flight is what ended it: its one
+/// request failed with a class that earns a repair or a retry (AR-RES-RETRY-1), and none
+/// started. (A review a signal aborts in flight makes no request after its first.)
+fn stopped_by_signal(s: &Scenario, profile: Profile, review: &Review) -> bool {
+    let in_flight = cancellation::lifecycle_aborts_after_review(s.abort)
+        || cancellation::caller_aborts_in_flight(s.abort);
+    match &review.settlement {
+        Settlement::Failed(f) if in_flight && !review.signal_ended => {
+            Budget::new(&s.config).take(profile, f.class).is_some()
+        }
+        _ => false,
     }
 }
 

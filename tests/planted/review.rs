@@ -388,3 +388,59 @@ fn a_gate_that_records_the_first_failure_is_found_at_info() {
     // AR-RES-RETRY-1 wherever it is cited, and a failure member cites the rule that failed.
     found_at(&mut plant, Profile::RESILIENT, Severity::Info, READER_CASES);
 }
+
+/// A resilient gate that looks at the caller's and the lifecycle's signal only before the first
+/// request, as a `for` loop of awaited requests that never checks `signal.aborted` between them
+/// does (AR-RES-RETRY-5: no new request starts once either is aborted; a failure that settles
+/// after is final): a protocol or transport failure that settles after the signal is repaired
+/// or retried, and the call is answered by what the later request brings instead of by the
+/// failure. The signal still stops the body before it runs, so no body runs that the reference
+/// stops: a DECISION.
+#[test]
+fn a_gate_that_checks_the_signal_only_before_the_first_request_is_found_at_decision() {
+    let plant = Planted::writing(
+        "the signal checked before the first request only",
+        |s, o| {
+            use autoreview::outcome::Event;
+            if !matches!(
+                s.abort,
+                AbortPoint::CallerDuringReview | AbortPoint::LifecycleAfterReview
+            ) {
+                return;
+            }
+            // The review the gate makes, blind to the signal: as the reference makes it unaborted.
+            let mut blind = s.clone();
+            blind.abort = AbortPoint::None;
+            let made = engine::decide(&blind, Profile::RESILIENT).review;
+            let settled_at_once =
+                (0..made.attempts as usize).all(|k| s.reviewer.attempt(k).delay_ms() == Some(0));
+            if made.attempts <= o.review.attempts || !settled_at_once {
+                return;
+            }
+            // The call answered as the reference answers an aborted one whose review settled as the
+            // last of those requests did, with every request in its record and trace.
+            let mut last = s.clone();
+            last.reviewer = autoreview::scenario::Reviewer::One(
+                s.reviewer.attempt(made.attempts as usize - 1).clone(),
+            );
+            let mut out = engine::decide(&last, Profile::RESILIENT);
+            out.review.attempts = made.attempts;
+            out.review.routes = made.routes;
+            out.review.requests = made.requests;
+            if let Some(at) = out.trace.iter().position(|e| *e == Event::Review) {
+                for _ in 1..made.attempts {
+                    out.trace.insert(at, Event::Review);
+                }
+            }
+            out.citations = std::mem::take(&mut o.citations);
+            *o = out;
+        },
+    );
+    found_leading(
+        plant,
+        "AR-RES-RETRY-5",
+        &[Profile::RESILIENT],
+        Severity::Decision,
+        READER_CASES,
+    );
+}
