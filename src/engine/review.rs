@@ -254,6 +254,11 @@ impl Review {
             }
             Settlement::Decided(_) | Settlement::Pending => {
                 c.cite_all("/review/failure", &self.basis);
+                // AR-RES-RETRY-3: a review that made several requests settles with the first
+                // decision one obtains, whatever the requests before it failed with.
+                if matches!(self.settlement, Settlement::Decided(_)) && self.requests.len() > 1 {
+                    c.cite("/review/failure", "AR-RES-RETRY-3");
+                }
                 c.cite("/review/failure", "AR-REVIEW-4");
             }
         }

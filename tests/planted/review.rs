@@ -444,3 +444,29 @@ fn a_gate_that_checks_the_signal_only_before_the_first_request_is_found_at_decis
         READER_CASES,
     );
 }
+
+/// A resilient gate that keeps the error of its last failed request in a variable it never
+/// clears, `let lastError; for (...) { try { return await ask() } catch (e) { lastError = e } }`,
+/// and records it as the review's failure even when a repair or a retry then obtains a decision
+/// (AR-RES-RETRY-3: the review settles with the first decision a request obtains). The call is
+/// decided by that decision as the reference decides it; only the record says otherwise: INFO.
+#[test]
+fn a_gate_that_keeps_the_last_error_after_a_decision_is_found_at_info() {
+    let plant = Planted::writing("the last error kept after a decision", |s, o| {
+        use autoreview::engine::review::{Settlement, settle};
+        let n = o.review.attempts as usize;
+        if o.review.failure.is_some() || !o.settled || n < 2 {
+            return;
+        }
+        if let Settlement::Failed(f) = settle(s.reviewer.attempt(n - 2), Profile::RESILIENT) {
+            o.review.failure = Some(f.to_failure());
+        }
+    });
+    found_leading(
+        plant,
+        "AR-RES-RETRY-3",
+        &[Profile::RESILIENT],
+        Severity::Info,
+        READER_CASES,
+    );
+}
