@@ -179,7 +179,7 @@ pub fn final_deny(name: &str, reason: Option<&str>, clause: &'static str) -> Dec
     let mut cited = Citations::default();
     cited.cite_all("/reason", &text.cited);
     cited.cite_all("/info", &["INFO-DENIED", "AR-MSG-4"]);
-    Decided {
+    let mut decided = Decided {
         decision: Decision::Deny {
             reason: text.text,
             info: Some(messages::info_denied(reason)),
@@ -187,7 +187,11 @@ pub fn final_deny(name: &str, reason: Option<&str>, clause: &'static str) -> Dec
         prefixes: BTreeMap::new(),
         cited,
     }
-    .because(clause)
+    .because(clause);
+    // AR-REVIEW-8: the reviewer's risk level is no member of the denial's info, whatever the
+    // decision rests on; a gate that adds one breaks that clause first.
+    decided.cited.cite_first("/info/risk", "AR-REVIEW-8");
+    decided
 }
 
 /// A downstream decision as the pre-execute chain returns it.

@@ -24,6 +24,8 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
             run.citations.cite_all("/result/info", &["AR-RESULT-2"]);
             run.citations
                 .cite_all("/result/info", decided.clauses("/info"));
+            // AR-REVIEW-8: the reviewer's risk level is no member of a tool result.
+            run.cite("/result/info/risk", "AR-REVIEW-8");
             (
                 None,
                 refuse(run, "AR-RESULT-2", &reason, info.clone(), &why),

@@ -364,7 +364,9 @@ fn a_gate_that_shows_the_risk_in_a_denial_is_found_at_text() {
             reason.push_str(" (risk: high)");
         }
     });
-    // leads with MSG-FINAL-DENY today (attribution): AR-REVIEW-8 is cited by no member.
+    // leads with MSG-FINAL-DENY today (attribution): the reason is the template's words, and
+    // AR-REVIEW-8 is cited only for a `risk` member of the info
+    // ([`a_gate_that_shows_the_risk_in_the_denial_info_is_found_at_info`] plants the clause).
     found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
 }
 
@@ -466,6 +468,50 @@ fn a_gate_that_keeps_the_last_error_after_a_decision_is_found_at_info() {
         plant,
         "AR-RES-RETRY-3",
         &[Profile::RESILIENT],
+        Severity::Info,
+        READER_CASES,
+    );
+}
+
+/// A gate that passes the reviewer's risk level on in the structured info of its final denial,
+/// `{"name": "AutoReviewDeniedError", "code": "AUTO_REVIEW_DENIED", "risk": "high"}`, as one that
+/// spreads the parsed decision into the error it throws does (AR-REVIEW-8: the risk MUST NOT
+/// appear in any listener decision or tool result). The info is information about the call that
+/// decides nothing after it: INFO, in both profiles.
+#[test]
+fn a_gate_that_shows_the_risk_in_the_denial_info_is_found_at_info() {
+    let plant = Planted::writing("the risk in the denial's info", |s, o| {
+        use autoreview::engine::review::{Settlement, settle};
+        use autoreview::outcome::Decision;
+        let Some(last) = o.review.attempts.checked_sub(1) else {
+            return;
+        };
+        // The risk of the reviewer's deny, as the reader read it.
+        let Settlement::Decided(ReviewerDecision::Deny { risk, .. }) =
+            settle(s.reviewer.attempt(last as usize), Profile::RESILIENT)
+        else {
+            return;
+        };
+        let risk = serde_json::Value::from(format!("{risk:?}").to_lowercase());
+        let add = |info: &mut serde_json::Map<String, serde_json::Value>| {
+            if info.get("code").and_then(|c| c.as_str()) == Some("AUTO_REVIEW_DENIED") {
+                info.insert("risk".into(), risk.clone());
+            }
+        };
+        if let Some(Decision::Deny {
+            info: Some(info), ..
+        }) = &mut o.listener
+        {
+            add(info);
+        }
+        if let Some(info) = &mut o.result.info {
+            add(info);
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-8",
+        &Profile::all(),
         Severity::Info,
         READER_CASES,
     );
