@@ -156,13 +156,11 @@ fn a_reader_that_drops_lone_surrogate_names_is_found_at_safety() {
     }
 }
 
-/// A baseline gate that reads the text whatever the stream's finish says, as one that never
-/// looks at `finish_reason` does: a reply cut off by `max-tokens` or `content-filter` that holds
-/// an allow runs the body where the strict reader fails the review (AR-PARSE-1). The same
-/// mistake in a tolerant reader (AR-TOL-1) is found at SAFETY by generated cases but only at
-/// BOUNDS by the fixed ones, none of which scripts a truncated reply holding a whole allow where
-/// nobody may allow it (RES-25 truncates the allow, so the plant repairs and reads the repair's):
-/// it is checked in the baseline only.
+/// A gate that reads the text whatever the stream's finish says, as one that never looks at
+/// `finish_reason` does: a reply cut off by `max-tokens` or `content-filter` that holds an allow
+/// runs the body where the strict reader (AR-PARSE-1) and the tolerant one (AR-TOL-1) fail the
+/// review, and nobody may allow it (RES-32: under `never` the failure is denied): SAFETY, from
+/// either kind of case.
 #[test]
 fn a_gate_that_ignores_the_finish_kind_is_found_at_safety() {
     let plant = Planted::reading("the finish kind not read", |s| {
@@ -172,10 +170,17 @@ fn a_gate_that_ignores_the_finish_kind_is_found_at_safety() {
             }
         }
     });
-    found_leading(
-        plant,
-        "AR-PARSE-1",
-        &[Profile::BASELINE],
+    let mut plant = plant.leading("AR-PARSE-1");
+    found_at(
+        &mut plant,
+        Profile::BASELINE,
+        Severity::Safety,
+        READER_CASES,
+    );
+    let mut plant = plant.leading("AR-TOL-1");
+    found_at(
+        &mut plant,
+        Profile::RESILIENT,
         Severity::Safety,
         READER_CASES,
     );
