@@ -165,11 +165,19 @@ pub fn failed(name: &str, failure: &FailureNote, hint: Option<&Text>, with_info:
         prefixes,
         cited,
     };
-    decided.because(if with_info {
+    let mut decided = decided.because(if with_info {
         "AR-RES-FAIL-3"
     } else {
         "AR-DECIDE-1"
-    })
+    });
+    if with_info {
+        // AR-RES-MSG-2: the name and the code that tell a failure from a denial, whatever the
+        // decision rests on.
+        for member in ["/info/name", "/info/code"] {
+            decided.cited.cite_first(member, "AR-RES-MSG-2");
+        }
+    }
+    decided
 }
 
 /// AR-DECIDE-2 (`clause`; AR-RES-DECIDE-1 in the resilient profile): the final denial with

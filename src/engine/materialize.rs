@@ -24,7 +24,16 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
             run.citations.cite_all("/result/info", &["AR-RESULT-2"]);
             run.citations
                 .cite_all("/result/info", decided.clauses("/info"));
-            // AR-REVIEW-8: the reviewer's risk level is no member of a tool result.
+            // The info's members a clause of their own decides (AR-RES-MSG-2's name and code),
+            // as the decision cites them; AR-REVIEW-8: the reviewer's risk level is no member of
+            // a tool result.
+            for member in ["name", "code"] {
+                let ids = decided.cited.at(&format!("/info/{member}"));
+                if !ids.is_empty() {
+                    run.citations
+                        .cite_all(&format!("/result/info/{member}"), ids);
+                }
+            }
             run.cite("/result/info/risk", "AR-REVIEW-8");
             (
                 None,
