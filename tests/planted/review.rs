@@ -170,9 +170,8 @@ fn a_gate_that_reads_codes_before_the_kind_is_found_at_info() {
 /// A gate that checks only that the session's route names a provider, and lets the provider
 /// pick its default model when the header names none (AR-REVIEW-9: both MUST be non-empty, or
 /// the review fails without a request): it reviews a call whose review must fail, and runs the
-/// body on a reviewer's allow to a request the spec does not make: BOUNDS. (In the resilient
-/// profile the fixed cases find only the texts, as none fails closed on an incomplete route,
-/// while generated cases find BOUNDS: not planted there.)
+/// body on a reviewer's allow to a request the spec does not make: BOUNDS, from either kind of
+/// case (in the resilient profile SF-40, where the failure is denied under `never`).
 #[test]
 fn a_gate_that_checks_only_the_provider_is_found_at_bounds() {
     let plant = Planted::reading("a route without a model completed", |s| {
@@ -184,7 +183,7 @@ fn a_gate_that_checks_only_the_provider_is_found_at_bounds() {
     found_leading(
         plant,
         "AR-REVIEW-9",
-        &[Profile::BASELINE],
+        &Profile::all(),
         Severity::Bounds,
         READER_CASES,
     );
@@ -193,9 +192,8 @@ fn a_gate_that_checks_only_the_provider_is_found_at_bounds() {
 /// A gate that finds the pending call in the session log, but never compares the calls the agent
 /// sees with what the log says of them (AR-REVIEW-11, `visible-call-disagrees`): it reviews a
 /// call whose review must fail, and runs the body on a reviewer's allow to a request the spec
-/// does not make: BOUNDS. (In the resilient profile the fixed cases find only the texts, while
-/// generated cases find BOUNDS; [`a_gate_that_resolves_the_schema_before_the_log_is_found_at_text`]
-/// plants the clause there.)
+/// does not make: BOUNDS, from either kind of case (in the resilient profile SF-41, where the
+/// failure is denied under `never`).
 #[test]
 fn a_gate_that_skips_the_visible_calls_check_is_found_at_bounds() {
     let plant = Planted::reading("visible calls not compared with the log", |s| {
@@ -206,7 +204,7 @@ fn a_gate_that_skips_the_visible_calls_check_is_found_at_bounds() {
     found_leading(
         plant,
         "AR-REVIEW-11",
-        &[Profile::BASELINE],
+        &Profile::all(),
         Severity::Bounds,
         READER_CASES,
     );
