@@ -250,3 +250,25 @@ fn a_resilient_gate_that_passes_a_downstream_ask_on_is_found_at_text() {
         READER_CASES,
     );
 }
+
+/// A resilient gate that, finding the pending tool's schema neither in the registry nor in the
+/// header, reviews the call with the schema the tool was registered with earlier, as a gate
+/// caching schemas by name does (AR-REVIEW-2: the review then fails without a request): it runs
+/// the body on a reviewer's allow to a request the spec does not make: BOUNDS, from either kind
+/// of case.
+#[test]
+fn a_resilient_gate_that_reviews_without_a_schema_is_found_at_bounds() {
+    use autoreview::scenario::SchemaCount;
+    let plant = Planted::reading("a cached schema stands in for none", |s| {
+        if s.schema.header != SchemaCount::Present && s.schema.registry != SchemaCount::Present {
+            s.schema.registry = SchemaCount::Present;
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-2",
+        &[Profile::RESILIENT],
+        Severity::Bounds,
+        READER_CASES,
+    );
+}
