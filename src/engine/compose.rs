@@ -199,6 +199,10 @@ pub fn final_deny(name: &str, reason: Option<&str>, clause: &'static str) -> Dec
     // AR-REVIEW-8: the reviewer's risk level is no member of the denial's info, whatever the
     // decision rests on; a gate that adds one breaks that clause first.
     decided.cited.cite_first("/info/risk", "AR-REVIEW-8");
+    // AR-MSG-4: the name and the code of INFO-DENIED are fixed, whatever the decision rests on.
+    for member in ["/info/name", "/info/code"] {
+        decided.cited.cite_first(member, "AR-MSG-4");
+    }
     decided
 }
 
@@ -248,6 +252,18 @@ pub fn aborted_cited() -> Citations {
     c.cite_all("/text", &text.cited);
     c.cite_all("/info", &["AR-RESULT-4", "INFO-ABORTED", "AR-MSG-4"]);
     c
+}
+
+/// The citations of the pre-dispatch cancellation that the clauses `why` cancelled with, by
+/// pointer within the tool result: `why` first for each member, but for the info, which is
+/// AR-RESULT-4's whatever cancelled the call.
+pub fn cancellation_cited(why: &[&'static str]) -> Citations {
+    let mut cited = aborted_cited();
+    for clause in why.iter().rev() {
+        cited.lead(clause);
+    }
+    cited.cite_first("/info", "AR-RESULT-4");
+    cited
 }
 
 /// The reason of a denial by the tool runtime or the approval service, by template

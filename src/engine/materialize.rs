@@ -40,7 +40,12 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
                 refuse(run, "AR-RESULT-2", &reason, info.clone(), &why),
             )
         }
-        Decision::Cancel => (None, cancelled(run, &why)),
+        Decision::Cancel => {
+            let result = cancelled(run, &why);
+            // AR-CANCEL-7: whatever cancelled the call, its body does not run.
+            run.citations.cite_first("/result/executed", "AR-CANCEL-7");
+            (None, result)
+        }
         Decision::Ask {
             reason,
             display_reason,
@@ -76,7 +81,11 @@ fn after_approval(run: &mut Run<'_>, answered: Answered) -> ToolResult {
             .cite_all("/result/info", &["AR-RESULT-3", "AR-APPROVAL-3"]);
         let mut by = vec!["AR-APPROVAL-3"];
         by.extend(why.iter().copied());
-        refuse(run, "AR-RESULT-3", text, None, &by)
+        let result = refuse(run, "AR-RESULT-3", text, None, &by);
+        // The answer decided that the call does not proceed (AR-APPROVAL-3).
+        run.citations
+            .cite_first("/result/executed", "AR-APPROVAL-3");
+        result
     };
     match answered {
         Answered::Threw(message) => {
@@ -136,11 +145,8 @@ fn refuse(
 
 /// AR-RESULT-4: the canonical pre-dispatch cancellation, `why` being the clauses that cancelled.
 fn cancelled(run: &mut Run<'_>, why: &[&'static str]) -> ToolResult {
-    let mut cited = compose::aborted_cited();
-    for clause in why.iter().rev() {
-        cited.lead(clause);
-    }
-    run.citations.nest("/result", &cited);
+    run.citations
+        .nest("/result", &compose::cancellation_cited(why));
     aborted()
 }
 

@@ -136,9 +136,8 @@ pub fn decide_keeping_review(s: &Scenario, profile: Profile) -> (Outcome, Option
         for member in ["/settled", "/listener", "/approval"] {
             run.cite(member, "AR-CANCEL-1");
         }
-        let mut result = compose::aborted_cited();
-        result.lead("AR-CANCEL-1");
-        run.citations.nest("/result", &result);
+        run.citations
+            .nest("/result", &compose::cancellation_cited(&["AR-CANCEL-1"]));
         return (
             outcome(run, true, None, None, materialize::aborted(), review),
             None,

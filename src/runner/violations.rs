@@ -206,7 +206,8 @@ fn reviewed_or_not(d: &Difference, item: &[&Difference]) -> bool {
 /// the item of its session that decided the call's preset, where one did
 /// ([`session::PRESET_DECIDED_BY`]: a selection of Auto, a disposal), else, where the reference
 /// reviewed it, the clause that requires the review ([`review::REVIEWED_BY`]), and where it did
-/// not, the clause by which it passed through (the first it cites); for a text worded otherwise,
+/// not, the clause by which it passed through (the first it cites); for a trace holding the
+/// reference's events in another order, AR-ORDER-1 ([`reordered`]); for a text worded otherwise,
 /// the template or value it lies in ([`provenance`]; a text that cites no template is a value
 /// whole), else the first template the member cites;
 /// otherwise the first
@@ -224,6 +225,9 @@ fn own_clause(d: &Difference, unreviewed: bool) -> &str {
         {
             return c;
         }
+    }
+    if reordered(d) && d.clauses.iter().any(|c| c == "AR-ORDER-1") {
+        return "AR-ORDER-1";
     }
     let template = || {
         d.clauses
@@ -256,6 +260,21 @@ fn own_clause(d: &Difference, unreviewed: bool) -> &str {
     found
         .or_else(|| d.clauses.first().map(String::as_str))
         .unwrap_or(UNATTRIBUTED)
+}
+
+/// Whether a difference is a trace holding the very events the reference's holds, in another
+/// order: what breaks is the order AR-ORDER-1 fixes, not a clause that put an event there.
+fn reordered(d: &Difference) -> bool {
+    let sorted = |v: &serde_json::Value| {
+        v.as_array().map(|events| {
+            let mut events: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+            events.sort();
+            events
+        })
+    };
+    d.pointer.ends_with("/trace")
+        && d.expected != d.actual
+        && sorted(&d.expected).is_some_and(|e| sorted(&d.actual) == Some(e))
 }
 
 /// Where in a worded text a difference lies, as far as the templates its member cites tell.

@@ -199,21 +199,22 @@ fn acted_on_without_the_signal(s: &Scenario, o: &mut Outcome) {
 /// A tool runtime whose switch on the stage's decision lets every kind but a denial and an ask
 /// through to dispatch, a `cancel` included (AR-CANCEL-7: no cancelled call ever runs its body):
 /// the body of a call a signal or a refused admission cancelled runs, and nobody allowed it:
-/// SAFETY, from either kind of case. Its run leads with AR-CANCEL-3 today (attribution): the
-/// reference cites the clause that decided the cancel (AR-CANCEL-1..4, AR-ADMIT-2) before AR-CANCEL-7
-/// and AR-RESULT-4.
+/// SAFETY, from either kind of case.
 #[test]
 fn a_runtime_that_dispatches_a_cancel_is_found_at_safety() {
-    let mut plant = Planted::writing("a cancel dispatched", |_, o| {
+    let plant = Planted::writing("a cancel dispatched", |_, o| {
         if matches!(o.listener, Some(Decision::Cancel)) && !o.result.executed {
             o.result = autoreview::outcome::ToolResult::executed();
             o.trace.push(autoreview::outcome::Event::Body);
         }
     });
-    for profile in Profile::all() {
-        // leads with AR-CANCEL-3 today (attribution)
-        found_at(&mut plant, profile, Severity::Safety, READER_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-CANCEL-7",
+        &Profile::all(),
+        Severity::Safety,
+        READER_CASES,
+    );
 }
 
 /// A baseline tool runtime that, the caller's signal having aborted while the review ran, turns

@@ -217,7 +217,7 @@ fn a_runtime_that_asks_for_a_call_without_an_agent_is_found_at_bounds() {
 /// with `MSG-APPROVAL-UNAVAILABLE`): the body runs on nobody's allow: SAFETY.
 #[test]
 fn a_runtime_that_reads_unavailable_as_allowed_once_is_found_at_safety() {
-    let mut plant = Planted::writing("unavailable read as allowed-once", |_, o| {
+    let plant = Planted::writing("unavailable read as allowed-once", |_, o| {
         if o.approval
             .as_ref()
             .is_some_and(|a| a.answer == ApprovalAnswer::Unavailable)
@@ -225,11 +225,10 @@ fn a_runtime_that_reads_unavailable_as_allowed_once_is_found_at_safety() {
             runs_the_body(o);
         }
     });
-    // leads with AR-RESULT-3 today (attribution): the refusal's `/result/executed` cites the
-    // materialization's clause before AR-APPROVAL-3.
-    found_at(
-        &mut plant,
-        Profile::BASELINE,
+    found_leading(
+        plant,
+        "AR-APPROVAL-3",
+        &Profile::all(),
         Severity::Safety,
         READER_CASES,
     );
@@ -258,15 +257,18 @@ fn a_runtime_that_shows_the_audited_reason_to_the_model_is_found_at_text() {
 /// the same text, the logs cannot tell a cancellation from a denial: INFO.
 #[test]
 fn a_runtime_that_cancels_without_the_abort_info_is_found_at_info() {
-    let mut plant = Planted::writing("a cancel without its AbortError info", |_, o| {
+    let plant = Planted::writing("a cancel without its AbortError info", |_, o| {
         if o.result.info == Some(messages::info_aborted()) {
             o.result.info = None;
         }
     });
-    // leads with AR-RESULT-3 today (attribution): the canonical cancellation's members cite the
-    // clauses that cancelled before AR-RESULT-4, and the `cancelled` answer to a caller who
-    // stopped is the commonest.
-    found_at(&mut plant, Profile::BASELINE, Severity::Info, READER_CASES);
+    found_leading(
+        plant,
+        "AR-RESULT-4",
+        &Profile::all(),
+        Severity::Info,
+        READER_CASES,
+    );
 }
 
 /// A tool runtime that appends the structured info's `reason` to the text the model sees
@@ -305,15 +307,20 @@ fn each_info(o: &mut Outcome, f: impl Fn(&mut serde_json::Map<String, serde_json
 /// `AUTO_REVIEW_DENIED` (AR-MSG-4: the structured infos are fixed): information only: INFO.
 #[test]
 fn a_gate_with_its_own_denial_code_is_found_at_info() {
-    let mut plant = Planted::writing("INFO-DENIED with a code of its own", |_, o| {
+    let plant = Planted::writing("INFO-DENIED with a code of its own", |_, o| {
         each_info(o, |i| {
             if i.get("code").and_then(|c| c.as_str()) == Some("AUTO_REVIEW_DENIED") {
                 i.insert("code".into(), "AUTO_REVIEW_REJECTED".into());
             }
         })
     });
-    // leads with AR-DECIDE-2 today (attribution): the info cites the decision's clause first.
-    found_at(&mut plant, Profile::BASELINE, Severity::Info, READER_CASES);
+    found_leading(
+        plant,
+        "AR-MSG-4",
+        &Profile::all(),
+        Severity::Info,
+        READER_CASES,
+    );
 }
 
 /// A resilient gate that gives a failure denied before downstream the denial's identity,
@@ -321,7 +328,7 @@ fn a_gate_with_its_own_denial_code_is_found_at_info() {
 /// from a denial): information only: INFO.
 #[test]
 fn a_resilient_gate_that_names_a_failure_as_a_denial_is_found_at_info() {
-    let mut plant = Planted::writing("INFO-FAILED named as INFO-DENIED", |_, o| {
+    let plant = Planted::writing("INFO-FAILED named as INFO-DENIED", |_, o| {
         each_info(o, |i| {
             if i.get("code").and_then(|c| c.as_str()) == Some("AUTO_REVIEW_FAILED") {
                 i.insert("name".into(), "AutoReviewDeniedError".into());
@@ -329,21 +336,30 @@ fn a_resilient_gate_that_names_a_failure_as_a_denial_is_found_at_info() {
             }
         })
     });
-    // leads with AR-RES-FAIL-3 today (attribution): the info cites the decision's clause first.
-    found_at(&mut plant, Profile::RESILIENT, Severity::Info, READER_CASES);
+    found_leading(
+        plant,
+        "AR-RES-MSG-2",
+        &[Profile::RESILIENT],
+        Severity::Info,
+        READER_CASES,
+    );
 }
 
 /// A tool runtime that records the approval when the call completes, after the body it let run
 /// (AR-ORDER-1: the approval request comes before the body): ORDER.
 #[test]
 fn a_runtime_that_records_the_approval_after_the_body_is_found_at_order() {
-    let mut plant = Planted::writing("the approval recorded after the body", |_, o| {
+    let plant = Planted::writing("the approval recorded after the body", |_, o| {
         if o.trace.ends_with(&[Event::Approval, Event::Body]) {
             let n = o.trace.len();
             o.trace.swap(n - 2, n - 1);
         }
     });
-    // leads with AR-REVIEW-1 today (attribution): a trace cites AR-ORDER-1 behind every clause
-    // that put an event in it.
-    found_at(&mut plant, Profile::BASELINE, Severity::Order, READER_CASES);
+    found_leading(
+        plant,
+        "AR-ORDER-1",
+        &Profile::all(),
+        Severity::Order,
+        READER_CASES,
+    );
 }
