@@ -77,5 +77,8 @@ pub fn request(
         return (record(ApprovalAnswer::Rejected, false), Answered::Rejected);
     }
     cite(&["AR-APPROVAL-2"]);
+    // AR-APPROVAL-6: the human's answer is for this call alone, whatever they answered before.
+    run.citations
+        .cite_first("/approval/answer", "AR-APPROVAL-6");
     (record(run.s.approval, true), answered)
 }

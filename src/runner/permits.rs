@@ -170,7 +170,9 @@ fn cause(call: &Scenario, want: &Outcome, got: &Outcome, profile: Profile) -> Ca
             .as_ref()
             .is_some_and(|a| a.answer == ApprovalAnswer::AllowedOnce)
     };
-    if allowed(got) {
+    // An `allowed-once` the scenario's human does not give came from nobody: the gate or the
+    // service answered for them (a grant remembered from another call, say).
+    if allowed(got) && call.approval == ApprovalAnswer::AllowedOnce {
         // The reference's question reached a human too; one the approval service answered by
         // itself (the `never` policy, a cancelled signal) asked nobody.
         return if want.approval.as_ref().is_some_and(|a| a.prompted) {

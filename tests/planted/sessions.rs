@@ -292,3 +292,50 @@ fn a_session_decided_from_its_start_is_found_at_safety() {
         found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
     }
 }
+
+/// A gate that remembers a human's `allowed-once` for the tool it was given for, and answers the
+/// next ask about that tool in the same session by itself, as an "allow for this session"
+/// shortcut does (AR-APPROVAL-6: every ask is answered for one call; no grant is remembered): a
+/// later call of the tool runs its body without the human being asked, where the human would
+/// have rejected it: SAFETY, from either kind of case (SES-11; generated sessions in the CI's
+/// 20,000 cases). The baseline's fixed cases find it at SAFETY too, but its generated sessions
+/// never ask about one tool twice with a grant first, so it is checked in the resilient profile.
+#[test]
+fn a_gate_that_remembers_an_allowed_once_grant_is_found_at_safety() {
+    use autoreview::scenario::ApprovalAnswer;
+    let plant = Planted::carrying("an allowed-once answer remembered", |s, p| {
+        let mut granted: Vec<String> = Vec::new();
+        session::walk(s, p)
+            .into_iter()
+            .zip(&s.calls)
+            .map(|(mut step, item)| {
+                if let (ItemOutcome::Call(o), Item::Call(c)) = (&mut step.outcome, item) {
+                    let asked = o.approval.as_ref().is_some_and(|a| a.prompted);
+                    if asked && granted.contains(&c.tool.name) {
+                        let mut one = step.before.scenario_for(s, c);
+                        one.approval = ApprovalAnswer::AllowedOnce;
+                        let mut again = engine::decide(&one, p);
+                        if let Some(a) = &mut again.approval {
+                            a.prompted = false;
+                        }
+                        **o = again;
+                    }
+                    if o.approval
+                        .as_ref()
+                        .is_some_and(|a| a.answer == ApprovalAnswer::AllowedOnce)
+                    {
+                        granted.push(c.tool.name.clone());
+                    }
+                }
+                step
+            })
+            .collect()
+    });
+    found_leading(
+        plant,
+        "AR-APPROVAL-6",
+        &[Profile::RESILIENT],
+        Severity::Safety,
+        autoreview::requirements::GENERATED,
+    );
+}

@@ -54,10 +54,13 @@ fn reads_as_allow(attempt: &Attempt, profile: Profile) -> bool {
 /// Whether anything in the answer's own run of `call` allowed: a human's allow, or a reviewer's
 /// reply to one of the requests it made that reads as an allow (the last scripted reply repeats).
 fn anything_allowed(call: &Scenario, got: &Outcome, profile: Profile) -> bool {
-    let human = got
-        .approval
-        .as_ref()
-        .is_some_and(|a| a.answer == ApprovalAnswer::AllowedOnce);
+    // A human's allow is one the scenario's human gives: an `allowed-once` they do not give
+    // (`approval` scripts another answer) is nobody's (`spec/protocol.md`, "Severities").
+    let human = call.approval == ApprovalAnswer::AllowedOnce
+        && got
+            .approval
+            .as_ref()
+            .is_some_and(|a| a.answer == ApprovalAnswer::AllowedOnce);
     let scripted = call.reviewer.attempts();
     let reviewer = !scripted.is_empty()
         && (0..got.review.attempts as usize)
