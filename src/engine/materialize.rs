@@ -10,10 +10,7 @@ use crate::outcome::{ApprovalRecord, Decision, Event, ToolResult};
 pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalRecord>, ToolResult) {
     let why = decided.clauses("").to_vec();
     if !matches!(decided.decision, Decision::Ask { .. }) {
-        // AR-ORDER-2: only an ask reaches the approval service; a denial or a cancel never does.
-        if matches!(decided.decision, Decision::Deny { .. } | Decision::Cancel) {
-            run.cite("/approval", "AR-ORDER-2");
-        }
+        // AR-ORDER-2: only an ask reaches the approval service.
         run.citations.cite_all("/approval", &why);
     }
     match &decided.decision {

@@ -363,34 +363,3 @@ fn a_runtime_that_records_the_approval_after_the_body_is_found_at_order() {
         READER_CASES,
     );
 }
-
-/// A runtime that puts every denial to the human, so that they may overrule it, as a harness
-/// whose "denied" handler opens the approval prompt does (AR-ORDER-2: a denial is never followed
-/// by an approval request): the human's allow runs the body of a call the gate denied, where the
-/// spec asks nobody: BOUNDS, from either kind of case.
-#[test]
-fn a_runtime_that_asks_the_human_about_a_denial_is_found_at_bounds() {
-    let plant = Planted::writing("a denial put to the human", |s, o| {
-        let denied = matches!(o.listener, Some(Decision::Deny { .. }));
-        if denied && o.approval.is_none() && s.approval != ApprovalAnswer::Throws {
-            o.approval = Some(ApprovalRecord {
-                reason: None,
-                display_reason: None,
-                answer: s.approval,
-                prompted: true,
-            });
-            o.trace.push(Event::Approval);
-            if s.approval == ApprovalAnswer::AllowedOnce {
-                o.result = ToolResult::executed();
-                o.trace.push(Event::Body);
-            }
-        }
-    });
-    found_leading(
-        plant,
-        "AR-ORDER-2",
-        &Profile::all(),
-        Severity::Bounds,
-        READER_CASES,
-    );
-}
