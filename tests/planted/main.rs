@@ -341,3 +341,13 @@ fn each_outcome_text(o: &mut Outcome, f: impl Fn(&str) -> String) {
         *t = f(t);
     }
 }
+
+/// Rewrites the structured info of the listener's deny and of the result by `f`.
+fn each_info(o: &mut Outcome, f: impl Fn(&mut serde_json::Map<String, serde_json::Value>)) {
+    if let Some(autoreview::outcome::Decision::Deny { info: Some(i), .. }) = &mut o.listener {
+        f(i);
+    }
+    if let Some(i) = &mut o.result.info {
+        f(i);
+    }
+}

@@ -293,16 +293,6 @@ fn a_runtime_that_shows_the_infos_reason_to_the_model_is_found_at_text() {
     found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
 }
 
-/// Rewrites the structured info of the listener's deny and of the result by `f`.
-fn each_info(o: &mut Outcome, f: impl Fn(&mut serde_json::Map<String, serde_json::Value>)) {
-    if let Some(Decision::Deny { info: Some(i), .. }) = &mut o.listener {
-        f(i);
-    }
-    if let Some(i) = &mut o.result.info {
-        f(i);
-    }
-}
-
 /// A gate whose final denial's info carries a code of its own, `AUTO_REVIEW_REJECTED` for
 /// `AUTO_REVIEW_DENIED` (AR-MSG-4: the structured infos are fixed): information only: INFO.
 #[test]
@@ -323,9 +313,11 @@ fn a_gate_with_its_own_denial_code_is_found_at_info() {
     );
 }
 
-/// A resilient gate that gives a failure denied before downstream the denial's identity,
-/// `AutoReviewDeniedError` / `AUTO_REVIEW_DENIED` (AR-RES-MSG-2: the name and code tell a failure
-/// from a denial): information only: INFO.
+/// A resilient gate that throws one error class for every refusal, so that the denial of a
+/// failed review carries the denial's identity, `AutoReviewDeniedError` / `AUTO_REVIEW_DENIED`
+/// (AR-RES-MSG-2: a structured name and code that tell a failure from a denial): a log or an
+/// interface that reads the code takes a broken reviewer route for a reviewer's refusal. The
+/// info decides nothing after it: INFO.
 #[test]
 fn a_resilient_gate_that_names_a_failure_as_a_denial_is_found_at_info() {
     let plant = Planted::writing("INFO-FAILED named as INFO-DENIED", |_, o| {

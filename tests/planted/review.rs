@@ -480,7 +480,6 @@ fn a_gate_that_keeps_the_last_error_after_a_decision_is_found_at_info() {
 fn a_gate_that_shows_the_risk_in_the_denial_info_is_found_at_info() {
     let plant = Planted::writing("the risk in the denial's info", |s, o| {
         use autoreview::engine::review::{Settlement, settle};
-        use autoreview::outcome::Decision;
         let Some(last) = o.review.attempts.checked_sub(1) else {
             return;
         };
@@ -491,59 +490,16 @@ fn a_gate_that_shows_the_risk_in_the_denial_info_is_found_at_info() {
             return;
         };
         let risk = serde_json::Value::from(format!("{risk:?}").to_lowercase());
-        let add = |info: &mut serde_json::Map<String, serde_json::Value>| {
+        each_info(o, |info| {
             if info.get("code").and_then(|c| c.as_str()) == Some("AUTO_REVIEW_DENIED") {
                 info.insert("risk".into(), risk.clone());
             }
-        };
-        if let Some(Decision::Deny {
-            info: Some(info), ..
-        }) = &mut o.listener
-        {
-            add(info);
-        }
-        if let Some(info) = &mut o.result.info {
-            add(info);
-        }
+        });
     });
     found_leading(
         plant,
         "AR-REVIEW-8",
         &Profile::all(),
-        Severity::Info,
-        READER_CASES,
-    );
-}
-
-/// A resilient gate that throws one error class for every refusal, so that the denial of a
-/// failed review carries `{"name": "AutoReviewDeniedError", "code": "AUTO_REVIEW_DENIED"}`
-/// (AR-RES-MSG-2: a structured name and code that tell a failure from a denial): a log or an
-/// interface that reads the code takes a broken reviewer route for a reviewer's refusal. The info
-/// decides nothing after it: INFO.
-#[test]
-fn a_gate_that_labels_a_failure_as_a_denial_is_found_at_info() {
-    let plant = Planted::writing("a failure labelled AUTO_REVIEW_DENIED", |_, o| {
-        use autoreview::outcome::Decision;
-        let relabel = |info: &mut serde_json::Map<String, serde_json::Value>| {
-            if info.get("code").and_then(|c| c.as_str()) == Some("AUTO_REVIEW_FAILED") {
-                info.insert("name".into(), "AutoReviewDeniedError".into());
-                info.insert("code".into(), "AUTO_REVIEW_DENIED".into());
-            }
-        };
-        if let Some(Decision::Deny {
-            info: Some(info), ..
-        }) = &mut o.listener
-        {
-            relabel(info);
-        }
-        if let Some(info) = &mut o.result.info {
-            relabel(info);
-        }
-    });
-    found_leading(
-        plant,
-        "AR-RES-MSG-2",
-        &[Profile::RESILIENT],
         Severity::Info,
         READER_CASES,
     );
