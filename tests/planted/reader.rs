@@ -297,6 +297,22 @@ fn last_repeated_member_kept(t: &str) -> String {
     }
 }
 
+/// `t` with each top-level brace span that mentions `decision` and does not parse as a JSON
+/// object replaced by `with`.
+fn malformed_spans_replaced(t: &str, with: &str) -> String {
+    let mut out = t.to_owned();
+    for span in autoreview::parse::scan::top_level_objects(t)
+        .into_iter()
+        .rev()
+    {
+        let text = &t[span.clone()];
+        if text.contains("decision") && autoreview::parse::object::object(text).is_err() {
+            out.replace_range(span, with);
+        }
+    }
+    out
+}
+
 /// A tolerant reader that skips a span that does not parse as JSON, as a reader that takes
 /// "whatever parses" does (AR-TOL-7: a malformed span that mentions `decision` fails the
 /// review): a deny with a trailing comma is passed over, and a well-formed decision after it is
@@ -306,19 +322,7 @@ fn last_repeated_member_kept(t: &str) -> String {
 #[test]
 fn a_tolerant_reader_that_skips_malformed_spans_is_found_at_text() {
     let mut plant = Planted::reading("malformed spans skipped", |s| {
-        each_text(s, |t| {
-            let mut out = t.to_owned();
-            for span in autoreview::parse::scan::top_level_objects(t)
-                .into_iter()
-                .rev()
-            {
-                let text = &t[span.clone()];
-                if text.contains("decision") && autoreview::parse::object::object(text).is_err() {
-                    out.replace_range(span, "{}");
-                }
-            }
-            out
-        })
+        each_text(s, |t| malformed_spans_replaced(t, "{}"))
     });
     // leads with MSG-ERR-MALFORMED today (attribution): the only difference is the message
     found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
@@ -333,19 +337,7 @@ fn a_tolerant_reader_that_skips_malformed_spans_is_found_at_text() {
 #[test]
 fn a_tolerant_reader_that_cuts_out_malformed_spans_is_found_at_safety() {
     let plant = Planted::reading("malformed spans cut out", |s| {
-        each_text(s, |t| {
-            let mut out = t.to_owned();
-            for span in autoreview::parse::scan::top_level_objects(t)
-                .into_iter()
-                .rev()
-            {
-                let text = &t[span.clone()];
-                if text.contains("decision") && autoreview::parse::object::object(text).is_err() {
-                    out.replace_range(span, "");
-                }
-            }
-            out
-        })
+        each_text(s, |t| malformed_spans_replaced(t, ""))
     });
     found_leading(
         plant,
