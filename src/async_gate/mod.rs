@@ -641,7 +641,8 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
             // AR-ADMIT-1..3: the call is tracked before admission is checked, so that disposal,
             // which stops admitting before it waits, either refuses the call or waits for it.
             let _tracked = Tracked::new(&self.admitted, &self.returned);
-            if closing || self.closing.load(Ordering::SeqCst) || lifecycle.is_aborted() {
+            // Read again once tracked: disposal may have begun since `closing` was read.
+            if self.closing.load(Ordering::SeqCst) || lifecycle.is_aborted() {
                 return Decided::exact(Decision::Cancel)
                     .because("AR-CANCEL-2")
                     .because("AR-ADMIT-2");
