@@ -71,14 +71,32 @@ impl PartialEq for Outcome {
 /// Which clauses determined each member of an outcome: JSON pointer within the outcome (RFC 6901)
 /// → the clause IDs (`AR-…`, and for a text its template's `MSG-…` and `INFO-…` IDs) behind the
 /// member, in the order they were cited, each once. A member without an entry of its own is
-/// explained by the entry of the longest pointer above it ([`Citations::behind`]).
+/// explained by the entry of the longest pointer above it ([`Citations::behind`]). It also holds
+/// the values the spec keeps out of a text ([`Withheld`]), so that a text that shows one breaks
+/// the clause that keeps it out.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Citations(BTreeMap<String, Vec<&'static str>>);
+pub struct Citations {
+    by_member: BTreeMap<String, Vec<&'static str>>,
+    withheld: Vec<Withheld>,
+}
+
+/// A value the spec keeps out of a text of the outcome: the reviewer's risk level out of every
+/// decision and result (AR-REVIEW-8), the audited and the display reason out of what the model
+/// reads (AR-APPROVAL-5), the structured info's reason out of the result's text (AR-RESULT-6).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Withheld {
+    /// The text's member, as a JSON pointer into the outcome (`/result/text`).
+    pub text: String,
+    /// The value kept out of it.
+    pub value: String,
+    /// The clause that keeps it out.
+    pub clause: &'static str,
+}
 
 impl Citations {
     /// Cites `id` for the member at `pointer` (once: a clause cited again keeps its place).
     pub fn cite(&mut self, pointer: &str, id: &'static str) {
-        let ids = self.0.entry(pointer.to_owned()).or_default();
+        let ids = self.by_member.entry(pointer.to_owned()).or_default();
         if !ids.contains(&id) {
             ids.push(id);
         }
@@ -87,7 +105,7 @@ impl Citations {
     /// Cites `id` for the member at `pointer` before what it cites already: the clause it rests on
     /// first.
     pub fn cite_first(&mut self, pointer: &str, id: &'static str) {
-        let ids = self.0.entry(pointer.to_owned()).or_default();
+        let ids = self.by_member.entry(pointer.to_owned()).or_default();
         ids.retain(|i| *i != id);
         ids.insert(0, id);
     }
@@ -101,7 +119,7 @@ impl Citations {
 
     /// The clauses cited for exactly `pointer`.
     pub fn at(&self, pointer: &str) -> &[&'static str] {
-        self.0.get(pointer).map_or(&[], Vec::as_slice)
+        self.by_member.get(pointer).map_or(&[], Vec::as_slice)
     }
 
     /// The clauses behind the member at `pointer`: those of the longest cited pointer that is
@@ -110,7 +128,7 @@ impl Citations {
     pub fn behind(&self, pointer: &str) -> &[&'static str] {
         let mut at = pointer;
         loop {
-            if let Some(ids) = self.0.get(at) {
+            if let Some(ids) = self.by_member.get(at) {
                 return ids;
             }
             if at.is_empty() {
@@ -122,19 +140,21 @@ impl Citations {
 
     /// Every cited pointer with its clauses, in pointer order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &[&'static str])> {
-        self.0.iter().map(|(k, v)| (k.as_str(), v.as_slice()))
+        self.by_member
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_slice()))
     }
 
     /// Whether nothing is cited.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.by_member.is_empty()
     }
 
     /// Cites `id` first, before what each member cites already, for the root (`""`) and every
     /// member cited: the clause under which all of them were decided.
     pub fn lead(&mut self, id: &'static str) {
-        self.0.entry(String::new()).or_default();
-        for ids in self.0.values_mut() {
+        self.by_member.entry(String::new()).or_default();
+        for ids in self.by_member.values_mut() {
             ids.retain(|i| *i != id);
             ids.insert(0, id);
         }
@@ -145,6 +165,27 @@ impl Citations {
         for (pointer, ids) in inner.iter() {
             self.cite_all(&format!("{at}{pointer}"), ids);
         }
+        for w in &inner.withheld {
+            self.withhold(&format!("{at}{}", w.text), &w.value, w.clause);
+        }
+    }
+
+    /// Records that `clause` keeps `value` out of the text at `text` (once; an empty value is
+    /// nothing to keep out).
+    pub fn withhold(&mut self, text: &str, value: &str, clause: &'static str) {
+        let w = Withheld {
+            text: text.to_owned(),
+            value: value.to_owned(),
+            clause,
+        };
+        if !value.trim().is_empty() && !self.withheld.contains(&w) {
+            self.withheld.push(w);
+        }
+    }
+
+    /// What the spec keeps out of the outcome's texts, in the order it was recorded.
+    pub fn withheld(&self) -> &[Withheld] {
+        &self.withheld
     }
 }
 

@@ -124,6 +124,9 @@ fn resilient(run: &mut Run<'_>, settled: Settled, hint: Option<(Text, Text)>) ->
 /// Consults the rest of the pre-execute chain once (AR-DECIDE-3) and returns its decision as given.
 pub fn consult_downstream(run: &mut Run<'_>) -> Decision {
     run.event(Event::Downstream);
+    // The event itself, so that a trace with more or fewer consultations breaks this clause.
+    let at = format!("/trace/{}", run.trace.len() - 1);
+    run.cite(&at, "AR-DECIDE-3");
     run.cite("/trace", "AR-DECIDE-3");
     compose::downstream_decision(&run.s.downstream)
 }

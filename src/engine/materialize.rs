@@ -61,6 +61,11 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
             }
             run.cite("/approval", "AR-APPROVAL-1");
             run.citations.nest("/approval", &decided.cited);
+            // AR-APPROVAL-5: the model sees neither the audited nor the display reason.
+            let display = display_reason.iter().flat_map(|d| [&d.en, &d.zh]);
+            for r in reason.iter().chain(display) {
+                run.citations.withhold("/result/text", r, "AR-APPROVAL-5");
+            }
             let (record, answered) =
                 approval::request(run, reason.as_deref(), display_reason.as_ref());
             for (key, p) in &decided.prefixes {
@@ -132,6 +137,10 @@ fn refuse(
     info: Option<serde_json::Map<String, serde_json::Value>>,
     why: &[&'static str],
 ) -> ToolResult {
+    // AR-RESULT-6: the info's reason is for logs and interfaces, never in the model's text.
+    if let Some(r) = info.as_ref().and_then(|i| i.get("reason")?.as_str()) {
+        run.citations.withhold("/result/text", r, "AR-RESULT-6");
+    }
     let (result, text) = compose::refused(reason, info);
     if let Some(p) = text.prefix {
         run.prefix_only.insert("/result/text".to_owned(), p);

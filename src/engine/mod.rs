@@ -144,6 +144,13 @@ pub fn decide_keeping_review(s: &Scenario, profile: Profile) -> (Outcome, Option
         );
     }
     let gate = gate::listen(&mut run);
+    // AR-REVIEW-8: the reviewer's risk level appears in no decision and no result.
+    if let Some(review::Settlement::Decided(d)) = gate.reviewed.as_ref().map(|r| &r.settlement) {
+        for text in ["/listener/reason", "/approval/reason", "/result/text"] {
+            run.citations
+                .withhold(text, d.risk().as_str(), "AR-REVIEW-8");
+        }
+    }
     // What ended a review that made the call settle where a request never would have.
     let ended = gate.reviewed.as_ref().and_then(|r| match &r.settlement {
         review::Settlement::Failed(f) => ["AR-RES-RETRY-4", "AR-CANCEL-6"]

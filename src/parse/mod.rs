@@ -148,6 +148,26 @@ pub enum Risk {
     High,
 }
 
+impl Risk {
+    /// The level as the reply writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Risk::Low => "low",
+            Risk::Medium => "medium",
+            Risk::High => "high",
+        }
+    }
+}
+
+impl ReviewerDecision {
+    /// The risk level the reviewer gave.
+    pub fn risk(&self) -> Risk {
+        match self {
+            ReviewerDecision::Allow { risk } | ReviewerDecision::Deny { risk, .. } => *risk,
+        }
+    }
+}
+
 /// One of the six legal reviewer decisions (AR-PARSE-7).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewerDecision {
@@ -298,11 +318,7 @@ impl Verdict {
 
     /// The verdict of a decision, taking its reason rather than copying it.
     pub fn from_decision(d: ReviewerDecision) -> Verdict {
-        let risk = |r: Risk| match r {
-            Risk::Low => "low",
-            Risk::Medium => "medium",
-            Risk::High => "high",
-        };
+        let risk = Risk::as_str;
         match d {
             ReviewerDecision::Allow { risk: r } => Verdict::Decision {
                 ok: true,

@@ -7,7 +7,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::capability::{Capabilities, Observable};
-use crate::outcome::{Citations, Event, EventOutcome, InputOutcome, ItemOutcome, Outcome};
+use crate::outcome::{
+    Citations, Event, EventOutcome, InputOutcome, ItemOutcome, Outcome, Withheld,
+};
 
 /// True when two outcomes are equal in every compared field (all but `id`, `prefix_only` and
 /// `citations`), so that no rule can find a difference. The pattern names every field: a new one
@@ -417,12 +419,98 @@ fn attribute(out: &mut [Difference], citations: &Citations) {
 /// `citations` the clauses it breaks: those behind the member, or for a text that stops at its
 /// normative prefix ([`EMPTY_TAIL`]) AR-CONV-3 alone, the one requirement it breaks (every word
 /// it shows is the reference's).
+/// A text that shows, where the reference's shows nothing, a value the spec keeps out of it
+/// ([`shows_withheld`]) breaks that clause alone, and its rule says what it shows.
 fn cite(d: &mut Difference, citations: &Citations, pointer: &str) {
     d.clauses = if d.rule.as_deref() == Some(EMPTY_TAIL) {
         vec!["AR-CONV-3".to_owned()]
+    } else if let Some(w) = shows_withheld(d, citations, pointer) {
+        let value: String = w.value.chars().take(60).collect();
+        let cut = if value.len() < w.value.len() {
+            "…"
+        } else {
+            ""
+        };
+        d.rule = Some(format!(
+            "the text shows what {} keeps out of it: {value:?}{cut}",
+            w.clause
+        ));
+        vec![w.clause.to_owned()]
     } else {
-        clauses_behind(citations, pointer)
+        let mut clauses = clauses_behind(citations, pointer);
+        // A list that holds an element more or fewer often than the reference's (a trace that
+        // consults downstream twice): first the clauses cited for that element itself.
+        if let Some(k) = first_miscounted(d) {
+            for id in citations.at(&format!("{pointer}/{k}")).iter().rev() {
+                clauses.retain(|c| c != id);
+                clauses.insert(0, (*id).to_owned());
+            }
+        }
+        clauses
     };
+}
+
+/// For a list the implementation holds some element of more or fewer times than the reference
+/// does, the position in the reference's list of the first such element; `None` for any other
+/// difference (a list in another order, a value that is no list, an element the reference never
+/// holds).
+fn first_miscounted(d: &Difference) -> Option<usize> {
+    let (expected, actual) = (d.expected.as_array()?, d.actual.as_array()?);
+    let count = |list: &[Value], v: &Value| list.iter().filter(|x| *x == v).count();
+    expected
+        .iter()
+        .position(|v| count(expected, v) != count(actual, v))
+}
+
+/// What the spec keeps out of the text at `pointer` that the implementation's text `d` shows:
+/// its text is the reference's with one span inserted (everything else kept, compared by plain
+/// equality), and that span holds the value as a word of its own (not inside a longer word, so
+/// a risk level `low` is not found in `allow`). `None` for any other difference.
+fn shows_withheld<'c>(
+    d: &Difference,
+    citations: &'c Citations,
+    pointer: &str,
+) -> Option<&'c Withheld> {
+    let (expected, actual) = (d.expected.as_str()?, d.actual.as_str()?);
+    if d.rule.is_some() {
+        return None;
+    }
+    let (from, to) = inserted(expected, actual)?;
+    let span = &actual[from..to];
+    let alone = |at: usize, len: usize| {
+        let before = actual[..from + at].chars().next_back();
+        let after = actual[from + at + len..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    };
+    citations.withheld().iter().find(|w| {
+        w.text == pointer
+            && span
+                .match_indices(w.value.as_str())
+                .any(|(at, v)| alone(at, v.len()))
+    })
+}
+
+/// Where `actual` is `expected` with one span inserted: the byte range of that span in `actual`;
+/// `None` when `actual` changes or removes any of `expected`, or is the same.
+fn inserted(expected: &str, actual: &str) -> Option<(usize, usize)> {
+    if actual.len() <= expected.len() {
+        return None;
+    }
+    let prefix: usize = expected
+        .chars()
+        .zip(actual.chars())
+        .take_while(|(e, a)| e == a)
+        .map(|(e, _)| e.len_utf8())
+        .sum();
+    let (e_rest, a_rest) = (&expected[prefix..], &actual[prefix..]);
+    let suffix: usize = e_rest
+        .chars()
+        .rev()
+        .zip(a_rest.chars().rev())
+        .take_while(|(e, a)| e == a)
+        .map(|(e, _)| e.len_utf8())
+        .sum();
+    (suffix == e_rest.len()).then(|| (prefix, actual.len() - suffix))
 }
 
 pub use crate::outcome::push_token;
@@ -497,6 +585,98 @@ fn walk(e: &Value, a: &Value, at: &mut String, reference: &Outcome, out: &mut Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text worded `actual` where the reference has `expected`, its member keeping `value` out
+    /// under `clause`: the clauses the difference names.
+    fn named(expected: &str, actual: &str, value: &str, clause: &'static str) -> Vec<String> {
+        let mut c = Citations::default();
+        c.cite("/result/text", "MSG-ERROR-PREFIX");
+        c.withhold("/result/text", value, clause);
+        let mut d = Difference {
+            severity: Severity::Text,
+            pointer: "/result/text".into(),
+            expected: expected.into(),
+            actual: actual.into(),
+            rule: None,
+            clauses: Vec::new(),
+        };
+        cite(&mut d, &c, "/result/text");
+        d.clauses
+    }
+
+    #[test]
+    fn a_text_that_shows_a_withheld_value_names_the_clause_that_keeps_it_out() {
+        let leak = ["AR-RESULT-6".to_owned()];
+        assert_eq!(
+            named("Error: no.", "Error: no.: rm", "rm", "AR-RESULT-6"),
+            leak
+        );
+        assert_eq!(
+            named("Error: no.", "Error: (rm) no.", "rm", "AR-RESULT-6"),
+            leak
+        );
+        // Inside a longer word, changed besides, or shown by the reference too: the template.
+        let template = ["MSG-ERROR-PREFIX".to_owned()];
+        assert_eq!(
+            named("Error: no.", "Error: no. allow", "low", "AR-REVIEW-8"),
+            template
+        );
+        assert_eq!(
+            named("Error: no.", "Error: No. low", "low", "AR-REVIEW-8"),
+            template
+        );
+        assert_eq!(
+            named("Error: low.", "Error: low.", "low", "AR-REVIEW-8"),
+            template
+        );
+        assert_eq!(
+            named("Error: no.", "Error: no. high", "low", "AR-REVIEW-8"),
+            template
+        );
+    }
+
+    #[test]
+    fn an_inserted_span_is_found_on_char_boundaries() {
+        assert_eq!(inserted("ab", "ab"), None);
+        assert_eq!(inserted("abc", "ac"), None);
+        assert_eq!(inserted("abc", "axc"), None);
+        assert_eq!(inserted("aé", "aXé"), Some((1, 2)));
+        assert_eq!(inserted("é", "éé"), Some((2, 4)));
+        assert_eq!(inserted("", "x"), Some((0, 1)));
+    }
+
+    #[test]
+    fn a_list_holding_an_element_once_more_names_that_elements_clauses_first() {
+        let mut c = Citations::default();
+        c.cite_all("/trace", &["AR-ORDER-1", "AR-REVIEW-1", "AR-DECIDE-3"]);
+        c.cite("/trace/1", "AR-DECIDE-3");
+        let trace = |t: &[&str]| Value::from(t.to_vec());
+        let named = |actual: Value| {
+            let mut d = Difference {
+                severity: Severity::Order,
+                pointer: "/trace".into(),
+                expected: trace(&["review", "downstream", "body"]),
+                actual,
+                rule: None,
+                clauses: Vec::new(),
+            };
+            cite(&mut d, &c, "/trace");
+            d.clauses[0].clone()
+        };
+        assert_eq!(
+            named(trace(&["review", "downstream", "downstream", "body"])),
+            "AR-DECIDE-3"
+        );
+        assert_eq!(named(trace(&["review", "body"])), "AR-DECIDE-3");
+        assert_eq!(
+            named(trace(&["downstream", "review", "body"])),
+            "AR-ORDER-1"
+        );
+        assert_eq!(
+            named(trace(&["review", "review", "downstream", "body"])),
+            "AR-ORDER-1"
+        );
+    }
 
     #[test]
     fn pointers_map_to_severities() {

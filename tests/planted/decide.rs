@@ -116,12 +116,13 @@ fn a_gate_that_consults_downstream_twice_is_found_at_order() {
             o.trace.insert(at, Step::Downstream);
         }
     });
-    // leads with AR-REVIEW-1 (baseline) and AR-RES-RETRY-1 (resilient) today (attribution): the
-    // trace cites the review before the consultation
-    let mut plant = plant;
-    for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Order, READER_CASES);
-    }
+    found_leading(
+        plant,
+        "AR-DECIDE-3",
+        &Profile::all(),
+        Severity::Order,
+        READER_CASES,
+    );
 }
 
 /// A baseline gate that looks for `never` in the deployment default where AR-DECIDE-2 reads the

@@ -239,7 +239,7 @@ fn a_runtime_that_reads_unavailable_as_allowed_once_is_found_at_safety() {
 /// the resulting tool result). No decision changes; the model reads a text it must not: TEXT.
 #[test]
 fn a_runtime_that_shows_the_audited_reason_to_the_model_is_found_at_text() {
-    let mut plant = Planted::writing("the audited reason shown to the model", |_, o| {
+    let plant = Planted::writing("the audited reason shown to the model", |_, o| {
         let Some(a) = &o.approval else { return };
         if let (Some(r), Some(t), false) = (&a.reason, &mut o.result.text, o.result.executed)
             && a.answer != ApprovalAnswer::Throws
@@ -247,8 +247,7 @@ fn a_runtime_that_shows_the_audited_reason_to_the_model_is_found_at_text() {
             t.push_str(&format!(": {r}"));
         }
     });
-    // leads with MSG-ERROR-PREFIX today (attribution): a worded `/result/text` reads as the
-    // first template it cites.
+    let mut plant = plant.leading("AR-APPROVAL-5");
     found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
 }
 
@@ -276,7 +275,7 @@ fn a_runtime_that_cancels_without_the_abort_info_is_found_at_info() {
 /// reason: TEXT.
 #[test]
 fn a_runtime_that_shows_the_infos_reason_to_the_model_is_found_at_text() {
-    let mut plant = Planted::writing("the info's reason shown to the model", |_, o| {
+    let plant = Planted::writing("the info's reason shown to the model", |_, o| {
         let reason = o
             .result
             .info
@@ -288,8 +287,7 @@ fn a_runtime_that_shows_the_infos_reason_to_the_model_is_found_at_text() {
             t.push_str(&format!(": {r}"));
         }
     });
-    // leads with MSG-ERROR-PREFIX today (attribution): a worded `/result/text` reads as the
-    // first template it cites.
+    let mut plant = plant.leading("AR-RESULT-6");
     found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
 }
 

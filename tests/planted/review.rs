@@ -352,7 +352,7 @@ fn a_gate_that_misreads_the_repair_budget_as_its_default_is_found_at_bounds() {
 /// the risk MUST NOT appear in any listener decision or tool result): only the texts differ: TEXT.
 #[test]
 fn a_gate_that_shows_the_risk_in_a_denial_is_found_at_text() {
-    let mut plant = Planted::writing("the risk in the denial's reason", |_, o| {
+    let plant = Planted::writing("the risk in the denial's reason", |_, o| {
         if let Some(autoreview::outcome::Decision::Deny {
             info: Some(info),
             reason,
@@ -362,9 +362,7 @@ fn a_gate_that_shows_the_risk_in_a_denial_is_found_at_text() {
             reason.push_str(" (risk: high)");
         }
     });
-    // leads with MSG-FINAL-DENY today (attribution): the reason is the template's words, and
-    // AR-REVIEW-8 is cited only for a `risk` member of the info
-    // ([`a_gate_that_shows_the_risk_in_the_denial_info_is_found_at_info`] plants the clause).
+    let mut plant = plant.leading("AR-REVIEW-8");
     found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
 }
 
