@@ -247,8 +247,13 @@ fn a_runtime_that_shows_the_audited_reason_to_the_model_is_found_at_text() {
             t.push_str(&format!(": {r}"));
         }
     });
-    let mut plant = plant.leading("AR-APPROVAL-5");
-    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+    found_leading(
+        plant,
+        "AR-APPROVAL-5",
+        &Profile::all(),
+        Severity::Text,
+        READER_CASES,
+    );
 }
 
 /// A tool runtime that materializes a `cancel` without its structured info, as a plain error
@@ -287,8 +292,13 @@ fn a_runtime_that_shows_the_infos_reason_to_the_model_is_found_at_text() {
             t.push_str(&format!(": {r}"));
         }
     });
-    let mut plant = plant.leading("AR-RESULT-6");
-    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+    found_leading(
+        plant,
+        "AR-RESULT-6",
+        &Profile::all(),
+        Severity::Text,
+        READER_CASES,
+    );
 }
 
 /// A gate whose final denial's info carries a code of its own, `AUTO_REVIEW_REJECTED` for
