@@ -12,6 +12,15 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
     if !matches!(decided.decision, Decision::Ask { .. }) {
         // AR-ORDER-2: only an ask reaches the approval service.
         run.citations.cite_all("/approval", &why);
+        // AR-ORDER-2: and where the decision is downstream's deny or cancel, nobody is asked
+        // (not before downstream refused, nor after).
+        let downstream = compose::downstream_decision(&run.s.downstream);
+        if run.trace.contains(&Event::Downstream)
+            && matches!(downstream, Decision::Deny { .. } | Decision::Cancel)
+            && decided.decision == downstream
+        {
+            run.citations.cite_first("/approval", "AR-ORDER-2");
+        }
     }
     match &decided.decision {
         Decision::Allow => (None, dispatch(run, &why)),

@@ -271,3 +271,42 @@ fn a_baseline_gate_that_labels_a_failure_as_a_denial_is_found_at_info() {
         READER_CASES,
     );
 }
+
+/// A gate that, its review having objected, puts the question to the human while it waits for
+/// downstream, as `Promise.all([askHuman(objection), downstream()])` does to save the human's
+/// time (AR-ORDER-2: the human is never asked before downstream has allowed the call), and returns
+/// downstream's deny or cancel when it refuses: the human is asked about a call nobody will run.
+/// No body runs that the reference does not run; an approval request the spec does not make: a
+/// DECISION, from either kind of case.
+#[test]
+fn a_gate_that_asks_while_downstream_decides_is_found_at_decision() {
+    use autoreview::outcome::Event as Step;
+    let plant = Planted::deciding("asked while downstream decides", |s, p| {
+        let mut o = engine::decide(s, p);
+        if o.approval.is_some()
+            || !matches!(s.downstream, Downstream::Deny { .. } | Downstream::Cancel)
+        {
+            return o;
+        }
+        // What the gate asks the human: what the reference would ask had downstream allowed.
+        let mut allowed = s.clone();
+        allowed.downstream = Downstream::Allow;
+        let asked = engine::decide(&allowed, p);
+        let (Some(approval), Some(at)) = (
+            asked.approval,
+            o.trace.iter().position(|e| *e == Step::Downstream),
+        ) else {
+            return o;
+        };
+        o.approval = Some(approval);
+        o.trace.insert(at, Step::Approval);
+        o
+    });
+    found_leading(
+        plant,
+        "AR-ORDER-2",
+        &Profile::all(),
+        Severity::Decision,
+        READER_CASES,
+    );
+}

@@ -49,6 +49,10 @@ pub struct Planted {
     /// How the defective gate carries a session's state from item to item: the reference's
     /// [`session::walk`] unless the mistake is in what a session carries.
     pub walk: fn(&SessionScenario, Profile) -> Vec<Step>,
+    /// How the defective gate decides a call, given the state its session reached, where the
+    /// mistake is in the decision itself and needs the profile to be written; `None` for the
+    /// reference's [`engine::decide`].
+    pub decide: Option<fn(&Scenario, Profile) -> Outcome>,
     /// The clause the mistake breaks, when a fixed-case run is to lead with it: the clause of the
     /// root cause its violations are attributed to (`runner::violations`).
     pub lead: Option<&'static str>,
@@ -62,6 +66,7 @@ impl Planted {
             before,
             after: |_, _| {},
             walk: session::walk,
+            decide: None,
             lead: None,
         }
     }
@@ -73,6 +78,7 @@ impl Planted {
             before: |_| {},
             after,
             walk: session::walk,
+            decide: None,
             lead: None,
         }
     }
@@ -87,6 +93,19 @@ impl Planted {
             before: |_| {},
             after: |_, _| {},
             walk,
+            decide: None,
+            lead: None,
+        }
+    }
+
+    /// A mistake in how the gate decides a call, written as the whole decision under a profile.
+    pub fn deciding(name: &'static str, decide: fn(&Scenario, Profile) -> Outcome) -> Planted {
+        Planted {
+            name,
+            before: |_| {},
+            after: |_, _| {},
+            walk: session::walk,
+            decide: Some(decide),
             lead: None,
         }
     }
@@ -119,7 +138,7 @@ impl Implementation for Planted {
         }
         let out = match &input {
             Input::One(s) => {
-                let mut o = engine::decide(s, ask.profile);
+                let mut o = self.decide.unwrap_or(engine::decide)(s, ask.profile);
                 if let Input::One(sent) = ask.input {
                     (self.after)(sent, &mut o);
                 }
@@ -133,9 +152,15 @@ impl Implementation for Planted {
                     .into_iter()
                     .zip(&sent.calls)
                     .map(|(step, item)| match (step.outcome, item) {
-                        (ItemOutcome::Call(mut o), Item::Call(c)) => {
+                        (ItemOutcome::Call(o), Item::Call(c)) => {
+                            let mut o = match self.decide {
+                                Some(decide) => {
+                                    decide(&step.before.scenario_for(sent, c), ask.profile)
+                                }
+                                None => *o,
+                            };
                             (self.after)(&step.before.scenario_for(sent, c), &mut o);
-                            ItemOutcome::Call(o)
+                            ItemOutcome::Call(Box::new(o))
                         }
                         (o, _) => o,
                     })
