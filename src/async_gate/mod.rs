@@ -427,6 +427,7 @@ impl<C: ReviewerClient> AutoReview<C> {
             routes.push(review::Sent {
                 route: route.clone(),
                 repair,
+                failed: None,
             });
             let pending = self.client.request(ReviewRequest {
                 route: route.clone(),
@@ -491,6 +492,9 @@ impl<C: ReviewerClient> AutoReview<C> {
             if let Some(next) = earned
                 && !signal.is_aborted()
             {
+                if let (Some(sent), Settlement::Failed(f)) = (routes.last_mut(), &settled) {
+                    sent.failed = Some(f.to_failure());
+                }
                 purpose = next;
                 continue;
             }

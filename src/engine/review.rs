@@ -113,6 +113,9 @@ pub struct Sent {
     pub route: String,
     /// Whether `MSG-REPAIR-INSTRUCTION` was appended (AR-RES-RETRY-2).
     pub repair: bool,
+    /// The failure the request settled with when it earned a repair or a retry
+    /// (AR-RES-RETRY-1); `None` for the request that settled the review.
+    pub failed: Option<Failure>,
 }
 
 impl Review {
@@ -251,6 +254,17 @@ impl Review {
                 c.cite("/review/failure", "AR-REVIEW-4");
                 c.cite_all("/review/failure/class", &f.class_by);
                 c.cite_all("/review/failure/message", &f.message.cited);
+                // AR-RES-RETRY-3: the review settles with the failure of its last request; where
+                // an earlier request failed otherwise, that rule is what made the member the last
+                // request's rather than the earlier one's.
+                let last = f.to_failure();
+                let earlier = || self.requests.iter().filter_map(|r| r.failed.as_ref());
+                if earlier().any(|e| e.class != last.class) {
+                    c.cite_first("/review/failure/class", "AR-RES-RETRY-3");
+                }
+                if earlier().any(|e| e.message != last.message) {
+                    c.cite_first("/review/failure/message", "AR-RES-RETRY-3");
+                }
             }
             Settlement::Decided(_) | Settlement::Pending => {
                 c.cite_all("/review/failure", &self.basis);
@@ -576,6 +590,7 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool, Vec
         routes.push(Sent {
             route: route.clone(),
             repair,
+            failed: None,
         });
         let Some(delay) = attempt.delay_ms() else {
             if let Some(by) = aborted {
@@ -606,7 +621,10 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool, Vec
             _ => None,
         };
         match &settled {
-            Settlement::Failed(_) if again.is_some() => {
+            Settlement::Failed(failure) if again.is_some() => {
+                if let Some(sent) = routes.last_mut() {
+                    sent.failed = Some(failure.to_failure());
+                }
                 // A retry repeats the request unchanged, so a retried repair is still one
                 // (AR-RES-RETRY-2).
                 repair |= again == Some(Attempting::Repair);

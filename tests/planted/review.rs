@@ -373,7 +373,7 @@ fn a_gate_that_shows_the_risk_in_a_denial_is_found_at_text() {
 #[test]
 fn a_gate_that_records_the_first_failure_is_found_at_info() {
     use autoreview::engine::review::{Settlement, settle};
-    let mut plant = Planted::writing("the first failure kept", |s, o| {
+    let plant = Planted::writing("the first failure kept", |s, o| {
         if let Some(f) = &mut o.review.failure
             && o.review.attempts > 1
             && let Settlement::Failed(first) = settle(s.reviewer.attempt(0), Profile::RESILIENT)
@@ -382,9 +382,13 @@ fn a_gate_that_records_the_first_failure_is_found_at_info() {
             f.class = first.class;
         }
     });
-    // leads with AR-RES-RETRY-4 today (attribution): AR-RES-RETRY-3 is cited after
-    // AR-RES-RETRY-1 wherever it is cited, and a failure member cites the rule that failed.
-    found_at(&mut plant, Profile::RESILIENT, Severity::Info, READER_CASES);
+    found_leading(
+        plant,
+        "AR-RES-RETRY-3",
+        &[Profile::RESILIENT],
+        Severity::Info,
+        READER_CASES,
+    );
 }
 
 /// A resilient gate that looks at the caller's and the lifecycle's signal only before the first
