@@ -75,18 +75,38 @@ impl State {
     }
 }
 
-/// Cites the session's own clauses for the `k`-th item, a call decided in `state`: the item
-/// comes to the outcome of that call alone in the state the items before it left (AR-SESSION-1,
-/// AR-SESSION-2), whose failure count it starts from (AR-SESSION-3), whose preset an earlier item
-/// may have decided ([`State::preset_by`]: whether the call is reviewed at all rests on it first)
-/// and whose integration may be gone (AR-DISPOSE-4).
-fn cite_call(c: &mut crate::outcome::Citations, state: &State, k: usize) {
+/// Cites the session's own clauses for the `k`-th item, a call decided in `state` with `review`
+/// (`None` where the gate made none): the item comes to the outcome of that call alone in the
+/// state the items before it left (AR-SESSION-1, AR-SESSION-2), whose failure count it starts from
+/// (AR-SESSION-3), whose preset an earlier item may have decided ([`State::preset_by`]: whether
+/// the call is reviewed at all rests on it first) and whose integration may be gone
+/// (AR-DISPOSE-4). `carried`: the count it starts from is the one an earlier call left.
+fn cite_call(
+    c: &mut crate::outcome::Citations,
+    state: &State,
+    k: usize,
+    carried: bool,
+    review: Option<&Review>,
+) {
     c.cite_all("", &["AR-SESSION-1", "AR-SESSION-2"]);
     if let Some(by) = state.preset_by {
         c.cite_first("/review/attempts", by);
     }
     if k > 0 {
         c.cite("/review/consecutive_failures", "AR-SESSION-3");
+    }
+    // The count this call leaves rests first on the one an earlier call left where the call does
+    // not set it afresh: it made no review (the count stays), or its review failed and the failure
+    // counts (one more). A decision sets it to 0 whatever it was, and a failure a signal produced
+    // leaves it where it was because it is not counted (AR-CANCEL-6): the counting rule decides
+    // those.
+    let on_the_carried_count = match review.map(|r| (&r.settlement, r.signal_ended)) {
+        None => true,
+        Some((super::review::Settlement::Failed(_), signal_ended)) => !signal_ended,
+        Some(_) => false,
+    };
+    if carried && on_the_carried_count {
+        c.cite_first("/review/consecutive_failures", "AR-SESSION-3");
     }
     if !state.installed && state.preset == Preset::Auto {
         c.lead("AR-DISPOSE-4");
@@ -119,6 +139,9 @@ pub struct Step {
 /// review of each call: what the reach accounting reads a session's carried states from.
 pub fn walk(s: &SessionScenario, profile: Profile) -> Vec<Step> {
     let mut state = State::start(s);
+    // Whether the failure count is the one a call left (AR-SESSION-3), not the session's first
+    // or one an event set.
+    let mut carried = false;
     s.calls
         .iter()
         .enumerate()
@@ -128,13 +151,15 @@ pub fn walk(s: &SessionScenario, profile: Profile) -> Vec<Step> {
                 Item::Call(call) => {
                     let (mut outcome, review) =
                         super::decide_keeping_review(&state.scenario_for(s, call), profile);
-                    cite_call(&mut outcome.citations, &state, k);
+                    cite_call(&mut outcome.citations, &state, k, carried, review.as_ref());
                     // AR-SESSION-3: the count the call left is the next call's count.
                     if let Some(n) = outcome.review.consecutive_failures {
                         state.consecutive_failures = n;
+                        carried = true;
                     }
                     if call.abort.is_lifecycle() {
                         state.dispose(s.session.listed);
+                        carried = false;
                     }
                     Step {
                         before,
@@ -142,11 +167,16 @@ pub fn walk(s: &SessionScenario, profile: Profile) -> Vec<Step> {
                         review,
                     }
                 }
-                Item::Event(e) => Step {
-                    before,
-                    outcome: ItemOutcome::Event(state.apply(e, s.session.listed)),
-                    review: None,
-                },
+                Item::Event(e) => {
+                    let outcome = state.apply(e, s.session.listed);
+                    // Disposal and installation set the count to 0 (AR-RES-HINT-4).
+                    carried &= e.event == EventKind::SelectAuto;
+                    Step {
+                        before,
+                        outcome: ItemOutcome::Event(outcome),
+                        review: None,
+                    }
+                }
             }
         })
         .collect()

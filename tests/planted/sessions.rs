@@ -242,11 +242,9 @@ fn a_session_reported_up_to_its_disposal_is_found_at_decision() {
 /// A resilient gate that keeps the failure count per call rather than per session: each call
 /// starts from the count the session had before its first call, not from the count the call
 /// before it left (AR-SESSION-3). The hint changes only texts: TEXT, from either kind of case.
-/// Its run leads with AR-RES-HINT-1 today (attribution): the reference cites the rule that
-/// counts (AR-RES-HINT-1) before AR-SESSION-3, which carries the count.
 #[test]
 fn a_count_not_carried_from_call_to_call_is_found_at_text() {
-    let mut plant = Planted::carrying("the failure count not carried", |s, p| {
+    let plant = Planted::carrying("the failure count not carried", |s, p| {
         let mut steps = session::walk(s, p);
         for (step, item) in steps.iter_mut().zip(&s.calls) {
             if let Item::Call(c) = item {
@@ -258,10 +256,10 @@ fn a_count_not_carried_from_call_to_call_is_found_at_text() {
         }
         steps
     });
-    // leads with AR-RES-HINT-1 today (attribution)
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
+    found_leading(
+        plant,
+        "AR-SESSION-3",
+        &[Profile::RESILIENT],
         Severity::Text,
         SESSION_CASES,
     );
