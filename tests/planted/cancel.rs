@@ -220,9 +220,12 @@ fn a_runtime_that_dispatches_a_cancel_is_found_at_safety() {
 /// A baseline tool runtime that, the caller's signal having aborted while the review ran, turns
 /// every decision into the pre-dispatch cancellation, a final denial included (AR-CANCEL-5: a
 /// final `deny` is materialized as that denial). Nothing runs; the model reads another text: TEXT,
-/// from either kind of case. Its run leads with MSG-ERROR-PREFIX today (attribution): the
-/// denial's text is cited by its template before AR-CANCEL-5, which no member cites first. (The
-/// resilient profile's fixed cases hold no such denial.)
+/// from either kind of case. Its run leads with MSG-FAILED today (attribution): the only member
+/// that differs before the info is the result's text, a worded text, which is attributed to the
+/// first template of the reference's text that the implementation's does not keep (MSG-FAILED,
+/// inside MSG-ERROR-PREFIX), whatever clause the member cites first; the attribution does not
+/// yet tell a text that is wholly another result's (the canonical cancellation) from a template
+/// worded otherwise. (The resilient profile's fixed cases hold no such denial.)
 #[test]
 fn a_runtime_that_cancels_a_denial_the_caller_aborted_is_found_at_text() {
     let mut plant = Planted::writing(
@@ -233,6 +236,6 @@ fn a_runtime_that_cancels_a_denial_the_caller_aborted_is_found_at_text() {
             }
         },
     );
-    // leads with MSG-ERROR-PREFIX today (attribution)
+    // leads with MSG-FAILED today (attribution)
     found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
 }

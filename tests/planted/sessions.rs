@@ -269,9 +269,11 @@ fn a_count_not_carried_from_call_to_call_is_found_at_text() {
 /// state, not in the state the items before it left (AR-SESSION-2): a session the user moved to
 /// Auto, or disposal moved out of it, is reviewed or passed through as it was at the start, and a
 /// call that must be reviewed passes through to downstream's allow: SAFETY, from either kind of
-/// case. Its run leads with AR-SCOPE-5 today (attribution): a call reviewed or not is attributed
-/// to the item that decided its preset, and AR-SESSION-2 is cited after AR-SESSION-1 for the item
-/// alone.
+/// case. Its run leads with AR-SCOPE-5 (attribution): a call reviewed or not is attributed to the
+/// item that decided its preset, and AR-SESSION-2 is cited after AR-SESSION-1 for the item alone.
+/// No case tells this gate from one that ignores a selection of Auto (the plant above): a body
+/// runs that must not only where a selection moved the session into Auto, and there both gates
+/// come to the same outcome, so that a SAFETY lead of AR-SESSION-2 would take that plant's too.
 #[test]
 fn a_session_decided_from_its_start_is_found_at_safety() {
     let mut plant = Planted::carrying("each call decided in the starting state", |s, p| {
@@ -286,7 +288,7 @@ fn a_session_decided_from_its_start_is_found_at_safety() {
         steps
     });
     for profile in Profile::all() {
-        // leads with AR-SCOPE-5 today (attribution)
+        // leads with AR-SCOPE-5 (attribution)
         found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
     }
 }
