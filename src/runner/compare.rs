@@ -418,9 +418,10 @@ fn attribute(out: &mut [Difference], citations: &Citations) {
 /// Gives the difference `d` at the member `pointer` of an expected outcome that cites
 /// `citations` the clauses it breaks: those behind the member, or for a text that stops at its
 /// normative prefix ([`EMPTY_TAIL`]) AR-CONV-3 alone, the one requirement it breaks (every word
-/// it shows is the reference's).
-/// A text that shows, where the reference's shows nothing, a value the spec keeps out of it
-/// ([`shows_withheld`]) breaks that clause alone, and its rule says what it shows.
+/// it shows is the reference's). A text that shows, where the reference's shows nothing, a value
+/// the spec keeps out of it ([`shows_withheld`]) breaks that clause alone, and its rule says what
+/// it shows; a list holding an element more or fewer times than the reference's names first the
+/// clauses cited for that element ([`first_miscounted`]).
 fn cite(d: &mut Difference, citations: &Citations, pointer: &str) {
     d.clauses = if d.rule.as_deref() == Some(EMPTY_TAIL) {
         vec!["AR-CONV-3".to_owned()]
@@ -440,7 +441,8 @@ fn cite(d: &mut Difference, citations: &Citations, pointer: &str) {
         let mut clauses = clauses_behind(citations, pointer);
         // A list that holds an element more or fewer often than the reference's (a trace that
         // consults downstream twice): first the clauses cited for that element itself.
-        if let Some(k) = first_miscounted(d) {
+        let lists = d.expected.as_array().zip(d.actual.as_array());
+        if let Some(k) = lists.and_then(|(e, a)| first_miscounted(e, a)) {
             for id in citations.at(&format!("{pointer}/{k}")).iter().rev() {
                 clauses.retain(|c| c != id);
                 clauses.insert(0, (*id).to_owned());
@@ -450,12 +452,10 @@ fn cite(d: &mut Difference, citations: &Citations, pointer: &str) {
     };
 }
 
-/// For a list the implementation holds some element of more or fewer times than the reference
-/// does, the position in the reference's list of the first such element; `None` for any other
-/// difference (a list in another order, a value that is no list, an element the reference never
-/// holds).
-fn first_miscounted(d: &Difference) -> Option<usize> {
-    let (expected, actual) = (d.expected.as_array()?, d.actual.as_array()?);
+/// The position in the reference's list `expected` of the first element the implementation's
+/// list `actual` holds more or fewer times; `None` when it holds each as often (in another order,
+/// say, or with elements the reference never holds besides).
+pub(crate) fn first_miscounted(expected: &[Value], actual: &[Value]) -> Option<usize> {
     let count = |list: &[Value], v: &Value| list.iter().filter(|x| *x == v).count();
     expected
         .iter()

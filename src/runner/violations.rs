@@ -266,15 +266,12 @@ fn own_clause(d: &Difference, unreviewed: bool) -> &str {
 /// Whether a difference is a trace holding the very events the reference's holds, in another
 /// order: what breaks is the order AR-ORDER-1 fixes, not a clause that put an event there.
 fn reordered(d: &Difference) -> bool {
-    let sorted = |v: &serde_json::Value| {
-        v.as_array().map(|events| {
-            let mut events: Vec<String> = events.iter().map(|e| e.to_string()).collect();
-            events.sort();
-            events
-        })
-    };
+    let lists = d.expected.as_array().zip(d.actual.as_array());
+    // As many events, each as often: the same events.
     d.pointer.ends_with("/trace")
-        && sorted(&d.expected).is_some_and(|e| sorted(&d.actual) == Some(e))
+        && lists.is_some_and(|(e, a)| {
+            e.len() == a.len() && super::compare::first_miscounted(e, a).is_none()
+        })
 }
 
 /// Where in a worded text a difference lies, as far as the templates its member cites tell.

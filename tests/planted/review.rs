@@ -362,8 +362,13 @@ fn a_gate_that_shows_the_risk_in_a_denial_is_found_at_text() {
             reason.push_str(" (risk: high)");
         }
     });
-    let mut plant = plant.leading("AR-REVIEW-8");
-    found_at(&mut plant, Profile::RESILIENT, Severity::Text, READER_CASES);
+    found_leading(
+        plant,
+        "AR-REVIEW-8",
+        &[Profile::RESILIENT],
+        Severity::Text,
+        READER_CASES,
+    );
 }
 
 /// A resilient gate that records the first request's failure as the review's when its repairs
@@ -491,7 +496,7 @@ fn a_gate_that_shows_the_risk_in_the_denial_info_is_found_at_info() {
         else {
             return;
         };
-        let risk = serde_json::Value::from(format!("{risk:?}").to_lowercase());
+        let risk = serde_json::Value::from(risk.as_str());
         each_info(o, |info| {
             if info.get("code").and_then(|c| c.as_str()) == Some("AUTO_REVIEW_DENIED") {
                 info.insert("risk".into(), risk.clone());
