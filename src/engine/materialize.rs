@@ -44,10 +44,15 @@ pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalReco
                 }
             }
             run.cite("/result/info/risk", "AR-REVIEW-8");
-            (
-                None,
-                refuse(run, "AR-RESULT-2", &reason, info.clone(), &why),
-            )
+            let result = refuse(run, "AR-RESULT-2", &reason, info.clone(), &why);
+            if cancellation::caller_aborts_in_flight(run.s.abort) {
+                // AR-CANCEL-5: the caller's signal aborted in flight, and a final deny is still
+                // materialized as that denial, not as the cancellation.
+                for member in ["/result/text", "/result/info"] {
+                    run.citations.cite_first(member, "AR-CANCEL-5");
+                }
+            }
+            (None, result)
         }
         Decision::Cancel => {
             let result = cancelled(run, &why);

@@ -210,7 +210,8 @@ fn reviewed_or_not(d: &Difference, item: &[&Difference]) -> bool {
 /// not, the clause by which it passed through (the first it cites); for a trace holding the
 /// reference's events in another order, AR-ORDER-1 ([`reordered`]); for a text worded otherwise,
 /// the template or value it lies in ([`provenance`]; a text that cites no template is a value
-/// whole), else the first template the member cites;
+/// whole; a text wholly another template's, [`Span::Another`], is the member's deciding clause
+/// below), else the first template the member cites;
 /// otherwise the first
 /// clause its member cites that is not one of those behind every member of a kind
 /// ([`UNDER_EVERY_MEMBER`]) nor a session's preset, the first cited when there is none;
@@ -245,6 +246,8 @@ fn own_clause(d: &Difference, unreviewed: bool) -> &str {
     let found = if worded(d) {
         match provenance(d) {
             Some(Span::Template(id)) => Some(id),
+            // Another template's text whole: the rule that chose the text, not a wording.
+            Some(Span::Another(_)) => specific(),
             Some(Span::Value(e, a)) => value_clause(d, e, a).or_else(specific),
             // A text no template renders at all (a thrown value's message): a value whole.
             None if template().is_none() => d
@@ -279,6 +282,11 @@ fn reordered(d: &Difference) -> bool {
 enum Span<'t> {
     /// In the literal text of this template: the implementation does not keep its words.
     Template(&'static str),
+    /// Where the reference's text is rendered from one template, the implementation's is wholly
+    /// another template's rendering (this one): not the same text worded otherwise, but another
+    /// text chosen, by a rule of its own (the conflict's message where the reference's reader
+    /// found a malformed object, the cancellation where it kept a denial).
+    Another(&'static str),
     /// In a value inserted into the templates, which every one of them keeps on both sides: the
     /// reference's value and the implementation's.
     Value(&'t str, &'t str),
@@ -312,12 +320,33 @@ fn span_in<'t>(
             continue;
         };
         let Some(theirs) = filled(t, actual) else {
-            return Some(Span::Template(t.id));
+            return Some(match another(templates, actual) {
+                Some(other) => Span::Another(other.id),
+                None => Span::Template(t.id),
+            });
         };
         let (e, a) = ours.into_iter().zip(theirs).find(|(e, a)| e != a)?;
         return Some(span_in(e, a, &templates[k + 1..]).unwrap_or(Span::Value(e, a)));
     }
     None
+}
+
+/// The template outside `cited` whose rendering `text` wholly is, where one is: a template of
+/// [`crate::messages::ALL`] with a literal word of its own (not a bare placeholder, which any text
+/// fills), whose words `text` keeps, first, last and in order. A template the member cites is
+/// none: a text that is one of the reference's inner texts alone is that text worded otherwise
+/// (its wrapper dropped).
+fn another(cited: &[crate::messages::Template], text: &str) -> Option<crate::messages::Template> {
+    let literal = |u: &crate::messages::Template| {
+        let names = u.placeholders();
+        let bare = names
+            .iter()
+            .fold(u.text.to_owned(), |t, p| t.replace(&format!("<{p}>"), ""));
+        bare.trim().chars().count()
+    };
+    crate::messages::ALL.iter().copied().find(|u| {
+        !cited.iter().any(|c| c.id == u.id) && literal(u) >= 3 && filled(u, text).is_some()
+    })
 }
 
 /// The values of `template`'s placeholders in `text`, in order, when `text` keeps the template's
@@ -948,6 +977,55 @@ pub(crate) mod tests {
         assert_eq!(worded("[1]", "[1.0]", thrown), "AR-RES-NORM-1");
         // A text no cited template renders is left to the member's citations: its template.
         assert_eq!(worded("one", "two", &detail), "MSG-ERR-ENDED-DETAIL");
+    }
+
+    /// A text that is wholly another template's rendering was chosen by another rule: it reads as
+    /// the member's deciding clause, not as the template it replaced; a reference's inner text
+    /// alone (its wrapper dropped) is that wrapper worded otherwise.
+    #[test]
+    fn another_templates_text_reads_as_the_rule_that_chose_it() {
+        let worded = |expected: &str, actual: &str, clauses: &[&str]| {
+            let mut d = difference(Severity::Text, "/result/text", clauses);
+            d.expected = expected.into();
+            d.actual = actual.into();
+            own_clause(&d, false).to_owned()
+        };
+        let malformed = ["AR-REVIEW-5", "AR-TOL-7", "MSG-ERR-MALFORMED"];
+        let text = |t: crate::messages::Template| t.text.to_owned();
+        assert_eq!(
+            worded(
+                &text(crate::messages::ERR_MALFORMED),
+                &text(crate::messages::ERR_CONFLICT),
+                &malformed
+            ),
+            "AR-TOL-7"
+        );
+        // The same template's words changed: still the template.
+        assert_eq!(
+            worded(
+                &text(crate::messages::ERR_MALFORMED),
+                "auto-review: the reviewer's output holds a broken decision",
+                &malformed
+            ),
+            "MSG-ERR-MALFORMED"
+        );
+        // Inside the prefix, the cancellation where the reference kept the denial.
+        let kept = [
+            "AR-CANCEL-5",
+            "AR-RESULT-2",
+            "MSG-ERROR-PREFIX",
+            "MSG-FINAL-DENY",
+        ];
+        let deny = "Error: Auto review rejected tool \"pwsh\"; its body was not executed";
+        assert_eq!(
+            worded(deny, "Error: tool call aborted before dispatch", &kept),
+            "AR-CANCEL-5"
+        );
+        // The prefix dropped: the inner text alone is the prefix's template worded otherwise.
+        assert_eq!(
+            worded(deny, &deny["Error: ".len()..], &kept),
+            "MSG-ERROR-PREFIX"
+        );
     }
 
     /// A template's values are read from a text that keeps its literal words, a placeholder that

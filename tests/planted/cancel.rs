@@ -217,18 +217,15 @@ fn a_runtime_that_dispatches_a_cancel_is_found_at_safety() {
     );
 }
 
-/// A baseline tool runtime that, the caller's signal having aborted while the review ran, turns
-/// every decision into the pre-dispatch cancellation, a final denial included (AR-CANCEL-5: a
-/// final `deny` is materialized as that denial). Nothing runs; the model reads another text: TEXT,
-/// from either kind of case. Its run leads with MSG-FAILED today (attribution): the only member
-/// that differs before the info is the result's text, a worded text, which is attributed to the
-/// first template of the reference's text that the implementation's does not keep (MSG-FAILED,
-/// inside MSG-ERROR-PREFIX), whatever clause the member cites first; the attribution does not
-/// yet tell a text that is wholly another result's (the canonical cancellation) from a template
-/// worded otherwise. (The resilient profile's fixed cases hold no such denial.)
+/// A tool runtime that, the caller's signal having aborted while the review ran, turns every
+/// decision into the pre-dispatch cancellation, a final denial included (AR-CANCEL-5: a final
+/// `deny` is materialized as that denial). Nothing runs; the model reads another text: TEXT, from
+/// either kind of case. The result's text is wholly another template's (the cancellation's), a
+/// text chosen by another rule, not one worded otherwise, so the run leads with the rule that
+/// chose it: AR-CANCEL-5.
 #[test]
 fn a_runtime_that_cancels_a_denial_the_caller_aborted_is_found_at_text() {
-    let mut plant = Planted::writing(
+    let plant = Planted::writing(
         "a denial the caller aborted materialized as a cancel",
         |s, o| {
             if s.abort == AbortPoint::CallerDuringReview && o.settled && !o.result.executed {
@@ -236,6 +233,11 @@ fn a_runtime_that_cancels_a_denial_the_caller_aborted_is_found_at_text() {
             }
         },
     );
-    // leads with MSG-FAILED today (attribution)
-    found_at(&mut plant, Profile::BASELINE, Severity::Text, READER_CASES);
+    found_leading(
+        plant,
+        "AR-CANCEL-5",
+        &Profile::all(),
+        Severity::Text,
+        READER_CASES,
+    );
 }
