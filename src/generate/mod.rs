@@ -367,11 +367,12 @@ pub const EVENTS: [(u32, Option<EventKind>); 4] = [
 /// How often a drawn session is rewritten to carry one state of chapter 12 (`None`: kept as
 /// drawn): a failure count raised, kept and reset; a disposal followed by reinstall and a later
 /// call; a selection of Auto followed by a call (`sessions::Plan`).
-pub const SESSION_PLANS: [(u32, Option<sessions::Plan>); 4] = [
+pub const SESSION_PLANS: [(u32, Option<sessions::Plan>); 5] = [
     (3, None),
     (1, Some(sessions::Plan::Count)),
     (1, Some(sessions::Plan::Disposal)),
     (1, Some(sessions::Plan::Selection)),
+    (1, Some(sessions::Plan::Grant)),
 ];
 
 /// How often a generated case is a session scenario, for an implementation that observes

@@ -6,8 +6,9 @@ use super::direct::{self, Rng};
 use super::{BARE_OBJECTS, EVENTS, NOISE, PRESETS, SESSION_LENGTHS, SESSION_PLANS};
 use crate::scenario::session::{Event, EventKind, Item, SessionScenario};
 use crate::scenario::{
-    AbortPoint, ApprovalPolicy, Attempt, CallKind, Config, FailedFinish, FailedFinishKind,
-    HangFlag, LogFact, Policy, Preset, Reviewer, Scenario, SchemaView, Session,
+    AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, CallKind, Config, Downstream,
+    FailedFinish, FailedFinishKind, HangFlag, LogFact, Policy, Preset, Reviewer, Scenario,
+    SchemaView, Session,
 };
 
 /// Draws one session scenario: the session's members, then 2 to 6 items, mostly calls. Every
@@ -86,6 +87,9 @@ pub enum Plan {
     /// Auto is selected in a session under another preset or under `never`, and a call follows
     /// (AR-SCOPE-5).
     Selection,
+    /// A human allows one call of a tool once, and is asked about the same tool again later in
+    /// the session and answers otherwise (AR-APPROVAL-6: no grant is remembered).
+    Grant,
 }
 
 /// `drawn` rewritten to carry `plan`'s state: its session members kept where the state allows,
@@ -185,9 +189,43 @@ fn planned(r: &mut Rng, drawn: &SessionScenario, plan: Plan) -> SessionScenario 
             calls.push(Item::Call(Box::new(next)));
             return SessionScenario { calls, ..s };
         }
+        Plan::Grant => {
+            // Asked in every profile: the reviewer denies, downstream allows, under `ask`
+            // (AR-DECIDE-5). The first answer grants; the same tool is asked about again.
+            s.policy = Policy::default();
+            let first = asked(drawn_call(r), ApprovalAnswer::AllowedOnce);
+            let mut again = asked(drawn_call(r), r.pick(&OTHER_ANSWERS));
+            again.tool = first.tool.clone();
+            let mut calls = vec![Item::Call(Box::new(first))];
+            if r.chance(1, 2) {
+                calls.push(Item::Call(Box::new(settling(drawn_call(r)))));
+            }
+            calls.push(Item::Call(Box::new(again)));
+            return SessionScenario { calls, ..s };
+        }
     }
     s.calls = items.into_iter().map(|c| Item::Call(Box::new(c))).collect();
     s
+}
+
+/// The answers other than a grant a human gives when asked again (AR-APPROVAL-2).
+const OTHER_ANSWERS: [ApprovalAnswer; 3] = [
+    ApprovalAnswer::Rejected,
+    ApprovalAnswer::Cancelled,
+    ApprovalAnswer::Unavailable,
+];
+
+/// `c` reviewed and asked about: the reviewer denies, downstream allows (AR-DECIDE-5), and the
+/// human answers `answer`.
+fn asked(c: Scenario, answer: ApprovalAnswer) -> Scenario {
+    let mut c = reviewed(c);
+    c.reviewer = Reviewer::One(Attempt::Text {
+        text: r#"{"risk":"high","decision":"deny","reason":"asks first"}"#.into(),
+        delay_ms: 0,
+    });
+    c.downstream = Downstream::Allow;
+    c.approval = answer;
+    c
 }
 
 /// A call drawn as any generated call is, as a session item.

@@ -297,9 +297,8 @@ fn a_session_decided_from_its_start_is_found_at_safety() {
 /// next ask about that tool in the same session by itself, as an "allow for this session"
 /// shortcut does (AR-APPROVAL-6: every ask is answered for one call; no grant is remembered): a
 /// later call of the tool runs its body without the human being asked, where the human would
-/// have rejected it: SAFETY, from either kind of case (SES-11; generated sessions in the CI's
-/// 20,000 cases). The baseline's fixed cases find it at SAFETY too, but its generated sessions
-/// never ask about one tool twice with a grant first, so it is checked in the resilient profile.
+/// have rejected it: SAFETY, from either kind of case, in either profile (SES-11; generated
+/// sessions that ask about one tool again after a grant, `Plan::Grant`).
 #[test]
 fn a_gate_that_remembers_an_allowed_once_grant_is_found_at_safety() {
     use autoreview::scenario::ApprovalAnswer;
@@ -334,8 +333,8 @@ fn a_gate_that_remembers_an_allowed_once_grant_is_found_at_safety() {
     found_leading(
         plant,
         "AR-APPROVAL-6",
-        &[Profile::RESILIENT],
+        &Profile::all(),
         Severity::Safety,
-        autoreview::requirements::GENERATED,
+        SESSION_CASES,
     );
 }
