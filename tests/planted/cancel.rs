@@ -57,20 +57,30 @@ fn a_runtime_that_checks_the_caller_only_at_dispatch_is_found_at_decision() {
 /// goes to downstream, a late deny or failure is decided as usual, where the gate must cancel.
 /// A body that then runs ran on the reviewer's allow the reference read too, where the call
 /// should have stopped: a DECISION (spec/protocol.md, "Severities"), from either kind of baseline
-/// case. (The resilient profile's generated cases find it at BOUNDS, a human allowing a failure's
-/// ask where the reference asks nobody, which no fixed case shows: it is asserted in the baseline.)
+/// case. The resilient gate asks a human about a failure, so a failure in a session disposal did
+/// not move (it keeps its policy `ask`) reaches a human whose allow runs the body where the
+/// reference asks nobody: BOUNDS, from either kind of resilient case (RES-34).
 #[test]
-fn a_gate_that_acts_on_a_review_the_lifecycle_interrupted_is_found_at_decision() {
-    let plant = Planted::writing("a review the lifecycle interrupted acted on", |s, o| {
-        if s.abort == AbortPoint::LifecycleAfterReview {
-            acted_on_without_the_signal(s, o);
-        }
-    });
+fn a_gate_that_acts_on_a_review_the_lifecycle_interrupted_is_found_at_decision_or_bounds() {
+    let plant = || {
+        Planted::writing("a review the lifecycle interrupted acted on", |s, o| {
+            if s.abort == AbortPoint::LifecycleAfterReview {
+                acted_on_without_the_signal(s, o);
+            }
+        })
+    };
     found_leading(
-        plant,
+        plant(),
         "AR-CANCEL-3",
         &[Profile::BASELINE],
         Severity::Decision,
+        READER_CASES,
+    );
+    found_leading(
+        plant(),
+        "AR-CANCEL-3",
+        &[Profile::RESILIENT],
+        Severity::Bounds,
         READER_CASES,
     );
 }
