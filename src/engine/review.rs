@@ -49,6 +49,21 @@ impl FailureNote {
         }
     }
 
+    /// Cites `rule` first as the rule that failed the review, before the one that gave it
+    /// (AR-PARSE-6 before AR-TOL-8, which holds the tolerant reader's candidate to it), for the
+    /// failure, its class and its message.
+    fn first_by(&mut self, rule: &'static str) {
+        self.failed_by = rule;
+        self.class_by.insert(1, rule);
+        let after = self
+            .message
+            .cited
+            .iter()
+            .position(|c| *c == "AR-REVIEW-5")
+            .map_or(0, |k| k + 1);
+        self.message.cited.insert(after, rule);
+    }
+
     /// Whether the rule `rule` produced the failure.
     pub fn by_rule(&self, rule: &str) -> bool {
         self.class_by.contains(&rule)
@@ -721,8 +736,32 @@ pub fn read_citing(reply: &Reply<'_>, profile: Profile) -> (Settlement, Vec<&'st
     // Chapter 4 or chapter 10, as the profile's reader.
     match profile.reader().read(reply) {
         Ok(d) => (Settlement::Decided(d), tolerated(reply, profile)),
-        Err(e) => (Settlement::Failed(failure_of(&e, profile)), Vec::new()),
+        Err(e) => {
+            let mut failure = failure_of(&e, profile);
+            if let Some(rule) = held_as_the_strict_reader_holds_it(reply, &e, profile) {
+                failure.first_by(rule);
+            }
+            (Settlement::Failed(failure), Vec::new())
+        }
     }
+}
+
+/// The rule of chapter 4 that refused a reply the tolerant reader refused by AR-TOL-8, where the
+/// text the tolerant reader read is the object itself and the strict reader refuses that text by
+/// the same rule: a repeated member (AR-PARSE-6). AR-TOL-8 only carries that rule into chapter
+/// 10 there; where the candidate was found in a text the strict reader refuses otherwise (prose,
+/// a fence, a byte-order mark around it), AR-TOL-8 is what held it to the rule, and stays first.
+/// `None` under the strict reader, and for every other refusal.
+fn held_as_the_strict_reader_holds_it(
+    reply: &Reply<'_>,
+    e: &ReplyError,
+    profile: Profile,
+) -> Option<&'static str> {
+    if profile.reader() != Reader::Tolerant || *e != ReplyError::Repeated {
+        return None;
+    }
+    let text = parse::tolerant::text_blocks(reply).concat();
+    (parse::strict::parse_text(&text) == Err(ReplyError::Repeated)).then_some("AR-PARSE-6")
 }
 
 /// The failure of a reply error under `profile`'s reader, with the rule that refused the reply.

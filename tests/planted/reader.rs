@@ -273,15 +273,25 @@ fn a_baseline_gate_that_reads_a_bare_decision_string_is_found_at_safety() {
     );
 }
 
-/// A baseline gate whose JSON parser keeps the last of a repeated member, as `JSON.parse` and
+/// A gate whose JSON parser keeps the last of a repeated member, as `JSON.parse` and
 /// `json.loads` do (AR-PARSE-6: a repeated member fails the review):
-/// `{"decision":"deny","decision":"allow","risk":"low"}` is read as the allow.
+/// `{"decision":"deny","decision":"allow","risk":"low"}` is read as the allow. In the resilient
+/// profile it is a tolerant reader that tries `JSON.parse(text)` on the whole text first and
+/// scans for candidates only when that throws: a text that is the object itself is read as the
+/// strict reader reads it, and the repeat is AR-PARSE-6's to refuse (AR-TOL-8 only carries it
+/// into chapter 10). The body runs that the reviewer's reply never allowed: SAFETY.
 #[test]
-fn a_baseline_gate_that_keeps_the_last_repeated_member_is_found_at_safety() {
+fn a_gate_that_keeps_the_last_repeated_member_is_found_at_safety() {
     let plant = Planted::reading("the last repeated member kept", |s| {
         each_text(s, last_repeated_member_kept)
     });
-    found_at_safety(plant.leading("AR-PARSE-6"), Profile::BASELINE);
+    found_leading(
+        plant,
+        "AR-PARSE-6",
+        &Profile::all(),
+        Severity::Safety,
+        READER_CASES,
+    );
 }
 
 /// A text whose one JSON object repeats a member, as a parser that keeps the last of each
