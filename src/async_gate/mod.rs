@@ -574,7 +574,7 @@ impl<C: ReviewerClient> AutoReview<C> {
         };
         match (&downstream.decision, rules) {
             (Decision::Allow, _) => {
-                let asked = compose::ask(objection, hint.as_ref()).because(why);
+                let asked = compose::asked_because(compose::ask(objection, hint.as_ref()), why);
                 // AR-DECIDE-6: a default `never` the baseline does not read here.
                 if rules == FailureRules::Deny
                     && policy.override_.is_none()
@@ -591,9 +591,11 @@ impl<C: ReviewerClient> AutoReview<C> {
                 },
                 // AR-RES-ASK-1
                 FailureRules::Ask,
-            ) => compose::ask(compose::combine(objection, r), hint.as_ref())
-                .because(why)
-                .because("AR-RES-ASK-1"),
+            ) => compose::asked_because(
+                compose::ask(compose::combine(objection, r), hint.as_ref()),
+                why,
+            )
+            .because("AR-RES-ASK-1"),
             _ => downstream.because(why),
         }
     }

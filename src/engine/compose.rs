@@ -176,6 +176,30 @@ pub fn failed(name: &str, failure: &FailureNote, hint: Option<&Text>, with_info:
         for member in ["/info/name", "/info/code"] {
             decided.cited.cite_first(member, "AR-RES-MSG-2");
         }
+        decided = failure_not_denial(decided);
+    }
+    decided
+}
+
+/// The ask about the gate's objection, decided `because` the rule that routed the objection
+/// there (AR-DECIDE-5 for a denial, AR-RES-FAIL-2 for a failure, [`failure_not_denial`]).
+pub fn asked_because(asked: Decided, because: &'static str) -> Decided {
+    let asked = asked.because(because);
+    if because == "AR-RES-FAIL-2" {
+        failure_not_denial(asked)
+    } else {
+        asked
+    }
+}
+
+/// AR-RES-FAIL-1: a reviewer failure is not a reviewer denial, so the texts of a decision a
+/// failure led to say that the review failed; the clause is cited first for each of them (what a
+/// gate that words a failure as a denial breaks), the rule that routed the failure after it.
+fn failure_not_denial(mut decided: Decided) -> Decided {
+    for member in ["/reason", "/display_reason/en", "/display_reason/zh"] {
+        if !decided.cited.at(member).is_empty() {
+            decided.cited.cite_first(member, "AR-RES-FAIL-1");
+        }
     }
     decided
 }

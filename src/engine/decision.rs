@@ -111,12 +111,14 @@ fn resilient(run: &mut Run<'_>, settled: Settled, hint: Option<(Text, Text)>) ->
         return Decided::exact(downstream).because(why);
     };
     match downstream {
-        Decision::Allow => compose::ask(objection, hint.as_ref()).because(why),
+        Decision::Allow => compose::asked_because(compose::ask(objection, hint.as_ref()), why),
         Decision::Ask {
             reason: Some(r), ..
-        } => compose::ask(compose::combine(objection, &r), hint.as_ref())
-            .because(why)
-            .because("AR-RES-ASK-1"),
+        } => compose::asked_because(
+            compose::ask(compose::combine(objection, &r), hint.as_ref()),
+            why,
+        )
+        .because("AR-RES-ASK-1"),
         other => Decided::exact(other).because(why),
     }
 }

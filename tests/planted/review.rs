@@ -511,3 +511,41 @@ fn a_gate_that_shows_the_risk_in_the_denial_info_is_found_at_info() {
         READER_CASES,
     );
 }
+
+/// A resilient gate that routes a failed review as the spec says, and then words the decision as
+/// it words a reviewer's denial (AR-RES-FAIL-1: a reviewer failure is not a reviewer denial), as
+/// a gate that hands the failure to its denial path does: the human is asked "the reviewer
+/// rejected" where the review failed, and a delegated child's log reads `AUTO_REVIEW_DENIED`.
+/// Whom it asks and what runs are the reference's; the texts and the info are not: TEXT.
+#[test]
+fn a_gate_that_words_a_failure_as_a_denial_is_found_at_text() {
+    let plant = Planted::deciding("a failure worded as a denial", |s, p| {
+        let o = engine::decide(s, p);
+        if o.review.failure.is_none() {
+            return o;
+        }
+        let mut denied = s.clone();
+        denied.reviewer = Reviewer::One(Attempt::Text {
+            text: r#"{"risk":"high","decision":"deny"}"#.into(),
+            delay_ms: 0,
+        });
+        let d = engine::decide(&denied, p);
+        let kind = |o: &Outcome| o.listener.as_ref().map(std::mem::discriminant);
+        if kind(&d) != kind(&o) {
+            return o;
+        }
+        Outcome {
+            listener: d.listener,
+            approval: d.approval,
+            result: d.result,
+            ..o
+        }
+    });
+    found_leading(
+        plant,
+        "AR-RES-FAIL-1",
+        &[Profile::RESILIENT],
+        Severity::Text,
+        READER_CASES,
+    );
+}
