@@ -535,15 +535,24 @@ impl<C: ReviewerClient> AutoReview<C> {
             // AR-RES-FAIL-1..3
             FailureRules::Ask => (policy.effective() == ApprovalPolicy::Never
                 || self.config.on_failure == OnFailure::Deny)
-                .then(|| compose::failed(name, f, hint.as_ref().map(|h| &h.0), true)),
+                .then(|| {
+                    let failed = compose::failed(name, f, hint.as_ref().map(|h| &h.0), true);
+                    if self.config.on_failure == OnFailure::Deny {
+                        failed
+                    } else {
+                        compose::never_by(failed, &policy)
+                    }
+                }),
         };
         let final_deny = |reason: &Option<String>| match rules {
             // AR-DECIDE-2
             FailureRules::Deny => (policy.override_ == Some(ApprovalPolicy::Never))
                 .then(|| compose::final_deny(name, reason.as_deref(), "AR-DECIDE-2")),
             // AR-RES-DECIDE-1
-            FailureRules::Ask => (policy.effective() == ApprovalPolicy::Never)
-                .then(|| compose::final_deny(name, reason.as_deref(), "AR-RES-DECIDE-1")),
+            FailureRules::Ask => (policy.effective() == ApprovalPolicy::Never).then(|| {
+                let denied = compose::final_deny(name, reason.as_deref(), "AR-RES-DECIDE-1");
+                compose::never_by(denied, &policy)
+            }),
         };
         let (objection, why) = match &settled {
             Settlement::Failed(f) => {

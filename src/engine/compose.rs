@@ -181,6 +181,18 @@ pub fn failed(name: &str, failure: &FailureNote, hint: Option<&Text>, with_info:
     decided
 }
 
+/// `decided`, a decision the effective policy `never` led to, citing AR-CONV-5 first for its kind
+/// where no override was recorded: the deployment default is then what made the policy `never`
+/// (as the approval service cites it for its answer).
+pub fn never_by(decided: Decided, policy: &crate::scenario::Policy) -> Decided {
+    let mut decided = decided;
+    if policy.override_.is_none() && policy.effective() == crate::scenario::ApprovalPolicy::Never {
+        // AR-CONV-5: no override was recorded, so the deployment default is the policy.
+        decided.cited.cite_first("", "AR-CONV-5");
+    }
+    decided
+}
+
 /// The ask about the gate's objection, decided `because` the rule that routed the objection
 /// there (AR-DECIDE-5 for a denial, AR-RES-FAIL-2 for a failure, [`failure_not_denial`]).
 pub fn asked_because(asked: Decided, because: &'static str) -> Decided {

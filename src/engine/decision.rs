@@ -88,13 +88,19 @@ fn resilient(run: &mut Run<'_>, settled: Settled, hint: Option<(Text, Text)>) ->
     let (objection, why) = match settled {
         Settled::Failed(failure) => {
             if never || s.config.on_failure == OnFailure::Deny {
-                return compose::failed(name, &failure, hint.as_ref().map(|h| &h.0), true);
+                let failed = compose::failed(name, &failure, hint.as_ref().map(|h| &h.0), true);
+                return if s.config.on_failure == OnFailure::Deny {
+                    failed
+                } else {
+                    compose::never_by(failed, &s.policy)
+                };
             }
             (Some(compose::failure_ask(name, &failure)), "AR-RES-FAIL-2")
         }
         Settled::Decided(ReviewerDecision::Deny { reason, .. }) => {
             if never {
-                return compose::final_deny(name, reason.as_deref(), "AR-RES-DECIDE-1");
+                let denied = compose::final_deny(name, reason.as_deref(), "AR-RES-DECIDE-1");
+                return compose::never_by(denied, &s.policy);
             }
             (
                 Some(compose::review_ask(name, reason.as_deref())),

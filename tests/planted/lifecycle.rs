@@ -165,29 +165,20 @@ fn a_selection_during_disposal_refused_silently_is_found_at_decision() {
 /// A gate that takes the effective approval policy to be the session's override, else `ask`,
 /// never reading the deployment default (AR-CONV-5): under a default of `never` a question that
 /// must be rejected without a prompt reaches a human, whose allow runs the body where the spec
-/// asks nobody: BOUNDS, from either kind of case. The approval service's answer under a default
-/// `never` cites AR-CONV-5 first, so the baseline's run leads with it. The resilient run leads
-/// with AR-RES-DECIDE-1 (attribution): its denials under the default `never` are final, and a
-/// gate that reads only the override for a denial (the plant of AR-RES-DECIDE-1) differs there
-/// exactly as this one does, so those cases cannot tell the two mistakes apart.
+/// asks nobody: BOUNDS, from either kind of case. Wherever no override was recorded and the
+/// default made the policy `never`, what it decided cites AR-CONV-5 first: the approval service's
+/// answer, and in the resilient profile a final denial and a failure denied under `never`.
 #[test]
 fn a_gate_that_ignores_the_deployment_default_policy_is_found_at_bounds() {
-    let mut plant = Planted::reading("the deployment's default policy ignored", |s| {
+    let plant = Planted::reading("the deployment's default policy ignored", |s| {
         if s.policy.override_.is_none() {
             s.policy.default = ApprovalPolicy::Ask;
         }
-    })
-    .leading("AR-CONV-5");
-    found_at(
-        &mut plant,
-        Profile::BASELINE,
-        Severity::Bounds,
-        READER_CASES,
-    );
-    plant.lead = None;
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
+    });
+    found_leading(
+        plant,
+        "AR-CONV-5",
+        &Profile::all(),
         Severity::Bounds,
         READER_CASES,
     );

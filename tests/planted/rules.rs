@@ -169,27 +169,29 @@ fn replace_text(v: &mut serde_json::Value, from: &str, to: &str) {
     }
 }
 
-/// A resilient gate that reads the recorded override for a reviewer's denial, as the baseline's
-/// AR-DECIDE-2 does, where AR-RES-DECIDE-1 reads the effective policy: under the deployment's
-/// default `never` it consults downstream and asks about the denial instead of denying finally.
-/// The approval service still sees `never` and rejects without a prompt (AR-APPROVAL-2), so no
-/// body runs, but the listener's decision differs: a DECISION.
+/// A resilient gate that asks about a reviewer's denial whatever the policy, as the baseline does
+/// unless an override of `never` was recorded (AR-RES-DECIDE-1: under the effective policy `never`
+/// a denial is final): under `never` it consults downstream and asks about the denial instead of
+/// denying finally. The approval service still sees `never` and rejects without a prompt
+/// (AR-APPROVAL-2), so no body runs, but the listener's decision differs: a DECISION. Where the
+/// deployment default made the policy `never`, the decision cites AR-CONV-5 first (the plant that
+/// ignores the default); the recorded overrides of `never` lead with AR-RES-DECIDE-1.
 #[test]
-fn a_resilient_gate_that_reads_the_override_for_a_denial_is_found_at_decision() {
-    use autoreview::scenario::{ApprovalAnswer, ApprovalPolicy};
-    let plant = Planted::writing("the override read for a denial", |s, o| {
+fn a_resilient_gate_that_asks_about_a_denial_under_never_is_found_at_decision() {
+    use autoreview::scenario::{ApprovalAnswer, ApprovalPolicy, Policy};
+    let plant = Planted::writing("a denial asked about under never", |s, o| {
         use autoreview::engine::review::{Settlement, review};
-        let by_default = s.policy.override_.is_none() && s.policy.default == ApprovalPolicy::Never;
+        let never = s.policy.effective() == ApprovalPolicy::Never;
         let denied = matches!(
             review(s, Profile::RESILIENT).settlement,
             Settlement::Decided(ReviewerDecision::Deny { .. })
         );
-        if !by_default || !denied {
+        if !never || !denied {
             return;
         }
         // The gate's decision as under `ask`; the service's answer as under `never`.
         let mut asked = s.clone();
-        asked.policy.default = ApprovalPolicy::Ask;
+        asked.policy = Policy::default();
         if asked.approval != ApprovalAnswer::Throws {
             asked.approval = ApprovalAnswer::Rejected;
         }
