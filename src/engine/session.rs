@@ -13,8 +13,10 @@ use crate::scenario::{ApprovalPolicy, Policy, Preset, Scenario};
 use super::review::Review;
 
 /// The clauses by which an item of a session decides its preset for the calls after it
-/// ([`State::preset_by`]).
-pub const PRESET_DECIDED_BY: [&str; 3] = ["AR-DISPOSE-1", "AR-INSTALL-1", "AR-SCOPE-5"];
+/// ([`State::preset_by`]; AR-SESSION-2 for a call during which the integration was disposed of,
+/// [`State::disposed_in_a_call`]).
+pub const PRESET_DECIDED_BY: [&str; 4] =
+    ["AR-DISPOSE-1", "AR-INSTALL-1", "AR-SCOPE-5", "AR-SESSION-2"];
 
 /// What a session carries from one item to the next.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +34,10 @@ pub struct State {
     /// (AR-DISPOSE-1), or an installation after disposal moved it, which does not move it back
     /// (AR-INSTALL-1). `None` while the preset is the one the session started with.
     pub preset_by: Option<&'static str>,
+    /// Whether the item that last decided the session's preset is a call during which the
+    /// integration was disposed of (a lifecycle abort point), not a `dispose` event: it leaves the
+    /// integration disposed of for the items after it (AR-SESSION-2).
+    pub disposed_in_a_call: bool,
 }
 
 impl State {
@@ -43,6 +49,7 @@ impl State {
             installed: true,
             consecutive_failures: s.session.consecutive_failures,
             preset_by: None,
+            disposed_in_a_call: false,
         }
     }
 
@@ -66,6 +73,7 @@ impl State {
     /// integration is then gone, and its failure counts with it (AR-RES-HINT-4).
     fn dispose(&mut self, listed: bool) {
         self.preset_by = Some("AR-DISPOSE-1");
+        self.disposed_in_a_call = false;
         if listed && self.preset == Preset::Auto {
             self.preset = Preset::DangerFullAccess;
             self.policy.override_ = Some(ApprovalPolicy::Never);
@@ -91,6 +99,11 @@ fn cite_call(
     c.cite_all("", &["AR-SESSION-1", "AR-SESSION-2"]);
     if let Some(by) = state.preset_by {
         c.cite_first("/review/attempts", by);
+        // The disposal that decided it came during a call, which left the integration disposed
+        // of for this one: the session carried it here (AR-SESSION-2).
+        if state.disposed_in_a_call {
+            c.cite_first("/review/attempts", "AR-SESSION-2");
+        }
     }
     if k > 0 {
         c.cite("/review/consecutive_failures", "AR-SESSION-3");
@@ -159,6 +172,7 @@ pub fn walk(s: &SessionScenario, profile: Profile) -> Vec<Step> {
                     }
                     if call.abort.is_lifecycle() {
                         state.dispose(s.session.listed);
+                        state.disposed_in_a_call = true;
                         carried = false;
                     }
                     Step {
@@ -208,6 +222,7 @@ fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
             state.installed = true;
             if state.preset_by == Some("AR-DISPOSE-1") && state.preset != Preset::Auto {
                 state.preset_by = Some("AR-INSTALL-1");
+                state.disposed_in_a_call = false;
             }
             state.consecutive_failures = 0;
             (None, "AR-INSTALL-1")
@@ -225,6 +240,7 @@ fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
             // is not `ask` already (a knob is written only when it changes).
             state.preset = Preset::Auto;
             state.preset_by = Some("AR-SCOPE-5");
+            state.disposed_in_a_call = false;
             if state.policy.effective() != ApprovalPolicy::Ask {
                 state.policy.override_ = Some(ApprovalPolicy::Ask);
             }

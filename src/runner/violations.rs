@@ -204,8 +204,8 @@ fn reviewed_or_not(d: &Difference, item: &[&Difference]) -> bool {
 
 /// The clause a difference's own member breaks: for one side reviewing a call the other did not,
 /// the item of its session that decided the call's preset, where one did
-/// ([`session::PRESET_DECIDED_BY`]: a selection of Auto, a disposal, an installation after a
-/// disposal moved it), else, where the reference
+/// ([`session::PRESET_DECIDED_BY`]: a selection of Auto, a disposal, a call during which the
+/// integration was disposed of, an installation after a disposal moved it), else, where the reference
 /// reviewed it, the clause that requires the review ([`review::REVIEWED_BY`]), and where it did
 /// not, the clause by which it passed through (the first it cites); for a trace holding the
 /// reference's events in another order, AR-ORDER-1 ([`reordered`]); for a text worded otherwise,

@@ -255,6 +255,7 @@ pub fn check(row: &LifecycleRow, p: &Point) -> Result<(), String> {
         installed: p.installed,
         consecutive_failures: COUNT_BEFORE,
         preset_by: None,
+        disposed_in_a_call: false,
     };
     let reported = state.apply(&p.event, p.listed);
     let mut problems = Vec::new();

@@ -15,6 +15,9 @@ pub(super) struct Carry {
     /// What a lifecycle event item does to the session and reports, given whether disposal finds
     /// it listed: the reference's [`State::apply`] unless the mistake is in an event.
     pub(super) apply: fn(&mut State, &Event, bool) -> EventOutcome,
+    /// Whether a call at a lifecycle abort point leaves the integration disposed of for the items
+    /// after it (AR-SESSION-2).
+    pub(super) disposes: bool,
 }
 
 /// The reference's carried state, nothing changed.
@@ -23,6 +26,7 @@ pub(super) const CARRY: Carry = Carry {
     count: |_, _, n| n,
     selects: true,
     apply: State::apply,
+    disposes: true,
 };
 
 /// A session decided item by item as [`session::walk`] does, carrying the state with `m`'s
@@ -43,7 +47,7 @@ pub(super) fn carried(s: &SessionScenario, profile: Profile, m: &Carry) -> Vec<S
                         o.review.consecutive_failures = Some(n);
                         state.consecutive_failures = n;
                     }
-                    if c.abort.is_lifecycle() {
+                    if c.abort.is_lifecycle() && m.disposes {
                         let dispose = Event {
                             event: EventKind::Dispose,
                             reselect: false,
@@ -236,6 +240,36 @@ fn a_session_reported_up_to_its_disposal_is_found_at_decision() {
         &Profile::all(),
         Severity::Decision,
         SESSION_CASES,
+    );
+}
+
+/// A harness that decides a call at a lifecycle abort point as the reference does, disposal and
+/// all, but forgets afterwards that the integration was disposed of during it: the items after
+/// it find the integration installed and the session where it was (AR-SESSION-2: such a call
+/// leaves the integration disposed of for the items after it). A later call in a session
+/// disposal moved is reviewed where it must pass through under `never`, so a later check's
+/// question reaches a human whose allow runs the body where the approval service answers by
+/// itself: BOUNDS, from either kind of case (SES-12; generated sessions meet it in the CI's
+/// 20,000 cases, not in 3,000). Whether the later call is reviewed at all rests on the state the
+/// call before it left, so the run leads with AR-SESSION-2.
+#[test]
+fn a_disposal_during_a_call_forgotten_is_found_at_bounds() {
+    let plant = Planted::carrying("a disposal during a call forgotten", |s, p| {
+        carried(
+            s,
+            p,
+            &Carry {
+                disposes: false,
+                ..CARRY
+            },
+        )
+    });
+    found_leading(
+        plant,
+        "AR-SESSION-2",
+        &Profile::all(),
+        Severity::Bounds,
+        autoreview::requirements::GENERATED,
     );
 }
 
