@@ -75,6 +75,53 @@ fn proves(p: &PlantedDefect, clause: &str) -> Option<String> {
         })
 }
 
+/// Clauses that say which other clauses apply at one point of a call and require nothing beyond
+/// them, each with the clauses it applies (as the baseline names them; a profile that replaces
+/// one applies what replaces it). AR-CANCEL-2: when the integration is being disposed before a
+/// call starts, disposal has moved a listed session (AR-DISPOSE-2) and a call still in scope is
+/// refused admission (AR-ADMIT-1) and cancelled (AR-ADMIT-2). A gate breaks such a clause only by
+/// breaking one it applies, on the same cases, with the same outcome, so no case can lead with
+/// it: the plants of the clauses it applies prove it, and it needs one for each.
+pub const APPLIES: &[(&str, &[&str])] =
+    &[("AR-CANCEL-2", &["AR-DISPOSE-2", "AR-ADMIT-1", "AR-ADMIT-2"])];
+
+/// The clauses `clause` applies in `profile` ([`APPLIES`]), each as the profile holds it.
+pub fn applied(clause: &str, profile: Profile) -> Option<Vec<String>> {
+    let (_, applied) = APPLIES.iter().find(|(id, _)| *id == clause)?;
+    let replaces = &profile.spec().replaces;
+    Some(
+        applied
+            .iter()
+            .map(|c| replaces.get(*c).cloned().unwrap_or_else(|| (*c).to_owned()))
+            .collect(),
+    )
+}
+
+/// The planted defects of `profile` among `all` that prove `clause`: those that lead with it or
+/// with a template of its table ([`proves`]); for a clause that applies others ([`APPLIES`]),
+/// those that prove each clause it applies, named with it, when every one of them has one.
+fn proving(all: &[PlantedDefect], clause: &str, profile: Profile) -> Vec<String> {
+    let of = |clause: &str| -> Vec<String> {
+        all.iter()
+            .filter(|p| p.profile == profile.as_str())
+            .filter_map(|p| proves(p, clause))
+            .collect()
+    };
+    let own = of(clause);
+    let Some(applied) = applied(clause, profile).filter(|_| own.is_empty()) else {
+        return own;
+    };
+    let mut out = Vec::new();
+    for c in &applied {
+        let plants = of(c);
+        if plants.is_empty() {
+            return Vec::new();
+        }
+        out.extend(plants.into_iter().map(|p| format!("{p} (through {c})")));
+    }
+    out
+}
+
 /// Every planted defect of `tests/planted.json`.
 pub fn planted() -> Vec<PlantedDefect> {
     serde_json::from_str::<PlantedFile>(PLANTED)
@@ -296,11 +343,7 @@ pub fn trace(profile: Profile, count: usize, seed: u64) -> Result<Trace, crate::
             level: level_of(&clause, profile, &musts),
             fixed: fixed.get(&clause).cloned().unwrap_or_default(),
             generated: reach.get(&clause).copied().unwrap_or(0),
-            planted: planted
-                .iter()
-                .filter(|p| p.profile == profile.as_str())
-                .filter_map(|p| proves(p, &clause))
-                .collect(),
+            planted: proving(&planted, &clause, profile),
             clause,
         })
         .collect();
@@ -339,5 +382,67 @@ mod tests {
             Some("worded its own way")
         );
         assert_eq!(proves(&plant("AR-SCOPE-1"), "AR-MSG-5"), None);
+    }
+
+    /// A clause that applies others is proved by plants of each clause it applies, named with
+    /// it, and by none while one of them has no plant; in the resilient profile AR-DISPOSE-2's
+    /// part is AR-RES-DISPOSE-1's, which replaces it.
+    #[test]
+    fn a_clause_that_applies_others_needs_a_plant_of_each() {
+        let plant = |clause: &str, profile: &str| PlantedDefect {
+            defect: format!("breaks {clause}"),
+            clause: clause.into(),
+            profile: profile.into(),
+            severity: "SAFETY".into(),
+            test: "t".into(),
+        };
+        let some = [
+            plant("AR-ADMIT-1", "baseline"),
+            plant("AR-ADMIT-2", "baseline"),
+        ];
+        assert!(proving(&some, "AR-CANCEL-2", Profile::BASELINE).is_empty());
+        let all = [
+            plant("AR-ADMIT-1", "baseline"),
+            plant("AR-ADMIT-2", "baseline"),
+            plant("AR-DISPOSE-2", "baseline"),
+            plant("AR-RES-DISPOSE-1", "resilient"),
+            plant("AR-ADMIT-1", "resilient"),
+            plant("AR-ADMIT-2", "resilient"),
+        ];
+        assert_eq!(
+            proving(&all, "AR-CANCEL-2", Profile::BASELINE),
+            [
+                "breaks AR-DISPOSE-2 (through AR-DISPOSE-2)",
+                "breaks AR-ADMIT-1 (through AR-ADMIT-1)",
+                "breaks AR-ADMIT-2 (through AR-ADMIT-2)",
+            ]
+        );
+        assert_eq!(
+            proving(&all, "AR-CANCEL-2", Profile::RESILIENT)[0],
+            "breaks AR-RES-DISPOSE-1 (through AR-RES-DISPOSE-1)"
+        );
+        // A plant of the clause itself is its proof.
+        let own = [plant("AR-CANCEL-2", "baseline")];
+        assert_eq!(
+            proving(&own, "AR-CANCEL-2", Profile::BASELINE),
+            ["breaks AR-CANCEL-2"]
+        );
+    }
+
+    /// Each clause that applies others names, in its own text, every clause it applies, and
+    /// each of them is a clause of every shipped profile (or replaced in it by one that is).
+    #[test]
+    fn each_applying_clause_names_what_it_applies() {
+        for (clause, applied) in APPLIES {
+            let text = crate::spec::clause_text(clause).unwrap();
+            for c in *applied {
+                assert!(text.contains(c), "{clause} does not name {c}: {text}");
+            }
+            for profile in Profile::all() {
+                for c in super::applied(clause, profile).unwrap() {
+                    assert!(profile.has_clause(&c), "{profile}: {clause} applies {c}");
+                }
+            }
+        }
     }
 }

@@ -20,6 +20,14 @@ fn defined_on(line: &str) -> Option<&str> {
     is_clause_id(id).then_some(id)
 }
 
+/// The paragraph that defines `id`, from its opening line to the next blank line.
+pub fn clause_text(id: &str) -> Option<&'static str> {
+    let open = format!("**{id}.**");
+    let start = TEXT.find(&open)?;
+    let rest = &TEXT[start..];
+    Some(rest.split("\n\n").next().unwrap_or(rest))
+}
+
 /// One chapter of the specification (`## 3. The review`) and the clauses it defines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chapter {

@@ -284,9 +284,12 @@ fn a_gate_whose_installation_moves_sessions_back_to_auto_is_found_at_bounds() {
 /// one was recorded, is the effective policy): under an override of `never` and a default of
 /// `ask`, a question that must be rejected without a prompt reaches a human, whose allow runs the
 /// body where the spec asks nobody: BOUNDS, from either kind of case. Its run leads with
-/// AR-APPROVAL-2 today (attribution): on each case it fails, an approval service that asks under
-/// `never` (the plant of AR-APPROVAL-2) fails alike, so no one case tells the two apart; only
-/// the cases each passes do.
+/// AR-APPROVAL-2, and rightly: on each case it fails at BOUNDS, an approval service that asks
+/// under `never` (the plant of AR-APPROVAL-2) comes to the same outcome, so no one case can say
+/// which mistake was made (only the cases each passes do). AR-CONV-5 is not among its
+/// violations: where an override was recorded, the reference cites the rules that used the
+/// policy (AR-APPROVAL-2, AR-DECIDE-2), not the one that chose it, as a gate that asks under
+/// `never` breaks those alone.
 #[test]
 fn a_gate_that_prefers_the_deployment_default_to_the_override_is_found_at_bounds() {
     let mut plant = Planted::reading("the deployment default over the override", |s| {
@@ -294,8 +297,9 @@ fn a_gate_that_prefers_the_deployment_default_to_the_override_is_found_at_bounds
             s.policy.override_ = Some(s.policy.default);
         }
     });
+    let mut like = super::rules::never_read_as_ask().leading("AR-APPROVAL-2");
     for profile in Profile::all() {
-        // leads with AR-APPROVAL-2 today (attribution)
         found_at(&mut plant, profile, Severity::Bounds, READER_CASES);
+        headlined_as(&mut plant, None, &mut like, profile);
     }
 }

@@ -328,6 +328,61 @@ fn found_leading(
     }
 }
 
+/// Asserts that no fixed case of `profile` tells `plant` from `like`, the plant of another clause,
+/// where the headline is decided: on every case `plant` fails at its worst severity, `like` comes
+/// to the very same outcome, so the run's first violation, `like`'s clause, is as true of `plant`
+/// as of `like`, and no one case can say which of the two mistakes a gate made. The clause
+/// `plant` breaks, `own`, where given, is still among the run's violations.
+fn headlined_as(plant: &mut Planted, own: Option<&str>, like: &mut Planted, profile: Profile) {
+    let all = cases::all(profile).unwrap();
+    let report = runner::run(
+        plant,
+        &all,
+        profile,
+        Oracle::Reference,
+        &Expected::none(),
+        &mut |_, _| {},
+    );
+    let violations = runner::violations::of(&report.results, &[]);
+    let worst = worst(report.results.iter().map(|r| &r.verdict)).expect("the plant is found");
+    assert_eq!(
+        violations.first().map(|v| v.clause.as_str()),
+        like.lead,
+        "{} under {profile}: the run's first violation",
+        plant.name
+    );
+    assert!(
+        own.is_none_or(|own| violations.iter().any(|v| v.clause == own)),
+        "{} under {profile}: {own:?} is not among {:?}",
+        plant.name,
+        violations.iter().map(|v| &v.clause).collect::<Vec<_>>()
+    );
+    let mut compared = 0;
+    for r in report
+        .results
+        .iter()
+        .filter(|r| r.verdict.worst() == Some(worst))
+    {
+        let case = all.iter().find(|c| c.id == r.id).unwrap();
+        let ask = || Ask {
+            input: &case.scenario,
+            profile,
+            next: None,
+        };
+        let out = |imp: &mut Planted| serde_json::to_value(imp.decide(ask()).unwrap()).unwrap();
+        assert_eq!(
+            out(plant),
+            out(like),
+            "{} under {profile}: {} tells it from {}",
+            plant.name,
+            r.id,
+            like.name
+        );
+        compared += 1;
+    }
+    assert!(compared > 0, "{} under {profile}", plant.name);
+}
+
 /// Asserts that `plant` is found at SAFETY by the fixed cases of `profile` and by
 /// [`READER_CASES`] generated ones.
 fn found_at_safety(mut plant: Planted, profile: Profile) {

@@ -90,18 +90,22 @@ fn a_resilient_gate_that_denies_failures_under_ask_is_found_at_decision() {
     );
 }
 
+/// The approval service that asks under `never`, below.
+pub(crate) fn never_read_as_ask() -> Planted {
+    use autoreview::scenario::ApprovalPolicy;
+    Planted::reading("never read as ask", |s| {
+        if s.policy.override_ == Some(ApprovalPolicy::Never) {
+            s.policy.override_ = Some(ApprovalPolicy::Ask);
+        }
+    })
+}
+
 /// An approval service that asks the human under the policy `never` (AR-APPROVAL-2: rejected
 /// without a prompt): the human's allow runs a body where the spec asks nobody: BOUNDS.
 #[test]
 fn an_approval_service_that_asks_under_never_is_found_at_bounds() {
-    use autoreview::scenario::ApprovalPolicy;
-    let plant = Planted::reading("never read as ask", |s| {
-        if s.policy.override_ == Some(ApprovalPolicy::Never) {
-            s.policy.override_ = Some(ApprovalPolicy::Ask);
-        }
-    });
     found_leading(
-        plant,
+        never_read_as_ask(),
         "AR-APPROVAL-2",
         &Profile::all(),
         Severity::Bounds,

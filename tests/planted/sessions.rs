@@ -169,11 +169,9 @@ fn disposal_that_moves_an_unlisted_session_is_found_at_safety() {
     );
 }
 
-/// A gate that ignores a selection of Auto (AR-SCOPE-5): a session under another preset stays
-/// out of Auto, so a call the reviewer denies passes through and its body runs: SAFETY.
-#[test]
-fn an_ignored_selection_of_auto_is_found_at_safety() {
-    let plant = Planted::carrying("a selection of Auto is ignored", |s, p| {
+/// The gate that ignores a selection of Auto, below.
+fn ignored_selection() -> Planted {
+    Planted::carrying("a selection of Auto is ignored", |s, p| {
         carried(
             s,
             p,
@@ -182,9 +180,15 @@ fn an_ignored_selection_of_auto_is_found_at_safety() {
                 ..CARRY
             },
         )
-    });
+    })
+}
+
+/// A gate that ignores a selection of Auto (AR-SCOPE-5): a session under another preset stays
+/// out of Auto, so a call the reviewer denies passes through and its body runs: SAFETY.
+#[test]
+fn an_ignored_selection_of_auto_is_found_at_safety() {
     found_leading(
-        plant,
+        ignored_selection(),
         "AR-SCOPE-5",
         &Profile::all(),
         Severity::Safety,
@@ -303,11 +307,11 @@ fn a_count_not_carried_from_call_to_call_is_found_at_text() {
 /// state, not in the state the items before it left (AR-SESSION-2): a session the user moved to
 /// Auto, or disposal moved out of it, is reviewed or passed through as it was at the start, and a
 /// call that must be reviewed passes through to downstream's allow: SAFETY, from either kind of
-/// case. Its run leads with AR-SCOPE-5 (attribution): a call reviewed or not is attributed to the
-/// item that decided its preset, and AR-SESSION-2 is cited after AR-SESSION-1 for the item alone.
-/// No case tells this gate from one that ignores a selection of Auto (the plant above): a body
-/// runs that must not only where a selection moved the session into Auto, and there both gates
-/// come to the same outcome, so that a SAFETY lead of AR-SESSION-2 would take that plant's too.
+/// case. Its run leads with AR-SCOPE-5, and rightly: a body runs that must not only where a
+/// selection moved the session into Auto, and on each such case a gate that ignores a selection of
+/// Auto (the plant above) comes to the same outcome, so no case can say which mistake was made; a
+/// SAFETY lead of AR-SESSION-2 would take that plant's too. AR-SESSION-2 is among its violations,
+/// where disposal moved a session out of Auto.
 #[test]
 fn a_session_decided_from_its_start_is_found_at_safety() {
     let mut plant = Planted::carrying("each call decided in the starting state", |s, p| {
@@ -321,9 +325,10 @@ fn a_session_decided_from_its_start_is_found_at_safety() {
         }
         steps
     });
+    let mut like = ignored_selection().leading("AR-SCOPE-5");
     for profile in Profile::all() {
-        // leads with AR-SCOPE-5 (attribution)
         found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
+        headlined_as(&mut plant, Some("AR-SESSION-2"), &mut like, profile);
     }
 }
 
