@@ -93,17 +93,29 @@ impl std::fmt::Display for Capability {
 /// takes. An adapter has the observables its `hello` lists under `observes` and every capability
 /// but those it lists under `lacks`; the reference engine has everything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Capabilities(u8);
+pub struct Capabilities(u32);
+
+/// How many observables there are: the capabilities' bits come after theirs.
+const OBSERVABLES: u32 = Observable::ALL.len() as u32;
+
+/// How many needs a set can hold: every observable and every capability, one bit each.
+const NEEDS: u32 = OBSERVABLES + Capability::ALL.len() as u32;
+
+// A set holds one bit for each need.
+const _: () = assert!(NEEDS <= u32::BITS, "a set of needs is a u32");
+
+/// The bits of every observable.
+const OBSERVABLE_BITS: u32 = (1 << OBSERVABLES) - 1;
 
 impl Capabilities {
     /// Nothing: what an input needs when protocol 1 and any framework can decide it.
     pub const NONE: Capabilities = Capabilities(0);
 
     /// Everything: the reference engine.
-    pub const ALL: Capabilities = Capabilities(0b11_1111);
+    pub const ALL: Capabilities = Capabilities((1 << NEEDS) - 1);
 
     /// A protocol-1 adapter's: no observable, every capability.
-    pub const PROTOCOL_1: Capabilities = Capabilities(0b11_1000);
+    pub const PROTOCOL_1: Capabilities = Capabilities(Capabilities::ALL.0 & !OBSERVABLE_BITS);
 
     /// What an adapter's `hello` says it has: the observables under `observes` and every
     /// capability not under `lacks`. Both lists belong to protocol 2 (absent: none) and hold only
@@ -213,8 +225,7 @@ impl Capabilities {
     /// What of `needs` this set does not have, observables first; empty when an input needing
     /// `needs` applies.
     pub fn missing(self, needs: Capabilities) -> Vec<Need> {
-        Need::ALL
-            .into_iter()
+        Need::all()
             .filter(|n| needs.has(*n) && !self.has(*n))
             .collect()
     }
@@ -351,25 +362,24 @@ pub enum Need {
 
 impl Need {
     /// Every observable, then every capability.
-    pub const ALL: [Need; 6] = [
-        Need::Observable(Observable::Sessions),
-        Need::Observable(Observable::Requests),
-        Need::Observable(Observable::SessionLog),
-        Need::Capability(Capability::DenyReason),
-        Need::Capability(Capability::AskReason),
-        Need::Capability(Capability::AbortSignal),
-    ];
+    pub fn all() -> impl Iterator<Item = Need> {
+        Observable::ALL
+            .into_iter()
+            .map(Need::Observable)
+            .chain(Capability::ALL.into_iter().map(Need::Capability))
+    }
 
     /// The observable or capability a `hello` names `name`.
     pub fn named(name: &str) -> Option<Need> {
-        Need::ALL.into_iter().find(|n| n.as_str() == name)
+        Need::all().find(|n| n.as_str() == name)
     }
 
-    /// Its place in a [`Capabilities`] set.
-    fn bit(self) -> u8 {
+    /// Its place in a [`Capabilities`] set: the observables' bits first, in [`Observable::ALL`]
+    /// order, then the capabilities'.
+    fn bit(self) -> u32 {
         match self {
-            Need::Observable(o) => 1 << o as u8,
-            Need::Capability(c) => 1 << (3 + c as u8),
+            Need::Observable(o) => 1 << o as u32,
+            Need::Capability(c) => 1 << (OBSERVABLES + c as u32),
         }
     }
 
@@ -429,6 +439,27 @@ mod tests {
             let v1 =
                 Capabilities::from_hello(1, observes.as_deref(), lacks.as_deref()).unwrap_err();
             assert!(v1.contains("protocol 1"), "{v1}");
+        }
+    }
+
+    /// Each observable and capability has a bit of its own, in the order of their lists, and the
+    /// named sets are made of them: everything, and a protocol-1 adapter's (every capability, no
+    /// observable). A new observable or capability needs nothing but its place in its list.
+    #[test]
+    fn each_need_has_a_bit_of_its_own() {
+        let all: Vec<Need> = Need::all().collect();
+        assert_eq!(all.len(), NEEDS as usize);
+        let bits: std::collections::BTreeSet<u32> = all.iter().map(|n| n.bit()).collect();
+        assert_eq!(bits.len(), all.len(), "two needs share a bit");
+        assert_eq!(Capabilities::of(&all), Capabilities::ALL);
+        for n in all {
+            assert!(Capabilities::ALL.has(n), "{n}");
+            assert_eq!(
+                Capabilities::PROTOCOL_1.has(n),
+                matches!(n, Need::Capability(_)),
+                "{n}"
+            );
+            assert_eq!(Need::named(n.as_str()), Some(n));
         }
     }
 
