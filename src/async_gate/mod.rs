@@ -537,11 +537,7 @@ impl<C: ReviewerClient> AutoReview<C> {
                 || self.config.on_failure == OnFailure::Deny)
                 .then(|| {
                     let failed = compose::failed(name, f, hint.as_ref().map(|h| &h.0), true);
-                    if self.config.on_failure == OnFailure::Deny {
-                        failed
-                    } else {
-                        compose::never_by(failed, &policy)
-                    }
+                    compose::failure_denied(failed, &policy, self.config.on_failure)
                 }),
         };
         let final_deny = |reason: &Option<String>| match rules {

@@ -193,6 +193,28 @@ pub fn never_by(decided: Decided, policy: &crate::scenario::Policy) -> Decided {
     decided
 }
 
+/// `decided`, a failure denied before downstream, as the effective policy and `on_failure`
+/// route it (AR-RES-FAIL-3): where the policy is `ask`, `on_failure: deny` is what denied it, a
+/// configured value other than the default (`ask`, which asks about the failure), so AR-RES-CONFIG-1
+/// is cited first for its kind (the gate reads the value, never the default in its place); under
+/// `never`, the policy denies it whatever `on_failure` says ([`never_by`]).
+pub fn failure_denied(
+    decided: Decided,
+    policy: &crate::scenario::Policy,
+    on_failure: crate::scenario::OnFailure,
+) -> Decided {
+    let never = policy.effective() == crate::scenario::ApprovalPolicy::Never;
+    match (never, on_failure) {
+        (false, crate::scenario::OnFailure::Deny) => {
+            let mut decided = decided;
+            decided.cited.cite_first("", "AR-RES-CONFIG-1");
+            decided
+        }
+        (true, crate::scenario::OnFailure::Ask) => never_by(decided, policy),
+        _ => decided,
+    }
+}
+
 /// The ask about the gate's objection, decided `because` the rule that routed the objection
 /// there (AR-DECIDE-5 for a denial, AR-RES-FAIL-2 for a failure, [`failure_not_denial`]).
 pub fn asked_because(asked: Decided, because: &'static str) -> Decided {

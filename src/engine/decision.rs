@@ -89,11 +89,7 @@ fn resilient(run: &mut Run<'_>, settled: Settled, hint: Option<(Text, Text)>) ->
         Settled::Failed(failure) => {
             if never || s.config.on_failure == OnFailure::Deny {
                 let failed = compose::failed(name, &failure, hint.as_ref().map(|h| &h.0), true);
-                return if s.config.on_failure == OnFailure::Deny {
-                    failed
-                } else {
-                    compose::never_by(failed, &s.policy)
-                };
+                return compose::failure_denied(failed, &s.policy, s.config.on_failure);
             }
             (Some(compose::failure_ask(name, &failure)), "AR-RES-FAIL-2")
         }

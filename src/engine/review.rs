@@ -215,11 +215,42 @@ impl Review {
         by
     }
 
+    /// Whether the review ended on a configured repair or retry budget below the default
+    /// (AR-RES-CONFIG-1): its last failure would have earned a request under the default budget,
+    /// and no signal ended it, so the configured value alone, read and not replaced by the
+    /// default, is what made no further request.
+    pub fn ended_on_a_configured_budget(&self, profile: Profile) -> bool {
+        if profile.asks_again() != AsksAgain::RepairAndRetry
+            || self.signal_ended
+            || self.stopped_by_signal
+        {
+            return false;
+        }
+        let Settlement::Failed(last) = &self.settlement else {
+            return false;
+        };
+        let default = crate::scenario::Config::default();
+        let by_default = match last.class {
+            FailureClass::Protocol => default.repair_attempts,
+            FailureClass::Transport => default.transport_retries,
+            _ => return false,
+        };
+        let earned = self
+            .requests
+            .iter()
+            .filter(|r| r.failed.as_ref().is_some_and(|f| f.class == last.class))
+            .count() as u32;
+        earned < by_default
+    }
+
     /// Cites the clauses behind the review's members of the outcome (`/review/…`, and the
     /// review's part of `/trace`).
     pub fn cite(&self, profile: Profile, c: &mut Citations) {
         let attempts = self.attempts_by(profile);
         c.cite_all("/review/attempts", &attempts);
+        if self.ended_on_a_configured_budget(profile) {
+            c.cite_first("/review/attempts", "AR-RES-CONFIG-1");
+        }
         if self.stopped_by_signal {
             c.cite_first("/review/attempts", "AR-RES-RETRY-5");
         }

@@ -18,15 +18,59 @@ fn a_gate_that_repairs_once_too_often_is_found_at_bounds() {
     found_at_bounds(plant.leading("AR-RES-RETRY-1"), Profile::RESILIENT);
 }
 
-/// A resilient gate that asks the human after a failed review even under `on_failure: deny`
-/// (AR-RES-FAIL-3): when the human allows, the body runs where the reference denies, on a
-/// human's allow where the spec asks nobody: BOUNDS.
+/// A resilient gate that reads `on_failure` under another name and so always uses its default,
+/// `ask` (AR-RES-CONFIG-1: a value is never silently replaced by the default): it asks the human
+/// after a failed review under `on_failure: deny`, and when the human allows, the body runs where
+/// the reference denies, on a human's allow where the spec asks nobody: BOUNDS.
 #[test]
 fn a_gate_that_asks_where_it_must_fail_closed_is_found_at_bounds() {
     let plant = Planted::reading("on_failure: deny read as ask", |s| {
         s.config.on_failure = autoreview::scenario::OnFailure::Ask;
     });
-    found_at_bounds(plant.leading("AR-RES-FAIL-3"), Profile::RESILIENT);
+    found_at_bounds(plant.leading("AR-RES-CONFIG-1"), Profile::RESILIENT);
+}
+
+/// A resilient gate that routes a failed review by `on_failure` alone and never looks at the
+/// policy for it (AR-RES-FAIL-3: under the effective policy `never` the gate denies a failure
+/// before consulting downstream, so a delegated child still fails closed): under `never` with
+/// `on_failure: ask` it consults downstream and asks about the failure, and the approval
+/// service, under `never`, rejects the question without a prompt. No body runs that the
+/// reference stops, but the call is decided otherwise: DECISION.
+#[test]
+fn a_gate_that_asks_about_a_failure_under_never_is_found_at_decision() {
+    let plant = Planted::deciding("a failure asked about under never", |s, p| {
+        use autoreview::scenario::{ApprovalAnswer, ApprovalPolicy, OnFailure, Policy};
+        let o = engine::decide(s, p);
+        if o.review.failure.is_none()
+            || s.policy.effective() != ApprovalPolicy::Never
+            || s.config.on_failure != OnFailure::Ask
+        {
+            return o;
+        }
+        // The gate routes the failure as under `ask`; the approval service still reads `never`.
+        let mut asked = s.clone();
+        asked.policy = Policy {
+            override_: Some(ApprovalPolicy::Ask),
+            default: s.policy.default,
+        };
+        if asked.approval != ApprovalAnswer::Throws {
+            asked.approval = ApprovalAnswer::Rejected;
+        }
+        let mut a = engine::decide(&asked, p);
+        if let Some(approval) = &mut a.approval
+            && approval.answer == ApprovalAnswer::Rejected
+        {
+            approval.prompted = false;
+        }
+        a
+    });
+    found_leading(
+        plant,
+        "AR-RES-FAIL-3",
+        &[Profile::RESILIENT],
+        Severity::Decision,
+        READER_CASES,
+    );
 }
 
 /// A resilient gate that matches the message patterns of AR-REVIEW-7 against the provider's code
@@ -336,13 +380,13 @@ fn a_gate_that_reads_a_failure_as_a_denial_is_found_at_bounds() {
 /// a request the spec does not make: BOUNDS.
 #[test]
 fn a_gate_that_misreads_the_repair_budget_as_its_default_is_found_at_bounds() {
-    let mut plant = Planted::reading("repair_attempts read as the default", |s| {
+    let plant = Planted::reading("repair_attempts read as the default", |s| {
         s.config.repair_attempts = 1;
     });
-    // leads with AR-RES-RETRY-1 today (attribution): AR-RES-CONFIG-1 is cited by no member.
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
+    found_leading(
+        plant,
+        "AR-RES-CONFIG-1",
+        &[Profile::RESILIENT],
         Severity::Bounds,
         READER_CASES,
     );
