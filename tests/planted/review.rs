@@ -364,8 +364,10 @@ fn a_gate_that_reads_a_failure_as_a_denial_is_found_at_bounds() {
             }
         }
     });
-    // leads with AR-REVIEW-7 today (attribution): the review's failure member cites the rule
-    // that classed the failure, and AR-RES-FAIL-1 is cited by no member.
+    // leads with AR-REVIEW-7 (a thrown value, at BOUNDS; a quota finish, AR-TOL-1): the plant's
+    // first difference is the review's failure, which it records as none, and what decided that
+    // the review failed is the rule that failed it, not AR-RES-FAIL-1, which routes and words a
+    // failure once it is one ([`a_gate_that_words_a_failure_as_a_denial_is_found_at_text`]).
     found_at(
         &mut plant,
         Profile::RESILIENT,
