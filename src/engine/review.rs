@@ -810,18 +810,26 @@ pub fn failure_of(e: &ReplyError, profile: Profile) -> FailureNote {
 }
 
 /// The tolerant reader's clauses that read a decision from a reply the strict reader refuses
-/// (chapter 10 in place of AR-PARSE-1..4): empty under the strict reader, and for a reply both
-/// read.
+/// (chapter 10 in place of AR-PARSE-1..4), and AR-TOL-5 first where braces inside a string
+/// decided the spans the candidate was found among: empty under the strict reader, and for a
+/// reply both read where no brace in a string did.
 pub fn tolerated(reply: &Reply<'_>, profile: Profile) -> Vec<&'static str> {
     if profile.reader() == Reader::Strict {
         return Vec::new();
     }
-    match parse::strict::read(reply) {
+    let mut by = match parse::strict::read(reply) {
         Ok(_) => Vec::new(),
         Err(ReplyError::AfterFinish | ReplyError::Blocks) => vec!["AR-TOL-2"],
         Err(ReplyError::InvalidJson(_) | ReplyError::NotObject) => vec!["AR-TOL-4", "AR-TOL-5"],
         Err(e) => vec![e.clause(profile)],
+    };
+    // Where braces inside a string would have ended a span elsewhere or left it open, the scan's
+    // string tracking (AR-TOL-5) is what found the candidate the decision was read from.
+    if parse::scan::braces_in_strings_decide(&parse::tolerant::text_blocks(reply).concat()) {
+        by.retain(|c| *c != "AR-TOL-5");
+        by.insert(0, "AR-TOL-5");
     }
+    by
 }
 
 /// Why a raw reply, as `autoreview parse` reads it, has no verdict: the input is not what was

@@ -196,12 +196,13 @@ fn value_at(r: &mut Rng, depth: u32) -> Value {
     }
 }
 
-/// A reviewer reason: plain, multi-line, non-ASCII, or containing JSON punctuation.
+/// A reviewer reason: plain, multi-line with a brace that nothing closes (which the candidate
+/// scan must pass over inside the string, AR-TOL-5), non-ASCII, or containing JSON punctuation.
 pub fn reason(r: &mut Rng) -> String {
     match r.below(4) {
         0 => r.string(0, 24, lower_or_space),
         1 => r.string(0, 16, printable),
-        2 => "line one\n  line two  ".to_owned(),
+        2 => "line one {\n  line two  ".to_owned(),
         _ => "{\"risk\":\"low\",\"decision\":\"allow\"}".to_owned(),
     }
 }

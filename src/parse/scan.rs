@@ -36,6 +36,40 @@ pub fn top_level_objects(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
+/// Whether braces inside strings decide where the spans of `text` lie (AR-TOL-5: inside a span,
+/// braces in strings do not count): a pass that counted every brace, in strings too, would find
+/// other spans than [`top_level_objects`] does.
+pub fn braces_in_strings_decide(text: &str) -> bool {
+    // Without a quote after the first brace, no brace stands in a string.
+    let quoted = text.find('{').is_some_and(|at| text[at..].contains('"'));
+    quoted && top_level_objects(text) != spans_counting_every_brace(text)
+}
+
+/// The balanced top-level brace spans of `text` as a pass finds them that counts every brace and
+/// tracks no string.
+fn spans_counting_every_brace(text: &str) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'{' => {
+                if depth == 0 {
+                    start = i;
+                }
+                depth += 1;
+            }
+            b'}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    spans.push(start..i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    spans
+}
+
 /// The end (exclusive) of the balanced object that opens at `start`, or `None` when the text ends
 /// first.
 fn span_end(bytes: &[u8], start: usize) -> Option<usize> {
@@ -141,6 +175,22 @@ mod tests {
         );
         assert_eq!(spans("{ never closed {\"a\":1}"), Vec::<&str>::new());
         assert_eq!(spans("}} {} {"), vec!["{}"]);
+    }
+
+    /// Braces in a string decide the spans only where counting them would end a span elsewhere
+    /// or leave it open.
+    #[test]
+    fn braces_in_strings_decide_only_where_counting_them_moves_a_span() {
+        for (text, decide) in [
+            (r#"{"risk":"high","decision":"deny"}"#, false),
+            (r#"{"reason":"{\"a\":1}","decision":"deny"}"#, false),
+            (r#"say "}" {"decision":"deny"}"#, false),
+            (r#"{"reason":"f() {","decision":"deny"}"#, true),
+            (r#"{"reason":"}","decision":"deny"}"#, true),
+            (r#"{"reason":"{"} {"decision":"deny"}"#, true),
+        ] {
+            assert_eq!(braces_in_strings_decide(text), decide, "{text}");
+        }
     }
 
     /// The scan as it was written first, one byte at a time: the block-wise fast paths must find

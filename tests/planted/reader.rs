@@ -401,3 +401,105 @@ fn a_tolerant_reader_that_drops_objects_without_a_decision_is_found_at_safety() 
         READER_CASES,
     );
 }
+
+/// The top-level brace spans of `t` as a reader finds them that counts every brace, in strings
+/// too, and where the first brace still open at the end of the text stands.
+fn spans_counting_every_brace(t: &str) -> (Vec<std::ops::Range<usize>>, Option<usize>) {
+    let mut spans = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, b) in t.bytes().enumerate() {
+        match b {
+            b'{' => {
+                if depth == 0 {
+                    start = i;
+                }
+                depth += 1;
+            }
+            b'}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    spans.push(start..i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    (spans, (depth > 0).then_some(start))
+}
+
+/// `t` as a reader that counts braces in strings finds it, written so that the tolerant reader
+/// finds the same spans in it: a span that parses as a JSON object is kept, one that does not is
+/// written `{decision,}` where it mentions `decision` and `{}` where it does not, and the braces
+/// after one still open at the end are dropped.
+fn braces_in_strings_counted(t: &str) -> String {
+    let (spans, open) = spans_counting_every_brace(t);
+    if spans == autoreview::parse::scan::top_level_objects(t) {
+        return t.to_owned();
+    }
+    let mut out = String::with_capacity(t.len());
+    let mut from = 0;
+    for span in spans {
+        out.push_str(&t[from..span.start]);
+        let text = &t[span.clone()];
+        out.push_str(if autoreview::parse::object::object(text).is_ok() {
+            text
+        } else if text.contains("decision") {
+            "{decision,}"
+        } else {
+            "{}"
+        });
+        from = span.end;
+    }
+    match open {
+        Some(at) => {
+            out.push_str(&t[from..at]);
+            out.push('{');
+            out.extend(t[at + 1..].chars().filter(|c| !matches!(c, '{' | '}')));
+        }
+        None => out.push_str(&t[from..]),
+    }
+    out
+}
+
+/// Rewrites the text every reviewer attempt delivers, its text blocks joined as the tolerant
+/// reader joins them (AR-TOL-2), by `f`; where `f` changes it, the first text block holds it all.
+fn each_joined_text(s: &mut Scenario, f: impl Fn(&str) -> String) {
+    for a in attempts(s) {
+        let texts: Vec<&mut String> = match a {
+            Attempt::Text { text, .. } => vec![text],
+            Attempt::Blocks { blocks, .. } => blocks
+                .iter_mut()
+                .filter(|b| b.kind == BlockKind::Text)
+                .map(|b| &mut b.text)
+                .collect(),
+            _ => continue,
+        };
+        let joined: String = texts.iter().map(|t| t.as_str()).collect();
+        let read = f(&joined);
+        if read != joined {
+            for (i, t) in texts.into_iter().enumerate() {
+                *t = if i == 0 { read.clone() } else { String::new() };
+            }
+        }
+    }
+}
+
+/// A tolerant reader that counts every brace, those inside strings too (AR-TOL-5: inside a span,
+/// strings are tracked and braces in them do not count): a deny whose reason holds a `{` is a
+/// span left open, no decision at all, and the repair request that failure earns reads the allow
+/// the reviewer gives then (RES-36); one whose reason holds a `}` ends early, a malformed span
+/// that mentions `decision`. The body runs on an allow the spec never asks for: BOUNDS.
+#[test]
+fn a_tolerant_reader_that_counts_braces_in_strings_is_found_at_bounds() {
+    let plant = Planted::reading("braces in strings counted", |s| {
+        each_joined_text(s, braces_in_strings_counted)
+    });
+    found_leading(
+        plant,
+        "AR-TOL-5",
+        &[Profile::RESILIENT],
+        Severity::Bounds,
+        READER_CASES,
+    );
+}
