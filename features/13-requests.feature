@@ -150,3 +150,33 @@ Feature: The reviewer requests, as sent
       | route           | temperature | tools | session id | repair |
       | qodercn/qfmodel | 0           | 0     | s-20261021 | false  |
       | qodercn/qfmodel | 0           | 0     | s-20261021 | true   |
+
+  @resilient @F-REQ-11 @AR-REVIEW-3 @AR-REVIEW-12 @AR-RES-CONFIG-1 @AR-RES-RETRY-2
+  Scenario: In the resilient profile, a configured temperature is what every request carries, the repair too
+    Given a session in Auto
+    And the session's id is "s-20261021"
+    And the session's requests go to "qodercn/qfmodel"
+    And the gate is configured with:
+      | temperature | 0.5 |
+    And the reviewer replies with text "<tool_call>list_agents</tool_call>"
+    And then the reviewer allows with risk "low"
+    When the agent calls "pwsh"
+    Then the reviewer requests are:
+      | route           | temperature | tools | session id | repair |
+      | qodercn/qfmodel | 0.5         | 0     | s-20261021 | false  |
+      | qodercn/qfmodel | 0.5         | 0     | s-20261021 | true   |
+    And the tool body runs
+
+  @resilient @F-REQ-12 @AR-REVIEW-3 @AR-REVIEW-12 @AR-RES-CONFIG-1
+  Scenario: In the resilient profile, provider-default leaves the temperature out of the request, for a provider that rejects one
+    Given a session in Auto
+    And the session's id is "s-20261021"
+    And the session's requests go to "qodercn/qfmodel"
+    And the gate is configured with:
+      | temperature | provider-default |
+    And the reviewer allows with risk "low"
+    When the agent calls "pwsh"
+    Then the reviewer requests are:
+      | route           | temperature | tools | session id | repair |
+      | qodercn/qfmodel | null        | 0     | s-20261021 | false  |
+    And the tool body runs

@@ -24,14 +24,18 @@ pub enum Observable {
     Requests,
     /// The session-log facts and the header's working directory (AR-REVIEW-10, AR-REVIEW-11).
     SessionLog,
+    /// A configured reviewer temperature, `config.temperature` (AR-REVIEW-3, AR-RES-CONFIG-1),
+    /// which requests show.
+    Temperature,
 }
 
 impl Observable {
     /// Every observable, in the order reports name them.
-    pub const ALL: [Observable; 3] = [
+    pub const ALL: [Observable; 4] = [
         Observable::Sessions,
         Observable::Requests,
         Observable::SessionLog,
+        Observable::Temperature,
     ];
 
     /// The name a `hello` gives it.
@@ -40,6 +44,7 @@ impl Observable {
             Observable::Sessions => "sessions",
             Observable::Requests => "requests",
             Observable::SessionLog => "session-log",
+            Observable::Temperature => "temperature",
         }
     }
 }
@@ -232,7 +237,8 @@ impl Capabilities {
 
     /// The observables deciding `input` takes beyond protocol 1: a session (`sessions`), a log
     /// fact or a header without a working directory (`session-log`), a session id other than the
-    /// default, which only requests show (`requests`).
+    /// default, which only requests show (`requests`), a temperature other than the default, to
+    /// set up and to see in the requests (`temperature`, `requests`).
     pub fn needed_by(input: &Input) -> Capabilities {
         fn session(s: &Session) -> Capabilities {
             let mut needs = Capabilities::NONE;
@@ -244,9 +250,17 @@ impl Capabilities {
             }
             needs
         }
-        let log = |c: &Scenario| match c.log.is_consistent() {
-            true => Capabilities::NONE,
-            false => Capabilities::of(&[Need::Observable(Observable::SessionLog)]),
+        let log = |c: &Scenario| {
+            let mut needs = match c.log.is_consistent() {
+                true => Capabilities::NONE,
+                false => Capabilities::of(&[Need::Observable(Observable::SessionLog)]),
+            };
+            if !c.config.temperature.is_default() {
+                needs = needs
+                    .with(Need::Observable(Observable::Temperature))
+                    .with(Need::Observable(Observable::Requests));
+            }
+            needs
         };
         match input {
             Input::One(s) => session(&s.session).union(log(s)),
@@ -291,7 +305,8 @@ impl Capabilities {
 
     /// The input without the members an implementation with this set cannot set up, in the
     /// session and in every call: a consistent log and a header with a working directory without
-    /// `session-log`, the default session id (which only requests show) without `requests`. The
+    /// `session-log`, the default session id (which only requests show) without `requests`, the
+    /// default temperature without `temperature`. The
     /// generator draws through it, so that nobody is judged on what they cannot express.
     pub fn restrict(self, mut input: Input) -> Input {
         let session = |s: &mut Session| {
@@ -306,6 +321,9 @@ impl Capabilities {
             session(&mut c.session);
             if !self.observes(Observable::SessionLog) {
                 c.log = LogFact::Consistent;
+            }
+            if !self.observes(Observable::Temperature) {
+                c.config.temperature = Default::default();
             }
         };
         match &mut input {

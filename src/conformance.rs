@@ -454,7 +454,7 @@ mod tests {
             c.review
                 .requests
                 .get_or_insert_with(Vec::new)
-                .push(RequestRecord::sent("p/m", None, true))
+                .push(RequestRecord::sent("p/m", Some(0.into()), None, true))
         });
         m(&|c| c.review.consecutive_failures = Some(9));
         m(&|c| c.trace.push(Event::Body));

@@ -372,11 +372,17 @@ pub struct RequestRecord {
 }
 
 impl RequestRecord {
-    /// A request as both profiles send it: temperature 0 and no tools (AR-REVIEW-3).
-    pub fn sent(route: &str, session_id: Option<&str>, repair: bool) -> RequestRecord {
+    /// A request as the gate sends it: at `temperature` (`None`: left to the provider), with no
+    /// tools (AR-REVIEW-3).
+    pub fn sent(
+        route: &str,
+        temperature: Option<serde_json::Number>,
+        session_id: Option<&str>,
+        repair: bool,
+    ) -> RequestRecord {
         RequestRecord {
             route: route.to_owned(),
-            temperature: Some(0.into()),
+            temperature,
             tools: 0,
             session_id: session_id.map(str::to_owned),
             repair,

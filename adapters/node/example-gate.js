@@ -393,18 +393,19 @@ function readTolerant(chunks, toText = textOf) {
 // ---- The review (chapter 3; AR-RES-SCHEMA/ROUTE/RETRY/NORM/HINT) -----------------------------
 
 /**
- * One reviewer request (AR-REVIEW-3, AR-REVIEW-12): temperature 0, no tools, the review policy
- * (with the repair instruction appended for a repair, AR-RES-RETRY-2), and the session's id when
- * the request is attributed to it (AR-RES-REQUEST-1).
+ * One reviewer request (AR-REVIEW-3, AR-REVIEW-12): at the review's temperature (none at all for
+ * `provider-default`), no tools, the review policy (with the repair instruction appended for a
+ * repair, AR-RES-RETRY-2), and the session's id when the request is attributed to it
+ * (AR-RES-REQUEST-1).
  */
-function reviewRequest(exec, route, signal, { cwd, action, sessionId, repair = false }) {
+function reviewRequest(exec, route, signal, { cwd, action, sessionId, temperature, repair = false }) {
   const text = ['ENVIRONMENT', JSON.stringify({ cwd }), 'PENDING_ACTION', JSON.stringify({ ...action, mode: exec.kind })].join('\n\n');
   return {
     provider: route.provider,
     model: route.model,
     system: repair ? `${REVIEW_POLICY}\n\n${MSG.repairInstruction}` : REVIEW_POLICY,
     messages: [{ role: 'user', content: [{ type: 'text', text }] }],
-    temperature: 0,
+    ...(temperature === 'provider-default' ? {} : { temperature }),
     ...(sessionId === undefined ? {} : { sessionId }),
     signal,
   };
@@ -446,6 +447,8 @@ async function askReviewer(exec, route, env, signal, request, rules) {
   let repairs = again ? config.repair_attempts : 0;
   let retries = again ? config.transport_retries : 0;
   let repair = false;
+  // AR-REVIEW-3, AR-RES-CONFIG-1: the configured temperature where the rules read it, else 0.
+  const temperature = rules.config.includes('temperature') ? (config.temperature ?? 0) : 0;
 
   // AR-RES-RETRY-4: one deadline for all requests, from the first request's start. A request
   // still running then is abandoned (its signal aborts) and no other starts.
@@ -469,7 +472,7 @@ async function askReviewer(exec, route, env, signal, request, rules) {
     for (;;) {
       let failure;
       try {
-        const sent = env.llm.request(reviewRequest(exec, route, requestSignal, { ...request, repair })).catch((thrown) => {
+        const sent = env.llm.request(reviewRequest(exec, route, requestSignal, { ...request, temperature, repair })).catch((thrown) => {
           // AR-REVIEW-5 item 3 / AR-REVIEW-7: a thrown value is always `internal`.
           throw new ReviewFailure('internal', toText(thrown));
         });
@@ -743,7 +746,7 @@ module.exports = {
   classifyErrorFinish,
   // Every value of every rule the gate implements: a profile that recombines them is checked too.
   rules: RULES,
-  observes: ['sessions', 'requests', 'session-log'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature'],
   // The resilient profile's optional features this gate implements (spec/protocol.md).
   features: ['failure-hint', 'failure-class'],
 };

@@ -52,7 +52,7 @@ function rulesFor(rules, what) {
   throw new Error(`${what}: no \`rules\` given: a gate decides by the run's rules, not by a profile's name (${WHERE_RULES_ARE})`);
 }
 /** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
-const OBSERVABLES = ['sessions', 'requests', 'session-log'];
+const OBSERVABLES = ['sessions', 'requests', 'session-log', 'temperature'];
 /**
  * What a framework can declare it lacks under protocol 2: a reason with a denial (`deny-reason`),
  * a reason with an approval request (`ask-reason`), an abort signal that is not a lifecycle one

@@ -236,11 +236,17 @@ async function classifyRisk(env, agent, exec, signal) {
         content: [{ type: 'text', text: `ENVIRONMENT\n\n${JSON.stringify({ cwd }, null, 2)}\n\nPENDING_ACTION\n\n${JSON.stringify({ mode: exec.parent ? 'ptc-inner' : 'native', name: exec.name, description: candidate.description, parameters: candidate.parameters, arguments: logged.arguments }, null, 2)}` }],
       },
     ],
-    temperature: 0,
+    // 0.2.x: the configured reviewer temperature; `provider-default` leaves it out.
+    ...temperatureOption(env.config?.temperature ?? 0),
     signal,
   };
   const chunks = await env.llm.request(options); // a thrown value reaches failed() as is
   return readDecision(chunks);
+}
+
+/** The request option for a reviewer temperature: none for `provider-default`. */
+function temperatureOption(temperature) {
+  return temperature === 'provider-default' ? {} : { temperature };
 }
 
 // ---- the integration: apply(ctx) ----------------------------------------------------------------
@@ -329,7 +335,7 @@ if (require.main === module) {
     profiles: ['baseline', 'resilient'],
     // It keeps its state across a session's calls, reports what each request carries, and reads
     // the session's header and log as shipped.
-    observes: ['sessions', 'requests', 'session-log'],
+    observes: ['sessions', 'requests', 'session-log', 'temperature'],
     install: apply,
   });
 }

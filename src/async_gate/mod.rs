@@ -124,6 +124,9 @@ pub struct ReviewRequest {
     pub signal: Signal,
     /// The session id the request carries: the resilient gate's attribution (AR-RES-REQUEST-1).
     pub session_id: Option<String>,
+    /// The sampling temperature the request carries; `None` leaves the parameter out
+    /// (`provider-default`, AR-REVIEW-3).
+    pub temperature: Option<serde_json::Number>,
     /// Whether `MSG-REPAIR-INSTRUCTION` is appended: a repair, or a retry of one, which repeats
     /// it unchanged (AR-RES-RETRY-2).
     pub repair: bool,
@@ -434,6 +437,7 @@ impl<C: ReviewerClient> AutoReview<C> {
                 purpose,
                 signal: signal.clone(),
                 session_id: session_id.clone(),
+                temperature: review::temperature(&self.config, self.profile),
                 repair,
             });
             // AR-RES-RETRY-4: the review's one deadline, where the profile has one.
@@ -691,6 +695,7 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                     .profile
                     .session_id_in_requests()
                     .then(|| session.id.clone()),
+                temperature: review::temperature(&self.config, self.profile),
                 signal_ended,
                 stopped_by_signal,
                 consecutive_failures: consecutive,

@@ -59,6 +59,7 @@ impl ReviewerClient for ScriptedReviewer {
                 log.events.push(Event::Review);
                 log.requests.push(RequestRecord::sent(
                     &request.route,
+                    request.temperature.clone(),
                     request.session_id.as_deref(),
                     request.repair,
                 ));

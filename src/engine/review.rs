@@ -106,6 +106,9 @@ pub struct Review {
     /// The session id every request carries (AR-RES-REQUEST-1); `None` in the baseline, whose
     /// requests carry none (AR-REVIEW-12).
     pub session_id: Option<String>,
+    /// The temperature every request carries ([`temperature`]); `None` when the requests leave
+    /// it to the provider.
+    pub temperature: Option<serde_json::Number>,
     /// Whether a signal ended a request that never settled (AR-CANCEL-6); such a failure is the
     /// gate's own doing and does not count as a reviewer failure.
     pub signal_ended: bool,
@@ -119,6 +122,21 @@ pub struct Review {
     /// (a configured route, the deployment's working directory, the live registry's schema), and
     /// by which the reply that decided was read where the strict reader refuses it.
     pub basis: Vec<&'static str>,
+}
+
+/// The temperature every reviewer request of a review carries, its repairs and retries too
+/// (AR-REVIEW-3, AR-RES-RETRY-2): the configured one where the profile reads `temperature`
+/// (AR-RES-CONFIG-1), `None` for `provider-default`, which leaves it out; 0 in a profile that
+/// reads no such configuration.
+pub fn temperature(
+    config: &crate::scenario::Config,
+    profile: Profile,
+) -> Option<serde_json::Number> {
+    if profile.reads_config("temperature") {
+        config.temperature.sent()
+    } else {
+        Some(0.into())
+    }
 }
 
 /// One reviewer request as the gate sent it: its route and whether it was a repair.
@@ -148,7 +166,14 @@ impl Review {
     pub fn request_records(&self) -> Vec<RequestRecord> {
         self.requests
             .iter()
-            .map(|r| RequestRecord::sent(&r.route, self.session_id.as_deref(), r.repair))
+            .map(|r| {
+                RequestRecord::sent(
+                    &r.route,
+                    self.temperature.clone(),
+                    self.session_id.as_deref(),
+                    r.repair,
+                )
+            })
             .collect()
     }
 
@@ -384,6 +409,7 @@ pub fn review(s: &Scenario, profile: Profile) -> Review {
         session_id: profile
             .session_id_in_requests()
             .then(|| s.session.id.clone()),
+        temperature: temperature(&s.config, profile),
         signal_ended,
         stopped_by_signal: false,
         consecutive_failures,

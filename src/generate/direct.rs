@@ -533,6 +533,7 @@ pub fn config(r: &mut Rng) -> Config {
         },
         reviewer_route: r.chance(1, 2).then(|| route(r, &COMPLETE_ROUTES)),
         failure_hint_after: r.weighted(&HINT_THRESHOLDS),
+        temperature: Default::default(),
     }
 }
 

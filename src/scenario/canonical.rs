@@ -240,15 +240,23 @@ fn config_members(c: &Config) -> Value {
         review_timeout_ms,
         reviewer_route,
         failure_hint_after,
+        temperature,
     } = c;
-    json!({
+    let mut members = json!({
         "on_failure": name(on_failure),
         "repair_attempts": repair_attempts,
         "transport_retries": transport_retries,
         "review_timeout_ms": review_timeout_ms,
         "reviewer_route": reviewer_route.as_ref().map(route_members),
         "failure_hint_after": failure_hint_after,
-    })
+    });
+    // Written only off its default, which only an adapter observing `temperature` is sent
+    // (`Capabilities::needed_by`): an adapter written before the member reads every other
+    // scenario as it did.
+    if !temperature.is_default() {
+        members["temperature"] = name(temperature);
+    }
+    members
 }
 
 fn policy_members(p: &Policy) -> Value {

@@ -35,6 +35,10 @@ pub struct Config {
     #[serde(default = "three", deserialize_with = "at_least_1")]
     #[schemars(range(min = 1))]
     pub failure_hint_after: u32,
+    /// The sampling temperature of every reviewer request: a number from 0 to 2, or
+    /// `provider-default` to leave it out. Default 0.
+    #[serde(default, skip_serializing_if = "Temperature::is_default")]
+    pub temperature: Temperature,
 }
 
 /// Members the configuration once had, with why each was retired: a scenario that still names
@@ -54,6 +58,7 @@ impl Default for Config {
             review_timeout_ms: 60_000,
             reviewer_route: None,
             failure_hint_after: 3,
+            temperature: Temperature::default(),
         }
     }
 }
@@ -124,4 +129,100 @@ pub enum OnFailure {
     Ask,
     /// Deny before downstream (fail closed).
     Deny,
+}
+
+/// The sampling temperature reviewer requests carry (AR-RES-CONFIG-1, AR-REVIEW-3): a number from
+/// 0 to 2, or `provider-default`, which leaves the parameter out of every request, for routes
+/// whose provider rejects an explicit temperature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Temperature {
+    /// This number, from 0 to 2.
+    Value(serde_json::Number),
+    /// No temperature in the request: the provider's own.
+    ProviderDefault,
+}
+
+impl Default for Temperature {
+    fn default() -> Self {
+        Temperature::Value(0.into())
+    }
+}
+
+impl Temperature {
+    /// What `provider-default` is written as.
+    pub const PROVIDER_DEFAULT: &'static str = "provider-default";
+
+    /// Whether it is the default, 0.
+    pub fn is_default(&self) -> bool {
+        self.sent() == Some(0.into())
+    }
+
+    /// The temperature a request carries: the number (an integral one written as an integer),
+    /// `None` for `provider-default`.
+    pub fn sent(&self) -> Option<serde_json::Number> {
+        match self {
+            Temperature::Value(n) => Some(match n.as_f64() {
+                Some(x) if x.fract() == 0.0 => serde_json::Number::from(x as u64),
+                _ => n.clone(),
+            }),
+            Temperature::ProviderDefault => None,
+        }
+    }
+}
+
+impl Serialize for Temperature {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Temperature::Value(n) => n.serialize(s),
+            Temperature::ProviderDefault => s.serialize_str(Temperature::PROVIDER_DEFAULT),
+        }
+    }
+}
+
+/// What to give instead of a refused temperature.
+const TEMPERATURE_WANTED: &str =
+    "give a number from 0 to 2, or \"provider-default\" to leave it to the provider";
+
+impl<'de> Deserialize<'de> for Temperature {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        match &v {
+            serde_json::Value::Number(n) => match n.as_f64() {
+                Some(x) if x < 0.0 => Err(de::Error::custom(format!(
+                    "{n} is below 0; {TEMPERATURE_WANTED}"
+                ))),
+                Some(x) if x > 2.0 => Err(de::Error::custom(format!(
+                    "{n} is above 2; {TEMPERATURE_WANTED}"
+                ))),
+                Some(_) => Ok(Temperature::Value(n.clone())),
+                None => Err(de::Error::custom(format!(
+                    "{n} is not a number JSON can carry; {TEMPERATURE_WANTED}"
+                ))),
+            },
+            serde_json::Value::String(t) if t == Temperature::PROVIDER_DEFAULT => {
+                Ok(Temperature::ProviderDefault)
+            }
+            // The text the 0.2.x gate's configuration schema gives for any other value.
+            other => Err(de::Error::custom(format!(
+                "expected number | \"provider-default\" but got {other}"
+            ))),
+        }
+    }
+}
+
+impl JsonSchema for Temperature {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Temperature".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A number from 0 to 2, or \"provider-default\" to leave the parameter out of every reviewer request.",
+            "default": 0,
+            "anyOf": [
+                {"type": "number", "minimum": 0, "maximum": 2},
+                {"const": "provider-default"}
+            ]
+        })
+    }
 }

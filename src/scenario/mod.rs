@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub use attempt::{Attempt, Block, BlockKind, FailedFinish, FailedFinishKind, HangFlag, Reviewer};
-pub use config::{Config, OnFailure};
+pub use config::{Config, OnFailure, Temperature};
 pub use log::LogFact;
 pub use realizable::Unrealizable;
 

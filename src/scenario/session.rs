@@ -136,6 +136,9 @@ const SESSION_MEMBERS: [&str; 4] = ["session", "config", "preset", "policy"];
 /// What a scenario line holds: one call, or a session of calls.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
+// A session's own members (its configuration among them) make it larger than a boxed call; a
+// run holds a few thousand inputs at most, so the extra pointer would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Input {
     /// A single-call scenario (a session of one call).
     One(Box<Scenario>),

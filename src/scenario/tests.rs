@@ -330,6 +330,74 @@ mod config {
         );
     }
 
+    /// The temperature is a number from 0 to 2 (both included, `-0` read as 0, a fraction kept
+    /// as written) or `provider-default`, which requests leave out; anything else is refused
+    /// naming the member, and the default, 0, is never substituted.
+    #[test]
+    fn the_temperature_is_read_from_0_to_2_or_left_to_the_provider() {
+        use crate::scenario::Temperature;
+        let sent = |v: Value| {
+            config(json!({ "temperature": v }))
+                .unwrap()
+                .temperature
+                .sent()
+        };
+        assert_eq!(
+            sent(json!(0.5)),
+            Some(serde_json::Number::from_f64(0.5).unwrap())
+        );
+        assert_eq!(sent(json!(2)), Some(2.into()));
+        assert_eq!(sent(json!(2.0)), Some(2.into()));
+        assert_eq!(sent(json!(-0.0)), Some(0.into()));
+        assert_eq!(sent(json!("provider-default")), None);
+        assert_eq!(
+            config(json!({})).unwrap().temperature,
+            Temperature::default()
+        );
+        assert!(
+            config(json!({"temperature": 0}))
+                .unwrap()
+                .temperature
+                .is_default()
+        );
+        assert!(
+            !config(json!({"temperature": "provider-default"}))
+                .unwrap()
+                .temperature
+                .is_default()
+        );
+        let wanted =
+            "give a number from 0 to 2, or \"provider-default\" to leave it to the provider";
+        for (v, want) in [
+            (
+                json!(-1),
+                format!("config.temperature: -1 is below 0; {wanted}"),
+            ),
+            (
+                json!(2.1),
+                format!("config.temperature: 2.1 is above 2; {wanted}"),
+            ),
+            (
+                json!("warm"),
+                "config.temperature: expected number | \"provider-default\" but got \"warm\""
+                    .to_owned(),
+            ),
+            (
+                json!(null),
+                "config.temperature: expected number | \"provider-default\" but got null"
+                    .to_owned(),
+            ),
+            (
+                json!(true),
+                "config.temperature: expected number | \"provider-default\" but got true"
+                    .to_owned(),
+            ),
+        ] {
+            let got = refusal(json!({ "temperature": v }));
+            assert!(got.starts_with(&want), "{got}\n  wanted {want}");
+        }
+    }
+
     #[test]
     fn a_value_beyond_a_limit_is_refused_naming_the_member() {
         let starts = |v: Value, want: &str| {

@@ -78,7 +78,7 @@ const { install, rules } = require('@autoreview/kit/example-gate');
 serve({
   implementation: { name: 'api-test', version: '1.0.0', language: 'javascript' },
   rules,
-  observes: ['sessions', 'requests', 'session-log'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature'],
   install,
 });
 `;

@@ -211,7 +211,7 @@ serve({
   implementation: { name: 'types-check', version: '0.1.0', language: 'typescript' },
   rules: offered,
   profiles: [],
-  observes: ['sessions', 'requests', 'session-log'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature'],
   lacks: [],
   install,
 });

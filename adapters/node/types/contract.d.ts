@@ -328,6 +328,11 @@ export interface Config {
   reviewer_route?: Route | null;
   /** From which consecutive failure on the hint is shown. Default 3, at least 1. */
   failure_hint_after?: number;
+  /**
+   * The sampling temperature of every reviewer request: a number from 0 to 2, or
+   * `provider-default` to leave it out. Default 0.
+   */
+  temperature?: Temperature;
 }
 
 /** What a reviewer failure does under the effective policy `ask` (AR-RES-FAIL-1). */
@@ -336,6 +341,9 @@ export type OnFailure =
   | "ask"
   /** Deny before downstream (fail closed). */
   | "deny";
+
+/** A number from 0 to 2, or "provider-default" to leave the parameter out of every reviewer request. */
+export type Temperature = number | "provider-default";
 
 /** A session of calls and lifecycle events, decided in order (AR-SESSION-1). */
 export interface SessionScenario {
@@ -841,7 +849,12 @@ export type Observable =
   /** Each reviewer request, as `review.requests` (AR-REVIEW-12). */
   | "requests"
   /** The session-log facts and the header's working directory (AR-REVIEW-10, AR-REVIEW-11). */
-  | "session-log";
+  | "session-log"
+  /**
+   * A configured reviewer temperature, `config.temperature` (AR-REVIEW-3, AR-RES-CONFIG-1),
+   * which requests show.
+   */
+  | "temperature";
 
 /** One thing a gate's framework may be unable to express. */
 export type Capability =

@@ -546,10 +546,11 @@ def review_request(
     cwd: str,
     action: dict[str, Any],
     session_id: str | None = None,
+    temperature: float | str = 0,
     repair: bool = False,
 ) -> dict[str, Any]:
-    """One reviewer request (AR-REVIEW-3, AR-REVIEW-12): temperature 0, no tools, the review
-    policy (with the repair instruction appended for a repair, AR-RES-RETRY-2), and the session's
+    """One reviewer request (AR-REVIEW-3, AR-REVIEW-12): at the review's temperature (none at
+    all for ``provider-default``), no tools, the review policy (with the repair instruction appended for a repair, AR-RES-RETRY-2), and the session's
     id when the request is attributed to it (AR-RES-REQUEST-1)."""
     user = "\n\n".join(["ENVIRONMENT", json.dumps({"cwd": cwd}), "PENDING_ACTION", json.dumps({**action, "mode": call.kind})])
     request: dict[str, Any] = {
@@ -557,9 +558,10 @@ def review_request(
         "model": route.model,
         "system": f"{REVIEW_POLICY}\n\n{MSG.REPAIR_INSTRUCTION}" if repair else REVIEW_POLICY,
         "messages": [{"role": "user", "content": [{"type": "text", "text": user}]}],
-        "temperature": 0,
         "signal": signal,
     }
+    if temperature != "provider-default":
+        request["temperature"] = temperature
     if session_id is not None:
         request["session_id"] = session_id
     return request
@@ -601,6 +603,8 @@ async def ask_reviewer(call: ToolCall, route: Route, env: Env, signal: AbortSign
     else:
         repairs = retries = 0  # AR-REVIEW-1: at most one request
     repair = False
+    # AR-REVIEW-3, AR-RES-CONFIG-1: the configured temperature where the rules read it, else 0.
+    temperature = config.temperature if "temperature" in rules["config"] else 0
     # AR-RES-RETRY-4: one deadline for all requests, from the first request's start; a request
     # still running then is cancelled and no other starts.
     deadline = env.clock.timeout(config.review_timeout_ms) if rules["deadline"] else contextlib.nullcontext()
@@ -608,7 +612,7 @@ async def ask_reviewer(call: ToolCall, route: Route, env: Env, signal: AbortSign
         async with deadline:
             while True:
                 try:
-                    chunks = await env.llm.request(**review_request(call, route, signal, repair=repair, **request))
+                    chunks = await env.llm.request(**review_request(call, route, signal, temperature=temperature, repair=repair, **request))
                     return read(chunks, to_text)
                 except ReviewerError as thrown:
                     # A thrown value is `internal` (AR-REVIEW-7): String(value) or its text (AR-REVIEW-5 item 3, AR-RES-NORM-1).

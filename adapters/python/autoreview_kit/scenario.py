@@ -37,6 +37,9 @@ class Config:
     review_timeout_ms: int
     reviewer_route: Route | None
     failure_hint_after: int
+    #: A number from 0 to 2, or ``"provider-default"``; sent only when not 0 (the runner's
+    #: canonical form leaves the default out).
+    temperature: float | str = 0
 
 
 def decode(raw: Any, world: Any) -> dict[str, Any]:

@@ -71,7 +71,7 @@ __all__ = [
 ]
 
 #: What an adapter can declare it observes under protocol 2 (spec/protocol.md).
-OBSERVABLES = ("sessions", "requests", "session-log")
+OBSERVABLES = ("sessions", "requests", "session-log", "temperature")
 #: What a gate's framework may lack (the adapter's ``lacks``).
 CAPABILITIES = ("deny-reason", "ask-reason", "abort-signal")
 
