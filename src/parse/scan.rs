@@ -42,12 +42,13 @@ pub fn top_level_objects(text: &str) -> Vec<Range<usize>> {
 pub fn braces_in_strings_decide(text: &str) -> bool {
     // Without a quote after the first brace, no brace stands in a string.
     let quoted = text.find('{').is_some_and(|at| text[at..].contains('"'));
-    quoted && top_level_objects(text) != spans_counting_every_brace(text)
+    quoted && top_level_objects(text) != spans_counting_every_brace(text).0
 }
 
 /// The balanced top-level brace spans of `text` as a pass finds them that counts every brace and
-/// tracks no string.
-fn spans_counting_every_brace(text: &str) -> Vec<Range<usize>> {
+/// tracks no string, and where the first brace still open at the end of the text stands: what a
+/// reader that breaks AR-TOL-5 that way reads.
+pub fn spans_counting_every_brace(text: &str) -> (Vec<Range<usize>>, Option<usize>) {
     let mut spans = Vec::new();
     let (mut depth, mut start) = (0usize, 0usize);
     for (i, b) in text.bytes().enumerate() {
@@ -67,7 +68,7 @@ fn spans_counting_every_brace(text: &str) -> Vec<Range<usize>> {
             _ => {}
         }
     }
-    spans
+    (spans, (depth > 0).then_some(start))
 }
 
 /// The end (exclusive) of the balanced object that opens at `start`, or `None` when the text ends

@@ -183,6 +183,19 @@ pub fn by_fixed(imp: &mut dyn Implementation, profile: Profile) -> Option<Severi
 /// The worst severity the fixed cases of `profile` find in `imp`, and the clause of the run's
 /// first violation (what every report leads with).
 fn fixed_run(imp: &mut dyn Implementation, profile: Profile) -> (Option<Severity>, Option<String>) {
+    let (_, report) = fixed_report(imp, profile);
+    let first = runner::violations::of(&report.results, &[])
+        .into_iter()
+        .next()
+        .map(|v| v.clause);
+    (worst(report.results.iter().map(|r| &r.verdict)), first)
+}
+
+/// The fixed cases of `profile`, and the report of their run against `imp`.
+fn fixed_report(
+    imp: &mut dyn Implementation,
+    profile: Profile,
+) -> (Vec<cases::Case>, runner::Report) {
     let all = cases::all(profile).unwrap();
     let report = runner::run(
         imp,
@@ -192,11 +205,7 @@ fn fixed_run(imp: &mut dyn Implementation, profile: Profile) -> (Option<Severity
         &Expected::none(),
         &mut |_, _| {},
     );
-    let first = runner::violations::of(&report.results, &[])
-        .into_iter()
-        .next()
-        .map(|v| v.clause);
-    (worst(report.results.iter().map(|r| &r.verdict)), first)
+    (all, report)
 }
 
 /// The worst severity `count` generated cases of `profile` (the CI seed) find in `imp`, search
@@ -334,15 +343,7 @@ fn found_leading(
 /// as of `like`, and no one case can say which of the two mistakes a gate made. The clause
 /// `plant` breaks, `own`, where given, is still among the run's violations.
 fn headlined_as(plant: &mut Planted, own: Option<&str>, like: &mut Planted, profile: Profile) {
-    let all = cases::all(profile).unwrap();
-    let report = runner::run(
-        plant,
-        &all,
-        profile,
-        Oracle::Reference,
-        &Expected::none(),
-        &mut |_, _| {},
-    );
+    let (all, report) = fixed_report(plant, profile);
     let violations = runner::violations::of(&report.results, &[]);
     let worst = worst(report.results.iter().map(|r| &r.verdict)).expect("the plant is found");
     assert_eq!(

@@ -402,38 +402,12 @@ fn a_tolerant_reader_that_drops_objects_without_a_decision_is_found_at_safety() 
     );
 }
 
-/// The top-level brace spans of `t` as a reader finds them that counts every brace, in strings
-/// too, and where the first brace still open at the end of the text stands.
-fn spans_counting_every_brace(t: &str) -> (Vec<std::ops::Range<usize>>, Option<usize>) {
-    let mut spans = Vec::new();
-    let mut depth = 0usize;
-    let mut start = 0;
-    for (i, b) in t.bytes().enumerate() {
-        match b {
-            b'{' => {
-                if depth == 0 {
-                    start = i;
-                }
-                depth += 1;
-            }
-            b'}' if depth > 0 => {
-                depth -= 1;
-                if depth == 0 {
-                    spans.push(start..i + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    (spans, (depth > 0).then_some(start))
-}
-
 /// `t` as a reader that counts braces in strings finds it, written so that the tolerant reader
 /// finds the same spans in it: a span that parses as a JSON object is kept, one that does not is
 /// written `{decision,}` where it mentions `decision` and `{}` where it does not, and the braces
 /// after one still open at the end are dropped.
 fn braces_in_strings_counted(t: &str) -> String {
-    let (spans, open) = spans_counting_every_brace(t);
+    let (spans, open) = autoreview::parse::scan::spans_counting_every_brace(t);
     if spans == autoreview::parse::scan::top_level_objects(t) {
         return t.to_owned();
     }
