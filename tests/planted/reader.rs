@@ -76,25 +76,13 @@ fn a_tolerant_reader_that_accepts_any_fence_info_string_is_found_at_safety() {
 #[test]
 fn a_tolerant_reader_that_reads_the_first_of_two_objects_is_found_at_safety() {
     let plant = Planted::reading("the first object read", |s| {
-        for a in attempts(s) {
-            let texts: Vec<&mut String> = match a {
-                Attempt::Text { text, .. } => vec![text],
-                Attempt::Blocks { blocks, .. } => blocks
-                    .iter_mut()
-                    .filter(|b| b.kind == BlockKind::Text)
-                    .map(|b| &mut b.text)
-                    .collect(),
-                _ => continue,
-            };
-            let joined: String = texts.iter().map(|t| t.as_str()).collect();
-            let spans = autoreview::parse::scan::top_level_objects(&joined);
-            if spans.len() >= 2 {
-                let first = joined[spans[0].clone()].to_owned();
-                for (i, t) in texts.into_iter().enumerate() {
-                    *t = if i == 0 { first.clone() } else { String::new() };
-                }
+        each_joined_text(s, |joined| {
+            let spans = autoreview::parse::scan::top_level_objects(joined);
+            match spans.first() {
+                Some(first) if spans.len() >= 2 => joined[first.clone()].to_owned(),
+                _ => joined.to_owned(),
             }
-        }
+        });
     });
     found_at_safety(plant.leading("AR-TOL-6"), Profile::RESILIENT);
 }
