@@ -50,8 +50,8 @@ impl FailureNote {
     }
 
     /// Cites `rule` first as the rule that failed the review, before the one that gave it
-    /// (AR-PARSE-6 before AR-TOL-8, which holds the tolerant reader's candidate to it), for the
-    /// failure, its class and its message.
+    /// (AR-PARSE-6 or AR-PARSE-7 before AR-TOL-8, which holds the tolerant reader's candidate to
+    /// them), for the failure, its class and its message.
     fn first_by(&mut self, rule: &'static str) {
         self.failed_by = rule;
         self.class_by.insert(1, rule);
@@ -805,20 +805,26 @@ pub fn read_citing(reply: &Reply<'_>, profile: Profile) -> (Settlement, Vec<&'st
 
 /// The rule of chapter 4 that refused a reply the tolerant reader refused by AR-TOL-8, where the
 /// text the tolerant reader read is the object itself and the strict reader refuses that text by
-/// the same rule: a repeated member (AR-PARSE-6). AR-TOL-8 only carries that rule into chapter
-/// 10 there; where the candidate was found in a text the strict reader refuses otherwise (prose,
-/// a fence, a byte-order mark around it), AR-TOL-8 is what held it to the rule, and stays first.
-/// `None` under the strict reader, and for every other refusal.
+/// the same rule: a repeated member (AR-PARSE-6), or an object that is not one of the six shapes
+/// (AR-PARSE-7). AR-TOL-8 only carries that rule into chapter 10 there; where the candidate was
+/// found in a text the strict reader refuses otherwise (prose, a fence, a byte-order mark around
+/// it), AR-TOL-8 is what held it to the rule, and stays first. `None` under the strict reader,
+/// and for every other refusal.
 fn held_as_the_strict_reader_holds_it(
     reply: &Reply<'_>,
     e: &ReplyError,
     profile: Profile,
 ) -> Option<&'static str> {
-    if profile.reader() != Reader::Tolerant || *e != ReplyError::Repeated {
+    let rule = match e {
+        ReplyError::Repeated => "AR-PARSE-6",
+        ReplyError::Protocol => "AR-PARSE-7",
+        _ => return None,
+    };
+    if profile.reader() != Reader::Tolerant {
         return None;
     }
     let text = parse::tolerant::text_blocks(reply).concat();
-    (parse::strict::parse_text(&text) == Err(ReplyError::Repeated)).then_some("AR-PARSE-6")
+    (parse::strict::parse_text(&text).as_ref() == Err(e)).then_some(rule)
 }
 
 /// The failure of a reply error under `profile`'s reader, with the rule that refused the reply.
@@ -1119,5 +1125,40 @@ mod tests {
         };
         assert_eq!(class_of(&e, Profile::BASELINE), FailureClass::Provider);
         assert_eq!(class_of(&e, Profile::RESILIENT), FailureClass::Transport);
+    }
+
+    /// A refusal of the shape rules cites the rule of chapter 4 first where the tolerant reader
+    /// read the object itself, and AR-TOL-8 first where it found the candidate in a text the
+    /// strict reader refuses otherwise; the strict reader cites its own rule.
+    #[test]
+    fn a_shape_refusal_cites_the_strict_rule_first_only_where_the_text_is_the_object() {
+        let failed_by = |text: &str, profile| match read_citing(&Reply::text(text), profile).0 {
+            Settlement::Failed(f) => (f.failed_by, f.class_by, f.message.cited),
+            other => panic!("{text:?} under {profile}: {other:?}"),
+        };
+        let repeated = r#"{"decision":"deny","decision":"allow","risk":"low"}"#;
+        let unknown = r#"{"risk":"low","decision":"allow","score":1}"#;
+        let capitalized = r#"{"risk":"LOW","decision":"Allow"}"#;
+        for (object, rule) in [
+            (repeated, "AR-PARSE-6"),
+            (unknown, "AR-PARSE-7"),
+            (capitalized, "AR-PARSE-7"),
+        ] {
+            for profile in Profile::all() {
+                let (by, class_by, cited) = failed_by(object, profile);
+                assert_eq!(by, rule, "{object} under {profile}");
+                assert_eq!(class_by[..2], ["AR-REVIEW-6", rule], "{object}");
+                assert_eq!(cited[..2], ["AR-REVIEW-5", rule], "{object}");
+            }
+            for around in [
+                format!("Here it is: {object}"),
+                format!("```json\n{object}\n```"),
+                format!("\u{feff}{object}"),
+            ] {
+                let (by, class_by, _) = failed_by(&around, Profile::RESILIENT);
+                assert_eq!(by, "AR-TOL-8", "{around:?}");
+                assert_eq!(class_by[..2], ["AR-REVIEW-6", "AR-TOL-8"], "{around:?}");
+            }
+        }
     }
 }

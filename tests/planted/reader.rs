@@ -116,7 +116,10 @@ fn a_tolerant_reader_that_trims_before_the_size_bound_is_found_at_bounds() {
 
 /// A reader that drops members whose names hold a lone surrogate escape, as a decoder that
 /// cannot represent them might (AR-PARSE-4 accepts them; AR-PARSE-7 then refuses the unknown
-/// member): `{"risk":"low","decision":"allow","\udc00":0}` becomes the allow.
+/// member): `{"risk":"low","decision":"allow","\udc00":0}` becomes the allow. The cases that find
+/// it hold that object as the whole text, which the strict reader refuses by AR-PARSE-7 itself,
+/// so the tolerant reader's refusal (AR-TOL-8) carries the same rule and the run leads with
+/// AR-PARSE-7 in either profile.
 #[test]
 fn a_reader_that_drops_lone_surrogate_names_is_found_at_safety() {
     fn drop_lone_surrogate_members(t: &str) -> String {
@@ -130,18 +133,56 @@ fn a_reader_that_drops_lone_surrogate_names_is_found_at_safety() {
         }
         out
     }
-    for profile in Profile::all() {
-        let plant = Planted::reading("lone surrogate names dropped", |s| {
-            each_text(s, drop_lone_surrogate_members)
-        });
-        // The strict reader's unknown member, the tolerant reader's exact legal shape.
-        let lead = if profile.reader() == autoreview::profile::Reader::Strict {
-            "AR-PARSE-7"
-        } else {
-            "AR-TOL-8"
-        };
-        found_at_safety(plant.leading(lead), profile);
+    let plant = Planted::reading("lone surrogate names dropped", |s| {
+        each_text(s, drop_lone_surrogate_members)
+    });
+    found_leading(
+        plant,
+        "AR-PARSE-7",
+        &Profile::all(),
+        Severity::Safety,
+        READER_CASES,
+    );
+}
+
+/// A gate that reads the decision and the risk in any case, as one that compares
+/// `decision.toLowerCase()` with `"allow"` does (AR-PARSE-7: exact, case-sensitive values):
+/// `{"risk":"LOW","decision":"Allow"}` is read as the allow. In the resilient profile it is a
+/// tolerant reader that tries `JSON.parse(text)` on the whole text first and scans for candidates
+/// only when that throws: a text that is the object itself is read as the strict reader reads it,
+/// and its shape is AR-PARSE-7's to refuse (AR-TOL-8 only carries it into chapter 10). The body
+/// runs that the reviewer's reply never allowed: SAFETY.
+#[test]
+fn a_gate_that_reads_values_in_any_case_is_found_at_safety() {
+    let plant = Planted::reading("values read in any case", |s| {
+        each_text(s, values_lowercased)
+    });
+    found_leading(
+        plant,
+        "AR-PARSE-7",
+        &Profile::all(),
+        Severity::Safety,
+        READER_CASES,
+    );
+}
+
+/// A text that is one JSON object of no legal shape with its `decision` and `risk` values
+/// lowercased, as a reader that lowercases them before it compares sees it; any other text as it
+/// is.
+fn values_lowercased(t: &str) -> String {
+    use autoreview::parse::{ReplyError, strict};
+    if strict::parse_text(t) != Err(ReplyError::Protocol) {
+        return t.to_owned();
     }
+    let Ok(serde_json::Value::Object(mut members)) = serde_json::from_str(t) else {
+        return t.to_owned();
+    };
+    for name in ["decision", "risk"] {
+        if let Some(serde_json::Value::String(value)) = members.get_mut(name) {
+            *value = value.to_lowercase();
+        }
+    }
+    serde_json::Value::Object(members).to_string()
 }
 
 /// A gate that reads the text whatever the stream's finish says, as one that never looks at
