@@ -223,8 +223,15 @@ pub fn noisy_text(r: &mut Rng) -> String {
     match r.branch(&[14, 2, 1, 1, 2, 1]) {
         0 => r.pick(&NOISE).to_owned(),
         1 => {
+            // One fenced object in four has a member no shape has: the one candidate is held to
+            // the six shapes wherever it was found (AR-TOL-8).
             let legal = legal_object(r);
-            fenced(r, &legal)
+            let object = if r.chance(1, 4) {
+                with_unknown_member(&legal)
+            } else {
+                legal
+            };
+            fenced(r, &object)
         }
         2 => format!("Let me check. {}", legal_object(r)),
         3 => r.string(0, 40, printable),
@@ -234,6 +241,13 @@ pub fn noisy_text(r: &mut Rng) -> String {
         }
         _ => r.pick(&LONE_SURROGATE_TEXTS).to_owned(),
     }
+}
+
+/// The compact object `object` with a member no shape has (AR-PARSE-7), as a reviewer that adds
+/// its confidence writes it.
+pub fn with_unknown_member(object: &str) -> String {
+    let open = object.strip_suffix('}').unwrap_or(object);
+    format!("{open},\"confidence\":0.9}}")
 }
 
 /// Up to two characters of whitespace, each of a class drawn first ([`SPACES`]): the classes

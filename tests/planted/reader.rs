@@ -185,6 +185,59 @@ fn values_lowercased(t: &str) -> String {
     serde_json::Value::Object(members).to_string()
 }
 
+/// A tolerant reader that holds a text that is the object itself to the six shapes, as the
+/// strict reader does, but reads a candidate it had to find in prose or a fence by the members it
+/// knows, as one that falls back to `const {risk, decision, reason} = JSON.parse(span)` when
+/// `JSON.parse(text)` throws (AR-TOL-8: the one candidate satisfies AR-PARSE-7 exactly wherever
+/// it was found): a fenced `{"risk":"low","decision":"allow","confidence":0.9}` is read as the
+/// allow (RES-37). The body runs that the reviewer's reply never allowed: SAFETY.
+#[test]
+fn a_tolerant_reader_that_reads_a_found_candidate_by_its_known_members_is_found_at_safety() {
+    let plant = Planted::reading("a found candidate's unknown members ignored", |s| {
+        each_joined_text(s, found_candidates_by_known_members)
+    });
+    // A fenced allow with a member no shape has is one fenced object in ten
+    // (`direct::noisy_text`), and is the only reply a review reads in few of the cases that draw
+    // it: 4 000 and 8 000 generated cases find the plant at BOUNDS only (it reads the allow a
+    // repair would have brought), the CI's 20 000 at SAFETY.
+    found_leading(
+        plant,
+        "AR-TOL-8",
+        &[Profile::RESILIENT],
+        Severity::Safety,
+        autoreview::requirements::GENERATED,
+    );
+}
+
+/// `t`, where it is not one JSON value, with each top-level object that carries a decision and
+/// is of no legal shape written with its `risk`, `decision` and `reason` members alone; a text
+/// that is one JSON value as it is.
+fn found_candidates_by_known_members(t: &str) -> String {
+    use autoreview::parse::{ReplyError, scan, strict};
+    if !matches!(strict::parse_text(t), Err(ReplyError::InvalidJson(_))) {
+        return t.to_owned();
+    }
+    let mut out = t.to_owned();
+    for span in scan::top_level_objects(t).into_iter().rev() {
+        let text = &t[span.clone()];
+        if strict::parse_text(text) != Err(ReplyError::Protocol) {
+            continue;
+        }
+        let Ok(serde_json::Value::Object(members)) = serde_json::from_str(text) else {
+            continue;
+        };
+        if !members.contains_key("decision") {
+            continue;
+        }
+        let known: serde_json::Map<String, serde_json::Value> = members
+            .into_iter()
+            .filter(|(name, _)| matches!(name.as_str(), "risk" | "decision" | "reason"))
+            .collect();
+        out.replace_range(span, &serde_json::Value::Object(known).to_string());
+    }
+    out
+}
+
 /// A gate that reads the text whatever the stream's finish says, as one that never looks at
 /// `finish_reason` does: a reply cut off by `max-tokens` or `content-filter` that holds an allow
 /// runs the body where the strict reader (AR-PARSE-1) and the tolerant one (AR-TOL-1) fail the
