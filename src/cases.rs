@@ -98,6 +98,11 @@ struct CaseEntry {
     /// but amends part of it by a rule (AR-RES-PROFILE-1): `{"session_id_in_requests": false}`.
     #[serde(default)]
     rules: BTreeMap<String, Value>,
+    /// Configuration members the expectation rests on the profile reading (`true`) or ignoring
+    /// (`false`): `{"temperature": false}` for a case about a profile that sends 0 whatever is
+    /// configured.
+    #[serde(default)]
+    reads: BTreeMap<String, bool>,
     /// Only in a user's case file, as `--freeze` writes it: the profiles the case runs under,
     /// instead of the clauses and rules it holds.
     #[serde(default)]
@@ -175,24 +180,40 @@ pub fn file_cases(file: &str, text: &str, profile: Profile) -> Result<Vec<Case>,
     cases_of(file, parse_file(file, text)?, profile)
 }
 
-/// Whether a case applies to `profile`: the profile holds every clause the case cites (AR-CONV-2)
-/// and follows every rule value the case rests on (`rules`). A user's case that lists `profiles`
-/// (as `--freeze` writes them) applies to those alone.
-pub fn applies(
-    listed: Option<&[Profile]>,
-    clauses: &[String],
-    rules: &BTreeMap<String, Value>,
-    profile: Profile,
-) -> bool {
-    if let Some(listed) = listed {
+/// What a case rests on beyond its scenario: the clauses it cites, the rule values and the
+/// configuration members read or ignored its expectation assumes, or the profiles a user's case
+/// lists instead.
+#[derive(Debug, Clone, Copy)]
+pub struct Selector<'a> {
+    /// The profiles a user's case lists (as `--freeze` writes them), instead of the rest.
+    pub listed: Option<&'a [Profile]>,
+    /// The clauses its expectation rests on (AR-CONV-2).
+    pub clauses: &'a [String],
+    /// Rule values it rests on (`rules`).
+    pub rules: &'a BTreeMap<String, Value>,
+    /// Configuration members it rests on being read or ignored (`reads`).
+    pub reads: &'a BTreeMap<String, bool>,
+}
+
+/// Whether a case applies to `profile`: the profile holds every clause the case cites (AR-CONV-2),
+/// follows every rule value the case rests on (`rules`) and reads or ignores each configuration
+/// member as the case says (`reads`). A user's case that lists `profiles` (as `--freeze` writes
+/// them) applies to those alone.
+pub fn applies(case: Selector<'_>, profile: Profile) -> bool {
+    if let Some(listed) = case.listed {
         return listed.contains(&profile);
     }
     let held = profile.clauses();
     let values = profile.wire_rules().values();
-    clauses.iter().all(|c| held.contains(c))
-        && rules
+    case.clauses.iter().all(|c| held.contains(c))
+        && case
+            .rules
             .iter()
             .all(|(name, value)| values.iter().any(|(n, v)| n == name && v == value))
+        && case
+            .reads
+            .iter()
+            .all(|(name, read)| profile.reads_config(name) == *read)
 }
 
 /// Checks a case's `rules`: each names a rule the profiles have, with one of its values.
@@ -201,6 +222,21 @@ fn check_rules(rules: &BTreeMap<String, Value>) -> Result<(), String> {
         crate::profile::DEFAULT.with_rule(name, value)?;
     }
     Ok(())
+}
+
+/// Checks a case's `reads`: each names a configuration member.
+fn check_reads(reads: &BTreeMap<String, bool>) -> Result<(), String> {
+    use crate::scenario::Config;
+    match reads
+        .keys()
+        .find(|k| !Config::MEMBERS.contains(&k.as_str()))
+    {
+        Some(name) => Err(format!(
+            "{name:?} is not a configuration member (expected one of {})",
+            Config::MEMBERS.join(", ")
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A case file read, not yet checked case by case.
@@ -214,7 +250,7 @@ fn parse_file(file: &str, text: &str) -> Result<CaseFile, CaseError> {
     let mut de = serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         err(format!(
-            "{}: {} (a case file is {{\"area\", \"about\", \"cases\": [{{\"id\", \"title\", \"clauses\", \"rules\"?, \"scenario\", \"expect\"}}]}}, as spec/cases/*.json)",
+            "{}: {} (a case file is {{\"area\", \"about\", \"cases\": [{{\"id\", \"title\", \"clauses\", \"rules\"?, \"reads\"?, \"scenario\", \"expect\"}}]}}, as spec/cases/*.json)",
             e.path(),
             e.inner()
         ))
@@ -231,12 +267,15 @@ fn cases_of(file: &str, parsed: CaseFile, profile: Profile) -> Result<Vec<Case>,
     for (i, entry) in parsed.cases.into_iter().enumerate() {
         check_rules(&entry.rules)
             .map_err(|e| err(format!("cases[{i}].rules (case {}): {e}", entry.id)))?;
-        if !applies(
-            entry.profiles.as_deref(),
-            &entry.clauses,
-            &entry.rules,
-            profile,
-        ) {
+        check_reads(&entry.reads)
+            .map_err(|e| err(format!("cases[{i}].reads (case {}): {e}", entry.id)))?;
+        let selector = Selector {
+            listed: entry.profiles.as_deref(),
+            clauses: &entry.clauses,
+            rules: &entry.rules,
+            reads: &entry.reads,
+        };
+        if !applies(selector, profile) {
             continue;
         }
         let mut scenario = Input::from_value(&entry.scenario)

@@ -261,6 +261,18 @@ pub enum ProfileFileError {
         /// The features' names.
         expected: String,
     },
+    /// A `config` entry that names no member of a scenario's configuration.
+    #[error(
+        "{path}: `config` entry {name:?} is not a configuration member (expected one of {expected})"
+    )]
+    UnknownConfig {
+        /// The file.
+        path: String,
+        /// The name.
+        name: String,
+        /// The members' names.
+        expected: String,
+    },
     /// A rule's value and the profile's clauses disagree ([`RULE_CLAUSES`]).
     #[error("{path}: {message}")]
     Incoherent {
@@ -323,6 +335,18 @@ impl ProfileSpec {
                 path: path.to_owned(),
                 name: name.clone(),
                 expected: names.join(", "),
+            });
+        }
+        use crate::scenario::Config;
+        if let Some(name) = spec
+            .config
+            .iter()
+            .find(|c| !Config::MEMBERS.contains(&c.as_str()))
+        {
+            return Err(ProfileFileError::UnknownConfig {
+                path: path.to_owned(),
+                name: name.clone(),
+                expected: Config::MEMBERS.join(", "),
             });
         }
         Ok(spec)
@@ -998,6 +1022,15 @@ mod tests {
             e.to_string(),
             "x.json: `features` entry \"hint\" is not an optional feature (expected one of \
              failure-hint, failure-class)"
+        );
+        let mut v = baseline_file();
+        v["config"] = serde_json::json!(["temperature", "temprature"]);
+        let e = ProfileSpec::parse("x.json", &v.to_string()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x.json: `config` entry \"temprature\" is not a configuration member (expected one of \
+             on_failure, repair_attempts, transport_retries, review_timeout_ms, reviewer_route, \
+             failure_hint_after, temperature)"
         );
         let mut v = baseline_file();
         v["rules"]["asks_again"] = serde_json::json!("sometimes");

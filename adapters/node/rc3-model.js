@@ -198,8 +198,11 @@ function readDecision(chunks) {
   return parseDecision(final.text);
 }
 
-/** One reviewer request; no retry, no repair, no deadline. */
-async function classifyRisk(env, agent, exec, signal) {
+/**
+ * One reviewer request; no retry, no repair, no deadline. `temperature` is the gate's configured
+ * one (0.2.x; default 0).
+ */
+async function classifyRisk(env, agent, exec, signal, temperature) {
   // Defect (3): the route is the session's latest request header; there is no reviewer route. An
   // incomplete one is refused before anything else, the schema lookup included.
   const session = agent.session;
@@ -237,7 +240,7 @@ async function classifyRisk(env, agent, exec, signal) {
       },
     ],
     // 0.2.x: the configured reviewer temperature; `provider-default` leaves it out.
-    ...temperatureOption(env.config?.temperature ?? 0),
+    ...temperatureOption(temperature),
     signal,
   };
   const chunks = await env.llm.request(options); // a thrown value reaches failed() as is
@@ -258,6 +261,10 @@ function temperatureOption(temperature) {
  */
 function apply(ctx) {
   const permissionPresets = ctx.permissionPresets;
+  // The deployment configures the gate with the members the run's profile reads (`rules.config`);
+  // where it reads no temperature, the gate keeps its default, 0.
+  const configured = new Set(ctx.rules?.config ?? []);
+  const temperatureOf = (env) => (configured.has('temperature') ? (env.config?.temperature ?? 0) : 0);
   let accepting = true;
   const active = new Set();
   const lifecycle = new AbortController();
@@ -276,7 +283,7 @@ function apply(ctx) {
     active.add(admitted);
     try {
       const signal = AbortSignal.any([exec.signal, lifecycle.signal]);
-      const review = await classifyRisk(env, agent, exec, signal).then(
+      const review = await classifyRisk(env, agent, exec, signal, temperatureOf(env)).then(
         (decision) => ({ ok: true, decision }),
         (error) => {
           observe(env, error, signal);

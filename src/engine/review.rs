@@ -268,6 +268,14 @@ impl Review {
         earned < by_default
     }
 
+    /// Whether the requests carry a configured number other than the default 0: the profile
+    /// reads `temperature` (AR-RES-CONFIG-1) and it was set to one. `provider-default` leaves the
+    /// parameter out by AR-REVIEW-3's own rule.
+    fn temperature_configured(&self, profile: Profile) -> bool {
+        profile.reads_config("temperature")
+            && self.temperature.as_ref().is_some_and(|t| *t != 0.into())
+    }
+
     /// Cites the clauses behind the review's members of the outcome (`/review/…`, and the
     /// review's part of `/trace`).
     pub fn cite(&self, profile: Profile, c: &mut Citations) {
@@ -297,6 +305,10 @@ impl Review {
             let at = |member: &str| format!("/review/requests/{k}/{member}");
             c.cite_all(&at("route"), route);
             c.cite_all(&at("temperature"), &["AR-REVIEW-3", "AR-REVIEW-12"]);
+            if self.temperature_configured(profile) {
+                // A configured number, not the rule that sends it, decided the member.
+                c.cite_first(&at("temperature"), "AR-RES-CONFIG-1");
+            }
             c.cite_all(&at("tools"), &["AR-REVIEW-3", "AR-REVIEW-12"]);
             // AR-REVIEW-12, or AR-RES-REQUEST-1 where requests carry the session's id.
             if profile.session_id_in_requests() {
@@ -311,7 +323,9 @@ impl Review {
                 AsksAgain::RepairAndRetry => {
                     c.cite(&at("repair"), "AR-RES-RETRY-2");
                     if r.repair {
-                        c.cite(&at("temperature"), "AR-RES-RETRY-2");
+                        // A repair at the review's temperature, not at 0: that is the rule a
+                        // gate breaks that sends its repairs otherwise.
+                        c.cite_first(&at("temperature"), "AR-RES-RETRY-2");
                     }
                 }
             }

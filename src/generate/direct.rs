@@ -15,7 +15,7 @@ use super::{
 use crate::generate::coverage::shapes::SPACES;
 use crate::scenario::{
     ApprovalPolicy, Attempt, Block, Config, Downstream, FailedFinish, HangFlag, OnFailure, Policy,
-    Reviewer, Route, Scenario, SchemaView, Session, Tool,
+    Reviewer, Route, Scenario, SchemaView, Session, Temperature, Tool,
 };
 
 /// A small, fast, seedable random stream (SplitMix64). Nothing here needs a secure generator.
@@ -28,6 +28,12 @@ impl Rng {
         let mut r = Rng(seed ^ 0x5851_f42d_4c95_7f2d);
         let a = r.bits();
         Rng(a ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    }
+
+    /// A stream beside this one, drawn from without moving it: a draw added to a generator late
+    /// takes its values from here, so every case keeps every choice it drew before.
+    pub fn beside(&self, salt: u64) -> Rng {
+        Rng(self.0 ^ salt.wrapping_mul(0xd1b5_4a32_d192_ed03))
     }
 
     /// The next 64 random bits.
@@ -551,6 +557,24 @@ pub fn config(r: &mut Rng) -> Config {
     }
 }
 
+/// The reviewer temperature (AR-REVIEW-3, AR-RES-CONFIG-1): the default 0 in most cases; now and
+/// then a fraction, the bound 2, or `provider-default`, which leaves it out of every request.
+pub fn temperature(r: &mut Rng) -> Temperature {
+    if !r.chance(1, 8) {
+        return Temperature::default();
+    }
+    match r.below(5) {
+        0 => Temperature::ProviderDefault,
+        1 => Temperature::Value(2.into()),
+        k => {
+            let tenths = [3, 7, 12][k as usize - 2];
+            Temperature::Value(
+                serde_json::Number::from_f64(f64::from(tenths) / 10.0).unwrap_or_else(|| 0.into()),
+            )
+        }
+    }
+}
+
 /// A whole scenario, weighted toward reviewed calls, made realizable by the runtime's rules
 /// (`scenario::realizable::realize`).
 pub fn scenario(r: &mut Rng) -> Scenario {
@@ -590,6 +614,9 @@ pub fn scenario(r: &mut Rng) -> Scenario {
     if r.chance(1, 40) {
         reviewer = near_budget(r, &mut config);
     }
+    // From a stream beside the case's, so that every other choice of a call, and of the calls
+    // after it in a session, stays as it was.
+    config.temperature = temperature(&mut r.beside(1));
     crate::scenario::realizable::realize(Scenario {
         id: None,
         tool: Tool { name, call },

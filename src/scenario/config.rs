@@ -41,6 +41,19 @@ pub struct Config {
     pub temperature: Temperature,
 }
 
+impl Config {
+    /// The name of every member, as a scenario writes it, in the order of the struct.
+    pub const MEMBERS: [&'static str; 7] = [
+        "on_failure",
+        "repair_attempts",
+        "transport_retries",
+        "review_timeout_ms",
+        "reviewer_route",
+        "failure_hint_after",
+        "temperature",
+    ];
+}
+
 /// Members the configuration once had, with why each was retired: a scenario that still names
 /// one is refused with this reason rather than as an unknown member.
 pub const RETIRED: &[(&str, &str)] = &[(

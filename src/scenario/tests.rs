@@ -330,6 +330,28 @@ mod config {
         );
     }
 
+    /// `Config::MEMBERS` names every member a configuration writes, in order, and nothing else.
+    #[test]
+    fn the_member_list_is_the_configuration_s_own() {
+        use crate::scenario::{Config, Temperature};
+        let every = Config {
+            temperature: Temperature::ProviderDefault,
+            ..Config::default()
+        };
+        let written = serde_json::to_value(&every).unwrap();
+        let names: Vec<&str> = written
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut members = Config::MEMBERS.to_vec();
+        members.sort_unstable();
+        let mut names = names;
+        names.sort_unstable();
+        assert_eq!(names, members);
+    }
+
     /// The temperature is a number from 0 to 2 (both included, `-0` read as 0, a fraction kept
     /// as written) or `provider-default`, which requests leave out; anything else is refused
     /// naming the member, and the default, 0, is never substituted.

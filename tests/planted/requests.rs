@@ -95,3 +95,65 @@ fn a_gate_that_retries_a_repair_without_its_instruction_is_found_at_info() {
         READER_CASES,
     );
 }
+
+/// A resilient gate that reads the configured temperature as a number and sends 0 for
+/// `provider-default`, as `Number(config.temperature) || 0` does (AR-REVIEW-3: `provider-default`
+/// leaves the parameter out, recorded as `null`).
+#[test]
+fn a_gate_that_sends_provider_default_as_0_is_found_at_info() {
+    let plant = Planted::writing("provider-default sent as 0", |_, o| {
+        if let Some(requests) = &mut o.review.requests {
+            for r in requests.iter_mut() {
+                r.temperature.get_or_insert(0.into());
+            }
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-3",
+        &[Profile::RESILIENT],
+        Severity::Info,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that sends the configured temperature on a review's first request and
+/// repairs at 0, as the field report's first proposal reads (AR-RES-RETRY-2: a repair asks at the
+/// review's temperature).
+#[test]
+fn a_gate_that_repairs_at_0_is_found_at_info() {
+    let plant = Planted::writing("repairs sent at temperature 0", |_, o| {
+        if let Some(requests) = &mut o.review.requests {
+            for r in requests.iter_mut().filter(|r| r.repair) {
+                r.temperature = Some(0.into());
+            }
+        }
+    });
+    found_leading(
+        plant,
+        "AR-RES-RETRY-2",
+        &[Profile::RESILIENT],
+        Severity::Info,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that never reads the configured temperature and asks at 0, as the baseline
+/// does (AR-RES-CONFIG-1: the profile reads `temperature`).
+#[test]
+fn a_gate_that_ignores_the_configured_temperature_is_found_at_info() {
+    let plant = Planted::writing("the configured temperature ignored", |_, o| {
+        if let Some(requests) = &mut o.review.requests {
+            for r in requests.iter_mut() {
+                r.temperature = Some(0.into());
+            }
+        }
+    });
+    found_leading(
+        plant,
+        "AR-RES-CONFIG-1",
+        &[Profile::RESILIENT],
+        Severity::Info,
+        READER_CASES,
+    );
+}

@@ -41,6 +41,8 @@ pub enum In {
     FailureText(FailureText),
     /// Profiles whose sessions count reviewer failures in a row (AR-RES-HINT-1).
     CountsFailures,
+    /// Profiles that repair a reply they could not read (AR-RES-RETRY-1).
+    Repairs,
 }
 
 impl In {
@@ -50,6 +52,7 @@ impl In {
             In::Reader(r) => profile.reader() == r,
             In::FailureText(t) => profile.failure_text() == t,
             In::CountsFailures => profile.counts_failures(),
+            In::Repairs => profile.asks_again() == crate::profile::AsksAgain::RepairAndRetry,
         }
     }
 }
@@ -151,6 +154,28 @@ pub const RUN_CODE_DISPOSAL_BEGUN: Shape = Shape {
     name: "a run_code call in an Auto session after disposal began",
 };
 
+/// A request under a temperature configured to a number other than the default 0, which the
+/// baseline reads no configuration to send (AR-REVIEW-3) and the resilient profile sends
+/// (AR-RES-CONFIG-1).
+pub const TEMPERATURE_NUMBER: Shape = Shape {
+    clause: "AR-REVIEW-3",
+    name: "a request under a temperature configured other than 0",
+};
+
+/// A request under the temperature `provider-default`, which leaves the parameter out where the
+/// profile reads it (AR-REVIEW-3).
+pub const TEMPERATURE_PROVIDER_DEFAULT: Shape = Shape {
+    clause: "AR-REVIEW-3",
+    name: "a request under the temperature provider-default",
+};
+
+/// A repair under a temperature configured other than 0: it carries the review's, not 0
+/// (AR-RES-RETRY-2).
+pub const TEMPERATURE_REPAIR: Shape = Shape {
+    clause: "AR-RES-RETRY-2",
+    name: "a repair under a temperature configured other than 0",
+};
+
 /// Every shape, with the profiles that are held to it.
 pub const ALL: &[(Shape, In)] = &[
     (ALLOW_TWICE, In::All),
@@ -231,6 +256,10 @@ pub const ALL: &[(Shape, In)] = &[
     (SELECTION_OVER_NEVER, In::All),
     (ABORTED_FINISH_AFTER_SIGNAL, In::All),
     (RUN_CODE_DISPOSAL_BEGUN, In::All),
+    // The temperature requests carry.
+    (TEMPERATURE_NUMBER, In::All),
+    (TEMPERATURE_PROVIDER_DEFAULT, In::All),
+    (TEMPERATURE_REPAIR, In::Repairs),
     // Numbers a failure message shows, by class (`generate::numbers`): AR-REVIEW-5 where messages
     // render values as JavaScript does, AR-RES-NORM-1 where they are normalized.
     (
@@ -358,6 +387,25 @@ pub fn of_call(s: &Scenario, profile: Profile, outcome: &Outcome) -> Vec<Shape> 
     let mut out = reader::of_call(s, outcome);
     out.extend(lifecycle_of_call(s, profile, outcome));
     out.extend(numbers_of_call(s, profile, outcome));
+    out.extend(temperature_of_call(s, outcome));
+    out
+}
+
+/// The temperature the call's requests were made under, where it is not the default 0 and a
+/// request was made: a number, or `provider-default`; and a repair under either.
+fn temperature_of_call(s: &Scenario, outcome: &Outcome) -> Vec<Shape> {
+    use crate::scenario::Temperature;
+    let requests = outcome.review.requests.as_deref().unwrap_or_default();
+    if requests.is_empty() || s.config.temperature.is_default() {
+        return Vec::new();
+    }
+    let mut out = vec![match s.config.temperature {
+        Temperature::ProviderDefault => TEMPERATURE_PROVIDER_DEFAULT,
+        Temperature::Value(_) => TEMPERATURE_NUMBER,
+    }];
+    if requests.iter().any(|r| r.repair) {
+        out.push(TEMPERATURE_REPAIR);
+    }
     out
 }
 
