@@ -812,6 +812,12 @@ pub fn read_citing(reply: &Reply<'_>, profile: Profile) -> (Settlement, Vec<&'st
             if let Some(rule) = held_as_the_strict_reader_holds_it(reply, &e, profile) {
                 failure.first_by(rule);
             }
+            // Where the fence stood because its opening line holds a `{`, and the text read
+            // without that line would have come to something else, AR-TOL-4's proviso is what
+            // left the text that failed.
+            if fence_line_with_brace_decides(reply, profile) {
+                failure.first_by("AR-TOL-4");
+            }
             (Settlement::Failed(failure), Vec::new())
         }
     }
@@ -856,9 +862,10 @@ pub fn failure_of(e: &ReplyError, profile: Profile) -> FailureNote {
 }
 
 /// The tolerant reader's clauses that read a decision from a reply the strict reader refuses
-/// (chapter 10 in place of AR-PARSE-1..4), and AR-TOL-5 first where braces inside a string
-/// decided the spans the candidate was found among: empty under the strict reader, and for a
-/// reply both read where no brace in a string did.
+/// (chapter 10 in place of AR-PARSE-1..4), AR-TOL-5 first where braces inside a string decided
+/// the spans the candidate was found among, and AR-TOL-4 first where a fence left for the `{` on
+/// its opening line decided what they were found in: empty under the strict reader, and for a
+/// reply both read where neither did.
 pub fn tolerated(reply: &Reply<'_>, profile: Profile) -> Vec<&'static str> {
     if profile.reader() == Reader::Strict {
         return Vec::new();
@@ -875,7 +882,26 @@ pub fn tolerated(reply: &Reply<'_>, profile: Profile) -> Vec<&'static str> {
         by.retain(|c| *c != "AR-TOL-5");
         by.insert(0, "AR-TOL-5");
     }
+    // Where a fence stood because its opening line holds a `{` and the text read without that
+    // line would read otherwise, AR-TOL-4's proviso decided what the candidates were found in;
+    // the fence is taken off (or left) before the scan.
+    if fence_line_with_brace_decides(reply, profile) {
+        by.retain(|c| *c != "AR-TOL-4");
+        by.insert(0, "AR-TOL-4");
+    }
     by
+}
+
+/// Whether AR-TOL-4's proviso decides how the tolerant reader reads `reply`: what it read came
+/// from the joined text (not a finish, a tool call or the bound), and the proviso decided how that
+/// text reads ([`parse::tolerant::fence_line_with_brace_decides`]). Never under the strict reader.
+fn fence_line_with_brace_decides(reply: &Reply<'_>, profile: Profile) -> bool {
+    if profile.reader() != Reader::Tolerant {
+        return false;
+    }
+    let text = parse::tolerant::text_blocks(reply).concat();
+    parse::tolerant::fence_line_with_brace_decides(&text)
+        && parse::tolerant::read(reply) == parse::tolerant::parse_text(&text)
 }
 
 /// Why a raw reply, as `autoreview parse` reads it, has no verdict: the input is not what was

@@ -286,7 +286,7 @@ pub fn spaced(r: &mut Rng, object: &str) -> String {
 /// after the object (AR-TOL-4, AR-TOL-10).
 pub fn fenced(r: &mut Rng, object: &str) -> String {
     let (open, close) = r.weighted(&FENCE_MARKERS);
-    let info = r.pick(&FENCE_INFOS);
+    let info = r.weighted(&FENCE_INFOS);
     fence(open, info, object, r.chance(1, 4), close)
 }
 

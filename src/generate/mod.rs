@@ -240,17 +240,21 @@ pub const LONE_SURROGATE_TEXTS: [&str; 5] = [
 ];
 
 /// Fence info strings drawn around a legal object (AR-TOL-4, AR-TOL-10): none, language names,
-/// and opening lines that say more than a language name.
-pub const FENCE_INFOS: [&str; 9] = [
-    "",
-    "json",
-    " JSON ",
-    "c++",
-    "json5",
-    "json title=\"decision\"",
-    "json:",
-    "text/json",
-    "<json>",
+/// opening lines that say more than a language name, and, two times in nine, one that holds a
+/// deny (AR-TOL-4: the fence then stays, and the deny is a candidate beside the object, which a
+/// reader that cut the line away would miss). No info string at all keeps its one time in nine,
+/// which a baseline run needs to meet a fenced allow without one.
+pub const FENCE_INFOS: [(u32, &str); 10] = [
+    (3, ""),
+    (2, "json"),
+    (2, " JSON "),
+    (2, "c++"),
+    (2, "json5"),
+    (2, "json title=\"decision\""),
+    (2, "json:"),
+    (2, "text/json"),
+    (2, "<json>"),
+    (6, "json {\"risk\":\"high\",\"decision\":\"deny\"}"),
 ];
 
 /// Fence markers drawn around a legal object, opening and closing: the same marker (one fence),

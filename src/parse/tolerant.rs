@@ -158,15 +158,38 @@ pub(crate) fn is_plain_info(info: &str) -> bool {
 /// opening line) is removed. An opening line that holds a `{` is not an info string, so a fence is
 /// then left alone rather than cutting into the object. Returns the text inside.
 pub(crate) fn unwrap_fence(text: &str) -> &str {
-    let t = text.trim_matches(|c: char| c.is_ascii_whitespace());
-    for marker in ["```", "~~~"] {
-        if t.len() >= 2 * marker.len() && t.starts_with(marker) && t.ends_with(marker) {
-            let inner = &t[marker.len()..t.len() - marker.len()];
-            let (info, body) = inner.split_once('\n').unwrap_or(("", inner));
-            return if info.contains('{') { text } else { body };
-        }
+    match fence(text) {
+        Some((info, body)) if !info.contains('{') => body,
+        _ => text,
     }
-    text
+}
+
+/// The opening line (after the marker) and the body of the outer fence of `text`, when `text`
+/// trimmed of ASCII whitespace starts and ends with the same fence marker (AR-TOL-4), whatever its
+/// opening line holds.
+fn fence(text: &str) -> Option<(&str, &str)> {
+    let t = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    ["```", "~~~"].into_iter().find_map(|marker| {
+        (t.len() >= 2 * marker.len() && t.starts_with(marker) && t.ends_with(marker)).then(|| {
+            let inner = &t[marker.len()..t.len() - marker.len()];
+            inner.split_once('\n').unwrap_or(("", inner))
+        })
+    })
+}
+
+/// Whether AR-TOL-4's proviso decides how `text` reads: its outer fence is left as it stands
+/// because the opening line holds a `{`, and a reader that removed that fence with its opening
+/// line anyway would read the text otherwise (another decision, or another failure, or none). A
+/// text over the bound is refused before any fence is looked at (AR-TOL-3).
+pub fn fence_line_with_brace_decides(text: &str) -> bool {
+    if text.len() > MAX_TEXT_BYTES {
+        return false;
+    }
+    let whole = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match fence(whole) {
+        Some((info, body)) if info.contains('{') => parse_text(text) != parse_text(body),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -180,6 +203,32 @@ mod tests {
     fn overlapping_fence_markers_are_read_as_they_stand() {
         for text in ["`````", "~~~~~", "````", "``````", " ````` "] {
             assert_eq!(parse_text(text), Err(ReplyError::NoDecision), "{text:?}");
+        }
+    }
+
+    /// The proviso decides only where the opening line holds a `{` and reading the text without
+    /// that line would come to something else.
+    #[test]
+    fn a_fence_line_with_a_brace_decides_only_where_cutting_it_reads_otherwise() {
+        let deny = r#"{"risk":"high","decision":"deny"}"#;
+        let allow = r#"{"risk":"low","decision":"allow"}"#;
+        for (text, decides) in [
+            // No fence, or one whose opening line holds no brace: the fence is removed.
+            (format!("{deny}\n{allow}"), false),
+            (format!("```json\n{allow}\n```"), false),
+            (format!("\u{feff}~~~\n{deny}\n~~~"), false),
+            // The deny on the opening line stays and makes two candidates; cut, the allow stands.
+            (format!("```{deny}\n{allow}\n```"), true),
+            (format!("\u{feff} ~~~json {deny}\n{allow}\n~~~ "), true),
+            // Cut, the one deny would be gone.
+            (format!("```{deny}\n```"), true),
+            // The same deny either way.
+            (format!("```{{}}\n{deny}\n```"), false),
+            (format!("```{deny}\n{deny}\n```"), false),
+            // Different markers are no fence.
+            (format!("```{deny}\n{allow}\n~~~"), false),
+        ] {
+            assert_eq!(fence_line_with_brace_decides(&text), decides, "{text:?}");
         }
     }
 

@@ -559,3 +559,44 @@ fn a_tolerant_reader_that_counts_braces_in_strings_is_found_at_bounds() {
         READER_CASES,
     );
 }
+
+/// `t` as a tolerant reader reads it that removes an outer fence with its opening line whatever
+/// that line holds, as one written `let (_info, body) = inner.split_once('\n')?` does (AR-TOL-4:
+/// only provided the line holds no `{`; otherwise the text is left as it is). Where the line
+/// holds none, the reference removes the same fence, so `t` is left for it to read.
+fn fence_cut_with_its_opening_line(t: &str) -> String {
+    let whole = t.strip_prefix('\u{feff}').unwrap_or(t);
+    let trimmed = whole.trim_matches(|c: char| c.is_ascii_whitespace());
+    for marker in ["```", "~~~"] {
+        if trimmed.len() >= 2 * marker.len()
+            && trimmed.starts_with(marker)
+            && trimmed.ends_with(marker)
+        {
+            let inner = &trimmed[marker.len()..trimmed.len() - marker.len()];
+            return match inner.split_once('\n') {
+                Some((info, body)) if info.contains('{') => body.to_owned(),
+                _ => t.to_owned(),
+            };
+        }
+    }
+    t.to_owned()
+}
+
+/// A tolerant reader that removes a fence's opening line even where it holds a `{` (AR-TOL-4):
+/// a deny written on the opening line, "```{deny}\n{allow}\n```", goes with it and the allow
+/// after it stands alone, where the reference keeps the fence, finds two differing candidates and
+/// fails the review (AR-TOL-6, RES-38). Under a policy that lets no failure run the body, the
+/// body runs that nobody allowed: SAFETY.
+#[test]
+fn a_tolerant_reader_that_cuts_a_fence_line_holding_a_brace_is_found_at_safety() {
+    let plant = Planted::reading("a fence line with a brace cut", |s| {
+        each_joined_text(s, fence_cut_with_its_opening_line)
+    });
+    found_leading(
+        plant,
+        "AR-TOL-4",
+        &[Profile::RESILIENT],
+        Severity::Safety,
+        READER_CASES,
+    );
+}
