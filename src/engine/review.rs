@@ -27,7 +27,8 @@ pub struct FailureNote {
     /// for a finish or a thrown value).
     pub class_by: Vec<&'static str>,
     /// The rule that failed the review: the one that gave the class, except for a finish, which
-    /// the reader's rule fails (AR-PARSE-1, AR-TOL-1) and AR-REVIEW-7's table classes.
+    /// the reader's rule fails (AR-PARSE-1, AR-TOL-1) and AR-REVIEW-7's table classes, and a
+    /// request that threw, which fails by AR-REVIEW-4 and AR-REVIEW-7 classes.
     pub failed_by: &'static str,
 }
 
@@ -268,6 +269,27 @@ impl Review {
         earned < by_default
     }
 
+    /// Whether the review ended on a failure that AR-REVIEW-7 classed (a failed finish, a thrown
+    /// value) into a class that earns no further request (AR-RES-RETRY-1: only `protocol` earns
+    /// repairs and `transport` retries), and no signal ended it: the class, read as the table
+    /// says, is what made no further request, and a gate that classed the failure otherwise (a
+    /// message pattern matched against the code, a thrown value classed by its text) asks again
+    /// where the reference stopped.
+    pub fn ended_on_a_class_that_earns_nothing(&self, profile: Profile) -> bool {
+        if profile.asks_again() != AsksAgain::RepairAndRetry
+            || self.signal_ended
+            || self.stopped_by_signal
+            || self.requests.is_empty()
+        {
+            return false;
+        }
+        let Settlement::Failed(last) = &self.settlement else {
+            return false;
+        };
+        last.by_rule("AR-REVIEW-7")
+            && !matches!(last.class, FailureClass::Protocol | FailureClass::Transport)
+    }
+
     /// Whether the requests carry a configured number other than the default 0: the profile
     /// reads `temperature` (AR-RES-CONFIG-1) and it was set to one. `provider-default` leaves the
     /// parameter out by AR-REVIEW-3's own rule.
@@ -281,6 +303,9 @@ impl Review {
     pub fn cite(&self, profile: Profile, c: &mut Citations) {
         let attempts = self.attempts_by(profile);
         c.cite_all("/review/attempts", &attempts);
+        if self.ended_on_a_class_that_earns_nothing(profile) {
+            c.cite_first("/review/attempts", "AR-REVIEW-7");
+        }
         if self.ended_on_a_configured_budget(profile) {
             c.cite_first("/review/attempts", "AR-RES-CONFIG-1");
         }
@@ -335,7 +360,11 @@ impl Review {
         match &self.settlement {
             Settlement::Failed(f) => {
                 c.cite("/review/failure", f.failed_by);
-                c.cite_all("/review/failure", &f.class_by[1..]);
+                // A request that threw failed by AR-REVIEW-4 alone; the rule that classes it
+                // (AR-REVIEW-7) stands behind its class, not behind whether it failed.
+                if f.failed_by != "AR-REVIEW-4" {
+                    c.cite_all("/review/failure", &f.class_by[1..]);
+                }
                 c.cite("/review/failure", "AR-REVIEW-4");
                 c.cite_all("/review/failure/class", &f.class_by);
                 c.cite_all("/review/failure/message", &f.message.cited);
@@ -784,15 +813,17 @@ pub fn verdict(attempt: &Attempt, profile: Profile) -> Option<parse::Verdict> {
     }
 }
 
-/// The failure of a request that threw `value` (AR-REVIEW-5, AR-RES-NORM-1).
+/// The failure of a request that threw `value` (AR-REVIEW-5, AR-RES-NORM-1): a failure because
+/// the request threw (AR-REVIEW-4), classed `internal` whatever its text (AR-REVIEW-7).
 pub fn thrown(value: &serde_json::Value, profile: Profile) -> FailureNote {
-    let mut failure = FailureNote::by("AR-REVIEW-7", FailureClass::Internal, {
+    let mut failure = FailureNote::by("AR-REVIEW-4", FailureClass::Internal, {
         // AR-REVIEW-5, AR-RES-NORM-1..4
         let rule = profile.failure_text();
         rule.message(Text::exact(rule.value_text(value)))
             .citing(rule.value_clauses())
     });
-    failure.message.cited.retain(|c| *c != "AR-REVIEW-7");
+    failure.message.cited.retain(|c| *c != "AR-REVIEW-4");
+    failure.class_by = vec!["AR-REVIEW-6", "AR-REVIEW-7"];
     failure
 }
 

@@ -419,6 +419,8 @@ fn value_clause(d: &Difference, expected: &str, actual: &str) -> Option<&'static
                 || actual.chars().count() > crate::normalize::MAX_CHARS
             {
                 "AR-RES-NORM-4"
+            } else if prefixed(expected, actual) {
+                "AR-REVIEW-5"
             } else {
                 "AR-RES-NORM-1"
             },
@@ -427,6 +429,23 @@ fn value_clause(d: &Difference, expected: &str, actual: &str) -> Option<&'static
         Some("AR-REVIEW-5")
     } else {
         None
+    }
+}
+
+/// Whether `actual` is the value's text `expected`, as the reference renders it, with words the
+/// implementation put before it, up to a `: ` (`auto-review: boom` for `boom`): the value is
+/// converted and normalized as the spec says, and what breaks is what AR-REVIEW-5 says the message
+/// is, the value's text and nothing before it (a thrown value), not how the value became text.
+/// Where both texts are cut at the bound (AR-RES-NORM-4), the words before push the cut earlier,
+/// so what follows them is a beginning of the reference's text. Linear in the texts' lengths.
+fn prefixed(expected: &str, actual: &str) -> bool {
+    let Some(k) = actual.find(": ") else {
+        return false;
+    };
+    let rest = &actual[k + 2..];
+    match (expected.strip_suffix('…'), rest.strip_suffix('…')) {
+        (Some(whole), Some(shown)) => !shown.is_empty() && whole.starts_with(shown),
+        _ => !expected.is_empty() && rest == expected,
     }
 }
 
@@ -607,6 +626,29 @@ pub(crate) mod tests {
 
     fn failed(id: &str, listed: bool, differences: Vec<Difference>) -> CaseResult {
         specimen_result(id, Verdict::Fail { differences }, listed)
+    }
+
+    /// Words put before a value's text up to a `: ` are what AR-REVIEW-5 says the message is,
+    /// whole or cut at the bound; a value's text converted otherwise (its object's JSON for its
+    /// `message`) or with words after it is not.
+    #[test]
+    fn words_before_a_value_text_are_told_from_its_conversion() {
+        for (expected, actual, prefixed_) in [
+            ("boom", "auto-review: boom", true),
+            ("a: b", "reviewer request failed: a: b", true),
+            ("abcdef…", "auto-review: abc…", true),
+            ("abcdef…", "auto-review: abx…", false),
+            ("boom", r#"{"message":"boom"}"#, false),
+            ("boom", "boom: auto-review", false),
+            ("boom", "auto-review:boom", false),
+            ("", "auto-review: ", false),
+        ] {
+            assert_eq!(
+                prefixed(expected, actual),
+                prefixed_,
+                "{expected:?} {actual:?}"
+            );
+        }
     }
 
     /// Each clause once, with every case that breaks it (a case once however many of its

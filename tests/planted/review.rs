@@ -97,7 +97,7 @@ fn a_gate_that_matches_message_patterns_against_the_code_is_found_at_bounds() {
             }
         }
     });
-    found_at_bounds(plant, Profile::RESILIENT);
+    found_at_bounds(plant.leading("AR-REVIEW-7"), Profile::RESILIENT);
 }
 
 /// A gate that throws when the reviewer denies, so that the `catch` around its review turns a
@@ -150,6 +150,33 @@ fn a_baseline_gate_that_stringifies_a_thrown_value_as_json_is_found_at_text() {
         plant,
         "AR-REVIEW-5",
         &[Profile::BASELINE],
+        Severity::Text,
+        READER_CASES,
+    );
+}
+
+/// A resilient gate that puts the reviewer errors' `auto-review: ` before a thrown value's text,
+/// as one written `catch (e) { return failed(`auto-review: ${errorText(e)}`) }` does, where
+/// AR-REVIEW-5 makes a thrown value's message that value's text alone (item 3): the value is
+/// converted and normalized as AR-RES-NORM-1..4 say, and only the texts that show the message
+/// differ: TEXT. (The baseline's plants of the clause are
+/// [`a_baseline_gate_that_stringifies_a_thrown_value_as_json_is_found_at_text`] and
+/// `numbers_written_with_python_str`.)
+#[test]
+fn a_resilient_gate_that_prefixes_a_thrown_value_is_found_at_text() {
+    let plant = Planted::reading("a thrown value prefixed", |s| {
+        let text = Profile::RESILIENT.failure_text();
+        for a in attempts(s) {
+            if let Attempt::Throw { throw, .. } = a {
+                let value = text.value_text(throw);
+                *throw = serde_json::Value::String(format!("auto-review: {value}"));
+            }
+        }
+    });
+    found_leading(
+        plant,
+        "AR-REVIEW-5",
+        &[Profile::RESILIENT],
         Severity::Text,
         READER_CASES,
     );
@@ -344,33 +371,30 @@ fn a_gate_with_a_timeout_per_request_is_found_at_bounds() {
     );
 }
 
-/// A resilient gate that reads a failure as a denial (AR-RES-FAIL-1: a reviewer failure is not a
-/// reviewer denial) wherever the failure earns no repair or retry: it asks the human about a
+/// A resilient gate that reads a request that threw as the reviewer's denial, as one written
+/// `catch (e) { return { decision: 'deny', reason: String(e) } }` does (AR-REVIEW-4: a review
+/// whose request threw settles as a failure, never as a decision): it asks the human about a
 /// denial under `on_failure: deny`, where the reference fails closed, and when the human allows
-/// the body runs on a human's allow where the spec asks nobody: BOUNDS.
+/// the body runs on a human's allow where the spec asks nobody: BOUNDS. The first difference is
+/// the review's failure, which it records as none, and what made the review a failure is that
+/// its request threw (AR-REVIEW-4), not AR-RES-FAIL-1, which routes and words a failure once it
+/// is one ([`a_gate_that_words_a_failure_as_a_denial_is_found_at_text`]).
 #[test]
-fn a_gate_that_reads_a_failure_as_a_denial_is_found_at_bounds() {
-    use autoreview::engine::review::{Settlement, settle};
-    use autoreview::outcome::FailureClass;
-    let mut plant = Planted::reading("a failure read as a denial", |s| {
+fn a_gate_that_reads_a_thrown_request_as_a_denial_is_found_at_bounds() {
+    let plant = Planted::reading("a thrown request read as a denial", |s| {
         for a in attempts(s) {
-            if let Settlement::Failed(f) = settle(a, Profile::RESILIENT)
-                && !matches!(f.class, FailureClass::Transport | FailureClass::Protocol)
-            {
+            if let Attempt::Throw { delay_ms, .. } = a {
                 *a = Attempt::Text {
                     text: r#"{"risk":"high","decision":"deny"}"#.into(),
-                    delay_ms: a.delay_ms().unwrap_or_default(),
+                    delay_ms: *delay_ms,
                 };
             }
         }
     });
-    // leads with AR-REVIEW-7 (a thrown value, at BOUNDS; a quota finish, AR-TOL-1): the plant's
-    // first difference is the review's failure, which it records as none, and what decided that
-    // the review failed is the rule that failed it, not AR-RES-FAIL-1, which routes and words a
-    // failure once it is one ([`a_gate_that_words_a_failure_as_a_denial_is_found_at_text`]).
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
+    found_leading(
+        plant,
+        "AR-REVIEW-4",
+        &[Profile::RESILIENT],
         Severity::Bounds,
         READER_CASES,
     );
