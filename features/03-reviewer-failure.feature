@@ -60,6 +60,21 @@ Feature: A reviewer that fails
     And the tool body does not run
     And the events are review
 
+  @baseline @F-FAIL-61 @AR-PARSE-1 @AR-REVIEW-6 @AR-DECIDE-1
+  Scenario: In the baseline, a stream that ends without a terminal finish fails the review, whatever its text holds
+    Given a session in Auto
+    And the reviewer replies with blocks:
+      | type      | text                              |
+      | reasoning | The command only lists files.     |
+      | text      | {"risk":"low","decision":"allow"} |
+    And that reply's stream ends without a terminal finish
+    When the agent calls "pwsh"
+    Then the review fails with class "transport"
+    And the review failure reads "auto-review: reviewer emitted no terminal finish"
+    And the model sees 'Error: Auto review of tool "pwsh" failed; its body was not executed: auto-review: reviewer emitted no terminal finish'
+    And the tool body does not run
+    And the events are review
+
   @baseline @F-FAIL-13 @BL-1 @AR-REVIEW-5 @AR-REVIEW-7 @AR-DECIDE-1
   Scenario: In the baseline, a provider message that is an object reads "[object Object]"
     Given a session in Auto
@@ -248,6 +263,22 @@ Feature: A reviewer that fails
       | F-FAIL-30 | RS-F1 | allowed-once | runs         | no error                                                                     | review, downstream, approval, body |
       | F-FAIL-31 | RS-F1 | cancelled    | does not run | 'Error: approval for tool "pwsh" was cancelled'                              | review, downstream, approval       |
       | F-FAIL-32 | RS-F1 | unavailable  | does not run | 'Error: tool "pwsh" requires approval, but no approval channel is available' | review, downstream, approval       |
+
+  @resilient @F-FAIL-62 @AR-TOL-1 @AR-REVIEW-7 @AR-RES-RETRY-1 @AR-RES-FAIL-2
+  Scenario: In the resilient profile, a stream that ends without a terminal finish is a broken stream: retried, never read, and the user is told
+    Given a session in Auto
+    And the reviewer replies with blocks:
+      | type | text                              |
+      | text | {"risk":"low","decision":"allow"} |
+    And that reply's stream ends without a terminal finish
+    And the user would answer "rejected"
+    When the agent calls "pwsh"
+    Then the review fails with class "transport"
+    And the reviewer is asked twice
+    And the gate asks with 'Auto review of tool "pwsh" failed: auto-review: reviewer emitted no terminal finish'
+    And the user is asked and answers "rejected"
+    And the tool body does not run
+    And the events are review, review, downstream, approval
 
   @resilient @F-FAIL-33 @RS-F1 @AR-RES-NORM-1 @AR-REVIEW-7 @AR-RES-FAIL-2
   Scenario: In the resilient profile, a provider message that is an object gives its own message

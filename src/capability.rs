@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::outcome::{Decision, InputOutcome, ItemOutcome, Outcome};
 use crate::scenario::session::{Input, Item};
-use crate::scenario::{AbortPoint, DEFAULT_SESSION_ID, LogFact, Scenario, Session};
+use crate::scenario::{AbortPoint, Attempt, DEFAULT_SESSION_ID, LogFact, Scenario, Session};
 
 /// One thing an adapter can observe and set up beyond protocol 1, as its `hello` names it
 /// (`spec/protocol.md`, "Protocol 2 and observables").
@@ -27,15 +27,19 @@ pub enum Observable {
     /// A configured reviewer temperature, `config.temperature` (AR-REVIEW-3, AR-RES-CONFIG-1),
     /// which requests show.
     Temperature,
+    /// A reviewer stream that ends without a terminal finish, `"finish": null` (AR-PARSE-1,
+    /// AR-TOL-1): a fake model that can leave the finish out.
+    UnfinishedStream,
 }
 
 impl Observable {
     /// Every observable, in the order reports name them.
-    pub const ALL: [Observable; 4] = [
+    pub const ALL: [Observable; 5] = [
         Observable::Sessions,
         Observable::Requests,
         Observable::SessionLog,
         Observable::Temperature,
+        Observable::UnfinishedStream,
     ];
 
     /// The name a `hello` gives it.
@@ -45,6 +49,7 @@ impl Observable {
             Observable::Requests => "requests",
             Observable::SessionLog => "session-log",
             Observable::Temperature => "temperature",
+            Observable::UnfinishedStream => "unfinished-stream",
         }
     }
 }
@@ -238,7 +243,8 @@ impl Capabilities {
     /// The observables deciding `input` takes beyond protocol 1: a session (`sessions`), a log
     /// fact or a header without a working directory (`session-log`), a session id other than the
     /// default, which only requests show (`requests`), a temperature other than the default, to
-    /// set up and to see in the requests (`temperature`, `requests`).
+    /// set up and to see in the requests (`temperature`, `requests`), a reviewer stream without a
+    /// terminal finish (`unfinished-stream`).
     pub fn needed_by(input: &Input) -> Capabilities {
         fn session(s: &Session) -> Capabilities {
             let mut needs = Capabilities::NONE;
@@ -259,6 +265,9 @@ impl Capabilities {
                 needs = needs
                     .with(Need::Observable(Observable::Temperature))
                     .with(Need::Observable(Observable::Requests));
+            }
+            if c.reviewer.attempts().iter().any(Attempt::unfinished) {
+                needs = needs.with(Need::Observable(Observable::UnfinishedStream));
             }
             needs
         };
@@ -306,8 +315,8 @@ impl Capabilities {
     /// The input without the members an implementation with this set cannot set up, in the
     /// session and in every call: a consistent log and a header with a working directory without
     /// `session-log`, the default session id (which only requests show) without `requests`, the
-    /// default temperature without `temperature`. The
-    /// generator draws through it, so that nobody is judged on what they cannot express.
+    /// default temperature without `temperature`, a stream that stops normally without
+    /// `unfinished-stream`. The generator draws through it, so that nobody is judged on what they cannot express.
     pub fn restrict(self, mut input: Input) -> Input {
         let session = |s: &mut Session| {
             if !self.observes(Observable::SessionLog) {
@@ -324,6 +333,15 @@ impl Capabilities {
             }
             if !self.observes(Observable::Temperature) {
                 c.config.temperature = Default::default();
+            }
+            if !self.observes(Observable::UnfinishedStream) {
+                c.reviewer.each_attempt_mut(|a| {
+                    if let Attempt::Blocks { finish, .. } = a
+                        && finish.is_none()
+                    {
+                        *finish = Some("stop".to_owned());
+                    }
+                });
             }
         };
         match &mut input {

@@ -502,6 +502,8 @@ templates! {
     ERR_ENDED_DETAIL = "MSG-ERR-ENDED-DETAIL", "auto-review: reviewer ended with <kind> <code>: <message>";
     /// A response that ended with another non-stop finish (AR-PARSE-1).
     ERR_ENDED = "MSG-ERR-ENDED", "auto-review: reviewer ended with <kind>";
+    /// A stream that ended without a terminal finish (AR-PARSE-1, AR-TOL-1).
+    ERR_NO_FINISH = "MSG-ERR-NO-FINISH", "auto-review: reviewer emitted no terminal finish";
     /// Data after the terminal finish (AR-PARSE-2).
     ERR_AFTER_FINISH = "MSG-ERR-AFTER-FINISH", "auto-review: reviewer emitted data after its terminal finish";
     /// Wrong block sequence (AR-PARSE-3).

@@ -182,7 +182,8 @@ function splitResponse(chunks) {
     if (chunk.type === 'finish') finish = chunk.reason;
     else if (chunk.type === 'block') blocks.push(chunk.block);
   }
-  if (!finish) throw new ReviewFailure('protocol', MSG.noFinish);
+  // AR-PARSE-1 / AR-TOL-1: a stream cut before its terminal finish is a broken stream (AR-REVIEW-7).
+  if (!finish) throw new ReviewFailure('transport', MSG.noFinish);
   return { blocks, finish, dataAfterFinish };
 }
 
@@ -746,7 +747,7 @@ module.exports = {
   classifyErrorFinish,
   // Every value of every rule the gate implements: a profile that recombines them is checked too.
   rules: RULES,
-  observes: ['sessions', 'requests', 'session-log', 'temperature'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream'],
   // The resilient profile's optional features this gate implements (spec/protocol.md).
   features: ['failure-hint', 'failure-class'],
 };

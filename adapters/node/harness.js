@@ -52,7 +52,7 @@ function rulesFor(rules, what) {
   throw new Error(`${what}: no \`rules\` given: a gate decides by the run's rules, not by a profile's name (${WHERE_RULES_ARE})`);
 }
 /** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
-const OBSERVABLES = ['sessions', 'requests', 'session-log', 'temperature'];
+const OBSERVABLES = ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream'];
 /**
  * What a framework can declare it lacks under protocol 2: a reason with a denial (`deny-reason`),
  * a reason with an approval request (`ask-reason`), an abort signal that is not a lifecycle one
@@ -204,7 +204,8 @@ function chunksOf(attempt) {
       ];
     case 'blocks': {
       const chunks = attempt.blocks.map((b) => ({ type: 'block', block: { type: b.type, text: b.text } }));
-      chunks.push({ type: 'finish', reason: { kind: attempt.finish } });
+      // `finish: null`: the stream ends after its blocks without a terminal finish (AR-PARSE-1).
+      if (attempt.finish !== null) chunks.push({ type: 'finish', reason: { kind: attempt.finish ?? 'stop' } });
       if (attempt.data_after_finish) chunks.push({ type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } });
       return chunks;
     }

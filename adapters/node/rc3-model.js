@@ -187,7 +187,8 @@ function readDecision(chunks) {
       blocks.push(chunk.block);
     }
   }
-  if (!finished) throw tagged(new Error('auto-review: reviewer emitted no terminal finish'), 'protocol');
+  // A stream cut before its terminal finish is a broken stream: class transport (AR-REVIEW-7).
+  if (!finished) throw tagged(new Error('auto-review: reviewer emitted no terminal finish'), 'transport');
   const final = blocks[blocks.length - 1];
   if (final === undefined || final.type !== 'text' || blocks.slice(0, -1).some((b) => b.type !== 'reasoning')) {
     throw tagged(
@@ -342,7 +343,7 @@ if (require.main === module) {
     profiles: ['baseline', 'resilient'],
     // It keeps its state across a session's calls, reports what each request carries, and reads
     // the session's header and log as shipped.
-    observes: ['sessions', 'requests', 'session-log', 'temperature'],
+    observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream'],
     install: apply,
   });
 }

@@ -74,7 +74,7 @@ serve({
   //   'session-log'  your gate reads session.workingDirectory and session.log.pendingAction(exec).
   //   'temperature'  your gate sends each reviewer request at env.config.temperature where the rules
   //                  read it (none at all for 'provider-default'), else at 0.
-  observes: ['sessions', 'requests', 'session-log', 'temperature'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream'],
   // What your gate's framework cannot express (protocol 2), if anything; default none. Cases that
   // need it read "not applicable" too:
   //   'deny-reason'   a denial carries no reason (a boolean approval hook);

@@ -99,8 +99,8 @@ pub enum ReviewerResponse {
     Completed {
         /// The content blocks.
         blocks: Vec<Block>,
-        /// `stop` or another kind.
-        finish: String,
+        /// `stop` or another kind; `None` for a stream that ended without a terminal finish.
+        finish: Option<String>,
         /// Whether data followed the finish.
         data_after_finish: bool,
     },
@@ -481,7 +481,7 @@ impl<C: ReviewerClient> AutoReview<C> {
                     finish,
                     data_after_finish,
                 } => review::read_citing(
-                    &Reply::blocks(&blocks, &finish, data_after_finish),
+                    &Reply::blocks(&blocks, finish.as_deref(), data_after_finish),
                     self.profile,
                 ),
                 ReviewerResponse::Failed(f) => {
@@ -912,7 +912,7 @@ mod tests {
                         kind: BlockKind::Text,
                         text: r#"{"risk":"low","decision":"allow"}"#.to_owned(),
                     }],
-                    finish: "stop".to_owned(),
+                    finish: Some("stop".to_owned()),
                     data_after_finish: false,
                 }
             })

@@ -84,7 +84,7 @@ impl ReviewerClient for ScriptedReviewer {
                         kind: BlockKind::Text,
                         text: text.clone(),
                     }],
-                    finish: "stop".into(),
+                    finish: Some("stop".into()),
                     data_after_finish: false,
                 },
                 Attempt::Blocks {

@@ -884,9 +884,9 @@ pub fn failure_of(e: &ReplyError, profile: Profile) -> FailureNote {
     let mut failure = FailureNote::by(rule, class_of(e, profile), failure_text(e, profile));
     if matches!(
         e,
-        ReplyError::FinishFailed { .. } | ReplyError::FinishOther { .. }
+        ReplyError::FinishFailed { .. } | ReplyError::FinishOther { .. } | ReplyError::NoFinish
     ) {
-        // A finish is classified by AR-REVIEW-7's table, not by the reader's rule.
+        // A finish, or its absence, is classified by AR-REVIEW-7, not by the reader's rule.
         failure.class_by = vec!["AR-REVIEW-6", "AR-REVIEW-7"];
     }
     failure
@@ -1021,6 +1021,7 @@ fn template_of(e: &ReplyError) -> Option<messages::Template> {
     Some(match e {
         ReplyError::FinishFailed { .. } => messages::ERR_ENDED_DETAIL,
         ReplyError::FinishOther { .. } => messages::ERR_ENDED,
+        ReplyError::NoFinish => messages::ERR_NO_FINISH,
         ReplyError::AfterFinish => messages::ERR_AFTER_FINISH,
         ReplyError::Blocks => messages::ERR_BLOCKS,
         ReplyError::InvalidJson(_) => return None,
@@ -1067,6 +1068,9 @@ pub fn class_of(e: &ReplyError, profile: Profile) -> FailureClass {
             classify_finish(*kind, code, &text)
         }
         ReplyError::FinishOther { .. } => FailureClass::Provider,
+        // A stream cut before its terminal finish is a broken stream (AR-REVIEW-6, AR-REVIEW-7):
+        // asking again is the remedy, not a repair of an answer it may have given whole.
+        ReplyError::NoFinish => FailureClass::Transport,
         _ => FailureClass::Protocol,
     }
 }

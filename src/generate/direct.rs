@@ -384,10 +384,16 @@ pub fn attempt(r: &mut Rng) -> Attempt {
                     Block { kind, text }
                 })
                 .collect();
+            // One stream in eight ends without a terminal finish (AR-PARSE-1, AR-TOL-1), drawn
+            // beside the case's stream so that every other choice stays as it was; such a stream
+            // has no finish for data to follow (RZ-9).
+            let unfinished = r.beside(2).chance(1, 8);
+            let finish = r.weighted(&FINISHES);
+            let data_after_finish = r.chance(15, 100);
             Attempt::Blocks {
                 blocks,
-                finish: r.weighted(&FINISHES).to_owned(),
-                data_after_finish: r.chance(15, 100),
+                finish: (!unfinished).then(|| finish.to_owned()),
+                data_after_finish: data_after_finish && !unfinished,
                 delay_ms: 0,
             }
         }

@@ -120,16 +120,17 @@ pub fn attempts(a: &Attempt) -> Vec<Attempt> {
             data_after_finish,
             delay_ms,
         } => {
-            let with =
-                |blocks: Vec<Block>, finish: &str, data_after_finish: bool| Attempt::Blocks {
+            let with = |blocks: Vec<Block>, finish: Option<&str>, data_after_finish: bool| {
+                Attempt::Blocks {
                     blocks,
-                    finish: finish.to_owned(),
+                    finish: finish.map(str::to_owned),
                     data_after_finish,
                     delay_ms: *delay_ms,
-                };
+                }
+            };
             if let [only] = blocks.as_slice()
                 && only.kind == BlockKind::Text
-                && finish == "stop"
+                && finish.as_deref() == Some("stop")
                 && !data_after_finish
             {
                 out.push(Attempt::Text {
@@ -140,19 +141,20 @@ pub fn attempts(a: &Attempt) -> Vec<Attempt> {
             for i in 0..blocks.len() {
                 let mut fewer = blocks.clone();
                 fewer.remove(i);
-                out.push(with(fewer, finish, *data_after_finish));
+                out.push(with(fewer, finish.as_deref(), *data_after_finish));
             }
             if *data_after_finish {
-                out.push(with(blocks.clone(), finish, false));
+                out.push(with(blocks.clone(), finish.as_deref(), false));
             }
-            if finish != "stop" {
-                out.push(with(blocks.clone(), "stop", *data_after_finish));
+            // Another finish, or none, towards a normal stop.
+            if finish.as_deref() != Some("stop") {
+                out.push(with(blocks.clone(), Some("stop"), *data_after_finish));
             }
             for (i, b) in blocks.iter().enumerate() {
                 for text in texts(&b.text) {
                     let mut t = blocks.clone();
                     t[i].text = text;
-                    out.push(with(t, finish, *data_after_finish));
+                    out.push(with(t, finish.as_deref(), *data_after_finish));
                 }
             }
         }

@@ -349,7 +349,7 @@ mod tests {
             assert!(new_tolerant.is_err(), "tolerant accepted {json}");
             return false;
         };
-        let reply = Reply::blocks(&blocks, "stop", false);
+        let reply = Reply::blocks(&blocks, Some("stop"), false);
         assert_eq!(
             new_strict.expect(json),
             strict::read(&reply),

@@ -31,6 +31,8 @@ pub enum Finish<'a> {
     Stop,
     /// Another finish kind without failure detail, e.g. `max-tokens`.
     Other(&'a str),
+    /// None: the stream ended after its blocks without a terminal finish (AR-PARSE-1).
+    Missing,
     /// A finish of kind `error` or `aborted`, with the provider's code and message.
     Failed {
         /// `error` or `aborted`.
@@ -77,14 +79,19 @@ impl<'a> Reply<'a> {
                 finish,
                 data_after_finish,
                 ..
-            } => Some(Reply::blocks(blocks, finish, *data_after_finish)),
+            } => Some(Reply::blocks(blocks, finish.as_deref(), *data_after_finish)),
             Attempt::Finish { finish, .. } => Some(Reply::failed(finish)),
             Attempt::Throw { .. } | Attempt::Hang { .. } => None,
         }
     }
 
-    /// A reply of content blocks ending with the finish kind `finish` (`stop` or another).
-    pub fn blocks(blocks: &'a [Block], finish: &'a str, data_after_finish: bool) -> Reply<'a> {
+    /// A reply of content blocks ending with the finish kind `finish` (`stop` or another), or
+    /// without a terminal finish (`None`).
+    pub fn blocks(
+        blocks: &'a [Block],
+        finish: Option<&'a str>,
+        data_after_finish: bool,
+    ) -> Reply<'a> {
         Reply {
             blocks: blocks
                 .iter()
@@ -93,17 +100,18 @@ impl<'a> Reply<'a> {
                     text: &b.text,
                 })
                 .collect(),
-            finish: if finish == "stop" {
-                Finish::Stop
-            } else {
-                Finish::Other(finish)
+            finish: match finish {
+                Some("stop") => Finish::Stop,
+                Some(kind) => Finish::Other(kind),
+                None => Finish::Missing,
             },
             data_after_finish,
         }
     }
 
-    /// `Ok` for a normal stop; otherwise the failure the finish itself is (AR-PARSE-1, AR-TOL-1:
-    /// a failed or truncated response carries no decision, in either reader).
+    /// `Ok` for a normal stop; otherwise the failure the finish itself is, or its absence
+    /// (AR-PARSE-1, AR-TOL-1: a failed or truncated response carries no decision, in either
+    /// reader, and neither does a stream that never said it ended normally).
     pub fn stopped(&self) -> Result<(), ReplyError> {
         match &self.finish {
             Finish::Stop => Ok(()),
@@ -119,6 +127,7 @@ impl<'a> Reply<'a> {
             Finish::Other(kind) => Err(ReplyError::FinishOther {
                 kind: (*kind).to_owned(),
             }),
+            Finish::Missing => Err(ReplyError::NoFinish),
         }
     }
 
@@ -204,6 +213,9 @@ pub enum ReplyError {
         /// The finish kind.
         kind: String,
     },
+    /// The stream ended without a terminal finish (AR-PARSE-1, AR-TOL-1).
+    #[error("{}", messages::ERR_NO_FINISH.plain())]
+    NoFinish,
     /// Data followed the terminal finish (AR-PARSE-2).
     #[error("{}", messages::ERR_AFTER_FINISH.plain())]
     AfterFinish,
@@ -253,10 +265,16 @@ impl ReplyError {
     pub fn clause(&self, profile: crate::profile::Profile) -> &'static str {
         let tolerant = profile.reader() == crate::profile::Reader::Tolerant;
         match self {
-            ReplyError::FinishFailed { .. } | ReplyError::FinishOther { .. } if tolerant => {
+            ReplyError::FinishFailed { .. }
+            | ReplyError::FinishOther { .. }
+            | ReplyError::NoFinish
+                if tolerant =>
+            {
                 "AR-TOL-1"
             }
-            ReplyError::FinishFailed { .. } | ReplyError::FinishOther { .. } => "AR-PARSE-1",
+            ReplyError::FinishFailed { .. }
+            | ReplyError::FinishOther { .. }
+            | ReplyError::NoFinish => "AR-PARSE-1",
             ReplyError::AfterFinish => "AR-PARSE-2",
             ReplyError::Blocks => "AR-PARSE-3",
             ReplyError::InvalidJson(_) => "AR-PARSE-4",

@@ -29,6 +29,16 @@ impl Reviewer {
         }
     }
 
+    /// Applies `f` to every attempt it scripts.
+    pub fn each_attempt_mut(&mut self, f: impl FnMut(&mut Attempt)) {
+        match self {
+            Reviewer::One(a) => std::slice::from_mut(a),
+            Reviewer::Many(list) => list.as_mut_slice(),
+        }
+        .iter_mut()
+        .for_each(f);
+    }
+
     /// The attempt that answers the `n`th request (0-based): the last attempt repeats.
     pub fn attempt(&self, n: usize) -> &Attempt {
         match self {
@@ -79,9 +89,12 @@ pub enum Attempt {
     Blocks {
         /// The content blocks in order.
         blocks: Vec<Block>,
-        /// The finish kind: `stop`, or another kind such as `max-tokens`. Default `stop`.
+        /// The finish kind: `stop`, or another kind such as `max-tokens`; `null` for a stream
+        /// that ends after its blocks without a terminal finish (AR-PARSE-1, AR-TOL-1). Default
+        /// `stop`.
         #[serde(default = "stop")]
-        finish: String,
+        #[schemars(with = "Option<String>")]
+        finish: Option<String>,
         /// Whether the stream sends data after its terminal finish (AR-PARSE-2). Default `false`.
         #[serde(default, skip_serializing_if = "is_false")]
         data_after_finish: bool,
@@ -144,8 +157,8 @@ impl From<HangFlag> for bool {
     }
 }
 
-fn stop() -> String {
-    "stop".to_owned()
+fn stop() -> Option<String> {
+    Some("stop".to_owned())
 }
 
 fn is_false(b: &bool) -> bool {
@@ -223,6 +236,11 @@ impl Attempt {
         }
     }
 
+    /// Whether the attempt is a stream that ends without a terminal finish (AR-PARSE-1).
+    pub fn unfinished(&self) -> bool {
+        matches!(self, Attempt::Blocks { finish: None, .. })
+    }
+
     /// How long the attempt takes to settle; `None` for an attempt that never settles.
     pub fn delay_ms(&self) -> Option<u64> {
         match self {
@@ -266,9 +284,11 @@ impl Attempt {
                 serde_json::from_value(blocks).map_err(|e| format!("blocks: {e}"))?;
             let finish = match map.remove("finish") {
                 None => stop(),
-                Some(Value::String(f)) if !f.is_empty() => f,
+                // A stream that ends without a terminal finish (AR-PARSE-1).
+                Some(Value::Null) => None,
+                Some(Value::String(f)) if !f.is_empty() => Some(f),
                 Some(_) => {
-                    return Err("finish must name a kind such as \"stop\" or \"max-tokens\"".into());
+                    return Err("finish must name a kind such as \"stop\" or \"max-tokens\", or be null for a stream that ends without one".into());
                 }
             };
             let data_after_finish = match map.remove("data_after_finish") {

@@ -37,6 +37,11 @@ pub enum Unrealizable {
         "unrealizable (RZ-8): a response that ends with an \"error\" or \"aborted\" finish carries the failure's code and message: write the attempt as {{\"finish\": {{\"kind\": \"error\", \"code\": \"...\", \"message\": ...}}}} (reviewer)"
     )]
     FailedFinishWithoutFacts,
+    /// RZ-9: data can follow a terminal finish only where there is one.
+    #[error(
+        "unrealizable (RZ-9): a stream without a terminal finish (\"finish\": null) has no finish for data to follow: drop data_after_finish or name a finish kind (reviewer)"
+    )]
+    DataAfterNoFinish,
 }
 
 impl Unrealizable {
@@ -48,6 +53,7 @@ impl Unrealizable {
             Unrealizable::AmbiguousBinding => "RZ-3",
             Unrealizable::LogOfOtherKind => "RZ-4",
             Unrealizable::FailedFinishWithoutFacts => "RZ-8",
+            Unrealizable::DataAfterNoFinish => "RZ-9",
         }
     }
 
@@ -57,7 +63,7 @@ impl Unrealizable {
             Unrealizable::TransportName | Unrealizable::ReservedName => "tool",
             Unrealizable::AmbiguousBinding => "schema",
             Unrealizable::LogOfOtherKind => "log",
-            Unrealizable::FailedFinishWithoutFacts => "reviewer",
+            Unrealizable::FailedFinishWithoutFacts | Unrealizable::DataAfterNoFinish => "reviewer",
         }
     }
 }
@@ -81,13 +87,25 @@ pub fn check(s: &Scenario) -> Result<(), Unrealizable> {
     if s.reviewer.attempts().iter().any(failed_without_facts) {
         return Err(Unrealizable::FailedFinishWithoutFacts);
     }
+    if s.reviewer.attempts().iter().any(|a| {
+        matches!(
+            a,
+            Attempt::Blocks {
+                finish: None,
+                data_after_finish: true,
+                ..
+            }
+        )
+    }) {
+        return Err(Unrealizable::DataAfterNoFinish);
+    }
     Ok(())
 }
 
 /// Whether an attempt is a stream whose finish kind is `error` or `aborted` with no failure facts
 /// (RZ-8).
 fn failed_without_facts(a: &Attempt) -> bool {
-    matches!(a, Attempt::Blocks { finish, .. } if finish == "error" || finish == "aborted")
+    matches!(a, Attempt::Blocks { finish: Some(f), .. } if f == "error" || f == "aborted")
 }
 
 /// The nearest scenario the runtime can produce: a `run-code` call is named `run_code` (RZ-1),

@@ -490,7 +490,7 @@ mod attempts {
             attempt(json!({"blocks": [{"type": "text", "text": "y"}]})),
             Ok(Attempt::Blocks {
                 blocks: vec![block.clone()],
-                finish: "stop".into(),
+                finish: Some("stop".into()),
                 data_after_finish: false,
                 delay_ms: 0
             })
@@ -501,7 +501,7 @@ mod attempts {
             ),
             Ok(Attempt::Blocks {
                 blocks: vec![],
-                finish: "max-tokens".into(),
+                finish: Some("max-tokens".into()),
                 data_after_finish: true,
                 delay_ms: 3
             })
@@ -754,6 +754,7 @@ mod realizability {
             Unrealizable::AmbiguousBinding,
             Unrealizable::LogOfOtherKind,
             Unrealizable::FailedFinishWithoutFacts,
+            Unrealizable::DataAfterNoFinish,
         ];
         let named: Vec<_> = all.iter().map(|r| (r.rule(), r.path())).collect();
         assert_eq!(
@@ -764,6 +765,7 @@ mod realizability {
                 ("RZ-3", "schema"),
                 ("RZ-4", "log"),
                 ("RZ-8", "reviewer"),
+                ("RZ-9", "reviewer"),
             ]
         );
         for r in all {
@@ -794,6 +796,26 @@ mod realizability {
         assert!(read(json!({"tool": {"name": "bash"}, "reviewer": max_tokens})).is_ok());
         let failed = json!({"finish": {"kind": "aborted", "code": "ABORTED", "message": "x"}});
         assert!(read(json!({"tool": {"name": "bash"}, "reviewer": failed})).is_ok());
+    }
+
+    /// `"finish": null` is a stream that ends without a terminal finish, an empty one included; it
+    /// has no finish for data to follow (RZ-9), and any other value but a kind's name is refused
+    /// with what to write.
+    #[test]
+    fn a_stream_without_a_terminal_finish_is_a_scenario_without_data_after_it() {
+        let bash = |reviewer: Value| read(json!({"tool": {"name": "bash"}, "reviewer": reviewer}));
+        for blocks in [json!([]), json!([{"type": "text", "text": "{}"}])] {
+            let s = bash(json!({"blocks": blocks, "finish": null})).unwrap();
+            assert!(s.reviewer.attempts()[0].unfinished(), "{blocks}");
+            let e = bash(json!({"blocks": blocks, "finish": null, "data_after_finish": true}))
+                .unwrap_err();
+            assert_eq!(e.path, "reviewer", "{e}");
+            assert!(e.message.starts_with("unrealizable (RZ-9)"), "{e}");
+        }
+        let stopped = bash(json!({"blocks": [], "data_after_finish": true})).unwrap();
+        assert!(!stopped.reviewer.attempts()[0].unfinished());
+        let e = bash(json!({"blocks": [], "finish": 1})).unwrap_err();
+        assert!(e.message.contains("or be null"), "{e}");
     }
 
     #[test]

@@ -675,7 +675,13 @@ fn the_kit_answers_each_protocol_in_its_own_terms() {
                 assert_eq!(hello["canonical"], json!(true), "{what}");
                 assert_eq!(
                     hello["observes"],
-                    json!(["sessions", "requests", "session-log", "temperature"]),
+                    json!([
+                        "sessions",
+                        "requests",
+                        "session-log",
+                        "temperature",
+                        "unfinished-stream"
+                    ]),
                     "{what}"
                 );
                 let request = json!({"route": "default/default", "temperature": 0, "tools": 0, "session_id": null, "repair": false});

@@ -587,7 +587,13 @@ fn check_exit_codes_reports_and_gradual_adoption() {
     );
     assert_eq!(
         report["observes"],
-        serde_json::json!(["sessions", "requests", "session-log", "temperature"])
+        serde_json::json!([
+            "sessions",
+            "requests",
+            "session-log",
+            "temperature",
+            "unfinished-stream"
+        ])
     );
     assert!(
         report["results"]
@@ -1181,7 +1187,7 @@ fn an_adapter_whose_hello_changes_on_restart_runs_no_further_case() {
         assert_eq!(error.kind, Broken::NotRun, "{error:?}");
         assert!(
             error.message.contains(
-                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason], features [failure-hint, failure-class]; before: protocol 2, observes [sessions, requests, session-log, temperature], lacks [], features [failure-hint, failure-class])"
+                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason], features [failure-hint, failure-class]; before: protocol 2, observes [sessions, requests, session-log, temperature, unfinished-stream], lacks [], features [failure-hint, failure-class])"
             ),
             "{}",
             error.message

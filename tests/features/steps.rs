@@ -314,6 +314,11 @@ fn reply_finish(w: &mut GateWorld, finish: String) {
     w.last_attempt().insert("finish".into(), json!(finish));
 }
 
+#[given(expr = "that reply's stream ends without a terminal finish")]
+fn reply_without_finish(w: &mut GateWorld) {
+    w.last_attempt().insert("finish".into(), Value::Null);
+}
+
 #[given(expr = "the stream sends more data after that reply's finish")]
 fn reply_data_after_finish(w: &mut GateWorld) {
     w.last_attempt()

@@ -247,8 +247,45 @@ fn found_candidates_by_known_members(t: &str) -> String {
 fn a_gate_that_ignores_the_finish_kind_is_found_at_safety() {
     let plant = Planted::reading("the finish kind not read", |s| {
         for a in attempts(s) {
-            if let Attempt::Blocks { finish, .. } = a {
-                *finish = "stop".to_owned();
+            if let Attempt::Blocks {
+                finish: Some(kind), ..
+            } = a
+            {
+                *kind = "stop".to_owned();
+            }
+        }
+    });
+    let mut plant = plant.leading("AR-PARSE-1");
+    found_at(
+        &mut plant,
+        Profile::BASELINE,
+        Severity::Safety,
+        READER_CASES,
+    );
+    let mut plant = plant.leading("AR-TOL-1");
+    found_at(
+        &mut plant,
+        Profile::RESILIENT,
+        Severity::Safety,
+        READER_CASES,
+    );
+}
+
+/// A gate that reads the stream to its end and the text it holds without checking that a terminal
+/// finish came, as one written `for await (const chunk of stream) { ... } return read(text)`
+/// does, or one whose harness's fake model appends a `stop` finish to every stream (AR-PARSE-1,
+/// AR-TOL-1: a stream without a terminal finish fails the review, and the tolerant reader reads no
+/// decision from it): a cut stream that holds an allow runs the body where the reference fails
+/// the review, and nobody may allow it (SE-1 in the baseline; SE-6, whose human rejects, in the
+/// resilient profile): SAFETY.
+#[test]
+fn a_gate_that_reads_a_stream_without_a_terminal_finish_is_found_at_safety() {
+    let plant = Planted::reading("a stream without a terminal finish read", |s| {
+        for a in attempts(s) {
+            if let Attempt::Blocks { finish, .. } = a
+                && finish.is_none()
+            {
+                *finish = Some("stop".to_owned());
             }
         }
     });

@@ -171,6 +171,10 @@ fn unrealizable_scenarios_are_refused_by_rule() {
             r#"{"tool":{"name":"x","call":"ptc-inner"},"schema":{"header":"ambiguous"},"reviewer":{"text":""}}"#,
             "RZ-3",
         ),
+        (
+            r#"{"tool":{"name":"x"},"reviewer":{"blocks":[],"finish":null,"data_after_finish":true}}"#,
+            "RZ-9",
+        ),
     ] {
         let e = Scenario::from_json(text).expect_err(text);
         assert!(e.to_string().contains(rule), "{text}: {e}");
@@ -182,6 +186,7 @@ fn unrealizable_scenarios_are_refused_by_rule() {
         r#"{"tool":{"name":"run_code","call":"run-code"},"reviewer":{"text":""}}"#,
         r#"{"tool":{"name":"x","call":"ptc-inner"},"schema":{"registry":"ambiguous"},"reviewer":{"text":""}}"#,
         r#"{"tool":{"name":"x"},"schema":"ambiguous","reviewer":{"text":""}}"#,
+        r#"{"tool":{"name":"x"},"reviewer":{"blocks":[],"finish":null}}"#,
     ] {
         Scenario::from_json(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     }

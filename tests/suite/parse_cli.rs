@@ -25,7 +25,9 @@ fn gives_the_engine_verdict_for_every_corpus_reply() {
                 finish,
                 data_after_finish: false,
                 ..
-            } if finish == "stop" => (serde_json::to_string(blocks).unwrap(), true),
+            } if finish.as_deref() == Some("stop") => {
+                (serde_json::to_string(blocks).unwrap(), true)
+            }
             _ => continue,
         };
         for p in Profile::all() {

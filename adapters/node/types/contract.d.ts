@@ -171,8 +171,12 @@ export type Attempt =
   | {
     /** The content blocks in order. */
     blocks: Block[];
-    /** The finish kind: `stop`, or another kind such as `max-tokens`. Default `stop`. */
-    finish?: string;
+    /**
+     * The finish kind: `stop`, or another kind such as `max-tokens`; `null` for a stream
+     * that ends after its blocks without a terminal finish (AR-PARSE-1, AR-TOL-1). Default
+     * `stop`.
+     */
+    finish?: string | null;
     /** Whether the stream sends data after its terminal finish (AR-PARSE-2). Default `false`. */
     data_after_finish?: boolean;
     /** How long the request takes to settle, in milliseconds. Default 0. */
@@ -854,7 +858,12 @@ export type Observable =
    * A configured reviewer temperature, `config.temperature` (AR-REVIEW-3, AR-RES-CONFIG-1),
    * which requests show.
    */
-  | "temperature";
+  | "temperature"
+  /**
+   * A reviewer stream that ends without a terminal finish, `"finish": null` (AR-PARSE-1,
+   * AR-TOL-1): a fake model that can leave the finish out.
+   */
+  | "unfinished-stream";
 
 /** One thing a gate's framework may be unable to express. */
 export type Capability =

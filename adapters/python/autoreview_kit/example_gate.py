@@ -382,7 +382,8 @@ def split_response(chunks: list[Chunk]) -> tuple[list[Block], Finish, bool]:
         elif isinstance(chunk, Block):
             blocks.append(chunk)
     if finish is None:
-        raise ReviewFailure("protocol", MSG.NO_FINISH)
+        # AR-PARSE-1 / AR-TOL-1: a stream cut before its terminal finish is a broken stream (AR-REVIEW-7).
+        raise ReviewFailure("transport", MSG.NO_FINISH)
     return blocks, finish, False
 
 

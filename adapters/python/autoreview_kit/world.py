@@ -71,7 +71,7 @@ __all__ = [
 ]
 
 #: What an adapter can declare it observes under protocol 2 (spec/protocol.md).
-OBSERVABLES = ("sessions", "requests", "session-log", "temperature")
+OBSERVABLES = ("sessions", "requests", "session-log", "temperature", "unfinished-stream")
 #: What a gate's framework may lack (the adapter's ``lacks``).
 CAPABILITIES = ("deny-reason", "ask-reason", "abort-signal")
 
@@ -339,7 +339,8 @@ def _chunks(attempt: dict[str, Any]) -> list[Chunk]:
         return [Block("text", attempt["text"]), Finish("stop")]
     if "blocks" in attempt:
         chunks: list[Chunk] = [Block(b["type"], b["text"]) for b in attempt["blocks"]]
-        chunks.append(Finish(attempt["finish"]))
+        if attempt["finish"] is not None:  # null: the stream ends without a terminal finish
+            chunks.append(Finish(attempt["finish"]))
         if attempt["data_after_finish"]:
             chunks.append(Usage())
         return chunks

@@ -195,6 +195,7 @@ pub fn replies(s: &Scenario, profile: Profile, made: usize) -> (Vec<&'static str
             result,
             Err(ReplyError::FinishFailed { .. }
                 | ReplyError::FinishOther { .. }
+                | ReplyError::NoFinish
                 | ReplyError::AfterFinish
                 | ReplyError::ToolCall
                 | ReplyError::TooLarge)

@@ -248,7 +248,7 @@ mod tests {
         // A failed finish has no blocks: the finish and the block rule both refuse it.
         assert_eq!(strict_matching(&Reply::failed(&finish)), [1, 3]);
         let of = |list: &[(BlockKind, &str)], finish: &str, after: bool| {
-            strict_matching(&Reply::blocks(&blocks(list), finish, after))
+            strict_matching(&Reply::blocks(&blocks(list), Some(finish), after))
         };
         assert_eq!(
             of(&[(Text, "x"), (Reasoning, "r")], "max-tokens", true),

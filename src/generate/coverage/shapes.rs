@@ -241,6 +241,8 @@ pub const ALL: &[(Shape, In)] = &[
     (LONE_SURROGATE_VALUE, In::All),
     (LONE_SURROGATE_NAME, In::All),
     (CODE_MEETS_MESSAGE_PATTERN, In::All),
+    (NO_FINISH_STRICT, STRICT),
+    (NO_FINISH_TOLERANT, TOLERANT),
     // End of the reader shapes.
     // The states a session carries, and the call shapes its lifecycle decides on.
     (COUNT_RESET_BY_ALLOW, In::CountsFailures),
@@ -641,7 +643,7 @@ mod reader;
 pub use reader::{
     ALLOW_PADDED_OVER_BOUND, ALLOW_PADDED_WITHIN_BOUND, CODE_MEETS_MESSAGE_PATTERN, FENCE_LANGUAGE,
     FENCE_MARKERS_DIFFER, FENCE_NO_INFO, FENCE_OTHER_INFO, FENCE_SAME_LINE, LONE_SURROGATE_NAME,
-    LONE_SURROGATE_VALUE, SPACES, Space, passes, refuses,
+    LONE_SURROGATE_VALUE, NO_FINISH_STRICT, NO_FINISH_TOLERANT, SPACES, Space, passes, refuses,
 };
 
 /// How a shape reads in a tally: its clause and its words.

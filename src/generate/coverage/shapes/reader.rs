@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use super::Shape;
 use crate::engine::review::{CLASSIFICATION_RULES, Condition};
 use crate::outcome::Outcome;
-use crate::parse::{Reply, ReplyError, ReviewerDecision, strict, tolerant};
+use crate::parse::{Finish, Reply, ReplyError, ReviewerDecision, strict, tolerant};
 use crate::profile::{Profile, Reader};
 use crate::scenario::{Attempt, BlockKind, FailedFinishKind, Scenario};
 
@@ -182,6 +182,19 @@ pub const CODE_MEETS_MESSAGE_PATTERN: Shape = Shape {
     name: "a failure code a message pattern matches",
 };
 
+/// A stream that ends without a terminal finish, which the strict reader refuses first
+/// (AR-PARSE-1).
+pub const NO_FINISH_STRICT: Shape = Shape {
+    clause: "AR-PARSE-1",
+    name: "a stream without a terminal finish",
+};
+/// A stream that ends without a terminal finish, from which the tolerant reader reads no
+/// decision (AR-TOL-1).
+pub const NO_FINISH_TOLERANT: Shape = Shape {
+    clause: "AR-TOL-1",
+    name: "a stream without a terminal finish",
+};
+
 /// The reader shapes of one reply under `profile`, given what the profile's reader made of it.
 pub fn of_reply(
     reply: &Reply<'_>,
@@ -189,6 +202,12 @@ pub fn of_reply(
     read: &Result<ReviewerDecision, ReplyError>,
 ) -> Vec<Shape> {
     let mut out = rule_sides(read, profile);
+    if reply.finish == Finish::Missing {
+        out.push(match profile.reader() {
+            Reader::Strict => NO_FINISH_STRICT,
+            Reader::Tolerant => NO_FINISH_TOLERANT,
+        });
+    }
     if let Some(text) = read_text(reply, profile) {
         of_text(&text, &mut out);
     }
