@@ -41,13 +41,7 @@ fn a_runtime_that_checks_the_caller_only_at_dispatch_is_found_at_decision() {
             s.abort = AbortPoint::CallerDuringReview;
         }
     });
-    found_leading(
-        plant,
-        "AR-CANCEL-1",
-        &Profile::all(),
-        Severity::Decision,
-        READER_CASES,
-    );
+    found(plant, "AR-CANCEL-1", &Profile::all(), Severity::Decision);
 }
 
 /// A gate that looks at the lifecycle signal when it admits a call and never again until it
@@ -108,13 +102,7 @@ fn a_gate_that_keeps_downstreams_denial_through_disposal_is_found_at_decision() 
             }
         }
     });
-    found_leading(
-        plant,
-        "AR-CANCEL-4",
-        &Profile::all(),
-        Severity::Decision,
-        READER_CASES,
-    );
+    found(plant, "AR-CANCEL-4", &Profile::all(), Severity::Decision);
 }
 
 /// A resilient gate that records a reviewer request its signal ended as a `timeout` failure,
@@ -135,13 +123,7 @@ fn a_request_a_signal_ended_recorded_as_a_timeout_is_found_at_info() {
             f.class = FailureClass::Timeout;
         }
     });
-    found_leading(
-        plant,
-        "AR-CANCEL-6",
-        &[Profile::RESILIENT],
-        Severity::Info,
-        READER_CASES,
-    );
+    found(plant, "AR-CANCEL-6", &[Profile::RESILIENT], Severity::Info);
 }
 
 /// A baseline gate that does not hand the lifecycle's or the caller's signal to its reviewer
@@ -164,12 +146,11 @@ fn a_reviewer_request_no_signal_ends_is_found_at_decision() {
             decided_as(s, o, |c| c.abort = AbortPoint::None);
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-CANCEL-6",
         &[Profile::BASELINE],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -218,13 +199,7 @@ fn a_runtime_that_dispatches_a_cancel_is_found_at_safety() {
             o.trace.push(autoreview::outcome::Event::Body);
         }
     });
-    found_leading(
-        plant,
-        "AR-CANCEL-7",
-        &Profile::all(),
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-CANCEL-7", &Profile::all(), Severity::Safety);
 }
 
 /// A tool runtime that, the caller's signal having aborted while the review ran, turns every
@@ -243,11 +218,5 @@ fn a_runtime_that_cancels_a_denial_the_caller_aborted_is_found_at_text() {
             }
         },
     );
-    found_leading(
-        plant,
-        "AR-CANCEL-5",
-        &Profile::all(),
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "AR-CANCEL-5", &Profile::all(), Severity::Text);
 }

@@ -116,13 +116,7 @@ fn a_gate_that_consults_downstream_twice_is_found_at_order() {
             o.trace.insert(at, Step::Downstream);
         }
     });
-    found_leading(
-        plant,
-        "AR-DECIDE-3",
-        &Profile::all(),
-        Severity::Order,
-        READER_CASES,
-    );
+    found(plant, "AR-DECIDE-3", &Profile::all(), Severity::Order);
 }
 
 /// A baseline gate that looks for `never` in the deployment default where AR-DECIDE-2 reads the
@@ -140,12 +134,11 @@ fn a_baseline_gate_that_misses_the_never_override_is_found_at_decision() {
             };
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-DECIDE-2",
         &[Profile::BASELINE],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -160,12 +153,11 @@ fn a_baseline_gate_that_reads_the_effective_policy_is_found_at_decision() {
             s.policy.override_ = Some(ApprovalPolicy::Never);
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-DECIDE-6",
         &[Profile::BASELINE],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -198,12 +190,11 @@ fn a_resilient_gate_that_cuts_with_three_dots_is_found_at_text() {
             }
         })
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-NORM-4",
         &[Profile::RESILIENT],
         Severity::Text,
-        READER_CASES,
     );
 }
 
@@ -233,12 +224,11 @@ fn a_resilient_gate_that_escapes_controls_as_json_is_found_at_text() {
             out
         })
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-NORM-3",
         &[Profile::RESILIENT],
         Severity::Text,
-        READER_CASES,
     );
 }
 
@@ -263,13 +253,7 @@ fn a_baseline_gate_that_labels_a_failure_as_a_denial_is_found_at_info() {
             }
         }
     });
-    found_leading(
-        plant,
-        "AR-DECIDE-1",
-        &[Profile::BASELINE],
-        Severity::Info,
-        READER_CASES,
-    );
+    found(plant, "AR-DECIDE-1", &[Profile::BASELINE], Severity::Info);
 }
 
 /// A gate that, its review having objected, puts the question to the human while it waits for
@@ -302,11 +286,5 @@ fn a_gate_that_asks_while_downstream_decides_is_found_at_decision() {
         o.trace.insert(at, Step::Approval);
         o
     });
-    found_leading(
-        plant,
-        "AR-ORDER-2",
-        &Profile::all(),
-        Severity::Decision,
-        READER_CASES,
-    );
+    found(plant, "AR-ORDER-2", &Profile::all(), Severity::Decision);
 }

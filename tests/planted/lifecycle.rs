@@ -39,13 +39,7 @@ fn a_call_refused_admission_passed_downstream_is_found_at_safety() {
             as_disposal_left_it(s);
         }
     });
-    found_leading(
-        plant,
-        "AR-ADMIT-2",
-        &Profile::all(),
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-ADMIT-2", &Profile::all(), Severity::Safety);
 }
 
 /// A resilient gate that reads the session's preset before it checks admission, as the baseline
@@ -60,12 +54,11 @@ fn a_resilient_gate_that_reads_the_preset_before_admission_is_found_at_safety() 
             as_disposal_left_it(s);
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-DISPOSE-1",
         &[Profile::RESILIENT],
         Severity::Safety,
-        READER_CASES,
     );
 }
 
@@ -83,12 +76,11 @@ fn a_baseline_gate_that_checks_admission_before_the_preset_is_found_at_decision(
             *o = r;
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-DISPOSE-2",
         &[Profile::BASELINE],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -175,13 +167,7 @@ fn a_gate_that_ignores_the_deployment_default_policy_is_found_at_bounds() {
             s.policy.default = ApprovalPolicy::Ask;
         }
     });
-    found_leading(
-        plant,
-        "AR-CONV-5",
-        &Profile::all(),
-        Severity::Bounds,
-        READER_CASES,
-    );
+    found(plant, "AR-CONV-5", &Profile::all(), Severity::Bounds);
 }
 
 /// A gate that cancels a call it passes through when the lifecycle aborts while downstream is
@@ -205,13 +191,7 @@ fn a_gate_that_cancels_a_pass_through_call_on_disposal_is_found_at_decision() {
                 .retain(|e| matches!(e, Step::Review | Step::Downstream));
         }
     });
-    found_leading(
-        plant,
-        "AR-SCOPE-4",
-        &Profile::all(),
-        Severity::Decision,
-        READER_CASES,
-    );
+    found(plant, "AR-SCOPE-4", &Profile::all(), Severity::Decision);
 }
 
 /// A gate that never checks admission (AR-ADMIT-1, AR-CANCEL-2): a call in a session disposal

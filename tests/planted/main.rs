@@ -337,6 +337,11 @@ fn found_leading(
     }
 }
 
+/// [`found_leading`] by the fixed cases and [`READER_CASES`] generated ones.
+fn found(plant: Planted, lead: &'static str, profiles: &[Profile], severity: Severity) {
+    found_leading(plant, lead, profiles, severity, READER_CASES);
+}
+
 /// Asserts that no fixed case of `profile` tells `plant` from `like`, the plant of another clause,
 /// where the headline is decided: on every case `plant` fails at its worst severity, `like` comes
 /// to the very same outcome, so the run's first violation, `like`'s clause, is as true of `plant`

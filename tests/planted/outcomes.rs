@@ -38,13 +38,7 @@ fn a_runtime_that_dispatches_an_allow_after_the_caller_aborted_is_found_at_safet
             }
         },
     );
-    found_leading(
-        plant,
-        "AR-RESULT-1",
-        &Profile::all(),
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-RESULT-1", &Profile::all(), Severity::Safety);
 }
 
 /// A tool runtime that materializes a `deny` as its text alone, dropping the deny's structured
@@ -62,13 +56,7 @@ fn a_runtime_that_drops_a_denials_info_is_found_at_info() {
             o.result.info = None;
         }
     });
-    found_leading(
-        plant,
-        "AR-RESULT-2",
-        &Profile::all(),
-        Severity::Info,
-        READER_CASES,
-    );
+    found(plant, "AR-RESULT-2", &Profile::all(), Severity::Info);
 }
 
 /// A tool runtime that keeps the reviewer's identity on the human's refusal of the review's ask:
@@ -97,13 +85,7 @@ fn a_runtime_that_gives_a_human_refusal_the_reviewers_identity_is_found_at_info(
             o.result.info = Some(messages::info_denied(None));
         }
     });
-    found_leading(
-        plant,
-        "AR-RESULT-3",
-        &Profile::all(),
-        Severity::Info,
-        READER_CASES,
-    );
+    found(plant, "AR-RESULT-3", &Profile::all(), Severity::Info);
 }
 
 /// A tool runtime that catches the approval request's throw and goes on to dispatch, as if a
@@ -119,13 +101,7 @@ fn a_runtime_that_dispatches_when_the_approval_request_throws_is_found_at_safety
             runs_the_body(o);
         }
     });
-    found_leading(
-        plant,
-        "AR-RESULT-5",
-        &Profile::all(),
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-RESULT-5", &Profile::all(), Severity::Safety);
 }
 
 /// A tool runtime that catches the approval request's throw and reads it as `unavailable`
@@ -142,13 +118,7 @@ fn a_runtime_that_reads_a_thrown_approval_request_as_unavailable_is_found_at_dec
             o.result = refused_with(s, messages::APPROVAL_UNAVAILABLE);
         }
     });
-    found_leading(
-        plant,
-        "AR-APPROVAL-4",
-        &Profile::all(),
-        Severity::Decision,
-        READER_CASES,
-    );
+    found(plant, "AR-APPROVAL-4", &Profile::all(), Severity::Decision);
 }
 
 /// A tool runtime that puts every `ask` to the approval service, without first checking that
@@ -203,13 +173,7 @@ fn a_runtime_that_asks_for_a_call_without_an_agent_is_found_at_bounds() {
             o.result = result;
         },
     );
-    found_leading(
-        plant,
-        "AR-APPROVAL-1",
-        &Profile::all(),
-        Severity::Bounds,
-        READER_CASES,
-    );
+    found(plant, "AR-APPROVAL-1", &Profile::all(), Severity::Bounds);
 }
 
 /// A tool runtime that lets the call through when no approval channel is available, as a
@@ -225,13 +189,7 @@ fn a_runtime_that_reads_unavailable_as_allowed_once_is_found_at_safety() {
             runs_the_body(o);
         }
     });
-    found_leading(
-        plant,
-        "AR-APPROVAL-3",
-        &Profile::all(),
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-APPROVAL-3", &Profile::all(), Severity::Safety);
 }
 
 /// A tool runtime that tells the model why the human was asked: a refusal by the approval
@@ -247,13 +205,7 @@ fn a_runtime_that_shows_the_audited_reason_to_the_model_is_found_at_text() {
             t.push_str(&format!(": {r}"));
         }
     });
-    found_leading(
-        plant,
-        "AR-APPROVAL-5",
-        &Profile::all(),
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "AR-APPROVAL-5", &Profile::all(), Severity::Text);
 }
 
 /// A tool runtime that materializes a `cancel` without its structured info, as a plain error
@@ -266,13 +218,7 @@ fn a_runtime_that_cancels_without_the_abort_info_is_found_at_info() {
             o.result.info = None;
         }
     });
-    found_leading(
-        plant,
-        "AR-RESULT-4",
-        &Profile::all(),
-        Severity::Info,
-        READER_CASES,
-    );
+    found(plant, "AR-RESULT-4", &Profile::all(), Severity::Info);
 }
 
 /// A tool runtime that appends the structured info's `reason` to the text the model sees
@@ -292,13 +238,7 @@ fn a_runtime_that_shows_the_infos_reason_to_the_model_is_found_at_text() {
             t.push_str(&format!(": {r}"));
         }
     });
-    found_leading(
-        plant,
-        "AR-RESULT-6",
-        &Profile::all(),
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "AR-RESULT-6", &Profile::all(), Severity::Text);
 }
 
 /// A gate whose final denial's info carries a code of its own, `AUTO_REVIEW_REJECTED` for
@@ -312,13 +252,7 @@ fn a_gate_with_its_own_denial_code_is_found_at_info() {
             }
         })
     });
-    found_leading(
-        plant,
-        "AR-MSG-4",
-        &Profile::all(),
-        Severity::Info,
-        READER_CASES,
-    );
+    found(plant, "AR-MSG-4", &Profile::all(), Severity::Info);
 }
 
 /// A resilient gate that throws one error class for every refusal, so that the denial of a
@@ -336,13 +270,7 @@ fn a_resilient_gate_that_names_a_failure_as_a_denial_is_found_at_info() {
             }
         })
     });
-    found_leading(
-        plant,
-        "AR-RES-MSG-2",
-        &[Profile::RESILIENT],
-        Severity::Info,
-        READER_CASES,
-    );
+    found(plant, "AR-RES-MSG-2", &[Profile::RESILIENT], Severity::Info);
 }
 
 /// A tool runtime that records the approval when the call completes, after the body it let run
@@ -355,11 +283,5 @@ fn a_runtime_that_records_the_approval_after_the_body_is_found_at_order() {
             o.trace.swap(n - 2, n - 1);
         }
     });
-    found_leading(
-        plant,
-        "AR-ORDER-1",
-        &Profile::all(),
-        Severity::Order,
-        READER_CASES,
-    );
+    found(plant, "AR-ORDER-1", &Profile::all(), Severity::Order);
 }

@@ -136,13 +136,7 @@ fn a_reader_that_drops_lone_surrogate_names_is_found_at_safety() {
     let plant = Planted::reading("lone surrogate names dropped", |s| {
         each_text(s, drop_lone_surrogate_members)
     });
-    found_leading(
-        plant,
-        "AR-PARSE-7",
-        &Profile::all(),
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-PARSE-7", &Profile::all(), Severity::Safety);
 }
 
 /// A gate that reads the decision and the risk in any case, as one that compares
@@ -157,13 +151,7 @@ fn a_gate_that_reads_values_in_any_case_is_found_at_safety() {
     let plant = Planted::reading("values read in any case", |s| {
         each_text(s, values_lowercased)
     });
-    found_leading(
-        plant,
-        "AR-PARSE-7",
-        &Profile::all(),
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-PARSE-7", &Profile::all(), Severity::Safety);
 }
 
 /// A text that is one JSON object of no legal shape with its `decision` and `risk` values
@@ -238,6 +226,19 @@ fn found_candidates_by_known_members(t: &str) -> String {
     out
 }
 
+/// Asserts that `plant`, a gate's way with how a stream ends, is found at SAFETY by the fixed and
+/// the generated cases of each profile, its run leading with the rule of that profile's reader
+/// that judges the finish (AR-PARSE-1, AR-TOL-1).
+fn found_by_the_finish_rule(mut plant: Planted) {
+    for (profile, rule) in [
+        (Profile::BASELINE, "AR-PARSE-1"),
+        (Profile::RESILIENT, "AR-TOL-1"),
+    ] {
+        plant = plant.leading(rule);
+        found_at(&mut plant, profile, Severity::Safety, READER_CASES);
+    }
+}
+
 /// A gate that reads the text whatever the stream's finish says, as one that never looks at
 /// `finish_reason` does: a reply cut off by `max-tokens` or `content-filter` that holds an allow
 /// runs the body where the strict reader (AR-PARSE-1) and the tolerant one (AR-TOL-1) fail the
@@ -255,20 +256,7 @@ fn a_gate_that_ignores_the_finish_kind_is_found_at_safety() {
             }
         }
     });
-    let mut plant = plant.leading("AR-PARSE-1");
-    found_at(
-        &mut plant,
-        Profile::BASELINE,
-        Severity::Safety,
-        READER_CASES,
-    );
-    let mut plant = plant.leading("AR-TOL-1");
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
-        Severity::Safety,
-        READER_CASES,
-    );
+    found_by_the_finish_rule(plant);
 }
 
 /// A gate that reads the stream to its end and the text it holds without checking that a terminal
@@ -289,20 +277,7 @@ fn a_gate_that_reads_a_stream_without_a_terminal_finish_is_found_at_safety() {
             }
         }
     });
-    let mut plant = plant.leading("AR-PARSE-1");
-    found_at(
-        &mut plant,
-        Profile::BASELINE,
-        Severity::Safety,
-        READER_CASES,
-    );
-    let mut plant = plant.leading("AR-TOL-1");
-    found_at(
-        &mut plant,
-        Profile::RESILIENT,
-        Severity::Safety,
-        READER_CASES,
-    );
+    found_by_the_finish_rule(plant);
 }
 
 /// A baseline gate that stops reading the stream at its finish and never notices a chunk after
@@ -404,13 +379,7 @@ fn a_gate_that_keeps_the_last_repeated_member_is_found_at_safety() {
     let plant = Planted::reading("the last repeated member kept", |s| {
         each_text(s, last_repeated_member_kept)
     });
-    found_leading(
-        plant,
-        "AR-PARSE-6",
-        &Profile::all(),
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-PARSE-6", &Profile::all(), Severity::Safety);
 }
 
 /// A text whose one JSON object repeats a member, as a parser that keeps the last of each
@@ -455,13 +424,7 @@ fn a_tolerant_reader_that_skips_malformed_spans_is_found_at_text() {
     let plant = Planted::reading("malformed spans skipped", |s| {
         each_text(s, |t| malformed_spans_replaced(t, "{}"))
     });
-    found_leading(
-        plant,
-        "AR-TOL-7",
-        &[Profile::RESILIENT],
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "AR-TOL-7", &[Profile::RESILIENT], Severity::Text);
 }
 
 /// A tolerant reader that parses each brace span and cuts out the spans that do not parse before
@@ -475,13 +438,7 @@ fn a_tolerant_reader_that_cuts_out_malformed_spans_is_found_at_safety() {
     let plant = Planted::reading("malformed spans cut out", |s| {
         each_text(s, |t| malformed_spans_replaced(t, ""))
     });
-    found_leading(
-        plant,
-        "AR-TOL-7",
-        &[Profile::RESILIENT],
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-TOL-7", &[Profile::RESILIENT], Severity::Safety);
 }
 
 /// A tolerant reader that keeps the objects that carry a decision and drops every other object
@@ -512,13 +469,7 @@ fn a_tolerant_reader_that_drops_objects_without_a_decision_is_found_at_safety() 
     let plant = Planted::reading("objects without a decision dropped", |s| {
         each_text(s, objects_without_a_decision_dropped)
     });
-    found_leading(
-        plant,
-        "AR-TOL-9",
-        &[Profile::RESILIENT],
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-TOL-9", &[Profile::RESILIENT], Severity::Safety);
 }
 
 /// `t` as a reader that counts braces in strings finds it, written so that the tolerant reader
@@ -588,13 +539,7 @@ fn a_tolerant_reader_that_counts_braces_in_strings_is_found_at_bounds() {
     let plant = Planted::reading("braces in strings counted", |s| {
         each_joined_text(s, braces_in_strings_counted)
     });
-    found_leading(
-        plant,
-        "AR-TOL-5",
-        &[Profile::RESILIENT],
-        Severity::Bounds,
-        READER_CASES,
-    );
+    found(plant, "AR-TOL-5", &[Profile::RESILIENT], Severity::Bounds);
 }
 
 /// `t` as a tolerant reader reads it that removes an outer fence with its opening line whatever
@@ -629,11 +574,5 @@ fn a_tolerant_reader_that_cuts_a_fence_line_holding_a_brace_is_found_at_safety()
     let plant = Planted::reading("a fence line with a brace cut", |s| {
         each_joined_text(s, fence_cut_with_its_opening_line)
     });
-    found_leading(
-        plant,
-        "AR-TOL-4",
-        &[Profile::RESILIENT],
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-TOL-4", &[Profile::RESILIENT], Severity::Safety);
 }

@@ -64,12 +64,11 @@ fn a_gate_that_asks_about_a_failure_under_never_is_found_at_decision() {
         }
         a
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-FAIL-3",
         &[Profile::RESILIENT],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -122,12 +121,11 @@ fn a_gate_that_throws_on_a_deny_is_found_at_decision() {
             }
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-REVIEW-4",
         &[Profile::BASELINE],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -146,13 +144,7 @@ fn a_baseline_gate_that_stringifies_a_thrown_value_as_json_is_found_at_text() {
             }
         }
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-5",
-        &[Profile::BASELINE],
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-5", &[Profile::BASELINE], Severity::Text);
 }
 
 /// A resilient gate that puts the reviewer errors' `auto-review: ` before a thrown value's text,
@@ -173,13 +165,7 @@ fn a_resilient_gate_that_prefixes_a_thrown_value_is_found_at_text() {
             }
         }
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-5",
-        &[Profile::RESILIENT],
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-5", &[Profile::RESILIENT], Severity::Text);
 }
 
 /// A resilient gate that looks for the timeout and quota codes (AR-REVIEW-7 rules 1 and 2)
@@ -229,13 +215,7 @@ fn a_gate_that_reads_codes_before_the_kind_is_found_at_info() {
             info.insert("failure".into(), written);
         }
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-7",
-        &[Profile::RESILIENT],
-        Severity::Info,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-7", &[Profile::RESILIENT], Severity::Info);
 }
 
 /// A gate that checks only that the session's route names a provider, and lets the provider
@@ -251,13 +231,7 @@ fn a_gate_that_checks_only_the_provider_is_found_at_bounds() {
             route.model = "default".into();
         }
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-9",
-        &Profile::all(),
-        Severity::Bounds,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-9", &Profile::all(), Severity::Bounds);
 }
 
 /// A gate that finds the pending call in the session log, but never compares the calls the agent
@@ -272,13 +246,7 @@ fn a_gate_that_skips_the_visible_calls_check_is_found_at_bounds() {
             s.log = autoreview::scenario::LogFact::Consistent;
         }
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-11",
-        &Profile::all(),
-        Severity::Bounds,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-11", &Profile::all(), Severity::Bounds);
 }
 
 /// A resilient gate that resolves the pending tool's schema before it reads the session log
@@ -296,13 +264,7 @@ fn a_gate_that_resolves_the_schema_before_the_log_is_found_at_text() {
             s.log = LogFact::Consistent;
         }
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-11",
-        &[Profile::RESILIENT],
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-11", &[Profile::RESILIENT], Severity::Text);
 }
 
 /// A resilient gate that records a reviewer's deny in the outcome's `review.failure` as well,
@@ -328,13 +290,7 @@ fn a_gate_that_records_a_deny_as_a_failure_is_found_at_info() {
             });
         }
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-4",
-        &[Profile::RESILIENT],
-        Severity::Info,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-4", &[Profile::RESILIENT], Severity::Info);
 }
 
 /// A resilient gate that gives each request its own timeout of `review_timeout_ms` instead of
@@ -362,12 +318,11 @@ fn a_gate_with_a_timeout_per_request_is_found_at_bounds() {
             }
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-RETRY-4",
         &[Profile::RESILIENT],
         Severity::Bounds,
-        READER_CASES,
     );
 }
 
@@ -391,12 +346,11 @@ fn a_gate_that_reads_a_thrown_request_as_a_denial_is_found_at_bounds() {
             }
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-REVIEW-4",
         &[Profile::RESILIENT],
         Severity::Bounds,
-        READER_CASES,
     );
 }
 
@@ -409,12 +363,11 @@ fn a_gate_that_misreads_the_repair_budget_as_its_default_is_found_at_bounds() {
     let plant = Planted::reading("repair_attempts read as the default", |s| {
         s.config.repair_attempts = 1;
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-CONFIG-1",
         &[Profile::RESILIENT],
         Severity::Bounds,
-        READER_CASES,
     );
 }
 
@@ -432,13 +385,7 @@ fn a_gate_that_shows_the_risk_in_a_denial_is_found_at_text() {
             reason.push_str(" (risk: high)");
         }
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-8",
-        &[Profile::RESILIENT],
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-8", &[Profile::RESILIENT], Severity::Text);
 }
 
 /// A resilient gate that records the first request's failure as the review's when its repairs
@@ -457,12 +404,11 @@ fn a_gate_that_records_the_first_failure_is_found_at_info() {
             f.class = first.class;
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-RETRY-3",
         &[Profile::RESILIENT],
         Severity::Info,
-        READER_CASES,
     );
 }
 
@@ -513,12 +459,11 @@ fn a_gate_that_checks_the_signal_only_before_the_first_request_is_found_at_decis
             *o = out;
         },
     );
-    found_leading(
+    found(
         plant,
         "AR-RES-RETRY-5",
         &[Profile::RESILIENT],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -539,12 +484,11 @@ fn a_gate_that_keeps_the_last_error_after_a_decision_is_found_at_info() {
             o.review.failure = Some(f.to_failure());
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-RETRY-3",
         &[Profile::RESILIENT],
         Severity::Info,
-        READER_CASES,
     );
 }
 
@@ -573,13 +517,7 @@ fn a_gate_that_shows_the_risk_in_the_denial_info_is_found_at_info() {
             }
         });
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-8",
-        &Profile::all(),
-        Severity::Info,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-8", &Profile::all(), Severity::Info);
 }
 
 /// A resilient gate that routes a failed review as the spec says, and then words the decision as
@@ -611,11 +549,10 @@ fn a_gate_that_words_a_failure_as_a_denial_is_found_at_text() {
             ..o
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-FAIL-1",
         &[Profile::RESILIENT],
         Severity::Text,
-        READER_CASES,
     );
 }

@@ -10,12 +10,11 @@ fn a_resilient_gate_that_skips_the_registry_is_found_at_decision() {
     let plant = Planted::reading("the live registry not read", |s| {
         s.schema.registry = autoreview::scenario::SchemaCount::Missing;
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-SCHEMA-1",
         &[Profile::RESILIENT],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -29,13 +28,7 @@ fn a_baseline_gate_that_reads_the_registry_is_found_at_bounds() {
             s.schema.header = s.schema.registry;
         }
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-2",
-        &[Profile::BASELINE],
-        Severity::Bounds,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-2", &[Profile::BASELINE], Severity::Bounds);
 }
 
 /// A resilient gate that ignores the configured reviewer route (AR-RES-ROUTE-1): its requests
@@ -45,12 +38,11 @@ fn a_resilient_gate_that_ignores_the_reviewer_route_is_found_at_decision() {
     let plant = Planted::reading("the configured reviewer route ignored", |s| {
         s.config.reviewer_route = None;
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-ROUTE-1",
         &[Profile::RESILIENT],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -65,12 +57,11 @@ fn a_resilient_gate_without_the_session_id_is_found_at_info() {
             }
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-REQUEST-1",
         &[Profile::RESILIENT],
         Severity::Info,
-        READER_CASES,
     );
 }
 
@@ -81,12 +72,11 @@ fn a_resilient_gate_that_denies_failures_under_ask_is_found_at_decision() {
     let plant = Planted::reading("failures denied under ask", |s| {
         s.config.on_failure = autoreview::scenario::OnFailure::Deny;
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-FAIL-2",
         &[Profile::RESILIENT],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -122,12 +112,11 @@ fn a_baseline_gate_that_falls_back_to_its_own_directory_is_found_at_bounds() {
     let plant = Planted::reading("the deployment's directory in the baseline", |s| {
         s.session.working_directory = true;
     });
-    found_leading(
+    found(
         plant,
         "AR-REVIEW-10",
         &[Profile::BASELINE],
         Severity::Bounds,
-        READER_CASES,
     );
 }
 
@@ -154,12 +143,11 @@ fn a_resilient_gate_that_fails_without_a_working_directory_is_found_at_decision(
         written.citations = std::mem::take(&mut o.citations);
         *o = written;
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-CWD-1",
         &[Profile::RESILIENT],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -208,12 +196,11 @@ fn a_resilient_gate_that_asks_about_a_denial_under_never_is_found_at_decision() 
         written.citations = std::mem::take(&mut o.citations);
         *o = written;
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-DECIDE-1",
         &[Profile::RESILIENT],
         Severity::Decision,
-        READER_CASES,
     );
 }
 
@@ -248,13 +235,7 @@ fn a_resilient_gate_that_passes_a_downstream_ask_on_is_found_at_text() {
             a.display_reason = None;
         }
     });
-    found_leading(
-        plant,
-        "AR-RES-ASK-1",
-        &[Profile::RESILIENT],
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "AR-RES-ASK-1", &[Profile::RESILIENT], Severity::Text);
 }
 
 /// A resilient gate that, finding the pending tool's schema neither in the registry nor in the
@@ -270,11 +251,10 @@ fn a_resilient_gate_that_reviews_without_a_schema_is_found_at_bounds() {
             s.schema.registry = SchemaCount::Present;
         }
     });
-    found_leading(
+    found(
         plant,
         "AR-REVIEW-2",
         &[Profile::RESILIENT],
         Severity::Bounds,
-        READER_CASES,
     );
 }

@@ -8,13 +8,7 @@ use super::*;
 #[test]
 fn a_gate_that_reviews_a_call_without_an_agent_is_found_at_bounds() {
     let plant = Planted::reading("a call without an agent reviewed", |s| s.agent = true);
-    found_leading(
-        plant,
-        "AR-SCOPE-1",
-        &Profile::all(),
-        Severity::Bounds,
-        READER_CASES,
-    );
+    found(plant, "AR-SCOPE-1", &Profile::all(), Severity::Bounds);
 }
 
 /// A gate that reviews the outer `run_code` transport call (AR-SCOPE-2): its review decides what
@@ -26,13 +20,7 @@ fn a_gate_that_reviews_the_outer_transport_is_found_at_decision() {
             s.tool.call = CallKind::Native;
         }
     });
-    found_leading(
-        plant,
-        "AR-SCOPE-2",
-        &Profile::all(),
-        Severity::Decision,
-        READER_CASES,
-    );
+    found(plant, "AR-SCOPE-2", &Profile::all(), Severity::Decision);
 }
 
 /// A gate that reviews a call whose session is not in Auto (AR-SCOPE-3): a DECISION.
@@ -41,13 +29,7 @@ fn a_gate_that_reviews_outside_auto_is_found_at_decision() {
     let plant = Planted::reading("a call outside Auto reviewed", |s| {
         s.preset = autoreview::scenario::Preset::Auto;
     });
-    found_leading(
-        plant,
-        "AR-SCOPE-3",
-        &Profile::all(),
-        Severity::Decision,
-        READER_CASES,
-    );
+    found(plant, "AR-SCOPE-3", &Profile::all(), Severity::Decision);
 }
 
 /// A gate that passes a call in Auto through unreviewed (AR-REVIEW-1): downstream's allow runs
@@ -59,11 +41,5 @@ fn a_gate_that_passes_auto_through_is_found_at_safety() {
             s.preset = autoreview::scenario::Preset::DangerFullAccess;
         }
     });
-    found_leading(
-        plant,
-        "AR-REVIEW-1",
-        &Profile::all(),
-        Severity::Safety,
-        READER_CASES,
-    );
+    found(plant, "AR-REVIEW-1", &Profile::all(), Severity::Safety);
 }

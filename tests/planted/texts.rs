@@ -70,13 +70,7 @@ fn a_runtime_that_capitalizes_the_user_rejection_is_found_at_text() {
         })
     });
     // The reworded template inside `MSG-ERROR-PREFIX`, whose words the plant keeps.
-    found_leading(
-        plant,
-        "MSG-USER-REJECTED",
-        &Profile::all(),
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "MSG-USER-REJECTED", &Profile::all(), Severity::Text);
 }
 
 /// [`each_outcome_text`], and the review's failure message too.
@@ -96,12 +90,11 @@ fn a_gate_that_words_the_protocol_failure_its_own_way_is_found_at_text() {
             t.replace("the risk/decision protocol", "the decision protocol")
         })
     });
-    found_leading(
+    found(
         plant,
         "MSG-ERR-PROTOCOL",
         &[Profile::BASELINE],
         Severity::Text,
-        READER_CASES,
     );
 }
 
@@ -118,12 +111,11 @@ fn a_gate_that_words_the_ended_stream_failure_its_own_way_is_found_at_text() {
             )
         })
     });
-    found_leading(
+    found(
         plant,
         "MSG-ERR-ENDED-DETAIL",
         &Profile::all(),
         Severity::Text,
-        READER_CASES,
     );
 }
 
@@ -137,12 +129,11 @@ fn a_gate_that_words_the_no_decision_failure_its_own_way_is_found_at_text() {
             t.replace("holds no decision object", "has no decision object")
         })
     });
-    found_leading(
+    found(
         plant,
         "MSG-ERR-NO-DECISION",
         &[Profile::RESILIENT],
         Severity::Text,
-        READER_CASES,
     );
 }
 
@@ -162,13 +153,7 @@ fn a_gate_that_words_the_closing_error_its_own_way_is_found_at_text() {
         }
         steps
     });
-    found_leading(
-        plant,
-        "MSG-ERR-CLOSING",
-        &Profile::all(),
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "MSG-ERR-CLOSING", &Profile::all(), Severity::Text);
 }
 
 /// `String(value)` (AR-REVIEW-5) with every number written by [`python_str`].
@@ -364,13 +349,7 @@ fn a_gate_that_stops_at_the_normative_prefix_is_found_at_text() {
         *o = serde_json::from_value(json).unwrap();
         o.citations = citations;
     });
-    found_leading(
-        plant,
-        "AR-CONV-3",
-        &Profile::all(),
-        Severity::Text,
-        READER_CASES,
-    );
+    found(plant, "AR-CONV-3", &Profile::all(), Severity::Text);
 }
 
 /// A resilient gate that collapses each whitespace run of a failure message to one space but
@@ -425,11 +404,10 @@ fn a_resilient_gate_that_does_not_trim_a_failure_message_is_found_at_text() {
         }
         each_outcome_text(o, |t| t.replace(&was, &now));
     });
-    found_leading(
+    found(
         plant,
         "AR-RES-NORM-2",
         &[Profile::RESILIENT],
         Severity::Text,
-        READER_CASES,
     );
 }
