@@ -69,7 +69,7 @@ if __name__ == "__main__":
             #   "requests"     each reviewer request goes through env.llm.request, which records its
             #                  route, temperature, tools, session id and whether it is a repair;
             #   "session-log"  your gate reads session.working_directory and log.pending_action(call).
-            observes=("sessions", "requests", "session-log", "unfinished-stream"),
+            observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream"),
             # What your framework cannot express, if anything (protocol 2): "deny-reason" (a
             # denial carries no reason), "ask-reason" (an approval request carries no reason),
             # "abort-signal" (the gate gets no abort signal). Cases that need one are not
