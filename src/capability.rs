@@ -316,7 +316,8 @@ impl Capabilities {
     /// session and in every call: a consistent log and a header with a working directory without
     /// `session-log`, the default session id (which only requests show) without `requests`, the
     /// default temperature without `temperature`, a stream that stops normally without
-    /// `unfinished-stream`. The generator draws through it, so that nobody is judged on what they cannot express.
+    /// `unfinished-stream`. The generator draws through it, so that nobody is judged on what they
+    /// cannot express.
     pub fn restrict(self, mut input: Input) -> Input {
         let session = |s: &mut Session| {
             if !self.observes(Observable::SessionLog) {
@@ -335,13 +336,13 @@ impl Capabilities {
                 c.config.temperature = Default::default();
             }
             if !self.observes(Observable::UnfinishedStream) {
-                c.reviewer.each_attempt_mut(|a| {
+                for a in c.reviewer.attempts_mut() {
                     if let Attempt::Blocks { finish, .. } = a
                         && finish.is_none()
                     {
                         *finish = Some("stop".to_owned());
                     }
-                });
+                }
             }
         };
         match &mut input {

@@ -246,13 +246,7 @@ impl Review {
     /// and no signal ended it, so the configured value alone, read and not replaced by the
     /// default, is what made no further request.
     pub fn ended_on_a_configured_budget(&self, profile: Profile) -> bool {
-        if profile.asks_again() != AsksAgain::RepairAndRetry
-            || self.signal_ended
-            || self.stopped_by_signal
-        {
-            return false;
-        }
-        let Settlement::Failed(last) = &self.settlement else {
+        let Some(last) = self.ended_on_its_own_failure(profile) else {
             return false;
         };
         let default = crate::scenario::Config::default();
@@ -276,18 +270,30 @@ impl Review {
     /// message pattern matched against the code, a thrown value classed by its text) asks again
     /// where the reference stopped.
     pub fn ended_on_a_class_that_earns_nothing(&self, profile: Profile) -> bool {
+        let Some(last) = self.ended_on_its_own_failure(profile) else {
+            return false;
+        };
+        // Whether the class earns a request is the budget's to say; the default budget has room
+        // for one of each kind.
+        let earns = Budget::new(&crate::scenario::Config::default())
+            .take(profile, last.class)
+            .is_some();
+        !self.requests.is_empty() && last.by_rule("AR-REVIEW-7") && !earns
+    }
+
+    /// The failure the review ended on by itself, in a profile that repairs and retries: none
+    /// where it decided, never settled, or a signal ended it or stopped what it earned.
+    fn ended_on_its_own_failure(&self, profile: Profile) -> Option<&FailureNote> {
         if profile.asks_again() != AsksAgain::RepairAndRetry
             || self.signal_ended
             || self.stopped_by_signal
-            || self.requests.is_empty()
         {
-            return false;
+            return None;
         }
-        let Settlement::Failed(last) = &self.settlement else {
-            return false;
-        };
-        last.by_rule("AR-REVIEW-7")
-            && !matches!(last.class, FailureClass::Protocol | FailureClass::Transport)
+        match &self.settlement {
+            Settlement::Failed(last) => Some(last),
+            _ => None,
+        }
     }
 
     /// Whether the requests carry a configured number other than the default 0: the profile
@@ -360,9 +366,11 @@ impl Review {
         match &self.settlement {
             Settlement::Failed(f) => {
                 c.cite("/review/failure", f.failed_by);
-                // A request that threw failed by AR-REVIEW-4 alone; the rule that classes it
-                // (AR-REVIEW-7) stands behind its class, not behind whether it failed.
-                if f.failed_by != "AR-REVIEW-4" {
+                // The rules that gave the class stand behind whether the review failed only where
+                // the rule that failed it is one of them (a reader's rule, and AR-TOL-8 carrying
+                // it). A finish fails by the reader's rule and a thrown request by AR-REVIEW-4;
+                // AR-REVIEW-7, which classes both, stands behind their class alone.
+                if f.class_by.contains(&f.failed_by) {
                     c.cite_all("/review/failure", &f.class_by[1..]);
                 }
                 c.cite("/review/failure", "AR-REVIEW-4");

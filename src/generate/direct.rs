@@ -454,10 +454,7 @@ fn set_delay(a: &mut Attempt, d: u64) {
 /// before it settle in time. Random delays almost never land there, and an off-by-one at the
 /// deadline can let a late allow run the body.
 fn near_deadline(r: &mut Rng, reviewer: &mut Reviewer, deadline_ms: u64) {
-    let attempts: &mut [Attempt] = match reviewer {
-        Reviewer::One(a) => std::slice::from_mut(a),
-        Reviewer::Many(list) => list,
-    };
+    let attempts = reviewer.attempts_mut();
     let i = r.below(attempts.len() as u64) as usize;
     let before: Option<u64> = attempts[..i].iter().map(Attempt::delay_ms).sum();
     let target = deadline_ms - 1 + r.below(3);

@@ -29,14 +29,12 @@ impl Reviewer {
         }
     }
 
-    /// Applies `f` to every attempt it scripts.
-    pub fn each_attempt_mut(&mut self, f: impl FnMut(&mut Attempt)) {
+    /// Every attempt it scripts, in request order, to rewrite.
+    pub fn attempts_mut(&mut self) -> &mut [Attempt] {
         match self {
             Reviewer::One(a) => std::slice::from_mut(a),
-            Reviewer::Many(list) => list.as_mut_slice(),
+            Reviewer::Many(list) => list,
         }
-        .iter_mut()
-        .for_each(f);
     }
 
     /// The attempt that answers the `n`th request (0-based): the last attempt repeats.

@@ -272,10 +272,7 @@ fn each_text(s: &mut Scenario, f: impl Fn(&str) -> String) {
 
 /// The reviewer's attempts, to rewrite.
 fn attempts(s: &mut Scenario) -> &mut [Attempt] {
-    match &mut s.reviewer {
-        Reviewer::One(a) => std::slice::from_mut(a),
-        Reviewer::Many(list) => list,
-    }
+    s.reviewer.attempts_mut()
 }
 
 /// Whitespace as Python's `str.isspace` has it (what `str.strip()` removes): Unicode White_Space,
