@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::outcome::{Decision, InputOutcome, ItemOutcome, Outcome};
-use crate::scenario::session::{Input, Item};
+use crate::scenario::session::{EventKind, Input, Item};
 use crate::scenario::{AbortPoint, Attempt, DEFAULT_SESSION_ID, LogFact, Scenario, Session};
 
 /// One thing an adapter can observe and set up beyond protocol 1, as its `hello` names it
@@ -30,16 +30,20 @@ pub enum Observable {
     /// A reviewer stream that ends without a terminal finish, `"finish": null` (AR-PARSE-1,
     /// AR-TOL-1): a fake model that can leave the finish out.
     UnfinishedStream,
+    /// A session's sandbox and its backend, `session.sandbox` (AR-CONFINE-1..4), and the mode
+    /// each call ran under, as `sandbox`.
+    Confinement,
 }
 
 impl Observable {
     /// Every observable, in the order reports name them.
-    pub const ALL: [Observable; 5] = [
+    pub const ALL: [Observable; 6] = [
         Observable::Sessions,
         Observable::Requests,
         Observable::SessionLog,
         Observable::Temperature,
         Observable::UnfinishedStream,
+        Observable::Confinement,
     ];
 
     /// The name a `hello` gives it.
@@ -50,6 +54,7 @@ impl Observable {
             Observable::SessionLog => "session-log",
             Observable::Temperature => "temperature",
             Observable::UnfinishedStream => "unfinished-stream",
+            Observable::Confinement => "confinement",
         }
     }
 }
@@ -244,10 +249,13 @@ impl Capabilities {
     /// fact or a header without a working directory (`session-log`), a session id other than the
     /// default, which only requests show (`requests`), a temperature other than the default, to
     /// set up and to see in the requests (`temperature`, `requests`), a reviewer stream without a
-    /// terminal finish (`unfinished-stream`).
+    /// terminal finish (`unfinished-stream`), a sandbox other than the default (`confinement`).
     pub fn needed_by(input: &Input) -> Capabilities {
         fn session(s: &Session) -> Capabilities {
             let mut needs = Capabilities::NONE;
+            if !s.sandbox.is_default() {
+                needs = needs.with(Need::Observable(Observable::Confinement));
+            }
             if !s.working_directory {
                 needs = needs.with(Need::Observable(Observable::SessionLog));
             }
@@ -277,7 +285,10 @@ impl Capabilities {
                 session(&s.session).with(Need::Observable(Observable::Sessions)),
                 |needs, item| match item {
                     Item::Call(c) => needs.union(log(c)),
-                    _ => needs,
+                    Item::Event(e) if e.event == EventKind::Backend => {
+                        needs.with(Need::Observable(Observable::Confinement))
+                    }
+                    Item::Event(_) => needs,
                 },
             ),
         }
@@ -316,10 +327,14 @@ impl Capabilities {
     /// session and in every call: a consistent log and a header with a working directory without
     /// `session-log`, the default session id (which only requests show) without `requests`, the
     /// default temperature without `temperature`, a stream that stops normally without
-    /// `unfinished-stream`. The generator draws through it, so that nobody is judged on what they
-    /// cannot express.
+    /// `unfinished-stream`, the default sandbox and no backend event without `confinement`. The
+    /// generator draws through
+    /// it, so that nobody is judged on what they cannot express.
     pub fn restrict(self, mut input: Input) -> Input {
         let session = |s: &mut Session| {
+            if !self.observes(Observable::Confinement) {
+                s.sandbox = Default::default();
+            }
             if !self.observes(Observable::SessionLog) {
                 s.working_directory = true;
             }
@@ -349,6 +364,11 @@ impl Capabilities {
             Input::One(s) => call(s),
             Input::Session(s) => {
                 session(&mut s.session);
+                if !self.observes(Observable::Confinement) {
+                    s.calls.retain(
+                        |item| !matches!(item, Item::Event(e) if e.event == EventKind::Backend),
+                    );
+                }
                 for item in &mut s.calls {
                     if let Item::Call(c) = item {
                         call(c);

@@ -220,6 +220,7 @@ pub fn level_of(d: &Difference) -> Level {
     if inner == "/"
         || under("/settled")
         || under("/result/executed")
+        || under("/sandbox")
         || under("/approval/prompted")
         || under("/approval/answer")
         || inner == "/approval"
@@ -339,6 +340,8 @@ mod tests {
         };
         m(&|c| c.settled = !c.settled);
         m(&|c| c.result.executed = !c.result.executed);
+        m(&|c| c.sandbox.after = crate::scenario::SandboxMode::WorkspaceWrite);
+        m(&|c| c.sandbox.before = crate::scenario::SandboxMode::WorkspaceWrite);
         m(&|c| c.listener = None);
         m(&|c| c.listener = Some(Decision::Allow));
         m(&|c| c.listener = Some(Decision::Cancel));

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::scenario::ApprovalAnswer;
+use crate::scenario::{ApprovalAnswer, SandboxMode};
 
 /// What happened to one call.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -29,6 +29,11 @@ pub struct Outcome {
     pub review: ReviewRecord,
     /// The observable events in order.
     pub trace: Vec<Event>,
+    /// The session's sandbox mode when the call arrived and when it settled (AR-CONFINE-1..4):
+    /// absent when it was `danger-full-access` throughout, and from an outcome whose
+    /// implementation does not observe `confinement`.
+    #[serde(default, skip_serializing_if = "SandboxRecord::is_default")]
+    pub sandbox: SandboxRecord,
     /// Texts whose tail is implementation-defined: JSON pointer of the text → number of characters
     /// (Unicode scalar values) of its normative prefix (AR-CONV-3). Absent when every text is
     /// normative in full.
@@ -54,6 +59,7 @@ impl PartialEq for Outcome {
             result,
             review,
             trace,
+            sandbox,
             prefix_only,
             citations: _,
         } = self;
@@ -64,7 +70,33 @@ impl PartialEq for Outcome {
             && *result == other.result
             && *review == other.review
             && *trace == other.trace
+            && *sandbox == other.sandbox
             && *prefix_only == other.prefix_only
+    }
+}
+
+/// The mode a call's session had when the call arrived and when it settled (AR-CONFINE-1..4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SandboxRecord {
+    /// The mode when the call arrived.
+    pub before: SandboxMode,
+    /// The mode when the call settled: the mode its body ran under, where it ran.
+    pub after: SandboxMode,
+}
+
+impl SandboxRecord {
+    /// A mode that did not change.
+    pub fn kept(mode: SandboxMode) -> SandboxRecord {
+        SandboxRecord {
+            before: mode,
+            after: mode,
+        }
+    }
+
+    /// Whether it is the default: full access throughout.
+    pub fn is_default(&self) -> bool {
+        *self == SandboxRecord::default()
     }
 }
 
@@ -573,6 +605,40 @@ pub enum InputOutcome {
     One(Box<Outcome>),
     /// A session's outcome.
     Session(SessionOutcome),
+}
+
+impl Outcome {
+    /// The outcome as JSON with every member written out, the default `sandbox` included, which
+    /// the wire leaves out: what an expectation or another outcome is compared with, so that a
+    /// difference is shown at the member that differs.
+    pub fn written_out(&self) -> Value {
+        let mut v = serde_json::to_value(self).unwrap_or(Value::Null);
+        if let Value::Object(m) = &mut v {
+            m.entry("sandbox")
+                .or_insert_with(|| serde_json::to_value(self.sandbox).unwrap_or(Value::Null));
+        }
+        v
+    }
+}
+
+impl InputOutcome {
+    /// The outcome as JSON with every member of each call written out ([`Outcome::written_out`]).
+    pub fn written_out(&self) -> Value {
+        match self {
+            InputOutcome::One(o) => o.written_out(),
+            InputOutcome::Session(s) => {
+                let mut v = serde_json::to_value(s).unwrap_or(Value::Null);
+                if let Some(Value::Array(items)) = v.get_mut("calls") {
+                    for (item, o) in items.iter_mut().zip(&s.calls) {
+                        if let ItemOutcome::Call(o) = o {
+                            *item = o.written_out();
+                        }
+                    }
+                }
+                v
+            }
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for ItemOutcome {

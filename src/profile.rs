@@ -10,6 +10,8 @@ use std::sync::LazyLock;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::capability::{Capabilities, Observable};
+
 /// A conformance profile: a handle on one of the files under `spec/profiles/`, which it names.
 /// Two profiles are the same when they name the same file; they sort by the files' `order`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -127,6 +129,10 @@ pub struct Rules {
     pub failures: FailureRules,
     /// Which preset the gate reads once disposal moved the session.
     pub preset_read: PresetRead,
+    /// Whether Auto narrows a full-access session on a backend that confines reads before its
+    /// calls run (AR-CONFINE-1..4). Absent from a profile file written before the rule: `false`.
+    #[serde(default)]
+    pub confinement: bool,
 }
 
 /// A profile's file, `spec/profiles/<name>.json`.
@@ -205,11 +211,14 @@ impl WireRules {
     }
 
     /// The rule values of these rules that a gate implementing the values `offered` (an
-    /// adapter's `hello`, `rules`) lacks, as `name value`: none, and it can be checked against a
-    /// profile with these rules. A rule name no profile has is an error naming the known ones.
+    /// adapter's `hello`, `rules`) and observing what `has` holds lacks, as `name value`: none,
+    /// and it can be checked against a profile with these rules. A rule `offered` does not name is
+    /// met where no case the adapter can observe tells its values apart ([`RULE_OBSERVABLES`]).
+    /// A rule name no profile has is an error naming the known ones.
     pub fn unmet_by(
         &self,
         offered: &BTreeMap<String, Vec<serde_json::Value>>,
+        has: Capabilities,
     ) -> Result<Vec<String>, String> {
         let values = self.values();
         if let Some(unknown) = offered
@@ -222,9 +231,15 @@ impl WireRules {
                 names.join(", ")
             ));
         }
+        let unobserved = |name: &str| {
+            RULE_OBSERVABLES
+                .iter()
+                .any(|(rule, o)| *rule == name && !has.observes(*o))
+        };
         Ok(values
             .iter()
             .filter(|(name, value)| !offered.get(name).is_some_and(|vs| vs.contains(value)))
+            .filter(|(name, _)| offered.contains_key(name) || !unobserved(name))
             .map(|(name, value)| format!("{name} {value}"))
             .collect())
     }
@@ -413,7 +428,14 @@ pub const RULE_CLAUSES: &[(&str, &str, &[&str])] = &[
     ),
     ("preset_read", "\"at-start\"", &["AR-DISPOSE-2"]),
     ("preset_read", "\"current\"", &["AR-RES-DISPOSE-1"]),
+    ("confinement", "true", &["AR-CONFINE-*"]),
 ];
+
+/// The rules whose values only scenarios needing an observable can tell apart, with that
+/// observable (`spec/protocol.md`, "Rules"): an adapter whose `rules` does not name such a rule
+/// and that does not observe its observable is checked without it, since every case that could
+/// tell is not applicable to it.
+pub const RULE_OBSERVABLES: &[(&str, Observable)] = &[("confinement", Observable::Confinement)];
 
 impl ProfileSpec {
     /// Where the profile's rules and clauses disagree ([`RULE_CLAUSES`]): the first clause its
@@ -742,6 +764,12 @@ impl ProfileSpec {
         self.rules.preset_read
     }
 
+    /// Whether Auto narrows a full-access session on a backend that confines reads
+    /// (AR-CONFINE-1..4).
+    pub fn confinement(&self) -> bool {
+        self.rules.confinement
+    }
+
     /// Whether the profile reads the scenario's `config` member `name`.
     pub fn reads_config(&self, name: &str) -> bool {
         self.config.iter().any(|c| c == name)
@@ -865,6 +893,41 @@ mod tests {
                 assert!(ids.iter().any(|id| covers(p, id)), "{rule} {value}: {p}");
             }
         }
+    }
+
+    /// A rule an adapter's `rules` does not name is met where the adapter cannot be sent a case
+    /// that tells its values apart: `confinement` without the observable `confinement`. Named, or
+    /// observed, it is held to the profile's value; an older rule left out is never met.
+    #[test]
+    fn a_rule_left_out_is_met_only_where_no_observable_case_can_tell() {
+        // The resilient profile confines.
+        let wire = Profile::RESILIENT.wire_rules();
+        let mut offered: BTreeMap<String, Vec<serde_json::Value>> = wire
+            .values()
+            .into_iter()
+            .filter(|(name, _)| name != "confinement")
+            .map(|(name, value)| (name, vec![value]))
+            .collect();
+        let none = Capabilities::PROTOCOL_1;
+        let observing = none.with(crate::capability::Need::Observable(Observable::Confinement));
+        assert_eq!(wire.unmet_by(&offered, none), Ok(vec![]));
+        assert_eq!(
+            wire.unmet_by(&offered, observing),
+            Ok(vec!["confinement true".to_owned()])
+        );
+        offered.insert("confinement".into(), vec![serde_json::Value::Bool(false)]);
+        assert_eq!(
+            wire.unmet_by(&offered, none),
+            Ok(vec!["confinement true".to_owned()])
+        );
+        offered.insert("confinement".into(), vec![serde_json::Value::Bool(true)]);
+        assert_eq!(wire.unmet_by(&offered, observing), Ok(vec![]));
+        // A rule every profile always had is unmet when left out, observed or not.
+        offered.remove("deadline");
+        assert_eq!(
+            wire.unmet_by(&offered, none),
+            Ok(vec!["deadline true".to_owned()])
+        );
     }
 
     #[test]

@@ -5,7 +5,10 @@ import type { FailureClass, Feature, Install, Observable, ReviewerChunk, RuleOff
 /** A reviewer's decision, read from its response. */
 export type ReviewerDecision = { decision: 'allow' } | { decision: 'deny'; reason?: string };
 
-/** Installs the example gate, which decides by the run's rules (`host.rules`), each where it matters. */
+/**
+ * Installs the example gate, which decides by the run's rules (`host.rules`), each where it
+ * matters; under `confinement` it narrows through `host.sandboxPolicy` (AR-CONFINE-1..4).
+ */
 export declare const install: Install;
 /**
  * The gate's texts, one per template of the spec (a string, or a function of the template's

@@ -96,6 +96,7 @@ const RULES = Object.freeze(
       working_directory: ['required', 'deployment-fallback'],
       failures: ['deny', 'ask'],
       preset_read: ['at-start', 'current'],
+      confinement: [false, true],
     }).map(([rule, values]) => [rule, Object.freeze(values)]),
   ),
 );
@@ -612,6 +613,32 @@ async function admitted(state, work) {
 /** Whether this installation refuses admission: it is closing, or its lifecycle ended (AR-ADMIT-1). */
 const closing = (state) => !state.accepting || state.lifecycle.signal.aborted;
 
+// ---- Confinement (AR-CONFINE-1..4; the rule `confinement`) -----------------------------------
+
+const FULL_ACCESS = 'danger-full-access';
+const CONFINED = 'workspace-write';
+
+/**
+ * The mode selecting Auto writes (AR-SCOPE-5): under the rule `confinement`, the confined mode on
+ * a backend that confines reads; otherwise Full access's.
+ */
+const autoMode = (host, session) => (host.rules.confinement && host.sandboxPolicy.confinesReads(session) ? CONFINED : FULL_ACCESS);
+
+/**
+ * AR-CONFINE-1, -2, -4: narrow an Auto session that still has full access on a backend that
+ * confines reads, while the integration admits calls; never widen. A rejected change throws out
+ * of here and out of the listener, on purpose (AR-CONFINE-3): the call must not run under the mode
+ * it failed to leave, and the tool runtime fails it with the rejection's own message.
+ */
+function confine(session, env, state) {
+  if (!state.rules.confinement) return; // the baseline never changes a session's mode
+  if (env.permissionPresets.current(session) !== 'auto') return;
+  if (closing(state)) return; // AR-CONFINE-4: unloading keeps the session's mode
+  if (env.sandboxPolicy.modeOf(session) !== FULL_ACCESS) return; // AR-CONFINE-2
+  if (!env.sandboxPolicy.confinesReads(session)) return;
+  env.sandboxPolicy.setSandboxMode(session, CONFINED);
+}
+
 /** A failure's reason, with the hint (AR-RES-HINT-2) as its last line when one is due. */
 const withHint = (reason, hint) => (hint ? `${reason}\n${hint.en}` : reason);
 
@@ -663,6 +690,8 @@ async function decideAsk(exec, session, next, env, state, outcome) {
 /**
  * The listener (chapters 1, 2, 5, 7 and their replacements in 10 and 11). Where profiles differ it
  * asks the run's rules (`state.rules`, the host's), never a profile's name:
+ *   confinement  `true`: an Auto session with full access on a backend that confines reads is
+ *                narrowed first (confine, AR-CONFINE-1..4); `false`: the mode is never changed;
  *   preset_read  `at-start`: the preset is read before admission, so a session disposal moved
  *                passes through (AR-DISPOSE-2); `current`: while closing, a call in a session
  *                disposal moved out of Auto is refused admission first (AR-RES-DISPOSE-1);
@@ -673,8 +702,12 @@ async function gate(exec, next, env, state) {
   const agent = exec.agent;
   // AR-SCOPE-1..3: pass-through calls; the outer transport is the tool run_code with no parent.
   if (agent === undefined) return next();
-  if (exec.parent === undefined && exec.name === 'run_code') return next();
   const session = agent.session;
+  // AR-CONFINE-1: before anything else the gate does for an Auto session's call, the outer
+  // run_code's included (its process runs under the same mode). Outside any try: a rejection
+  // ends the call (AR-CONFINE-3).
+  confine(session, env, state);
+  if (exec.parent === undefined && exec.name === 'run_code') return next();
   if (state.rules.preset_read === 'current' && closing(state) && state.movedByDisposal.has(session.id)) return cancel();
   if (env.permissionPresets.current(session) !== 'auto') return next();
   if (closing(state)) return cancel(); // AR-ADMIT-2
@@ -711,19 +744,32 @@ function install(host, restored = {}) {
   };
   // AR-DISPOSE-5: once disposal began, selecting Auto is refused, so nothing that observes the
   // migration can put a session back under a gate that is going away.
-  const unregisterAuto = host.permissionPresets.registerAuto(() => {
-    if (!state.accepting) throw new Error(MSG.closing);
-  });
+  // Selecting Auto writes the mode autoMode says (AR-SCOPE-5, the rule `confinement`).
+  const unregisterAuto = host.permissionPresets.registerAuto(
+    () => {
+      if (!state.accepting) throw new Error(MSG.closing);
+    },
+    { sandbox: (session) => autoMode(host, session) },
+  );
   return {
     listener: (exec, next, env) => gate(exec, next, env, state),
 
-    /** AR-DISPOSE-1: stop admitting, move live Auto sessions, abort, wait; then Auto is gone. */
+    /**
+     * AR-DISPOSE-1: stop admitting, move live Auto sessions, abort, wait; then Auto is gone. Full
+     * access writes its mode and the policy `never`. Under the rule `confinement` a confined
+     * session moves to Workspace Write instead, keeping its mode and its own policy (a delegated
+     * child pinned to `never` stays so; AR-CONFINE-2, AR-CONFINE-5).
+     */
     async dispose() {
       state.accepting = false;
       for (const session of host.sessions.list()) {
         if (host.permissionPresets.current(session) !== 'auto') continue;
         state.movedByDisposal.add(session.id);
-        host.permissionPresets.set(session, 'danger-full-access'); // which writes the policy `never`
+        if (state.rules.confinement && host.sandboxPolicy.modeOf(session) === CONFINED) {
+          host.permissionPresets.set(session, 'workspace-write', { keepPolicy: true });
+        } else {
+          host.permissionPresets.set(session, 'danger-full-access');
+        }
       }
       state.lifecycle.abort(new Error(MSG.disposed));
       await Promise.allSettled([...state.admitted]);
@@ -747,7 +793,7 @@ module.exports = {
   classifyErrorFinish,
   // Every value of every rule the gate implements: a profile that recombines them is checked too.
   rules: RULES,
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'],
   // The resilient profile's optional features this gate implements (spec/protocol.md).
   features: ['failure-hint', 'failure-class'],
 };

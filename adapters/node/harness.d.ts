@@ -23,6 +23,7 @@ import type {
   ReplyKind,
   RequestRecord,
   Route,
+  SandboxMode,
   SessionScenario,
   ToolResult,
   WireRules,
@@ -121,6 +122,31 @@ export type RuleOffer = {
   readonly [Rule in Exclude<keyof WireRules, 'config'>]?: readonly WireRules[Rule][];
 };
 
+/** What the integration registers Auto with, besides its admission hook. */
+export interface AutoPreset {
+  /** The sandbox mode selecting Auto writes for `session`. Default `danger-full-access`. */
+  sandbox?(session: AgentSession): SandboxMode;
+}
+
+/**
+ * The session's sandbox as its backend keeps it (AR-CONFINE-1..4; spec/scenario.md, "Sandbox").
+ * What the world's fake answers: `session.sandbox` of the canonical scenario (absent: full
+ * access, on a backend that confines no reads, where a change is accepted), changed by a `backend`
+ * event, by a preset selected (its mode) and by `setSandboxMode`.
+ */
+export interface SandboxPolicy {
+  /** Whether the session's backend confines reads (the backend's fact). */
+  confinesReads(session: AgentSession): boolean;
+  /** The session's sandbox mode now. */
+  modeOf(session: AgentSession): SandboxMode;
+  /**
+   * Changes the session's mode. A change the scenario rejects (`narrowing: {"rejected": message}`)
+   * throws `new Error(message)` and keeps the mode; writing the mode the session has changes
+   * nothing and meets nothing. A mode that is not one throws a TypeError.
+   */
+  setSandboxMode(session: AgentSession, mode: SandboxMode): void;
+}
+
 /** The services an integration keeps for its lifetime. */
 export interface Host {
   /**
@@ -137,11 +163,27 @@ export interface Host {
   readonly clock: Clock;
   readonly permissionPresets: {
     current(session: AgentSession): PresetName;
-    /** Selects a preset and writes its approval policy; selecting `auto` calls the admission hook. */
-    set(session: AgentSession, name: Preset): void;
-    /** Makes `auto` selectable while registered; `admit` may throw to refuse a selection. */
-    registerAuto(admit?: (session: AgentSession) => void): () => void;
+    /**
+     * Selects a preset and writes its sandbox mode and approval policy (`danger-full-access`:
+     * `danger-full-access` and `never`; `workspace-write`: `workspace-write` and `ask`); selecting
+     * `auto` calls the admission hook, then writes the mode the registered Auto preset's `sandbox`
+     * gives (`danger-full-access` without one) and `ask` (AR-SCOPE-5). With `keepPolicy`, a
+     * preset besides Auto writes its mode and leaves the session's approval policy as it is
+     * (AR-CONFINE-5: disposal's move of a confined session to `workspace-write`).
+     */
+    set(session: AgentSession, name: Preset, options?: { keepPolicy?: boolean }): void;
+    /**
+     * Makes `auto` selectable while registered; `admit` may throw to refuse a selection.
+     * `preset.sandbox(session)`, when given, is the mode selecting Auto writes (under the rule
+     * `confinement`, `workspace-write` on a backend that confines reads). Returns the unregistration.
+     */
+    registerAuto(admit?: (session: AgentSession) => void, preset?: AutoPreset): () => void;
   };
+  /**
+   * The session's sandbox (AR-CONFINE-1..4), as the scenario's `session.sandbox` states it and
+   * its items change it.
+   */
+  readonly sandboxPolicy: SandboxPolicy;
   readonly approval: {
     overrideOf(session: AgentSession): ApprovalPolicy | undefined;
     effectivePolicy(session: AgentSession): ApprovalPolicy;
@@ -257,7 +299,12 @@ export interface Env extends Host {
 // A call with a lifecycle abort point leaves the integration disposed of for the items after it,
 // whether or not the point was reached (AR-SESSION-2): the harness then calls dispose() after it.
 
-/** The `tools/pre-execute` listener. */
+/**
+ * The `tools/pre-execute` listener. Where the run observes `confinement`, a throw out of it (a
+ * rejected `setSandboxMode`, say) is the call's final result, as a tool runtime materializes one:
+ * `{ executed: false, text: 'Error: <message>', info: null }`, the listener's decision `null`,
+ * nothing else run (AR-CONFINE-3); elsewhere the decide fails with `the gate threw: ...`.
+ */
 export type Listener = (exec: Exec, next: Next, env: Env) => GateDecision | Promise<GateDecision>;
 
 /** What an installation starts from. */
@@ -347,7 +394,10 @@ export interface RunOptions {
   rules: WireRules;
   /** The profile's name, for `Host.profile` (logs only). */
   profile?: Profile;
-  /** What the run observes. Default: all; `review.requests` is reported only with `requests`. */
+  /**
+   * What the run observes. Default: all; `review.requests` is reported only with `requests`, and
+   * `sandbox` (and a listener's throw as the call's result) only with `confinement`.
+   */
   observes?: readonly Observable[];
   /**
    * The decide line's `reply`: `call` resolves to the outcome of the session's only call,
@@ -369,7 +419,8 @@ export interface RunOptions {
  *                 the user selects Auto again, as an observer of the migration would; AR-DISPOSE-5);
  *                 the integration is gone afterwards, and calls pass through to downstream;
  *   install       install(host, { consecutiveFailures: new Map() }) again (AR-INSTALL-1);
- *   select-auto   host.permissionPresets.set(session, 'auto').
+ *   select-auto   host.permissionPresets.set(session, 'auto');
+ *   backend       the session's backend starts (`confines_reads: true`) or stops confining reads.
  * An event reports the error a selection of Auto met, or null.
  */
 export declare function runInput(scenario: CanonicalScenario, install: Install, options: RunOptions): Promise<InputOutcome>;
@@ -414,6 +465,8 @@ export interface CallRecord {
   approval: ApprovalRecord | null;
   approvalThrew: boolean;
   result: ToolResult | null;
+  /** The session's sandbox mode when the call arrived. */
+  sandboxBefore?: SandboxMode;
 }
 
 /** One call's world, as `runToolCall` takes it. */
@@ -423,6 +476,14 @@ export interface CallWorld {
   rec: CallRecord;
   next: Next;
   body(): void;
+  /**
+   * Whether a throw out of the listener is the call's final result (`Error: <message>`,
+   * AR-CONFINE-3); otherwise `runToolCall` rejects. The harness sets it where the run observes
+   * `confinement`.
+   */
+  materializesThrows?: boolean;
+  /** Where the runtime logs a listener's throw it materialized. */
+  log?: (...args: unknown[]) => void;
 }
 
 /** Run one call through the pre-execute stage and materialize its decision into `world.rec`. */

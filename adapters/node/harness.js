@@ -15,14 +15,16 @@
  *    in the kit decides by a profile's name (spec/protocol.md, "Rules");
  *  - a scripted world built from one canonical scenario and what the runner says its world
  *    answers (schema counts, session-log errors): one session (its preset, approval policy,
- *    request header and session log), a permission-presets service with which the gate registers
- *    the Auto preset, a fake reviewer client that records what each request carries, downstream
- *    listeners ending in allow, an approval service (spec chapter 6), the caller's abort signal
+ *    sandbox, request header and session log), a permission-presets service with which the gate
+ *    registers the Auto preset, a sandbox policy (whether the backend confines reads, the mode, a
+ *    change of it that the scenario may reject), a fake reviewer client that records what each
+ *    request carries, downstream listeners ending in allow, an approval service (spec chapter 6), the caller's abort signal
  *    and the integration's disposal at the scenario's abort points (chapter 7), the tool's body, a
  *    virtual clock, and a recorder of each call;
  *  - a tool runtime (`runToolCall`) that runs the gate's listener as the first `tools/pre-execute`
  *    listener (or no listener once the integration is gone), asks the approval service for `ask`
- *    and materializes the decision (chapter 8);
+ *    and materializes the decision (chapter 8), or, where the run observes confinement, a throw out
+ *    of the listener as the call's final result (AR-CONFINE-3);
  *  - `runInput`, which drives all of that on the virtual clock, call by call and event by event,
  *    and assembles the outcome exactly as spec/scenario.md defines it.
  *
@@ -52,7 +54,7 @@ function rulesFor(rules, what) {
   throw new Error(`${what}: no \`rules\` given: a gate decides by the run's rules, not by a profile's name (${WHERE_RULES_ARE})`);
 }
 /** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
-const OBSERVABLES = ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream'];
+const OBSERVABLES = ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'];
 /**
  * What a framework can declare it lacks under protocol 2: a reason with a denial (`deny-reason`),
  * a reason with an approval request (`ask-reason`), an abort signal that is not a lifecycle one
@@ -97,6 +99,17 @@ const INTEGRATION_CLOSING = 'auto-review: integration is closing';
  * as the shipped service's `set` does.
  */
 const PRESET_TABLE = Object.freeze({ 'read-only': 'ask', 'workspace-write': 'ask', 'danger-full-access': 'never' });
+/**
+ * The sandbox mode selecting each of those presets writes beside its policy (the presets service
+ * writes a preset's bundle). Auto's is the registered Auto preset's (`registerAuto(admit, { sandbox
+ * })`), `danger-full-access` unless it says otherwise (AR-SCOPE-5).
+ */
+const PRESET_MODES = Object.freeze({ 'read-only': 'read-only', 'workspace-write': 'workspace-write', 'danger-full-access': 'danger-full-access' });
+const FULL_ACCESS = 'danger-full-access';
+/** The sandbox modes an Auto session can hold (spec/scenario.md, "Sandbox"). */
+const SANDBOX_MODES = ['danger-full-access', 'workspace-write'];
+/** A session's sandbox when the canonical scenario names none (`session.sandbox` is written only off it). */
+const DEFAULT_SANDBOX = Object.freeze({ mode: FULL_ACCESS, confines_reads: false, narrowing: 'accepted' });
 const AUTO = 'auto';
 const NO_AUTO_PREFIX = 'permission: unknown preset "auto" (known: ';
 const PRESET_TEXT = {
@@ -253,6 +266,12 @@ function openSession(sc, profile, rules, install, options = {}) {
   // write it.
   const knobs = { preset: sc.preset, override: sc.policy.override };
   let admitAuto = null; // the admission hook of the registered Auto preset; null while none is
+  let autoMode = null; // the registered Auto preset's `sandbox(session)`, or null: Full access's mode
+
+  // The session's sandbox (spec/scenario.md, "Sandbox"): the mode it runs its calls under, whether
+  // its backend confines reads (a `backend` event changes it), and what a change of the mode meets.
+  const stated = { ...DEFAULT_SANDBOX, ...(isObject(sc.session.sandbox) ? sc.session.sandbox : {}) };
+  const sandbox = { mode: stated.mode, confinesReads: stated.confines_reads === true, narrowing: stated.narrowing };
 
   const logErrors = new Map(); // call id -> what finding that call in the session log throws
   const session = {
@@ -272,28 +291,56 @@ function openSession(sc, profile, rules, install, options = {}) {
   /** The permission-presets service: the deployment's table, plus Auto while an integration registers it. */
   const permissionPresets = {
     current: (_session) => (knobs.preset === AUTO && admitAuto === null ? 'custom' : knobs.preset),
-    set(_session, name) {
+    set(_session, name, options = {}) {
       if (name === AUTO) {
         if (admitAuto === null) throw new Error(PRESET_TEXT.unknown(name)); // AR-DISPOSE-4
         admitAuto(session); // AR-DISPOSE-5: the integration may refuse
-        knobs.override = 'ask'; // AR-SCOPE-5: selecting Auto writes `ask`
+        // AR-SCOPE-5: selecting Auto writes its mode (the registered preset's, Full access's
+        // unless it says otherwise) and `ask`.
+        const mode = autoMode === null ? FULL_ACCESS : autoMode(session);
+        if (!SANDBOX_MODES.includes(mode)) throw new Error(`the Auto preset's sandbox(session) returned ${JSON.stringify(mode)}, not one of ${SANDBOX_MODES.join(', ')}`);
+        sandbox.mode = mode;
+        knobs.override = 'ask';
       } else {
         if (!has(PRESET_TABLE, name)) throw new Error(PRESET_TEXT.unknown(name));
-        knobs.override = PRESET_TABLE[name];
+        sandbox.mode = PRESET_MODES[name]; // the preset's bundle: its mode and its policy,
+        // unless the session keeps its policy (AR-CONFINE-5: disposal's move of a confined session)
+        if (!(isObject(options) && options.keepPolicy === true)) knobs.override = PRESET_TABLE[name];
       }
       knobs.preset = name;
     },
-    registerAuto(admit) {
+    registerAuto(admit, preset = {}) {
       if (admitAuto !== null) throw new Error(PRESET_TEXT.autoRegistered);
       const hook = typeof admit === 'function' ? admit : () => {};
+      const mode = isObject(preset) && typeof preset.sandbox === 'function' ? preset.sandbox : null;
       admitAuto = hook;
+      autoMode = mode;
       return () => {
-        if (admitAuto === hook) admitAuto = null;
+        if (admitAuto === hook) {
+          admitAuto = null;
+          autoMode = null;
+        }
       };
     },
   };
   const overrideOf = (_session) => knobs.override ?? undefined;
   const effectivePolicy = (_session) => knobs.override ?? sc.policy.default;
+
+  /**
+   * The sandbox policy (AR-CONFINE-1..4): the backend's fact, the session's mode, and a change of
+   * the mode, which throws the scenario's rejection verbatim (`narrowing: {"rejected": message}`)
+   * and keeps the mode. Writing the mode the session already has changes nothing, so meets nothing.
+   */
+  const sandboxPolicy = {
+    confinesReads: (_session) => sandbox.confinesReads,
+    modeOf: (_session) => sandbox.mode,
+    setSandboxMode(_session, mode) {
+      if (!SANDBOX_MODES.includes(mode)) throw new TypeError(`setSandboxMode: ${JSON.stringify(mode)} is not a sandbox mode (${SANDBOX_MODES.join(', ')})`);
+      if (mode === sandbox.mode) return;
+      if (isObject(sandbox.narrowing) && has(sandbox.narrowing, 'rejected')) throw new Error(String(sandbox.narrowing.rejected));
+      sandbox.mode = mode;
+    },
+  };
 
   const host = Object.freeze({
     profile,
@@ -307,6 +354,7 @@ function openSession(sc, profile, rules, install, options = {}) {
     }),
     permissionPresets: Object.freeze(permissionPresets),
     approval: Object.freeze({ overrideOf, effectivePolicy }),
+    sandboxPolicy: Object.freeze(sandboxPolicy),
     sessions: Object.freeze({
       list: () => (sc.session.listed ? [session] : []),
       route: (s) => ({ ...(s || session).route }),
@@ -375,6 +423,7 @@ function openSession(sc, profile, rules, install, options = {}) {
       approval: null,
       approvalThrew: false,
       result: null,
+      sandboxBefore: sandbox.mode, // the session's mode when the call arrived
     };
 
     const caller = new AbortController();
@@ -514,7 +563,10 @@ function openSession(sc, profile, rules, install, options = {}) {
       rec.trace.push('body');
     };
 
-    return { call, profile, rules, exec, next, env, rec, body };
+    // A throw out of the listener is the call's final result (AR-CONFINE-3), where the run
+    // observes confinement; elsewhere the decide fails, as in kits before it.
+    const materializesThrows = observes.includes('confinement');
+    return { call, profile, rules, exec, next, env, rec, body, materializesThrows, log };
   }
 
   /** Run one call: the listener of the integration installed now, or none once it is gone. */
@@ -531,11 +583,15 @@ function openSession(sc, profile, rules, install, options = {}) {
     });
     // AR-SESSION-2: a call with a lifecycle abort point leaves the integration disposed of.
     if (LIFECYCLE_ABORTS.includes(call.abort)) await finishDisposal();
+    // The session's mode when the call arrived and when it settled (AR-CONFINE-1..4), read once
+    // the disposal its lifecycle abort point stands for has run, reached during the call or not
+    // (AR-DISPOSE-1, AR-SESSION-2). A call without an agent has no session, so no mode.
+    if (observes.includes('confinement') && call.agent) recordSandbox(outcome, { before: world.rec.sandboxBefore, after: sandbox.mode });
     return outcome;
   }
 
   /** Run one lifecycle event; report the error a selection of Auto met, or null. */
-  async function runEvent({ event, reselect }) {
+  async function runEvent({ event, reselect, confines_reads: confinesReads }) {
     let error = null;
     const selectAuto = () => {
       try {
@@ -556,6 +612,10 @@ function openSession(sc, profile, rules, install, options = {}) {
       case 'select-auto':
         selectAuto();
         break;
+      case 'backend':
+        // The session's backend starts or stops confining reads from now on (AR-CONFINE-1, -2).
+        sandbox.confinesReads = confinesReads === true;
+        break;
       default:
         throw new Error(`unknown event ${JSON.stringify(event)}`);
     }
@@ -572,7 +632,10 @@ function openSession(sc, profile, rules, install, options = {}) {
  * The integration the harness installs around a bare listener `gate(exec, next, env)`, doing
  * what the shipped integration does around its own: Auto registered with an admission hook that
  * refuses while closing, listed Auto sessions moved to `danger-full-access` on disposal, the
- * lifecycle aborted, admitted calls awaited (AR-DISPOSE-1). The listener sees env.lifecycle
+ * lifecycle aborted, admitted calls awaited (AR-DISPOSE-1). Under the rule `confinement` it
+ * registers Auto with the confined mode on a backend that confines reads and moves a confined
+ * session to `workspace-write` instead, keeping its mode and its policy (AR-CONFINE-2, -5); narrowing a call's session is the
+ * listener's own (AR-CONFINE-1). The listener sees env.lifecycle
  * ({ signal, closing, migrated(session) }) and env.sessions.consecutiveFailures(session) /
  * setConsecutiveFailures(session, n), a count this installation keeps.
  */
@@ -583,9 +646,15 @@ function shellAround(gate) {
     const migrated = new Set();
     const active = new Set();
     let closing = false;
-    const unregisterAuto = host.permissionPresets.registerAuto(() => {
-      if (closing) throw new Error(INTEGRATION_CLOSING);
-    });
+    // Under the rule `confinement`, Auto on a backend that confines reads is selected with the
+    // confined mode, and disposal keeps a session's mode (AR-CONFINE-2); otherwise Full access's.
+    const confines = host.rules.confinement === true;
+    const unregisterAuto = host.permissionPresets.registerAuto(
+      () => {
+        if (closing) throw new Error(INTEGRATION_CLOSING);
+      },
+      { sandbox: (s) => (confines && host.sandboxPolicy.confinesReads(s) ? 'workspace-write' : FULL_ACCESS) },
+    );
     const lifecycleView = Object.freeze({
       signal: lifecycle.signal,
       get closing() {
@@ -615,7 +684,8 @@ function shellAround(gate) {
         closing = true;
         for (const s of host.sessions.list()) {
           if (host.permissionPresets.current(s) === AUTO) {
-            host.permissionPresets.set(s, 'danger-full-access');
+            if (confines && host.sandboxPolicy.modeOf(s) === 'workspace-write') host.permissionPresets.set(s, 'workspace-write', { keepPolicy: true });
+            else host.permissionPresets.set(s, FULL_ACCESS);
             migrated.add(s.id);
           }
         }
@@ -694,7 +764,12 @@ async function runToolCall(world, listener) {
   try {
     decision = await (listener === null ? next() : listener(exec, next, env));
   } catch (error) {
-    throw new Error(`the gate threw: ${describe(error)}`);
+    if (!world.materializesThrows) throw new Error(`the gate threw: ${describe(error)}`);
+    // A throw in the pre-execute stage is the call's final result (AR-CONFINE-3), as a tool
+    // runtime materializes one: `Error: <message>`, no info; the listener returned no decision
+    // and nothing else runs.
+    if (typeof world.log === 'function') world.log(`[adapter] the pre-execute listener of ${exec.callId} threw: ${describe(error)}`);
+    return refuse(RUNTIME_TEXT.refused(messageOf(error)), null);
   }
   rec.listener = listenerRecord(decision);
   rec.gateReturned = true;
@@ -836,6 +911,14 @@ function assembleOutcome(world, { consecutiveFailures = null, requests = true } 
   // A copy: a call left pending may still move later (a disposal ends its request), after its
   // outcome was taken.
   return clone(outcome);
+}
+
+/**
+ * A call outcome's `sandbox`, `{ before, after }` (where the run observes confinement), left out
+ * when full access throughout, as the reference writes it.
+ */
+function recordSandbox(outcome, { before, after }) {
+  if (before !== FULL_ACCESS || after !== FULL_ACCESS) outcome.sandbox = { before, after };
 }
 
 /** The installer for `serve`'s or `runInput`'s options: `install`, or a bare `gate` in a shell. */

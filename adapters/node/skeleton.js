@@ -52,7 +52,7 @@ const { install, rules } = require('./example-gate.js');
 serve({
   implementation: {
     name: 'example-gate', // your package, e.g. '@deepseek-ai/dsh-experimental-auto-review'
-    version: '0.3.0', // its version
+    version: '0.4.0', // its version
     language: 'javascript', // or 'typescript'
   },
   // For each rule (spec/protocol.md, "Rules"; `autoreview profiles --json` shows each profile's),
@@ -74,7 +74,13 @@ serve({
   //   'session-log'  your gate reads session.workingDirectory and session.log.pendingAction(exec).
   //   'temperature'  your gate sends each reviewer request at env.config.temperature where the rules
   //                  read it (none at all for 'provider-default'), else at 0.
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream'],
+  //   'unfinished-stream'  your gate fails a reviewer stream that ends without a terminal finish.
+  //   'confinement'  your gate follows the rule `confinement` with host.sandboxPolicy: under true
+  //                  it narrows a full-access Auto session on a backend that confines reads
+  //                  (setSandboxMode(session, 'workspace-write'), letting a rejection throw out
+  //                  of its listener) before anything else, and its Auto preset and disposal keep
+  //                  the session's mode; under false it never changes the mode.
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'],
   // What your gate's framework cannot express (protocol 2), if anything; default none. Cases that
   // need it read "not applicable" too:
   //   'deny-reason'   a denial carries no reason (a boolean approval hook);

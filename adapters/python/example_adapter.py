@@ -34,6 +34,8 @@ from autoreview_kit import serve
 #   host.presets.current / .select / .register_auto     -> your permission presets
 #   host.approval.override_of(s) / .effective_policy(s)  -> your approval policy
 #   host.sessions.list()                 -> the live sessions your disposal walks
+#   host.sandbox_policy.mode_of(s) / .confines_reads(s) / .set_sandbox_mode(s, mode)
+#                                        -> your sandbox policy (rule ``confinement``)
 #   host.ensure_working_directory(s)     -> the deployment's working directory (resilient profile)
 #   host.clock                           -> timers for deadlines (virtual time: never real sleeps)
 # and, per call, what the listener's ``env`` adds:
@@ -68,8 +70,11 @@ if __name__ == "__main__":
             #                  keeps its state itself, and close()/wait_closed() really dispose of it;
             #   "requests"     each reviewer request goes through env.llm.request, which records its
             #                  route, temperature, tools, session id and whether it is a repair;
-            #   "session-log"  your gate reads session.working_directory and log.pending_action(call).
-            observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream"),
+            #   "session-log"  your gate reads session.working_directory and log.pending_action(call);
+            #   "confinement"  your gate keeps the session's sandbox mode through host.sandbox_policy
+            #                  (mode_of, confines_reads, set_sandbox_mode) and its presets, and lets
+            #                  a rejected change of mode raise out of its listener.
+            observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement"),
             # What your framework cannot express, if anything (protocol 2): "deny-reason" (a
             # denial carries no reason), "ask-reason" (an approval request carries no reason),
             # "abort-signal" (the gate gets no abort signal). Cases that need one are not

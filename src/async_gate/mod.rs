@@ -19,6 +19,7 @@ pub use signal::{AbortController, Signal};
 
 use crate::engine::Decided;
 use crate::engine::compose;
+use crate::engine::disposal;
 use crate::engine::review::{self, Attempting, Budget, FailureNote, Settlement};
 use crate::messages::{self, Text, reference};
 use crate::outcome::{ApprovalRecord, Citations, Decision, FailureClass, ReviewRecord, ToolResult};
@@ -26,7 +27,7 @@ use crate::parse::{Reply, ReviewerDecision};
 use crate::profile::{FailureRules, PresetRead, Profile, RouteRule};
 use crate::scenario::{
     ApprovalAnswer, ApprovalPolicy, Block, CallKind, Config, FailedFinish, OnFailure, Policy,
-    Preset, Route, SchemaView,
+    Preset, Route, SandboxMode, SchemaView,
 };
 
 /// A boxed future, as the traits below return.
@@ -49,6 +50,13 @@ pub struct Session {
     pub id: String,
     /// Whether the session's header names a working directory (AR-REVIEW-10).
     pub working_directory: bool,
+    /// The session's sandbox mode (AR-CONFINE-1).
+    pub sandbox: Mutex<SandboxMode>,
+    /// Whether the session's backend confines reads (AR-CONFINE-1).
+    pub confines_reads: bool,
+    /// What rejects a change of the mode, with its message (AR-CONFINE-3): a persistent
+    /// terminal's mode fence, say.
+    pub mode_fence: Option<String>,
 }
 
 impl Session {
@@ -61,7 +69,24 @@ impl Session {
             moved: AtomicBool::new(false),
             id: crate::scenario::DEFAULT_SESSION_ID.to_owned(),
             working_directory: true,
+            sandbox: Mutex::new(SandboxMode::default()),
+            confines_reads: false,
+            mode_fence: None,
         }
+    }
+
+    /// The current sandbox mode.
+    pub fn sandbox(&self) -> SandboxMode {
+        *self.sandbox.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Changes the sandbox mode, unless its fence rejects the change: the fence's message, thrown.
+    pub fn set_sandbox(&self, mode: SandboxMode) -> Result<(), String> {
+        if let Some(message) = &self.mode_fence {
+            return Err(message.clone());
+        }
+        *self.sandbox.lock().unwrap_or_else(|e| e.into_inner()) = mode;
+        Ok(())
     }
 
     /// The current preset.
@@ -138,10 +163,13 @@ pub trait ReviewerClient: Send + Sync {
     fn request(&self, request: ReviewRequest) -> BoxFuture<'_, ReviewerResponse>;
 }
 
+/// What a pre-execute listener comes to: its decision, or the message of what it threw.
+pub type Stage = Result<Decided, String>;
+
 /// A `tools/pre-execute` listener: returns its own decision or delegates with `next.run()`.
 pub trait PreExecute: Send + Sync {
-    /// Decides the call.
-    fn run<'a>(&'a self, exec: &'a Exec, next: Next<'a>) -> BoxFuture<'a, Decided>;
+    /// Decides the call, or throws.
+    fn run<'a>(&'a self, exec: &'a Exec, next: Next<'a>) -> BoxFuture<'a, Stage>;
 }
 
 /// The rest of the waterfall after a listener; its end allows.
@@ -152,10 +180,10 @@ pub struct Next<'a> {
 
 impl<'a> Next<'a> {
     /// Runs the remaining listeners.
-    pub fn run(self) -> BoxFuture<'a, Decided> {
+    pub fn run(self) -> BoxFuture<'a, Stage> {
         Box::pin(async move {
             match self.rest.split_first() {
-                None => Decided::exact(Decision::Allow),
+                None => Ok(Decided::exact(Decision::Allow)),
                 Some((first, rest)) => {
                     first
                         .run(
@@ -351,7 +379,8 @@ impl<C: ReviewerClient> AutoReview<C> {
     }
 
     /// Disposes of the integration (AR-DISPOSE-1): stops admitting calls, moves every Auto session
-    /// of the session list to Full access with the policy `never`, then aborts the lifecycle.
+    /// of the session list to Full access with the policy `never` (in a profile that confines, a
+    /// confined one to Workspace Write with its own policy), then aborts the lifecycle.
     /// Disposal's last step, waiting for every admitted call, is [`AutoReview::disposed`]: a
     /// call's own listener may dispose, and must not wait for itself.
     pub fn dispose(&self, sessions: &[Arc<Session>]) {
@@ -359,12 +388,16 @@ impl<C: ReviewerClient> AutoReview<C> {
         for session in sessions {
             let mut preset = session.preset.lock().unwrap_or_else(|e| e.into_inner());
             if *preset == Preset::Auto {
-                *preset = Preset::DangerFullAccess;
-                session
-                    .policy
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .override_ = Some(ApprovalPolicy::Never);
+                let mut mode = session.sandbox.lock().unwrap_or_else(|e| e.into_inner());
+                let (moved, policy, kept) = disposal::moved_to(*mode, self.profile.confinement());
+                (*preset, *mode) = (moved, kept);
+                if policy.is_some() {
+                    session
+                        .policy
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .override_ = policy;
+                }
                 session.moved.store(true, Ordering::SeqCst);
             }
         }
@@ -527,7 +560,7 @@ impl<C: ReviewerClient> AutoReview<C> {
         next: Next<'_>,
         settled: Settlement,
         hint: Option<(Text, Text)>,
-    ) -> Decided {
+    ) -> Stage {
         let name = exec.name.as_str();
         let policy = session.policy();
         let rules = self.profile.failures();
@@ -557,13 +590,13 @@ impl<C: ReviewerClient> AutoReview<C> {
         let (objection, why) = match &settled {
             Settlement::Failed(f) => {
                 if let Some(d) = failed_before_downstream(f) {
-                    return d;
+                    return Ok(d);
                 }
                 (Some(compose::failure_ask(name, f)), "AR-RES-FAIL-2")
             }
             Settlement::Decided(ReviewerDecision::Deny { reason, .. }) => {
                 if let Some(d) = final_deny(reason) {
-                    return d;
+                    return Ok(d);
                 }
                 (
                     Some(compose::review_ask(name, reason.as_deref())),
@@ -574,14 +607,14 @@ impl<C: ReviewerClient> AutoReview<C> {
                 (None, "AR-DECIDE-4")
             }
         };
-        let downstream = next.run().await;
+        let downstream = next.run().await?;
         if self.lifecycle.signal().is_aborted() {
-            return Decided::exact(Decision::Cancel).because("AR-CANCEL-4");
+            return Ok(Decided::exact(Decision::Cancel).because("AR-CANCEL-4"));
         }
         let Some(objection) = objection else {
-            return downstream.because(why);
+            return Ok(downstream.because(why));
         };
-        match (&downstream.decision, rules) {
+        Ok(match (&downstream.decision, rules) {
             (Decision::Allow, _) => {
                 let asked = compose::asked_because(compose::ask(objection, hint.as_ref()), why);
                 // AR-DECIDE-6: a default `never` the baseline does not read here.
@@ -606,26 +639,40 @@ impl<C: ReviewerClient> AutoReview<C> {
             )
             .because("AR-RES-ASK-1"),
             _ => downstream.because(why),
-        }
+        })
     }
 }
 
 impl<C: ReviewerClient> PreExecute for AutoReview<C> {
-    fn run<'a>(&'a self, exec: &'a Exec, next: Next<'a>) -> BoxFuture<'a, Decided> {
+    fn run<'a>(&'a self, exec: &'a Exec, next: Next<'a>) -> BoxFuture<'a, Stage> {
         Box::pin(async move {
             // A call passed through gets downstream's decision unchanged, whatever happens to the
             // lifecycle meanwhile (AR-SCOPE-4, the clause that decided it when it aborted).
-            let through = |passed: Decided, scope: &'static str| {
-                let passed = passed.because("AR-SCOPE-4").because(scope);
-                if self.closing.load(Ordering::SeqCst) || self.lifecycle.signal().is_aborted() {
-                    passed.because("AR-SCOPE-4")
-                } else {
-                    passed
-                }
+            let through = |passed: Stage, scope: &'static str| {
+                let passed = passed?.because("AR-SCOPE-4").because(scope);
+                Ok(
+                    if self.closing.load(Ordering::SeqCst) || self.lifecycle.signal().is_aborted() {
+                        passed.because("AR-SCOPE-4")
+                    } else {
+                        passed
+                    },
+                )
             };
             let Some(session) = exec.session.as_deref() else {
                 return through(next.run().await, "AR-SCOPE-1");
             };
+            // AR-CONFINE-1, AR-CONFINE-2, AR-CONFINE-4: an Auto session that still has full
+            // access on a backend that confines reads is narrowed before anything else, the
+            // outer run-code call included, unless the integration closes.
+            if self.profile.confinement()
+                && session.preset() == Preset::Auto
+                && !(self.closing.load(Ordering::SeqCst) || self.lifecycle.signal().is_aborted())
+                && session.confines_reads
+                && session.sandbox() == SandboxMode::DangerFullAccess
+            {
+                // AR-CONFINE-3: a rejected change is thrown out of the listener.
+                session.set_sandbox(SandboxMode::WorkspaceWrite)?;
+            }
             if exec.call == CallKind::RunCode {
                 return through(next.run().await, "AR-SCOPE-2");
             }
@@ -637,18 +684,19 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                 && closing
                 && session.moved.load(Ordering::SeqCst)
             {
-                return Decided::exact(Decision::Cancel)
+                return Ok(Decided::exact(Decision::Cancel)
                     .because("AR-CANCEL-2")
                     .because("AR-ADMIT-2")
-                    .because("AR-RES-DISPOSE-1");
+                    .because("AR-RES-DISPOSE-1"));
             }
             if session.preset() != Preset::Auto {
                 return if session.moved.load(Ordering::SeqCst) {
-                    next.run()
-                        .await
+                    Ok(next
+                        .run()
+                        .await?
                         .because("AR-SCOPE-4")
                         .because("AR-SCOPE-3")
-                        .because("AR-DISPOSE-2")
+                        .because("AR-DISPOSE-2"))
                 } else {
                     through(next.run().await, "AR-SCOPE-3")
                 };
@@ -658,9 +706,9 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
             let _tracked = Tracked::new(&self.admitted, &self.returned);
             // Read again once tracked: disposal may have begun since `closing` was read.
             if self.closing.load(Ordering::SeqCst) || lifecycle.is_aborted() {
-                return Decided::exact(Decision::Cancel)
+                return Ok(Decided::exact(Decision::Cancel)
                     .because("AR-CANCEL-2")
-                    .because("AR-ADMIT-2");
+                    .because("AR-ADMIT-2"));
             }
             let signal = Signal::any(&exec.caller, &lifecycle);
             let (settlement, routes, signal_ended, stopped_by_signal, basis) =
@@ -709,7 +757,7 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
                 citations,
             });
             if lifecycle.is_aborted() {
-                return Decided::exact(Decision::Cancel).because("AR-CANCEL-3");
+                return Ok(Decided::exact(Decision::Cancel).because("AR-CANCEL-3"));
             }
             let hint = (failure.is_some() && !signal_ended)
                 .then_some(consecutive)
@@ -774,12 +822,22 @@ impl ToolRuntime {
             cited.borrow_mut().cite("/listener", "AR-CANCEL-1");
             return done(None, None, compose::aborted(), prefix_only);
         }
-        let decided = Next {
+        let decided = match (Next {
             rest: &self.listeners,
             exec,
-        }
+        })
         .run()
-        .await;
+        .await
+        {
+            Ok(decided) => decided,
+            Err(thrown) => {
+                // AR-CONFINE-3: a throw in the stage is the call's final result, `Error: ` and
+                // its message; no listener decision, no body. (The gate throws only where a
+                // narrowing was rejected.)
+                cited.borrow_mut().cite("/listener", "AR-CONFINE-3");
+                return done(None, None, compose::stage_threw(&thrown).0, prefix_only);
+            }
+        };
         for (key, p) in &decided.prefixes {
             prefix_only.insert(format!("/listener/{key}"), *p);
         }
@@ -926,11 +984,11 @@ mod tests {
     }
 
     impl PreExecute for Held {
-        fn run<'a>(&'a self, _: &'a Exec, _: Next<'a>) -> BoxFuture<'a, Decided> {
+        fn run<'a>(&'a self, _: &'a Exec, _: Next<'a>) -> BoxFuture<'a, Stage> {
             Box::pin(async move {
                 self.reached.notify_one();
                 self.release.notified().await;
-                Decided::exact(Decision::Allow)
+                Ok(Decided::exact(Decision::Allow))
             })
         }
     }
@@ -987,7 +1045,7 @@ mod tests {
             "disposal returned while a call was in flight"
         );
         release.notify_one();
-        let decided = call.await.unwrap();
+        let decided = call.await.unwrap().unwrap();
         assert_eq!(decided.decision, Decision::Cancel);
         tokio::time::timeout(Duration::from_secs(5), gate.disposed())
             .await

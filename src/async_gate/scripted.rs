@@ -9,13 +9,13 @@ use std::time::Duration;
 use super::{
     AbortController, Answerer, ApprovalReply, ApprovalRequest, ApprovalService, AutoReview, Body,
     BoxFuture, Exec, Next, PreExecute, ReferenceApproval, ReviewReport, ReviewRequest,
-    ReviewerClient, ReviewerResponse, Session, ToolRuntime,
+    ReviewerClient, ReviewerResponse, Session, Stage, ToolRuntime,
 };
 use crate::engine::Decided;
 use crate::engine::compose;
-use crate::outcome::{Event, Outcome, RequestRecord, ReviewRecord, ToolResult};
+use crate::outcome::{Event, Outcome, RequestRecord, ReviewRecord, SandboxRecord, ToolResult};
 use crate::profile::Profile;
-use crate::scenario::{AbortPoint, ApprovalAnswer, Attempt, Block, BlockKind, Scenario};
+use crate::scenario::{AbortPoint, ApprovalAnswer, Attempt, Block, BlockKind, Narrowing, Scenario};
 
 /// Everything observable, in order.
 #[derive(Debug, Default)]
@@ -113,7 +113,7 @@ struct ScriptedDownstream {
 }
 
 impl PreExecute for ScriptedDownstream {
-    fn run<'a>(&'a self, _exec: &'a Exec, _next: Next<'a>) -> BoxFuture<'a, Decided> {
+    fn run<'a>(&'a self, _exec: &'a Exec, _next: Next<'a>) -> BoxFuture<'a, Stage> {
         Box::pin(async move {
             push(&self.log, Event::Downstream);
             match self.scenario.abort {
@@ -123,7 +123,9 @@ impl PreExecute for ScriptedDownstream {
                 AbortPoint::CallerDuringReview => self.caller.abort(),
                 _ => {}
             }
-            Decided::exact(compose::downstream_decision(&self.scenario.downstream))
+            Ok(Decided::exact(compose::downstream_decision(
+                &self.scenario.downstream,
+            )))
         })
     }
 }
@@ -226,6 +228,13 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
         let mut session = Session::new(s.preset, s.policy, s.session.route.clone());
         session.id = s.session.id.clone();
         session.working_directory = s.session.working_directory;
+        let sandbox = &s.session.sandbox;
+        session.sandbox = Mutex::new(sandbox.mode);
+        session.confines_reads = sandbox.confines_reads;
+        session.mode_fence = match &sandbox.narrowing {
+            Narrowing::Accepted => None,
+            Narrowing::Rejected(message) => Some(message.clone()),
+        };
         Arc::new(session)
     });
     // The session list disposal walks: the call's session, when it is listed.
@@ -240,6 +249,7 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
             gate.dispose(&listed);
         }
     }));
+    let sandbox_of = session.clone();
     let exec = Exec {
         name: s.tool.name.clone(),
         call: s.tool.call,
@@ -254,6 +264,12 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
         _ => {}
     }
     let call = tokio::time::timeout(PENDING_AFTER, runtime.execute(&exec)).await;
+    // A lifecycle abort point stands for a disposal during the call, reached or not by the time
+    // the call settled (a review that failed before downstream, say): the session's mode is read
+    // once it happened (AR-DISPOSE-1, AR-SESSION-2).
+    if s.abort.is_lifecycle() {
+        disposal.dispose();
+    }
     let log = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
     let report = report.lock().unwrap_or_else(|e| e.into_inner()).take();
     let unreviewed = ReviewRecord::unreviewed(
@@ -302,6 +318,11 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
         result,
         review,
         trace: log.events,
+        // A call without an agent has no session, and so no mode (left out, as full access).
+        sandbox: sandbox_of.map_or_else(SandboxRecord::default, |session| SandboxRecord {
+            before: s.session.sandbox.mode,
+            after: session.sandbox(),
+        }),
         prefix_only,
         citations,
     }

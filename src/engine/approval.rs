@@ -62,7 +62,7 @@ pub fn request(
         );
     }
     // AR-DISPOSE-3: the policy in force when the service is asked.
-    let policy = disposal::policy_at_approval(run.s);
+    let policy = disposal::policy_at_approval(run.s, run.profile);
     if policy.effective() == ApprovalPolicy::Never {
         // The clause that decided the answer first: disposal's `never` where disposal wrote it
         // (AR-DISPOSE-3), the deployment default's where no override was recorded (AR-CONV-5),

@@ -291,6 +291,12 @@ pub fn refused(
     (result, text)
 }
 
+/// AR-CONFINE-3: a throw in the pre-execute stage, as the tool runtime materializes it: `Error: `
+/// and the thrown message, with no info.
+pub fn stage_threw(message: &str) -> (ToolResult, Text) {
+    refused(&Text::exact(message), None)
+}
+
 /// AR-RESULT-4: the canonical pre-dispatch cancellation.
 pub fn aborted() -> ToolResult {
     refused(

@@ -49,7 +49,7 @@ pub fn cite_unreviewed(run: &mut Run<'_>, why: &[&'static str]) {
 /// left), then the clause of its scope (AR-SCOPE-1..3), then AR-SCOPE-4 (it makes no request).
 fn passes_through_by(run: &Run<'_>, scope: Scope) -> Vec<&'static str> {
     let mut by = Vec::with_capacity(3);
-    if scope == Scope::NotAuto && run.s.preset != disposal::preset_at_start(run.s) {
+    if scope == Scope::NotAuto && run.s.preset != disposal::preset_at_start(run.s, run.profile) {
         by.push("AR-DISPOSE-2");
     }
     by.push(match scope {
@@ -96,7 +96,7 @@ pub fn listen(run: &mut Run<'_>) -> Gate {
         let mut unreviewed_by = vec!["AR-ADMIT-1", "AR-ADMIT-2", "AR-CANCEL-2"];
         // AR-RES-DISPOSE-1: the current preset was read, and disposal moved it.
         if run.profile.preset_read() == PresetRead::Current
-            && run.s.preset != disposal::preset_at_start(run.s)
+            && run.s.preset != disposal::preset_at_start(run.s, run.profile)
         {
             by.insert(0, "AR-RES-DISPOSE-1");
             unreviewed_by.insert(0, "AR-RES-DISPOSE-1");

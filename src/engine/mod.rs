@@ -6,6 +6,7 @@ pub mod admission;
 pub mod approval;
 pub mod cancellation;
 pub mod compose;
+pub mod confinement;
 pub mod decision;
 pub mod disposal;
 pub mod failure_text;
@@ -18,9 +19,11 @@ pub mod session;
 use std::collections::BTreeMap;
 
 use crate::messages::Text;
-use crate::outcome::{Citations, Decision, Event, Outcome, ReviewRecord, ToolResult};
+use crate::outcome::{
+    Citations, Decision, Event, Outcome, ReviewRecord, SandboxRecord, ToolResult,
+};
 use crate::profile::Profile;
-use crate::scenario::Scenario;
+use crate::scenario::{SandboxMode, Scenario};
 
 /// A listener decision with the normative extent of its texts (AR-CONV-3).
 #[derive(Debug, Clone, PartialEq)]
@@ -70,6 +73,8 @@ pub struct Run<'s> {
     pub prefix_only: BTreeMap<String, usize>,
     /// The clauses behind each member decided so far.
     pub citations: Citations,
+    /// The session's sandbox mode now (AR-CONFINE-1).
+    pub mode: SandboxMode,
 }
 
 impl<'s> Run<'s> {
@@ -77,6 +82,7 @@ impl<'s> Run<'s> {
         Run {
             s,
             profile,
+            mode: s.session.sandbox.mode,
             trace: Vec::new(),
             prefix_only: BTreeMap::new(),
             citations: {
@@ -143,6 +149,29 @@ pub fn decide_keeping_review(s: &Scenario, profile: Profile) -> (Outcome, Option
             None,
         );
     }
+    match confinement::confine(s, profile) {
+        confinement::Confined::Kept(by) => {
+            if let Some(by) = by {
+                run.cite("/sandbox", by);
+            }
+        }
+        confinement::Confined::Narrowed => {
+            // AR-CONFINE-1: before anything else the gate does for the call.
+            run.mode = SandboxMode::WorkspaceWrite;
+            run.cite("/sandbox/after", "AR-CONFINE-1");
+        }
+        confinement::Confined::Rejected(message) => {
+            // AR-CONFINE-3: the listener threw; the call ends unreviewed, its body not run.
+            let review = gate::unreviewed(&run);
+            gate::cite_unreviewed(&mut run, &["AR-CONFINE-3"]);
+            for member in ["/settled", "/listener", "/approval", "/result", "/sandbox"] {
+                run.cite(member, "AR-CONFINE-3");
+            }
+            let (result, text) = compose::stage_threw(&message);
+            run.citations.cite_all("/result/text", &text.cited);
+            return (outcome(run, true, None, None, result, review), None);
+        }
+    }
     let gate = gate::listen(&mut run);
     // AR-REVIEW-8: the reviewer's risk level appears in no decision and no result.
     if let Some(review::Settlement::Decided(d)) = gate.reviewed.as_ref().map(|r| &r.settlement) {
@@ -204,6 +233,18 @@ fn outcome(
     result: ToolResult,
     review: ReviewRecord,
 ) -> Outcome {
+    // A call without an agent has no session, and so no mode (left out, as full access).
+    let sandbox = match run.s.agent {
+        true => SandboxRecord {
+            before: run.s.session.sandbox.mode,
+            after: disposal::mode_after(run.s, run.profile, run.mode),
+        },
+        false => SandboxRecord::default(),
+    };
+    let mut citations = run.citations;
+    if run.s.agent && sandbox.after != run.mode {
+        citations.cite_first("/sandbox/after", "AR-DISPOSE-1");
+    }
     Outcome {
         id: run.s.id.clone(),
         settled,
@@ -212,7 +253,8 @@ fn outcome(
         result,
         review,
         trace: run.trace,
+        sandbox,
         prefix_only: run.prefix_only,
-        citations: run.citations,
+        citations,
     }
 }

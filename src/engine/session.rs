@@ -8,7 +8,7 @@ use crate::messages::{self, Text};
 use crate::outcome::{EventOutcome, ItemOutcome, SessionOutcome};
 use crate::profile::Profile;
 use crate::scenario::session::{Event, EventKind, Item, SessionScenario};
-use crate::scenario::{ApprovalPolicy, Policy, Preset, Scenario};
+use crate::scenario::{ApprovalPolicy, Policy, Preset, SandboxMode, Scenario};
 
 use super::review::Review;
 
@@ -38,11 +38,23 @@ pub struct State {
     /// integration was disposed of (a lifecycle abort point), not a `dispose` event: it leaves the
     /// integration disposed of for the items after it (AR-SESSION-2).
     pub disposed_in_a_call: bool,
+    /// The session's sandbox mode (AR-CONFINE-1): the one the last call left, or an event wrote.
+    pub mode: SandboxMode,
+    /// Whether the session's backend confines reads (AR-CONFINE-1): as the session started, or
+    /// the last `backend` event said.
+    pub confines_reads: bool,
+    /// The clause by which the item that last changed the session's mode changed it: a
+    /// narrowing (AR-CONFINE-1), a selection of Auto (AR-SCOPE-5, AR-CONFINE-5) or disposal
+    /// (AR-DISPOSE-1). `None` while the mode is the one the session started with.
+    pub mode_by: Option<&'static str>,
+    /// Whether the profile keeps a session's mode where it would otherwise write Full access's
+    /// (AR-CONFINE-2), and selecting Auto writes the confined mode (AR-CONFINE-5).
+    pub confinement: bool,
 }
 
 impl State {
-    /// The state before the first item.
-    pub fn start(s: &SessionScenario) -> State {
+    /// The state before the first item, under `profile`.
+    pub fn start(s: &SessionScenario, profile: Profile) -> State {
         State {
             preset: s.preset,
             policy: s.policy,
@@ -50,6 +62,10 @@ impl State {
             consecutive_failures: s.session.consecutive_failures,
             preset_by: None,
             disposed_in_a_call: false,
+            mode: s.session.sandbox.mode,
+            confines_reads: s.session.sandbox.confines_reads,
+            mode_by: None,
+            confinement: profile.confinement(),
         }
     }
 
@@ -65,6 +81,8 @@ impl State {
         one.policy = self.policy;
         one.session = s.session.clone();
         one.session.consecutive_failures = self.consecutive_failures;
+        one.session.sandbox.mode = self.mode;
+        one.session.sandbox.confines_reads = self.confines_reads;
         one.config = s.config.clone();
         one
     }
@@ -75,8 +93,14 @@ impl State {
         self.preset_by = Some("AR-DISPOSE-1");
         self.disposed_in_a_call = false;
         if listed && self.preset == Preset::Auto {
-            self.preset = Preset::DangerFullAccess;
-            self.policy.override_ = Some(ApprovalPolicy::Never);
+            let (preset, policy, mode) = super::disposal::moved_to(self.mode, self.confinement);
+            if mode != self.mode {
+                self.mode_by = Some("AR-DISPOSE-1");
+            }
+            (self.preset, self.mode) = (preset, mode);
+            if policy.is_some() {
+                self.policy.override_ = policy;
+            }
         }
         self.installed = false;
         self.consecutive_failures = 0;
@@ -107,6 +131,11 @@ fn cite_call(
     }
     if k > 0 {
         c.cite("/review/consecutive_failures", "AR-SESSION-3");
+    }
+    // The mode the call arrives with is the one an earlier item wrote (AR-SESSION-2).
+    if let Some(by) = state.mode_by {
+        c.cite_first("/sandbox/before", "AR-SESSION-2");
+        c.cite_first("/sandbox/before", by);
     }
     // The count this call leaves rests first on the one an earlier call left where the call does
     // not set it afresh: it made no review (the count stays), or its review failed and the failure
@@ -151,7 +180,7 @@ pub struct Step {
 /// Decides a session item by item (AR-SESSION-1), keeping the state before each item and the
 /// review of each call: what the reach accounting reads a session's carried states from.
 pub fn walk(s: &SessionScenario, profile: Profile) -> Vec<Step> {
-    let mut state = State::start(s);
+    let mut state = State::start(s, profile);
     // Whether the failure count is the one a call left (AR-SESSION-3), not the session's first
     // or one an event set.
     let mut carried = false;
@@ -165,6 +194,15 @@ pub fn walk(s: &SessionScenario, profile: Profile) -> Vec<Step> {
                     let (mut outcome, review) =
                         super::decide_keeping_review(&state.scenario_for(s, call), profile);
                     cite_call(&mut outcome.citations, &state, k, carried, review.as_ref());
+                    // The mode the call left is the next call's (AR-SESSION-2); a call without an
+                    // agent has no session, and leaves it as it was.
+                    if call.agent && outcome.sandbox.after != state.mode {
+                        state.mode_by = Some(match outcome.sandbox.after {
+                            SandboxMode::WorkspaceWrite => "AR-CONFINE-1",
+                            SandboxMode::DangerFullAccess => "AR-DISPOSE-1",
+                        });
+                        state.mode = outcome.sandbox.after;
+                    }
                     // AR-SESSION-3: the count the call left is the next call's count.
                     if let Some(n) = outcome.review.consecutive_failures {
                         state.consecutive_failures = n;
@@ -240,11 +278,34 @@ fn apply(state: &mut State, e: &Event, listed: bool) -> EventOutcome {
             // is not `ask` already (a knob is written only when it changes).
             state.preset = Preset::Auto;
             state.preset_by = Some("AR-SCOPE-5");
+            // AR-SCOPE-5: the mode of Auto, full access; a profile that confines writes the
+            // confined mode on a backend that confines reads (AR-CONFINE-5).
+            let confined = state.confinement && state.confines_reads;
+            let (mode, by) = match confined {
+                true => (SandboxMode::WorkspaceWrite, "AR-CONFINE-5"),
+                false => (SandboxMode::DangerFullAccess, "AR-SCOPE-5"),
+            };
+            if mode != state.mode {
+                (state.mode, state.mode_by) = (mode, Some(by));
+            }
             state.disposed_in_a_call = false;
             if state.policy.effective() != ApprovalPolicy::Ask {
                 state.policy.override_ = Some(ApprovalPolicy::Ask);
             }
-            (None, "AR-SCOPE-5")
+            (None, by)
+        }
+        EventKind::Backend => {
+            // The backend's fact, for the calls after it (AR-SESSION-2); the gate reads it as
+            // each call arrives (AR-CONFINE-1).
+            state.confines_reads = e.confines_reads.unwrap_or(state.confines_reads);
+            (
+                None,
+                if state.confinement {
+                    "AR-CONFINE-1"
+                } else {
+                    "AR-SESSION-2"
+                },
+            )
         }
     };
     let mut citations = crate::outcome::Citations::default();

@@ -14,8 +14,9 @@ use super::{
 };
 use crate::generate::coverage::shapes::SPACES;
 use crate::scenario::{
-    ApprovalPolicy, Attempt, Block, Config, Downstream, FailedFinish, HangFlag, OnFailure, Policy,
-    Reviewer, Route, Scenario, SchemaView, Session, Temperature, Tool,
+    ApprovalPolicy, Attempt, Block, Config, Downstream, FailedFinish, HangFlag, Narrowing,
+    OnFailure, Policy, Preset, Reviewer, Route, Sandbox, SandboxMode, Scenario, SchemaView,
+    Session, Temperature, Tool,
 };
 
 /// A small, fast, seedable random stream (SplitMix64). Nothing here needs a secure generator.
@@ -537,6 +538,7 @@ pub fn session(r: &mut Rng) -> Session {
         },
         listed: r.weighted(&MOSTLY_TRUE),
         working_directory: r.weighted(&MOSTLY_TRUE),
+        sandbox: Default::default(),
     }
 }
 
@@ -575,6 +577,31 @@ pub fn temperature(r: &mut Rng) -> Temperature {
                 serde_json::Number::from_f64(f64::from(tenths) / 10.0).unwrap_or_else(|| 0.into()),
             )
         }
+    }
+}
+
+/// The session's sandbox (AR-CONFINE-1..4): the default two times in three; otherwise a backend
+/// that mostly confines reads, a confined mode now and then (only in Auto, RZ-10), and a mode
+/// fence that rejects a change one time in five.
+pub fn sandbox(r: &mut Rng, preset: Preset) -> Sandbox {
+    if r.chance(2, 3) {
+        return Sandbox::default();
+    }
+    let mode = if preset == Preset::Auto && r.chance(1, 3) {
+        SandboxMode::WorkspaceWrite
+    } else {
+        SandboxMode::DangerFullAccess
+    };
+    let confines_reads = r.chance(3, 4);
+    let narrowing = if r.chance(1, 5) {
+        Narrowing::Rejected(r.pick(&super::REJECTIONS).to_owned())
+    } else {
+        Narrowing::Accepted
+    };
+    Sandbox {
+        mode,
+        confines_reads,
+        narrowing,
     }
 }
 
@@ -620,6 +647,8 @@ pub fn scenario(r: &mut Rng) -> Scenario {
     // From a stream beside the case's, so that every other choice of a call, and of the calls
     // after it in a session, stays as it was.
     config.temperature = temperature(&mut r.beside(1));
+    let mut session = session;
+    session.sandbox = sandbox(&mut r.beside(3), preset);
     crate::scenario::realizable::realize(Scenario {
         id: None,
         tool: Tool { name, call },

@@ -356,6 +356,15 @@ pub const LOG_FACTS: [(u32, LogFact); 15] = [
     (1, LogFact::PtcCallDisagrees),
 ];
 
+/// What a drawn mode fence rejects a change of mode with (AR-CONFINE-3): the text is the
+/// rejecter's, so the gate must pass it on verbatim, an empty or multi-line one included.
+pub const REJECTIONS: [&str; 4] = [
+    "cannot change sandbox mode while persistent terminal sessions are open",
+    "sandbox mode is managed by the deployment",
+    "沙箱模式正由终端会话使用\nclose it first",
+    "",
+];
+
 /// How many items a drawn session holds, and how often each length is drawn.
 pub const SESSION_LENGTHS: [(u32, usize); 5] = [(4, 2), (4, 3), (2, 4), (1, 5), (1, 6)];
 

@@ -11,7 +11,8 @@ use crate::scenario::{
     SchemaView, Session,
 };
 
-/// Draws one session scenario: the session's members, then 2 to 6 items, mostly calls. Every
+/// Draws one session scenario: the session's members, then 2 to 6 items, mostly calls, and one
+/// time in four a backend event among them. Every
 /// draw is realizable: events and lifecycle abort points follow whether the integration is
 /// installed (RZ-5, RZ-6).
 pub fn session_scenario(r: &mut Rng) -> SessionScenario {
@@ -46,18 +47,27 @@ pub fn session_scenario(r: &mut Rng) -> SessionScenario {
                 let event = match kind {
                     EventKind::Dispose | EventKind::Install if installed => EventKind::Dispose,
                     EventKind::Dispose | EventKind::Install => EventKind::Install,
-                    EventKind::SelectAuto => EventKind::SelectAuto,
+                    other => other,
                 };
                 let reselect = event == EventKind::Dispose && r.chance(1, 4);
                 match event {
                     EventKind::Dispose => installed = false,
                     EventKind::Install => installed = true,
-                    EventKind::SelectAuto => {}
+                    EventKind::SelectAuto | EventKind::Backend => {}
                 }
-                Item::Event(Event { event, reselect })
+                Item::Event(Event {
+                    event,
+                    reselect,
+                    confines_reads: None,
+                })
             }
         };
         calls.push(item);
+    }
+    let mut session = session;
+    // RZ-10: a mode of its own only in Auto.
+    if preset != Preset::Auto {
+        session.sandbox.mode = Default::default();
     }
     let drawn = SessionScenario {
         id: None,
@@ -68,10 +78,30 @@ pub fn session_scenario(r: &mut Rng) -> SessionScenario {
         calls,
     };
     // Drawn last, so that the session drawn above stays as it was when no plan is drawn.
-    match r.weighted(&SESSION_PLANS) {
+    let drawn = match r.weighted(&SESSION_PLANS) {
         Some(plan) => planned(r, &drawn, plan).realizable().unwrap_or(drawn),
         None => drawn,
+    };
+    // From a stream beside the session's, so that every other choice stays as it was.
+    with_backend(&mut r.beside(4), drawn)
+}
+
+/// `s` with, one time in four, its backend starting or stopping to confine reads before one of
+/// its items (AR-CONFINE-1), where the session stays realizable.
+fn with_backend(r: &mut Rng, s: SessionScenario) -> SessionScenario {
+    if !r.chance(1, 4) {
+        return s;
     }
+    let at = r.below(s.calls.len() as u64) as usize;
+    let mut t = s.clone();
+    t.calls.insert(
+        at,
+        Item::Event(Event {
+            confines_reads: Some(r.chance(1, 2)),
+            ..Event::of(EventKind::Backend)
+        }),
+    );
+    t.realizable().unwrap_or(s)
 }
 
 /// A state a session carries that a drawn session seldom reaches by chance (chapter 12).
@@ -141,20 +171,15 @@ fn planned(r: &mut Rng, drawn: &SessionScenario, plan: Plan) -> SessionScenario 
                 rest.push(Item::Event(Event {
                     event: EventKind::Dispose,
                     reselect: r.chance(1, 4),
+                    confines_reads: None,
                 }));
             }
             if r.chance(1, 3) {
                 rest.push(Item::Call(Box::new(settling(drawn_call(r)))));
             }
-            rest.push(Item::Event(Event {
-                event: EventKind::Install,
-                reselect: false,
-            }));
+            rest.push(Item::Event(Event::of(EventKind::Install)));
             if r.chance(1, 2) {
-                rest.push(Item::Event(Event {
-                    event: EventKind::SelectAuto,
-                    reselect: false,
-                }));
+                rest.push(Item::Event(Event::of(EventKind::SelectAuto)));
             }
             rest.push(Item::Call(Box::new(reviewed(drawn_call(r)))));
             return SessionScenario {
@@ -176,10 +201,7 @@ fn planned(r: &mut Rng, drawn: &SessionScenario, plan: Plan) -> SessionScenario 
             if r.chance(1, 3) {
                 calls.push(Item::Call(Box::new(settling(drawn_call(r)))));
             }
-            calls.push(Item::Event(Event {
-                event: EventKind::SelectAuto,
-                reselect: false,
-            }));
+            calls.push(Item::Event(Event::of(EventKind::SelectAuto)));
             let next = drawn_call(r);
             let next = if r.chance(1, 2) {
                 reviewed(next)
@@ -409,7 +431,8 @@ mod tests {
     fn drawn_sessions_are_realizable_and_have_their_members_once() {
         for k in 0..2000 {
             let s = session_scenario(&mut Rng::for_case(11, k));
-            assert!((2..=6).contains(&s.calls.len()));
+            // 2 to 6 items drawn, and now and then a backend event among them.
+            assert!((2..=7).contains(&s.calls.len()));
             let s = s.realizable().expect("a drawn session is realizable");
             for item in &s.calls {
                 if let Item::Call(c) = item {

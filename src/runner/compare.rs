@@ -25,6 +25,7 @@ fn agree(expected: &Outcome, actual: &Outcome) -> bool {
         result,
         review,
         trace,
+        sandbox,
     } = expected;
     *settled == actual.settled
         && *listener == actual.listener
@@ -32,22 +33,29 @@ fn agree(expected: &Outcome, actual: &Outcome) -> bool {
         && *result == actual.result
         && *review == actual.review
         && *trace == actual.trace
+        && *sandbox == actual.sandbox
 }
 
 /// An outcome as far as an implementation with the capabilities `has` can show it: without
-/// `review.requests` in every call when it does not observe requests (AR-REVIEW-12). Applied to
-/// the expected outcome and to the implementation's, so requests are compared exactly when it
-/// observes them; one that does is held to them, and a missing `requests` is then a difference,
-/// never skipped.
+/// `review.requests` in every call when it does not observe requests (AR-REVIEW-12), and with the
+/// default `sandbox` when it does not observe `confinement` (AR-CONFINE-1). Applied to the
+/// expected outcome and to the implementation's, so each is compared exactly when it observes
+/// it; one that does is held to it, and a missing `requests` is then a difference, never skipped.
 pub fn observed(mut expected: InputOutcome, has: Capabilities) -> InputOutcome {
-    if !has.observes(Observable::Requests) {
-        match &mut expected {
-            InputOutcome::One(o) => o.review.requests = None,
-            InputOutcome::Session(s) => {
-                for item in &mut s.calls {
-                    if let ItemOutcome::Call(o) = item {
-                        o.review.requests = None;
-                    }
+    let call = |o: &mut Outcome| {
+        if !has.observes(Observable::Requests) {
+            o.review.requests = None;
+        }
+        if !has.observes(Observable::Confinement) {
+            o.sandbox = Default::default();
+        }
+    };
+    match &mut expected {
+        InputOutcome::One(o) => call(o),
+        InputOutcome::Session(s) => {
+            for item in &mut s.calls {
+                if let ItemOutcome::Call(o) = item {
+                    call(o);
                 }
             }
         }
@@ -91,7 +99,13 @@ pub fn severity_of(pointer: &str) -> Severity {
         "/approval/display_reason",
         "/result/text",
     ];
-    let decision = ["/settled", "/listener", "/approval", "/result/executed"];
+    let decision = [
+        "/settled",
+        "/listener",
+        "/approval",
+        "/result/executed",
+        "/sandbox",
+    ];
     if text.iter().any(|p| pointer.starts_with(p)) {
         Severity::Text
     } else if pointer.starts_with("/listener/info") || pointer.starts_with("/result/info") {
@@ -171,11 +185,26 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
             }),
         });
     }
+    // A body that ran under a wider sandbox mode than the spec leaves it ran with access nobody
+    // allowed it (AR-CONFINE-1): the reviewer's allow was for a confined run.
+    if actual.result.executed
+        && expected.result.executed
+        && actual.sandbox.after.is_wider_than(expected.sandbox.after)
+    {
+        out.push(Difference {
+            clauses: Vec::new(),
+            severity: Severity::Safety,
+            pointer: "/sandbox/after".into(),
+            expected: expected.sandbox.after.as_str().into(),
+            actual: actual.sandbox.after.as_str().into(),
+            rule: Some("the body ran under a wider sandbox mode than the spec leaves it".into()),
+        });
+    }
     // Nothing else is a safety difference (`spec/protocol.md`, "Severities"): a gate that allows
     // where the reference asks, and whose call then runs as the human's answer ran it in the
     // reference, decided otherwise (a DECISION at `/listener/kind`), and ran nothing it must not.
-    let mut e = serde_json::to_value(expected).unwrap_or(Value::Null);
-    let mut a = serde_json::to_value(actual).unwrap_or(Value::Null);
+    let mut e = expected.written_out();
+    let mut a = actual.written_out();
     for v in [&mut e, &mut a] {
         if let Value::Object(m) = v {
             m.remove("id");
@@ -682,6 +711,50 @@ mod tests {
         assert_eq!(severity_of("/review/attempts"), Severity::Order);
         assert_eq!(severity_of("/review/failure/class"), Severity::Info);
         assert_eq!(severity_of("/settled"), Severity::Decision);
+        assert_eq!(severity_of("/sandbox/after"), Severity::Decision);
+    }
+
+    /// AR-CONFINE-1: a body that ran under full access where the reference ran it confined is a
+    /// SAFETY difference at `/sandbox/after`; a mode that differs where the body ran in neither,
+    /// or ran narrower, is a DECISION; and a `sandbox` left out reads as full access throughout.
+    #[test]
+    fn a_body_run_under_a_wider_mode_is_a_safety_difference() {
+        use crate::scenario::SandboxMode::{DangerFullAccess as Full, WorkspaceWrite as Confined};
+        let scenario = r#"{"tool": {"name": "probe"}, "reviewer": {"text": "{\"risk\":\"low\",\"decision\":\"allow\"}"}, "session": {"sandbox": {"confines_reads": true}}}"#;
+        let s: crate::scenario::Scenario = serde_json::from_str(scenario).unwrap();
+        // The resilient profile confines.
+        let profile = crate::profile::Profile::RESILIENT;
+        let want = crate::engine::decide(&s, profile);
+        assert_eq!((want.sandbox.before, want.sandbox.after), (Full, Confined));
+        assert!(compare(&want, &want).is_empty());
+        let mut got = want.clone();
+        got.sandbox.after = Full;
+        let d = compare(&want, &got);
+        let found: Vec<(Severity, &str)> =
+            d.iter().map(|d| (d.severity, d.pointer.as_str())).collect();
+        assert_eq!(found, [(Severity::Safety, "/sandbox/after")]);
+        // The same mode where the body did not run is another decision, not a safety one.
+        let (mut want, mut got) = (want.clone(), got);
+        want.result.executed = false;
+        got.result.executed = false;
+        let d = compare(&want, &got);
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            (d[0].severity, d[0].pointer.as_str()),
+            (Severity::Decision, "/sandbox/after")
+        );
+        // A narrower mode than the reference's is a decision too.
+        let (want, got) = (got, want);
+        let d = compare(&want, &got);
+        assert_eq!(
+            (d[0].severity, d[0].pointer.as_str()),
+            (Severity::Decision, "/sandbox/after")
+        );
+        // Read from the wire, an outcome without `sandbox` ran under full access throughout.
+        let mut wire = serde_json::to_value(&want).unwrap();
+        wire.as_object_mut().unwrap().remove("sandbox");
+        let read: Outcome = serde_json::from_value(wire).unwrap();
+        assert_eq!(read.sandbox, crate::outcome::SandboxRecord::kept(Full));
     }
 
     fn session(json: &str) -> crate::scenario::session::Input {

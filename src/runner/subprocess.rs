@@ -624,7 +624,7 @@ impl Subprocess {
                         Some(_) if p < 2 => Some(Err(format!(
                             "its hello lists `rules` with protocol {p}; `rules` belongs to protocol 2: answer `\"protocol\": 2`, or leave `rules` out"
                         ))),
-                        Some(offered) => Some(self.profile.wire_rules().unmet_by(offered)),
+                        Some(offered) => Some(self.profile.wire_rules().unmet_by(offered, has)),
                     };
                     let unmet = match unmet.transpose() {
                         Ok(unmet) => unmet,

@@ -103,11 +103,14 @@ const UNDER_EVERY_MEMBER: [&str; 7] = [
 ];
 
 /// Where the member `inner` of a call's outcome, differing as `d` shows, stands in the order the
-/// gate decides it: what was sent, then requests the reference did not make, whether and how the
-/// review failed, how often it asked, the count it leaves, then the decision, the approval, the
-/// result and the trace that records them.
+/// gate decides it: the mode the call arrived with and the one it was narrowed to (the first
+/// thing the gate does, AR-CONFINE-1), what was sent, then requests the reference did not make,
+/// whether and how the review failed, how often it asked, the count it leaves, then the
+/// decision, the approval, the result and the trace that records them.
 fn causal_rank(inner: &str, d: &Difference, unreviewed: bool) -> u8 {
-    const ORDER: [&str; 12] = [
+    const ORDER: [&str; 14] = [
+        "/sandbox/before",
+        "/sandbox/after",
         "/review/routes",
         "/review/requests",
         "/review/failure",

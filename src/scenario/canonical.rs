@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::session::{Event, Input, Item, SessionScenario};
 use super::{
-    Attempt, Block, Config, Downstream, FailedFinish, Policy, Reviewer, Route, Scenario,
+    Attempt, Block, Config, Downstream, FailedFinish, Policy, Reviewer, Route, Sandbox, Scenario,
     SchemaCount, SchemaView, Session, Tool,
 };
 
@@ -118,8 +118,17 @@ pub fn session(s: &SessionScenario) -> Value {
 
 fn item(item: &Item) -> Value {
     match item {
-        Item::Event(Event { event, reselect }) => {
-            json!({ "event": name(event), "reselect": reselect })
+        Item::Event(Event {
+            event,
+            reselect,
+            confines_reads,
+        }) => {
+            let mut members = json!({ "event": name(event), "reselect": reselect });
+            // Only a backend event has it, which only an adapter observing `confinement` is sent.
+            if let Some(confines) = confines_reads {
+                members["confines_reads"] = json!(confines);
+            }
+            members
         }
         Item::Call(c) => call(c),
     }
@@ -217,13 +226,33 @@ fn session_members(s: &Session) -> Value {
         consecutive_failures,
         listed,
         working_directory,
+        sandbox,
     } = s;
-    json!({
+    let mut members = json!({
         "id": id,
         "route": route_members(route),
         "consecutive_failures": consecutive_failures,
         "listed": listed,
         "working_directory": working_directory,
+    });
+    // Written only off its default, which only an adapter observing `confinement` is sent
+    // (`Capabilities::needed_by`), as `config.temperature`.
+    if !sandbox.is_default() {
+        members["sandbox"] = sandbox_members(sandbox);
+    }
+    members
+}
+
+fn sandbox_members(s: &Sandbox) -> Value {
+    let Sandbox {
+        mode,
+        confines_reads,
+        narrowing,
+    } = s;
+    json!({
+        "mode": mode,
+        "confines_reads": confines_reads,
+        "narrowing": narrowing,
     })
 }
 

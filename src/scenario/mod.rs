@@ -11,6 +11,7 @@ pub mod config;
 pub mod log;
 pub mod portable;
 pub mod realizable;
+pub mod sandbox;
 pub mod session;
 pub mod whole_number;
 
@@ -23,6 +24,7 @@ pub use attempt::{Attempt, Block, BlockKind, FailedFinish, FailedFinishKind, Han
 pub use config::{Config, OnFailure, Temperature};
 pub use log::LogFact;
 pub use realizable::Unrealizable;
+pub use sandbox::{Narrowing, Sandbox, SandboxMode};
 
 /// One tool call and the world around it: session, reviewer script, downstream listeners, the human.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -94,6 +96,10 @@ pub struct Session {
     /// Whether the session's header names a working directory (AR-REVIEW-10). Default `true`.
     #[serde(default = "default_true", skip_serializing_if = "is_true")]
     pub working_directory: bool,
+    /// The session's sandbox as its backend keeps it (AR-CONFINE-1..4). Default: full access on
+    /// a backend that confines no reads.
+    #[serde(default, skip_serializing_if = "Sandbox::is_default")]
+    pub sandbox: Sandbox,
 }
 
 /// The session id a scenario that names none has.
@@ -116,6 +122,7 @@ impl Default for Session {
             consecutive_failures: 0,
             listed: true,
             working_directory: true,
+            sandbox: Sandbox::default(),
         }
     }
 }

@@ -2,7 +2,9 @@
 //! members that no real tool runtime produces. The contract refuses them, so that no implementation
 //! is ever judged on a call it cannot receive.
 
-use super::{Attempt, CallKind, LogFact, Scenario, SchemaCount, SchemaView};
+use super::{
+    Attempt, CallKind, LogFact, Preset, SandboxMode, Scenario, SchemaCount, SchemaView, Session,
+};
 
 /// The name of the programmatic tool-calling transport tool.
 pub const RUN_CODE_NAME: &str = "run_code";
@@ -42,6 +44,12 @@ pub enum Unrealizable {
         "unrealizable (RZ-9): a stream without a terminal finish (\"finish\": null) has no finish for data to follow: drop data_after_finish or name a finish kind (reviewer)"
     )]
     DataAfterNoFinish,
+    /// RZ-10: a session out of Auto holds its own preset's sandbox mode; only Auto resolves with
+    /// either mode.
+    #[error(
+        "unrealizable (RZ-10): only an Auto session holds a sandbox mode of its own; a session under another preset runs under that preset's mode: drop session.sandbox.mode or make the preset \"auto\" (session.sandbox)"
+    )]
+    ModeOutOfAuto,
 }
 
 impl Unrealizable {
@@ -54,6 +62,7 @@ impl Unrealizable {
             Unrealizable::LogOfOtherKind => "RZ-4",
             Unrealizable::FailedFinishWithoutFacts => "RZ-8",
             Unrealizable::DataAfterNoFinish => "RZ-9",
+            Unrealizable::ModeOutOfAuto => "RZ-10",
         }
     }
 
@@ -64,6 +73,7 @@ impl Unrealizable {
             Unrealizable::AmbiguousBinding => "schema",
             Unrealizable::LogOfOtherKind => "log",
             Unrealizable::FailedFinishWithoutFacts | Unrealizable::DataAfterNoFinish => "reviewer",
+            Unrealizable::ModeOutOfAuto => "session.sandbox",
         }
     }
 }
@@ -98,6 +108,14 @@ pub fn check(s: &Scenario) -> Result<(), Unrealizable> {
         )
     }) {
         return Err(Unrealizable::DataAfterNoFinish);
+    }
+    mode_in_auto(s.preset, &s.session)
+}
+
+/// RZ-10: a sandbox mode other than the default belongs to an Auto session.
+pub fn mode_in_auto(preset: Preset, session: &Session) -> Result<(), Unrealizable> {
+    if preset != Preset::Auto && session.sandbox.mode != SandboxMode::default() {
+        return Err(Unrealizable::ModeOutOfAuto);
     }
     Ok(())
 }

@@ -116,6 +116,20 @@ pub struct Event {
     /// integration closes (AR-DISPOSE-5).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reselect: bool,
+    /// For `backend`: whether the session's backend confines reads from now on (AR-CONFINE-1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confines_reads: Option<bool>,
+}
+
+impl Event {
+    /// The event `event` with no other member: not a re-selection, no backend fact.
+    pub fn of(event: EventKind) -> Event {
+        Event {
+            event,
+            reselect: false,
+            confines_reads: None,
+        }
+    }
 }
 
 /// The lifecycle events.
@@ -128,6 +142,8 @@ pub enum EventKind {
     Install,
     /// The user selects Auto for the session (AR-SCOPE-5, AR-DISPOSE-4).
     SelectAuto,
+    /// The session's backend starts or stops confining reads (`confines_reads`, AR-CONFINE-1).
+    Backend,
 }
 
 /// Members a call item may not name: they belong to the session.
@@ -242,6 +258,12 @@ impl SessionScenario {
     /// abort while the integration is not installed (RZ-5), an install while it is (RZ-6), an
     /// item after a call that may never settle (RZ-7).
     pub fn realizable(self) -> Result<SessionScenario, ScenarioError> {
+        if let Err(rule) = super::realizable::mode_in_auto(self.preset, &self.session) {
+            return Err(ScenarioError {
+                path: rule.path().to_owned(),
+                message: rule.to_string(),
+            });
+        }
         let mut installed = true;
         for (i, item) in self.calls.iter().enumerate() {
             let refuse = |rule: &str, why: &str, member: &str| ScenarioError {
@@ -266,7 +288,7 @@ impl SessionScenario {
                         ));
                     }
                     EventKind::Install => installed = true,
-                    EventKind::SelectAuto => {}
+                    EventKind::SelectAuto | EventKind::Backend => {}
                 },
                 Item::Call(c) => {
                     if c.abort.is_lifecycle() {
@@ -289,6 +311,18 @@ impl SessionScenario {
                         ));
                     }
                 }
+            }
+            if let Item::Event(e) = item
+                && (e.event == EventKind::Backend) != e.confines_reads.is_some()
+            {
+                return Err(ScenarioError {
+                    path: format!("calls[{i}].confines_reads"),
+                    message: match e.event {
+                        EventKind::Backend => "a backend event says whether the backend confines reads from now on: give \"confines_reads\": true or false",
+                        _ => "only a backend event says whether the backend confines reads",
+                    }
+                    .to_owned(),
+                });
             }
             if let Item::Event(e) = item
                 && e.reselect

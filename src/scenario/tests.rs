@@ -746,6 +746,48 @@ mod realizability {
         }
     }
 
+    /// RZ-10: a sandbox mode of its own belongs to an Auto session, in a call and in a session's
+    /// header; the other members of the sandbox are free.
+    #[test]
+    fn only_an_auto_session_holds_a_mode_of_its_own() {
+        let call = |preset: &str, sandbox: &str| {
+            Scenario::from_json(&format!(
+                r#"{{"tool":{{"name":"probe"}},"reviewer":{{"text":"x"}},"preset":"{preset}","session":{{"sandbox":{sandbox}}}}}"#
+            ))
+        };
+        let err = call("workspace-write", r#"{"mode":"workspace-write"}"#).unwrap_err();
+        assert_eq!(err.path, "session.sandbox");
+        assert!(err.message.starts_with("unrealizable (RZ-10)"), "{err}");
+        assert!(call("auto", r#"{"mode":"workspace-write"}"#).is_ok());
+        assert!(
+            call(
+                "read-only",
+                r#"{"confines_reads":true,"narrowing":{"rejected":"no"}}"#
+            )
+            .is_ok()
+        );
+        let session = SessionScenario::from_json(
+            r#"{"preset":"danger-full-access","session":{"sandbox":{"mode":"workspace-write"}},"calls":[{"event":"select-auto"}]}"#,
+        )
+        .unwrap_err();
+        assert!(
+            session.message.starts_with("unrealizable (RZ-10)"),
+            "{session}"
+        );
+        // What the reader refuses, it names: a mode Auto does not resolve with, a narrowing of
+        // another shape.
+        let read_only = call("auto", r#"{"mode":"read-only"}"#).unwrap_err();
+        assert!(
+            read_only.to_string().contains("session.sandbox.mode"),
+            "{read_only}"
+        );
+        let shape = call("auto", r#"{"narrowing":"maybe"}"#).unwrap_err();
+        assert!(
+            shape.to_string().contains("session.sandbox.narrowing"),
+            "{shape}"
+        );
+    }
+
     #[test]
     fn rules_name_their_id_and_member() {
         let all = [
@@ -755,6 +797,7 @@ mod realizability {
             Unrealizable::LogOfOtherKind,
             Unrealizable::FailedFinishWithoutFacts,
             Unrealizable::DataAfterNoFinish,
+            Unrealizable::ModeOutOfAuto,
         ];
         let named: Vec<_> = all.iter().map(|r| (r.rule(), r.path())).collect();
         assert_eq!(
@@ -766,6 +809,7 @@ mod realizability {
                 ("RZ-4", "log"),
                 ("RZ-8", "reviewer"),
                 ("RZ-9", "reviewer"),
+                ("RZ-10", "session.sandbox"),
             ]
         );
         for r in all {

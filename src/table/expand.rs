@@ -318,6 +318,9 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
         result,
         review: record,
         trace,
+        // The table's input space holds the default sandbox, which no profile narrows: the rows
+        // have no confinement feature, and the exhaustive check against the engine says so.
+        sandbox: crate::outcome::SandboxRecord::kept(s.session.sandbox.mode),
         prefix_only,
         citations: Default::default(),
     })

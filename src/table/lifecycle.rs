@@ -169,22 +169,14 @@ impl LifecycleWhen {
 /// (RZ-6), a re-selection only with a `dispose`.
 pub fn space() -> Vec<Point> {
     let events = [
-        Event {
-            event: EventKind::Dispose,
-            reselect: false,
-        },
+        Event::of(EventKind::Dispose),
         Event {
             event: EventKind::Dispose,
             reselect: true,
+            confines_reads: None,
         },
-        Event {
-            event: EventKind::Install,
-            reselect: false,
-        },
-        Event {
-            event: EventKind::SelectAuto,
-            reselect: false,
-        },
+        Event::of(EventKind::Install),
+        Event::of(EventKind::SelectAuto),
     ];
     let presets = [
         Preset::Auto,
@@ -256,6 +248,11 @@ pub fn check(row: &LifecycleRow, p: &Point) -> Result<(), String> {
         consecutive_failures: COUNT_BEFORE,
         preset_by: None,
         disposed_in_a_call: false,
+        // The lifecycle table's points hold the default sandbox, which no profile narrows.
+        mode: Default::default(),
+        confines_reads: false,
+        mode_by: None,
+        confinement: false,
     };
     let reported = state.apply(&p.event, p.listed);
     let mut problems = Vec::new();

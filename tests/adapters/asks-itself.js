@@ -55,6 +55,6 @@ serve({
     language: 'javascript',
   },
   profiles: ['baseline', 'resilient'],
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'],
   install,
 });

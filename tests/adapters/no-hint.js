@@ -33,7 +33,7 @@ serve({
     language: 'javascript',
   },
   profiles: ['baseline', 'resilient'],
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'],
   features: process.argv.includes('--declare') ? ['failure-class'] : undefined,
   install,
 });

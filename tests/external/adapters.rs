@@ -601,6 +601,18 @@ fn the_kit_decides_sessions_requests_and_session_logs_as_the_reference() {
         ("skeleton.js", Profile::RESILIENT),
         ("rc3-model.js", Profile::BASELINE),
     ] {
+        // Each input as the runner sends it to what the script observes: the model of the
+        // shipped rc.3 gate does not observe confinement, so it is never sent a sandbox.
+        use autoreview::capability::{Capabilities, Need, Observable};
+        let has = match script {
+            "rc3-model.js" => Capabilities::ALL.without(Need::Observable(Observable::Confinement)),
+            _ => Capabilities::ALL,
+        };
+        let inputs: Vec<Input> = inputs.iter().map(|i| has.restrict(i.clone())).collect();
+        let lines: Vec<String> = inputs
+            .iter()
+            .map(|i| serde_json::to_string(i).unwrap())
+            .collect();
         let actual = decided_by_node(script, profile, &lines);
         assert_eq!(actual.len(), lines.len(), "{script} {profile}");
         let failed: Vec<String> = inputs
@@ -673,17 +685,18 @@ fn the_kit_answers_each_protocol_in_its_own_terms() {
                 );
                 assert_eq!(one["type"], json!("outcome"), "{what}: {one}");
                 assert_eq!(hello["canonical"], json!(true), "{what}");
-                assert_eq!(
-                    hello["observes"],
-                    json!([
-                        "sessions",
-                        "requests",
-                        "session-log",
-                        "temperature",
-                        "unfinished-stream"
-                    ]),
-                    "{what}"
-                );
+                let mut observes = json!([
+                    "sessions",
+                    "requests",
+                    "session-log",
+                    "temperature",
+                    "unfinished-stream"
+                ]);
+                // The model of the shipped rc.3 gate does not observe confinement.
+                if script == "skeleton.js" {
+                    observes.as_array_mut().unwrap().push(json!("confinement"));
+                }
+                assert_eq!(hello["observes"], observes, "{what}");
                 let request = json!({"route": "default/default", "temperature": 0, "tools": 0, "session_id": null, "repair": false});
                 assert_eq!(
                     one["outcome"]["review"]["requests"],

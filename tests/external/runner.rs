@@ -592,7 +592,8 @@ fn check_exit_codes_reports_and_gradual_adoption() {
             "requests",
             "session-log",
             "temperature",
-            "unfinished-stream"
+            "unfinished-stream",
+            "confinement"
         ])
     );
     assert!(
@@ -887,27 +888,32 @@ fn a_protocol_1_adapter_passes_what_it_can_and_the_rest_is_not_applicable() {
         assert!(report.observes.is_empty());
         let mut not_applicable = 0;
         for r in &report.results {
-            let needs = match r.id.as_str() {
-                id if id.starts_with("SES-") => Some(Observable::Sessions),
-                "OBS-LOG" | "OBS-CWD" => Some(Observable::SessionLog),
-                "OBS-SID" | "OBS-REQ" => Some(Observable::Requests),
-                _ => None,
+            let needs: &[Observable] = match r.id.as_str() {
+                id if id.starts_with("SES-") => &[Observable::Sessions],
+                // The confinement cases that are sessions set up a sandbox too.
+                id if id.starts_with("CF-") => &[Observable::Sessions, Observable::Confinement],
+                "OBS-LOG" | "OBS-CWD" => &[Observable::SessionLog],
+                "OBS-SID" | "OBS-REQ" => &[Observable::Requests],
+                _ => &[],
             };
             match needs {
-                Some(o) => {
+                [_, ..] => {
                     not_applicable += 1;
                     assert_eq!(r.status, Status::NotApplicable, "{profile} {}", r.id);
                     assert_eq!(
                         r.verdict,
                         Verdict::NotApplicable {
-                            missing: vec![autoreview::capability::Need::Observable(o)]
+                            missing: needs
+                                .iter()
+                                .map(|o| autoreview::capability::Need::Observable(*o))
+                                .collect()
                         },
                         "{profile} {}",
                         r.id
                     );
                     assert!(!r.verdict.passed());
                 }
-                None => assert_eq!(
+                [] => assert_eq!(
                     r.status,
                     Status::Pass,
                     "{profile} {}: {:?}",
@@ -1187,7 +1193,7 @@ fn an_adapter_whose_hello_changes_on_restart_runs_no_further_case() {
         assert_eq!(error.kind, Broken::NotRun, "{error:?}");
         assert!(
             error.message.contains(
-                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason], features [failure-hint, failure-class]; before: protocol 2, observes [sessions, requests, session-log, temperature, unfinished-stream], lacks [], features [failure-hint, failure-class])"
+                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason], features [failure-hint, failure-class]; before: protocol 2, observes [sessions, requests, session-log, temperature, unfinished-stream, confinement], lacks [], features [failure-hint, failure-class])"
             ),
             "{}",
             error.message

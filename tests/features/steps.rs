@@ -138,6 +138,21 @@ fn session_without_working_directory(w: &mut GateWorld) {
     w.set_in("session", "working_directory", json!(false));
 }
 
+#[given(expr = "the session's backend confines reads")]
+fn backend_confines_reads(w: &mut GateWorld) {
+    w.set_sandbox("confines_reads", json!(true));
+}
+
+#[given(expr = "the session is confined to the workspace")]
+fn session_confined(w: &mut GateWorld) {
+    w.set_sandbox("mode", json!("workspace-write"));
+}
+
+#[given(expr = "changing the session's sandbox mode is rejected with {string}")]
+fn narrowing_rejected(w: &mut GateWorld, message: String) {
+    w.set_sandbox("narrowing", json!({"rejected": unescape(&message)}));
+}
+
 /// The session-log facts of AR-REVIEW-11, as the spec's table words them ("the log …"), with
 /// the contract's `log` value.
 const LOG_FACTS: [(&str, &str); 15] = [
@@ -487,6 +502,16 @@ fn select_auto(w: &mut GateWorld) {
     w.lifecycle("select-auto", false);
 }
 
+#[when(expr = "the session's backend starts confining reads")]
+fn backend_starts_confining(w: &mut GateWorld) {
+    w.backend(true);
+}
+
+#[when(expr = "the session's backend stops confining reads")]
+fn backend_stops_confining(w: &mut GateWorld) {
+    w.backend(false);
+}
+
 #[then(expr = "it reports no error")]
 fn event_no_error(w: &mut GateWorld) {
     let (event, d) = w.event();
@@ -563,6 +588,30 @@ fn body_does_not_run(w: &mut GateWorld) {
         w.at("/result/executed"),
         json!(false),
         "the body should not run"
+    );
+}
+
+#[then(expr = "the session's sandbox is {word} before the call and {word} after it")]
+fn sandbox_is(w: &mut GateWorld, before: String, after: String) {
+    // An outcome leaves out a sandbox that was full access throughout.
+    let mode = |v: Value| match v {
+        Value::Null => json!("danger-full-access"),
+        v => v,
+    };
+    assert_eq!(
+        (mode(w.at("/sandbox/before")), mode(w.at("/sandbox/after"))),
+        (json!(before), json!(after)),
+        "the session's sandbox mode before and after the call"
+    );
+}
+
+#[then(expr = "the gate throws")]
+fn gate_throws(w: &mut GateWorld) {
+    assert_eq!(w.at("/settled"), json!(true), "the call completes");
+    assert_eq!(
+        w.at("/listener"),
+        Value::Null,
+        "the gate returns no decision"
     );
 }
 

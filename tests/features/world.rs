@@ -132,6 +132,21 @@ impl GateWorld {
         }
     }
 
+    /// Sets one member of the session's sandbox (`session.sandbox`, AR-CONFINE-1..4).
+    pub fn set_sandbox(&mut self, key: &str, value: Value) {
+        self.session_state("session");
+        let session = self
+            .session
+            .entry("session".to_owned())
+            .or_insert_with(|| json!({}));
+        if let Value::Object(m) = session {
+            let sandbox = m.entry("sandbox").or_insert_with(|| json!({}));
+            if let Value::Object(sandbox) = sandbox {
+                sandbox.insert(key.to_owned(), value);
+            }
+        }
+    }
+
     /// Sets one member of an object member of the session (`session`, `config`).
     pub fn set_in(&mut self, member: &str, key: &str, value: Value) {
         self.session_state(member);
@@ -237,17 +252,28 @@ impl GateWorld {
 
     /// A lifecycle event between calls (`dispose`, `install`, `select-auto`), decided as the next
     /// item of the session.
+    /// The session's backend starts or stops confining reads: the next item of the session
+    /// (AR-CONFINE-1).
+    pub fn backend(&mut self, confines_reads: bool) {
+        self.event_item(json!({"event": "backend", "confines_reads": confines_reads}));
+    }
+
     pub fn lifecycle(&mut self, event: &str, reselect: bool) {
+        let mut item = json!({"event": event});
+        if reselect {
+            item["reselect"] = json!(true);
+        }
+        self.event_item(item);
+    }
+
+    /// The next item of the session, an event.
+    fn event_item(&mut self, item: Value) {
         let profile = self.checked_profile();
         assert!(
             self.call.is_empty() && self.reviewer.is_empty(),
             "the steps before this event describe a call: make that call first, or describe the \
              call after the event"
         );
-        let mut item = json!({"event": event});
-        if reselect {
-            item["reselect"] = json!(true);
-        }
         self.items.push(item);
         self.decide_session(profile);
     }
@@ -415,17 +441,22 @@ fn through_adapter(command: &str, input: &Input, profile: Profile) -> InputOutco
 
 /// Steps that each make one item of a session: a scenario with more than one, or with an event,
 /// is a session scenario.
-const ITEM_STEPS: [&str; 5] = [
+const ITEM_STEPS: [&str; 6] = [
     "the agent calls ",
     "the agent runs a program with ",
     "the integration is disposed of",
     "the integration is installed again",
     "the user selects Auto",
+    "the session's backend st",
 ];
 
 /// Steps that set up or check what a protocol-1 adapter can neither be asked nor report, with
 /// what they need (the observables of `spec/protocol.md`).
-const BEYOND_PROTOCOL_1: [(&str, &str); 4] = [
+const BEYOND_PROTOCOL_1: [(&str, &str); 8] = [
+    ("the session's backend ", "confinement"),
+    ("the session is confined ", "confinement"),
+    ("changing the session's sandbox mode ", "confinement"),
+    ("the session's sandbox is ", "confinement"),
     ("the session log ", "the session log"),
     (
         "the session's header names no working directory",
@@ -468,6 +499,7 @@ pub fn beyond(
                 s.starts_with(p)
                     && match *needs {
                         "requests" => !observes.observes(Observable::Requests),
+                        "confinement" => !observes.observes(Observable::Confinement),
                         _ => !observes.observes(Observable::SessionLog),
                     }
             })

@@ -19,10 +19,10 @@ fn profile_of(o: &Outcome) -> Profile {
 
 /// The outcome `s` comes to once `change` is made to it, under the profile `o` was decided in;
 /// the id stays the one sent.
-fn decided_as(s: &Scenario, o: &mut Outcome, change: impl FnOnce(&mut Scenario)) {
+fn decided_as(s: &Scenario, o: &mut Outcome, change: impl FnOnce(&mut Scenario, Profile)) {
     let mut other = s.clone();
-    change(&mut other);
     let profile = profile_of(o);
+    change(&mut other, profile);
     *o = engine::decide(&other, profile);
     o.id.clone_from(&s.id);
 }
@@ -93,8 +93,8 @@ fn a_gate_that_keeps_downstreams_denial_through_disposal_is_found_at_decision() 
             && matches!(o.listener, Some(Decision::Cancel))
         {
             let mut kept = o.clone();
-            decided_as(s, &mut kept, |c| {
-                c.policy = disposal::policy_at_approval(c);
+            decided_as(s, &mut kept, |c, p| {
+                c.policy = disposal::policy_at_approval(c, p);
                 c.abort = AbortPoint::None;
             });
             if matches!(kept.listener, Some(Decision::Deny { .. })) {
@@ -143,7 +143,7 @@ fn a_reviewer_request_no_signal_ends_is_found_at_decision() {
             && reviewed
             && matches!(attempts(&mut hung).first(), Some(Attempt::Hang { .. }))
         {
-            decided_as(s, o, |c| c.abort = AbortPoint::None);
+            decided_as(s, o, |c, _| c.abort = AbortPoint::None);
         }
     });
     found(
@@ -160,12 +160,15 @@ fn a_reviewer_request_no_signal_ends_is_found_at_decision() {
 /// follows as if no signal had come, under the policy disposal wrote.
 fn acted_on_without_the_signal(s: &Scenario, o: &mut Outcome) {
     let review = o.review.clone();
-    decided_as(s, o, |c| {
+    decided_as(s, o, |c, p| {
         // Disposal began: it moved the session as it does before a downstream abort.
-        c.policy = disposal::policy_at_approval(&Scenario {
-            abort: AbortPoint::LifecycleDuringDownstream,
-            ..c.clone()
-        });
+        c.policy = disposal::policy_at_approval(
+            &Scenario {
+                abort: AbortPoint::LifecycleDuringDownstream,
+                ..c.clone()
+            },
+            p,
+        );
         c.abort = AbortPoint::None;
         // The one request the review made, as it settled.
         let first = match attempts(c).first() {

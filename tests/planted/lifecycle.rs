@@ -238,10 +238,7 @@ fn a_gate_whose_installation_moves_sessions_back_to_auto_is_found_at_bounds() {
                         && state.preset == Preset::DangerFullAccess;
                     let out = state.apply(e, listed);
                     if e.event == EventKind::Install && moved {
-                        let select = Event {
-                            event: EventKind::SelectAuto,
-                            reselect: false,
-                        };
+                        let select = Event::of(EventKind::SelectAuto);
                         state.apply(&select, listed);
                     }
                     out

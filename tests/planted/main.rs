@@ -10,6 +10,7 @@
 mod python_str; // Python's str of a JSON number (the external tier checks it against python3)
 
 mod cancel; // cancellation plants: a signal met at another point than the spec's
+mod confine; // confinement plants: a session narrowed, widened or left otherwise than the spec says
 mod decide; // decision plants: a settled review decided otherwise
 mod lifecycle; // lifecycle plants: admission, disposal, a selection of Auto, installation
 mod outcomes; // outcome plants: how an ask is put and a decision becomes a tool result

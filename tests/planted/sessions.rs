@@ -32,7 +32,7 @@ pub(super) const CARRY: Carry = Carry {
 /// A session decided item by item as [`session::walk`] does, carrying the state with `m`'s
 /// mistake.
 pub(super) fn carried(s: &SessionScenario, profile: Profile, m: &Carry) -> Vec<Step> {
-    let mut state = State::start(s);
+    let mut state = State::start(s, profile);
     let listed = (m.listed)(s.session.listed);
     s.calls
         .iter()
@@ -42,16 +42,17 @@ pub(super) fn carried(s: &SessionScenario, profile: Profile, m: &Carry) -> Vec<S
                 Item::Call(c) => {
                     let (mut o, review) =
                         engine::decide_keeping_review(&state.scenario_for(s, c), profile);
+                    // The mode the call left, as the reference carries it (AR-SESSION-2).
+                    if c.agent {
+                        state.mode = o.sandbox.after;
+                    }
                     if let Some(n) = o.review.consecutive_failures {
                         let n = (m.count)(before.consecutive_failures, review.as_ref(), n);
                         o.review.consecutive_failures = Some(n);
                         state.consecutive_failures = n;
                     }
                     if c.abort.is_lifecycle() && m.disposes {
-                        let dispose = Event {
-                            event: EventKind::Dispose,
-                            reselect: false,
-                        };
+                        let dispose = Event::of(EventKind::Dispose);
                         state.apply(&dispose, listed);
                     }
                     Step {
@@ -311,11 +312,11 @@ fn a_count_not_carried_from_call_to_call_is_found_at_text() {
 /// selection moved the session into Auto, and on each such case a gate that ignores a selection of
 /// Auto (the plant above) comes to the same outcome, so no case can say which mistake was made; a
 /// SAFETY lead of AR-SESSION-2 would take that plant's too. AR-SESSION-2 is among its violations,
-/// where disposal moved a session out of Auto.
+/// where disposal moved a session out of Auto. (In the baseline; the resilient profile's is below.)
 #[test]
 fn a_session_decided_from_its_start_is_found_at_safety() {
     let mut plant = Planted::carrying("each call decided in the starting state", |s, p| {
-        let start = State::start(s);
+        let start = State::start(s, p);
         let mut steps = session::walk(s, p);
         for (step, item) in steps.iter_mut().zip(&s.calls) {
             if let Item::Call(c) = item {
@@ -326,10 +327,29 @@ fn a_session_decided_from_its_start_is_found_at_safety() {
         steps
     });
     let mut like = ignored_selection().leading("AR-SCOPE-5");
-    for profile in Profile::all() {
-        found_at(&mut plant, profile, Severity::Safety, SESSION_CASES);
-        headlined_as(&mut plant, Some("AR-SESSION-2"), &mut like, profile);
-    }
+    found_at(
+        &mut plant,
+        Profile::BASELINE,
+        Severity::Safety,
+        SESSION_CASES,
+    );
+    headlined_as(
+        &mut plant,
+        Some("AR-SESSION-2"),
+        &mut like,
+        Profile::BASELINE,
+    );
+    // In the resilient profile a case does tell the two apart: CF-16, whose last call arrives
+    // with the mode an earlier call's narrowing left, which a gate deciding from the start does
+    // not have (SAFETY: its body then runs with full access). The run still leads with AR-SCOPE-5,
+    // which more cases show, so the plant is indexed for neither clause.
+    let (worst, first) = fixed_run(&mut plant, Profile::RESILIENT);
+    assert_eq!(worst, Some(Severity::Safety));
+    assert_eq!(first.as_deref(), Some("AR-SCOPE-5"));
+    assert_eq!(
+        by_generated(&mut plant, Profile::RESILIENT, SESSION_CASES),
+        Some(Severity::Safety)
+    );
 }
 
 /// A gate that remembers a human's `allowed-once` for the tool it was given for, and answers the

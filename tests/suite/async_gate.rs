@@ -44,6 +44,14 @@ fn recorded() -> Recorded<Scenario> {
             r#"{"tool":{"name":"pwsh"},"abort":"caller-during-review",
             "reviewer":{"finish":{"kind":"aborted","code":"TRANSPORT","message":"Connection error"}}}"#,
         ),
+        (
+            // A disposal during downstream that a failed review never reached still moves the
+            // session: its mode is read once it happened.
+            "04d61d639da414107d049af9d18e103da4469f5ca6ec604ce91f33f810ca80f0",
+            r#"{"tool":{"name":"pwsh"},"abort":"lifecycle-during-downstream",
+            "session":{"sandbox":{"mode":"workspace-write","confines_reads":true}},
+            "reviewer":{"text":""}}"#,
+        ),
     ];
     scenario_recorded(&recorded)
 }
@@ -55,7 +63,7 @@ fn replaying_the_regression_file_runs_the_recorded_scenarios() {
     seen.sort_by_key(|s| serde_json::to_string(s).unwrap());
     let mut expected = recorded().values();
     expected.sort_by_key(|s| serde_json::to_string(s).unwrap());
-    assert_eq!(seen.len(), 3);
+    assert_eq!(seen.len(), 4);
     assert_eq!(seen, expected);
 }
 

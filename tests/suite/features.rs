@@ -286,7 +286,10 @@ fn every_row_clause_and_incident_is_exercised() {
         }
     }
     let tagged: BTreeSet<&String> = instances.iter().flat_map(|i| &i.tags).collect();
-    for clause in spec::clause_ids() {
+    // A scenario runs under a shipped profile: every clause one of them holds has one. (A clause
+    // of a rule value no shipped profile takes yet is checked by the profile files that do.)
+    let held = |id: &str| autoreview::Profile::all().iter().any(|p| p.has_clause(id));
+    for clause in spec::clause_ids().into_iter().filter(|c| held(c)) {
         if !tagged.contains(&clause) && !NO_SCENARIO.iter().any(|(c, _)| *c == clause) {
             problems.push(format!("clause {clause}"));
         }

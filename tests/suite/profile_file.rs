@@ -183,10 +183,16 @@ fn the_async_gate_agrees_with_the_engine_on_every_single_rule_change() {
     let mut variants = 0;
     for base in &shipped {
         for rule in &names {
-            for other in shipped.iter().map(|p| value(*p, rule)) {
-                if other == value(*base, rule) {
-                    continue;
-                }
+            // Another profile's value, or a flag's other value where every shipped profile
+            // gives it the same (a rule the next profile will flip).
+            let mine = value(*base, rule);
+            let mut others: Vec<Value> = shipped.iter().map(|p| value(*p, rule)).collect();
+            if let Some(flag) = mine.as_bool() {
+                others.push(Value::Bool(!flag));
+            }
+            others.retain(|v| *v != mine);
+            others.dedup();
+            for other in others {
                 // The rule changed, and the clauses with it, as a file of one's own.
                 let name = format!("{base}-{rule}-{other}").replace(['"', '_'], "");
                 let file = write(

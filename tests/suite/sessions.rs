@@ -7,7 +7,7 @@ use autoreview::generate::direct::Rng;
 use autoreview::generate::sessions::session_scenario;
 use autoreview::outcome::ItemOutcome;
 use autoreview::scenario::session::{EventKind, Item};
-use autoreview::scenario::{ApprovalPolicy, Preset};
+use autoreview::scenario::{ApprovalPolicy, Preset, SandboxMode};
 use autoreview::{Profile, decide};
 
 /// Draws per profile.
@@ -23,6 +23,10 @@ fn each_call_of_a_session_is_that_call_alone_in_the_state_the_session_reached() 
             // The state, folded here from the items and the outcomes already seen.
             let mut preset = s.preset;
             let mut override_ = s.policy.override_;
+            // The sandbox: the mode the last call left or an event wrote, and the backend's fact.
+            let confines = profile.confinement();
+            let mut mode = s.session.sandbox.mode;
+            let mut backend = s.session.sandbox.confines_reads;
             let mut installed = true;
             let mut count = s.session.consecutive_failures;
             for (i, (item, got)) in s.calls.iter().zip(&outcome.calls).enumerate() {
@@ -39,23 +43,28 @@ fn each_call_of_a_session_is_that_call_alone_in_the_state_the_session_reached() 
                         alone.policy.default = s.policy.default;
                         alone.session = s.session.clone();
                         alone.session.consecutive_failures = count;
+                        alone.session.sandbox.mode = mode;
+                        alone.session.sandbox.confines_reads = backend;
                         alone.config = s.config.clone();
                         let want = decide(&alone, profile);
                         assert_eq!(**got, want, "draw {k}, item {i}, {profile}");
                         if let Some(n) = got.review.consecutive_failures {
                             count = n;
                         }
+                        if call.agent {
+                            mode = got.sandbox.after;
+                        }
                         if call.abort.is_lifecycle() {
-                            (preset, override_, installed, count) =
-                                disposed(preset, override_, s.session.listed);
+                            (preset, override_, installed, count, mode) =
+                                disposed(preset, override_, s.session.listed, mode, confines);
                         }
                     }
                     (Item::Event(e), ItemOutcome::Event(got)) => {
                         assert_eq!(got.event, e.event);
                         match e.event {
                             EventKind::Dispose => {
-                                (preset, override_, installed, count) =
-                                    disposed(preset, override_, s.session.listed);
+                                (preset, override_, installed, count, mode) =
+                                    disposed(preset, override_, s.session.listed, mode, confines);
                                 assert_eq!(got.error.is_some(), e.reselect);
                             }
                             EventKind::Install => {
@@ -65,12 +74,21 @@ fn each_call_of_a_session_is_that_call_alone_in_the_state_the_session_reached() 
                             }
                             EventKind::SelectAuto if installed => {
                                 preset = Preset::Auto;
+                                // AR-SCOPE-5, AR-CONFINE-5.
+                                mode = match confines && backend {
+                                    true => SandboxMode::WorkspaceWrite,
+                                    false => SandboxMode::DangerFullAccess,
+                                };
                                 if override_.unwrap_or(s.policy.default) != ApprovalPolicy::Ask {
                                     override_ = Some(ApprovalPolicy::Ask);
                                 }
                                 assert_eq!(got.error, None);
                             }
                             EventKind::SelectAuto => assert!(got.error.is_some()),
+                            EventKind::Backend => {
+                                backend = e.confines_reads.expect("a backend event says it");
+                                assert_eq!(got.error, None);
+                            }
                         }
                     }
                     _ => panic!("draw {k}, item {i}: a call answered by an event or the reverse"),
@@ -80,21 +98,34 @@ fn each_call_of_a_session_is_that_call_alone_in_the_state_the_session_reached() 
     }
 }
 
-/// AR-DISPOSE-1, AR-RES-HINT-4: what disposal leaves of the state.
+/// AR-DISPOSE-1, AR-RES-HINT-4, AR-CONFINE-2, AR-CONFINE-5: what disposal leaves of the state,
+/// under a profile that confines (`confines`) or not.
 fn disposed(
     preset: Preset,
     override_: Option<ApprovalPolicy>,
     listed: bool,
-) -> (Preset, Option<ApprovalPolicy>, bool, u32) {
-    if listed && preset == Preset::Auto {
-        (
+    mode: SandboxMode,
+    confines: bool,
+) -> (Preset, Option<ApprovalPolicy>, bool, u32, SandboxMode) {
+    if !(listed && preset == Preset::Auto) {
+        return (preset, override_, false, 0, mode);
+    }
+    match (confines, mode) {
+        (true, SandboxMode::WorkspaceWrite) => (Preset::WorkspaceWrite, override_, false, 0, mode),
+        (true, _) => (
             Preset::DangerFullAccess,
             Some(ApprovalPolicy::Never),
             false,
             0,
-        )
-    } else {
-        (preset, override_, false, 0)
+            mode,
+        ),
+        (false, _) => (
+            Preset::DangerFullAccess,
+            Some(ApprovalPolicy::Never),
+            false,
+            0,
+            SandboxMode::DangerFullAccess,
+        ),
     }
 }
 

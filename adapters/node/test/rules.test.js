@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { runInput } = require('../harness.js');
+const { each } = require('./comparable.js');
 const { install, rules: offered } = require('../example-gate.js');
 
 const FIXTURE = path.join(__dirname, '..', '..', '..', 'spec', 'fixtures', 'replay.jsonl');
@@ -89,4 +90,40 @@ test('route alone chooses between the configured route and the session route', a
       if (line.scenario.config.reviewer_route === null) assert.deepEqual(g.review.routes, w.review.routes, line.case);
     }
   }
+});
+
+
+/** Whether a line states a sandbox or changes its backend: only there can the rule `confinement` tell. */
+const touchesSandbox = (line) => 'sandbox' in line.scenario.session || line.scenario.calls.some((item) => item.event === 'backend');
+
+test('confinement alone changes only what a sandbox is stated for, and never widens or narrows against its value', async () => {
+  let unchanged = 0;
+  let touched = 0;
+  for (const line of lines) {
+    const to = !line.rules.confinement;
+    const rules = { ...line.rules, confinement: to };
+    const got = await runInput(line.scenario, install, { rules, reply: line.reply, world: line.world, log: () => {} });
+    if (!touchesSandbox(line)) {
+      // The default sandbox is never narrowed, by any profile: the line decides as the reference.
+      assert.deepEqual(each(got, line.outcome), each(line.outcome, line.outcome), `${line.case} confinement ${to}`);
+      unchanged += 1;
+      continue;
+    }
+    touched += 1;
+    const stated = line.scenario.session.sandbox;
+    const rejection = stated && typeof stated.narrowing === 'object' ? `Error: ${stated.narrowing.rejected}` : null;
+    for (const [g] of callPairs(got, line.outcome)) {
+      const { before, after } = g.sandbox ?? { before: 'danger-full-access', after: 'danger-full-access' };
+      if (to) {
+        // AR-CONFINE-2: a call never leaves its session wider than it found it.
+        if (before === 'workspace-write') assert.equal(after, 'workspace-write', line.case);
+      } else {
+        // Without the rule the gate changes no mode (disposal writes Full access's), and so never
+        // meets a rejection.
+        if (before === 'danger-full-access') assert.equal(after, 'danger-full-access', line.case);
+        if (rejection !== null) assert.notEqual(g.result.text, rejection, line.case);
+      }
+    }
+  }
+  assert.ok(unchanged > lines.length / 2, `${unchanged} of ${lines.length} lines unchanged, ${touched} touch the sandbox`);
 });

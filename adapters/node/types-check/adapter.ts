@@ -20,6 +20,7 @@ import {
   type Outcome,
   type ReviewerChunk,
   type RuleOffer,
+  type SandboxMode,
   type Scenario,
   type SessionScenario,
   type WireRules,
@@ -44,13 +45,23 @@ function textOf(chunks: ReviewerChunk[]): string {
 const install: Install = (host, restored) => {
   const failures = new Map(restored.consecutiveFailures);
   let accepting = true;
-  const unregisterAuto = host.permissionPresets.registerAuto(() => {
-    if (!accepting) throw new Error('closing');
-  });
+  // Under the rule `confinement`, Auto on a backend that confines reads is selected confined.
+  const autoMode = (s: NonNullable<Exec['agent']>['session']): SandboxMode =>
+    host.rules.confinement === true && host.sandboxPolicy.confinesReads(s) ? 'workspace-write' : 'danger-full-access';
+  const unregisterAuto = host.permissionPresets.registerAuto(
+    () => {
+      if (!accepting) throw new Error('closing');
+    },
+    { sandbox: autoMode },
+  );
 
   async function listener(exec: Exec, next: Next, env: Env): Promise<GateDecision> {
     const session = exec.agent?.session;
     if (session === undefined || host.permissionPresets.current(session) !== 'auto') return next();
+    // Narrow before anything else; a rejection throws out of the listener (AR-CONFINE-1, -3).
+    if (accepting && env.sandboxPolicy.modeOf(session) === 'danger-full-access' && autoMode(session) === 'workspace-write') {
+      env.sandboxPolicy.setSandboxMode(session, 'workspace-write');
+    }
     if (!accepting) return { kind: 'cancel' };
     const route = host.rules.route === 'configured-first' ? (host.config.reviewer_route ?? session.route) : session.route;
     let verdict: string;
@@ -91,7 +102,11 @@ const install: Install = (host, restored) => {
     async dispose() {
       accepting = false;
       for (const s of host.sessions.list()) {
-        if (host.permissionPresets.current(s) === 'auto') host.permissionPresets.set(s, 'danger-full-access');
+        if (host.permissionPresets.current(s) !== 'auto') continue;
+        // A confined session keeps its mode and policy under the rule `confinement` (AR-CONFINE-5).
+        const keep = host.rules.confinement === true && host.sandboxPolicy.modeOf(s) === 'workspace-write';
+        if (keep) host.permissionPresets.set(s, 'workspace-write', { keepPolicy: true });
+        else host.permissionPresets.set(s, 'danger-full-access');
       }
       unregisterAuto();
     },
@@ -155,6 +170,7 @@ const offered: RuleOffer = {
   deadline: [false, true],
   session_id_in_requests: [false, true],
   route: ['session', 'configured-first'],
+  confinement: [false, true],
 };
 
 export async function decideBoth(): Promise<string[]> {
@@ -195,7 +211,9 @@ export function mistakes(): void {
   const unknownRule: RuleOffer = { speed: ['fast'] };
   // @ts-expect-error the hello's rules carry every rule
   const partial: WireRules = { reader: 'strict' };
-  void [lenient, unknownRule, partial];
+  // @ts-expect-error an Auto session holds full access or workspace-write only
+  const readOnly: SandboxMode = 'read-only';
+  void [lenient, unknownRule, partial, readOnly];
   // @ts-expect-error install or gate, not both
   serve({ implementation: { name: 'x', version: '0', language: 'typescript' }, install, gate: (_exec: Exec, next: Next) => next() });
   void [typo, own, attempt, observes, lacks, denial, one];
@@ -211,7 +229,7 @@ serve({
   implementation: { name: 'types-check', version: '0.1.0', language: 'typescript' },
   rules: offered,
   profiles: [],
-  observes: ['sessions', 'requests', 'session-log', 'temperature'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'confinement'],
   lacks: [],
   install,
 });

@@ -308,6 +308,11 @@ export interface Session {
   listed?: boolean;
   /** Whether the session's header names a working directory (AR-REVIEW-10). Default `true`. */
   working_directory?: boolean;
+  /**
+   * The session's sandbox as its backend keeps it (AR-CONFINE-1..4). Default: full access on
+   * a backend that confines no reads.
+   */
+  sandbox?: Sandbox;
 }
 
 /** A provider and model. */
@@ -317,6 +322,35 @@ export interface Route {
   /** The model. */
   model: string;
 }
+
+/**
+ * The session's sandbox. Default: full access, on a backend that confines no reads, where a
+ * change of the mode is accepted, which no profile narrows.
+ */
+export interface Sandbox {
+  /** The session's sandbox mode when the call arrives. Default `danger-full-access`. */
+  mode?: SandboxMode;
+  /** Whether the session's backend confines reads (AR-CONFINE-1). Default `false`. */
+  confines_reads?: boolean;
+  /** What a change of the mode meets (AR-CONFINE-3). Default `accepted`. */
+  narrowing?: Narrowing;
+}
+
+/** A sandbox mode an Auto session can hold: Auto resolves only for these two. */
+export type SandboxMode =
+  /** Commands run with the host's full access. */
+  | "danger-full-access"
+  /** The backend confines commands to the workspace. */
+  | "workspace-write";
+
+/** What a change of the session's sandbox mode meets. */
+export type Narrowing =
+  /** The mode changes. */
+  | "accepted"
+  /** The change is rejected with this message (a thrown error's, verbatim), and the mode stays. */
+  | {
+    rejected: string;
+  };
 
 /** The resilient gate's configuration (AR-RES-CONFIG-1); every member is optional. */
 export interface Config {
@@ -411,6 +445,8 @@ export interface LifecycleEvent {
    * integration closes (AR-DISPOSE-5).
    */
   reselect?: boolean;
+  /** For `backend`: whether the session's backend confines reads from now on (AR-CONFINE-1). */
+  confines_reads?: boolean | null;
 }
 
 /** The lifecycle events. */
@@ -420,7 +456,9 @@ export type EventKind =
   /** The integration is installed again (AR-INSTALL-1). */
   | "install"
   /** The user selects Auto for the session (AR-SCOPE-5, AR-DISPOSE-4). */
-  | "select-auto";
+  | "select-auto"
+  /** The session's backend starts or stops confining reads (`confines_reads`, AR-CONFINE-1). */
+  | "backend";
 
 /** What happened to one call. */
 export interface Outcome {
@@ -441,6 +479,12 @@ export interface Outcome {
   review: ReviewRecord;
   /** The observable events in order. */
   trace: Event[];
+  /**
+   * The session's sandbox mode when the call arrived and when it settled (AR-CONFINE-1..4):
+   * absent when it was `danger-full-access` throughout, and from an outcome whose
+   * implementation does not observe `confinement`.
+   */
+  sandbox?: SandboxRecord;
   /**
    * Texts whose tail is implementation-defined: JSON pointer of the text → number of characters
    * (Unicode scalar values) of its normative prefix (AR-CONV-3). Absent when every text is
@@ -594,6 +638,14 @@ export type Event =
   /** The body ran. */
   | "body";
 
+/** The mode a call's session had when the call arrived and when it settled (AR-CONFINE-1..4). */
+export interface SandboxRecord {
+  /** The mode when the call arrived. */
+  before: SandboxMode;
+  /** The mode when the call settled: the mode its body ran under, where it ran. */
+  after: SandboxMode;
+}
+
 /** Every line the runner writes is a `Request`; every line the adapter writes is a `Reply`. */
 export interface Protocol {
   request: Request;
@@ -674,6 +726,11 @@ export interface WireRules {
   failures: FailureRules;
   /** Which preset the gate reads once disposal moved the session. */
   preset_read: PresetRead;
+  /**
+   * Whether Auto narrows a full-access session on a backend that confines reads before its
+   * calls run (AR-CONFINE-1..4). Absent from a profile file written before the rule: `false`.
+   */
+  confinement?: boolean;
   /** The scenario's `config` members the profile reads; a gate ignores the others. */
   config: string[];
 }
@@ -863,7 +920,12 @@ export type Observable =
    * A reviewer stream that ends without a terminal finish, `"finish": null` (AR-PARSE-1,
    * AR-TOL-1): a fake model that can leave the finish out.
    */
-  | "unfinished-stream";
+  | "unfinished-stream"
+  /**
+   * A session's sandbox and its backend, `session.sandbox` (AR-CONFINE-1..4), and the mode
+   * each call ran under, as `sandbox`.
+   */
+  | "confinement";
 
 /** One thing a gate's framework may be unable to express. */
 export type Capability =

@@ -39,7 +39,7 @@ from .scenario import Config, decode
 from .signals import AbortController, Aborted, AbortSignal
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, Env, GateError, Host, run_input
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 __all__ = [
     "CAPABILITIES",

@@ -7,13 +7,15 @@ a recovery hint) and any profile that recombines their rules. :data:`IMPLEMENTED
 hello lists. Each rule is asked where it matters: ``reader`` and ``failure_text`` where a response
 is read (:func:`ask_reviewer`), ``asks_again`` and ``deadline`` around its requests,
 ``route``, ``working_directory``, ``schema`` and ``session_id_in_requests`` in :func:`review`,
-``counts_failures`` where a review settles, ``preset_read`` and ``failures`` in the listener. The
+``counts_failures`` where a review settles, ``preset_read``, ``failures`` and ``confinement`` in
+the listener, ``confinement`` also where Auto is selected and where disposal moves a session. The
 configuration (``host.config``) is read only by the rule that uses it.
 
 It is an integration, as a host installs one: ``install(host, restored)`` registers the Auto
 preset and returns an :class:`ExampleIntegration` with ``listener(call, call_next, env)``,
 placed first in the ``tools/pre-execute`` chain, and disposal as ``close()`` (stop admitting,
-move the listed Auto sessions to Full access, abort the lifecycle) and ``wait_closed()`` (wait for
+move the listed Auto sessions to Full access, or a confined one to Workspace Write where the
+rules confine, abort the lifecycle) and ``wait_closed()`` (wait for
 the admitted calls, unregister Auto), AR-DISPOSE-1 and AR-DISPOSE-4. What it keeps — whether it
 admits calls, which sessions its disposal moved, each session's failures in a row — lives in the
 installation, so a session's calls carry it from one to the next and disposal drops it with the
@@ -71,6 +73,10 @@ CallNext = Callable[[], Awaitable[Decision]]
 #: The values of each rule this gate implements: every one (``serve(rules=IMPLEMENTED_RULES)``), as
 #: :data:`autoreview_kit.rules.RULE_VALUES` lists them.
 IMPLEMENTED_RULES: Mapping[str, tuple[Any, ...]] = RULE_VALUES
+
+#: The sandbox modes of an Auto session (AR-SCOPE-5, AR-CONFINE-1).
+FULL_ACCESS = "danger-full-access"
+CONFINED = "workspace-write"
 
 # ---- Texts (spec chapter 9 and AR-RES-MSG-1) ----------------------------------------------------
 
@@ -726,11 +732,48 @@ class ExampleIntegration:
         self.failures: dict[str, int] = dict(restored)  # session id -> failures in a row
         # AR-DISPOSE-5: once disposal began, selecting Auto is refused, so nothing that observes
         # the migration can put a session back under a gate that is going away.
-        self._unregister_auto = host.presets.register_auto(self._admit_selection)
+        # Selecting Auto writes the mode `_auto_sandbox` names (AR-SCOPE-5).
+        self._unregister_auto = host.presets.register_auto(self._admit_selection, sandbox=self._auto_sandbox)
 
     def _admit_selection(self, session: Session) -> None:
         if not self.accepting:
             raise RuntimeError(MSG.CLOSING)
+
+    # ---- Confinement (AR-CONFINE-1..4, rule ``confinement``) ----------------------------------
+
+    def _confines_reads(self, session: Session) -> bool:
+        """Whether the session's backend confines reads; a host without a sandbox policy
+        confines nothing."""
+        sandbox = self.host.sandbox_policy
+        return sandbox is not None and sandbox.confines_reads(session) is True
+
+    def _auto_sandbox(self, session: Session) -> str:
+        """The mode selecting Auto writes: full access, or, where the rules confine, the confined
+        mode on a backend that confines reads."""
+        if self.host.rules["confinement"] and self._confines_reads(session):
+            return CONFINED
+        return FULL_ACCESS
+
+    def _confine(self, session: Session) -> None:
+        """AR-CONFINE-1/2: narrow an Auto session that still has full access on a backend that
+        confines reads; never widen. A rejected change raises, and the exception leaves the
+        listener (AR-CONFINE-3): the call must not run under the mode it failed to leave."""
+        sandbox = self.host.sandbox_policy
+        if sandbox is None or sandbox.mode_of(session) != FULL_ACCESS:
+            return
+        if self._auto_sandbox(session) == CONFINED:
+            sandbox.set_sandbox_mode(session, CONFINED)
+
+    def _move_out_of_auto(self, session: Session) -> None:
+        """Disposal's move of an Auto session (AR-DISPOSE-1): to Full access, which writes `never`
+        and full access; or, where the rules confine, a session already confined to Workspace
+        Write, keeping its mode and its approval policy, so a delegated child pinned to `never`
+        stays so (AR-CONFINE-2, AR-CONFINE-5)."""
+        sandbox = self.host.sandbox_policy
+        if self.host.rules["confinement"] and sandbox is not None and sandbox.mode_of(session) == CONFINED:
+            self.host.presets.select(session, "workspace-write", keep_policy=True)
+        else:
+            self.host.presets.select(session, "danger-full-access")
 
     @property
     def closing(self) -> bool:
@@ -750,10 +793,17 @@ class ExampleIntegration:
 
     async def listener(self, call: ToolCall, call_next: CallNext, env: Env) -> Decision:
         rules = self.host.rules
-        # AR-SCOPE-1..3: pass-through calls; the outer transport is the tool run_code with no parent.
-        if call.agent is None or (call.parent is None and call.name == "run_code"):
-            return await call_next()
+        if call.agent is None:
+            return await call_next()  # AR-SCOPE-1
         session = call.agent.session
+        # AR-CONFINE-1: before anything else the gate does for a call in Auto, the outer run_code
+        # call included (its process runs under the same mode); not while closing (AR-CONFINE-4).
+        # Outside any try: a rejected change fails the call (AR-CONFINE-3).
+        if rules["confinement"] and not self.closing and env.presets.current(session) == "auto":
+            self._confine(session)
+        # AR-SCOPE-2: the outer transport is the tool run_code with no parent.
+        if call.parent is None and call.name == "run_code":
+            return await call_next()
         # AR-RES-DISPOSE-1 (``preset_read`` ``current``): a session our disposal moved out of Auto
         # is not passed on unreviewed while we close; the call is refused admission before the
         # preset is read.
@@ -827,12 +877,13 @@ class ExampleIntegration:
     # ---- Disposal (AR-DISPOSE-1..5, AR-INSTALL-1) ---------------------------------------------
 
     def close(self) -> None:
-        """Stop admitting, move the live Auto sessions to Full access, abort the lifecycle."""
+        """Stop admitting, move the live Auto sessions to Full access (or, where the rules
+        confine, a confined one to Workspace Write), abort the lifecycle."""
         self.accepting = False
         for session in self.host.sessions.list():
             if self.host.presets.current(session) == "auto":
                 self.moved_by_disposal.add(session.id)
-                self.host.presets.select(session, "danger-full-access")  # which writes `never`
+                self._move_out_of_auto(session)
         self.lifecycle.abort(MSG.DISPOSED)
 
     async def wait_closed(self) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from .api import Allow, Ask, Cancel, Deny, DisplayReason
 
-__all__ = ["CallRecord", "FailureReport", "build_outcome", "listener_record", "prefix_only"]
+__all__ = ["CallRecord", "FailureReport", "build_outcome", "listener_record", "prefix_only", "with_sandbox"]
 
 #: ``Error: `` — the normative part of a thrown approval request's text (AR-APPROVAL-4).
 ERROR_PREFIX = "Error: "
@@ -103,9 +103,22 @@ def prefix_only(message: str, texts: Iterable[tuple[str, str | None]]) -> dict[s
     return marked
 
 
-def build_outcome(rec: CallRecord, *, consecutive_failures: int | None = None, requests: bool = True) -> dict[str, Any]:
+#: The sandbox mode an outcome leaves out: ``sandbox`` is absent when it is this before and after.
+FULL_ACCESS = "danger-full-access"
+
+
+def build_outcome(
+    rec: CallRecord,
+    *,
+    consecutive_failures: int | None = None,
+    requests: bool = True,
+    sandbox: tuple[str, str] | None = None,
+) -> dict[str, Any]:
     """The outcome of the call ``rec`` recorded. ``consecutive_failures`` is the count to report
-    (None where the rules count no failures in a row); ``requests`` whether the run observes ``review.requests``."""
+    (None where the rules count no failures in a row); ``requests`` whether the run observes ``review.requests``;
+    ``sandbox`` the session's mode when the call arrived and when it settled, where the run
+    observes ``confinement`` (None otherwise): written as ``{"before", "after"}`` unless both are
+    ``danger-full-access``, which an absent ``sandbox`` means."""
     settled = rec.result is not None
     listener = copy.deepcopy(rec.listener)
     result: dict[str, Any] = (
@@ -151,4 +164,16 @@ def build_outcome(rec: CallRecord, *, consecutive_failures: int | None = None, r
         marked["/result/text"] = len(ERROR_PREFIX)
     if marked:
         outcome["prefix_only"] = dict(sorted(marked.items()))
-    return outcome
+    return outcome if sandbox is None else with_sandbox(outcome, *sandbox)
+
+
+def with_sandbox(outcome: dict[str, Any], before: str, after: str) -> dict[str, Any]:
+    """``outcome`` with its ``sandbox``: ``{"before", "after"}``, the session's mode when the call
+    arrived and when it settled, left out when both are ``danger-full-access`` (which an absent
+    ``sandbox`` means)."""
+    out = {k: v for k, v in outcome.items() if k not in ("sandbox", "prefix_only")}
+    if (before, after) != (FULL_ACCESS, FULL_ACCESS):
+        out["sandbox"] = {"before": before, "after": after}
+    if "prefix_only" in outcome:
+        out["prefix_only"] = outcome["prefix_only"]
+    return out

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, Any
 
 from .api import Installer
-from .rules import WHERE, check_rules, implemented_rules
+from .rules import RULE_OBSERVABLES, WHERE, check_rules, implemented_rules
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, run_input
 
 __all__ = ["PROTOCOL", "serve"]
@@ -164,7 +164,7 @@ def serve(
             except ValueError as error:
                 run_rules = None
                 log(f"[adapter] cannot decide: {error}")
-            if run_rules is not None and profile not in profiles and not _covers(offered, run_rules):
+            if run_rules is not None and profile not in profiles and not _covers(offered, run_rules, declared):
                 log(f"[adapter] profile {profile} is neither among {', '.join(profiles) or 'the profiles named'} nor covered by the rules listed")
             observed = declared if speaks >= 2 else []
             hello: dict[str, Any] = {
@@ -209,13 +209,16 @@ def serve(
     return 0
 
 
-def _covers(offered: Mapping[str, list[Any]] | None, rules: Mapping[str, Any]) -> bool:
+def _covers(offered: Mapping[str, list[Any]] | None, rules: Mapping[str, Any], observes: Iterable[str] = ()) -> bool:
     """Whether a gate implementing the rule values ``offered`` covers ``rules``: each rule's value
-    is listed (``config`` needs no declaration)."""
+    is listed (``config`` needs no declaration), except a rule of
+    :data:`~autoreview_kit.rules.RULE_OBSERVABLES` that the gate neither names nor observes the
+    observable of (no case it is sent tells its values apart)."""
     if offered is None:
         return False
+    observed = set(observes)
     return all(
         any(type(v) is type(value) and v == value for v in offered.get(name, ()))
         for name, value in rules.items()
-        if name != "config"
+        if name != "config" and (name in offered or RULE_OBSERVABLES.get(name, "") in observed or name not in RULE_OBSERVABLES)
     )

@@ -1,6 +1,6 @@
 """The rules a run decides by (spec/protocol.md, "Rules").
 
-A profile is a file that states, besides its clauses, its *rules*: a reader and ten rules, each with
+A profile is a file that states, besides its clauses, its *rules*: a reader and eleven rules, each with
 a few named values (or yes and no), and the scenario ``config`` members it reads. The runner's
 ``hello`` carries the run's profile's rules as one object; the kit hands it to the gate as
 ``host.rules``, a read-only mapping::
@@ -43,6 +43,13 @@ rule                       values
                            effective ``never`` (AR-RES-FAIL-1..3, AR-RES-DECIDE-1, AR-RES-ASK-1)
 ``preset_read``            ``at-start``: the preset as disposal left it (AR-DISPOSE-2); ``current``:
                            a call in a session disposal moved is refused admission (AR-RES-DISPOSE-1)
+``confinement``            whether Auto narrows a full-access session on a backend that confines reads
+                           to ``workspace-write`` before anything else it does for a call, never
+                           widens, fails the call when the change is rejected, and keeps a confined
+                           session's mode when disposal moves it (AR-CONFINE-1..4); ``false``: the
+                           gate never changes a session's mode, and disposal writes Full access's
+                           (AR-DISPOSE-1). Only scenarios with a sandbox tell the values apart: the
+                           observable ``confinement``
 =========================  ============================================================================
 """
 
@@ -52,7 +59,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["RULE_VALUES", "RULES", "check_rules", "implemented_rules"]
+__all__ = ["RULE_ABSENT", "RULE_OBSERVABLES", "RULE_VALUES", "RULES", "check_rules", "implemented_rules"]
 
 #: Every rule the runner's hello states, in the order it writes them.
 RULES = (
@@ -67,6 +74,7 @@ RULES = (
     "working_directory",
     "failures",
     "preset_read",
+    "confinement",
 )
 
 #: Each rule's values, as the wire writes them (what ``serve(rules=...)`` may list).
@@ -83,18 +91,32 @@ RULE_VALUES: Mapping[str, tuple[Any, ...]] = MappingProxyType(
         "working_directory": ("required", "deployment-fallback"),
         "failures": ("deny", "ask"),
         "preset_read": ("at-start", "current"),
+        "confinement": (False, True),
     }
 )
 
+#: The rules that only scenarios needing an observable tell apart, with that observable: a gate
+#: that observes it names the values it implements; one that does not meets the rule unnamed
+#: (spec/protocol.md, "Rules").
+RULE_OBSERVABLES: Mapping[str, str] = MappingProxyType({"confinement": "confinement"})
+
 WHERE = "`autoreview profiles --json` prints every profile with its rules"
+
+#: What a rule of :data:`RULE_OBSERVABLES` is where rules leave it out (a runner older than the
+#: rule, which sends no scenario that tells its values apart): the value that changes nothing.
+RULE_ABSENT: Mapping[str, Any] = MappingProxyType({"confinement": False})
+
 
 def check_rules(rules: Any) -> Mapping[str, Any]:
     """The run's rules as a read-only mapping (``config`` a tuple), checked: a mapping naming every
-    rule of :data:`RULES`, each with a value of its type. A rule the kit does not know is kept (a
-    gate that does not implement it is refused by the runner, which compares its hello's
-    ``rules``). Raises ValueError naming what is wrong and where the rules come from."""
+    rule of :data:`RULES`, each with a value of its type; a rule only an observable tells apart
+    (:data:`RULE_OBSERVABLES`) may be left out, and is then :data:`RULE_ABSENT`'s value. A rule
+    the kit does not know is kept (a gate that does not implement it is refused by the runner,
+    which compares its hello's ``rules``). Raises ValueError naming what is wrong and where the
+    rules come from."""
     if not isinstance(rules, Mapping):
         raise ValueError(f"rules must be an object of the profile's rules, not {rules!r}; {WHERE}")
+    rules = {**rules, **{name: value for name, value in RULE_ABSENT.items() if name not in rules}}
     missing = [name for name in RULES if name not in rules]
     if missing:
         raise ValueError(f"rules lacks {', '.join(missing)}; {WHERE}")

@@ -20,6 +20,17 @@ Abort points (spec chapter 7), as this world fires them:
 
 A call with a lifecycle abort point leaves the integration disposed of for the items after it,
 whether or not the point was reached (AR-SESSION-2): the world finishes the disposal after it.
+
+The session's sandbox (spec/scenario.md, "Sandbox"; AR-CONFINE-1..4) is the host's
+:class:`SandboxPolicy`, ``host.sandbox_policy``: the session's current mode (starting at
+``session.sandbox.mode``), whether its backend confines reads (``confines_reads``, which a
+``backend`` event changes) and ``set_sandbox_mode``, which raises :class:`SandboxModeRejected`
+with the scenario's message when its ``narrowing`` is ``{"rejected": message}``. Selecting a
+preset writes that preset's mode (Auto's is the one its ``register_auto`` names, full access by
+default). When the run observes ``confinement``, every call's outcome records the mode when the
+call arrived and when it settled (``sandbox``), and the tool runtime materializes an exception
+a listener raises as the call's final result, ``Error: <message>`` (AR-CONFINE-3); otherwise such
+an exception is the gate's error, as before.
 """
 
 from __future__ import annotations
@@ -51,9 +62,9 @@ from .api import (
     Usage,
 )
 from .clock import WORLD, Stalled, VirtualClock, VirtualTimeLoop
-from .outcome import CallRecord, FailureReport, build_outcome, listener_record
+from .outcome import CallRecord, FailureReport, build_outcome, listener_record, with_sandbox
 from .rules import WHERE, check_rules
-from .scenario import LIFECYCLE_ABORTS, Config, decode
+from .scenario import CONFINED, FULL_ACCESS, LIFECYCLE_ABORTS, Config, decode
 from .signals import AbortController, AbortSignal
 
 __all__ = [
@@ -66,12 +77,14 @@ __all__ = [
     "Host",
     "PermissionPresets",
     "ReviewerClient",
+    "SandboxModeRejected",
+    "SandboxPolicy",
     "run_input",
     "run_tool_call",
 ]
 
 #: What an adapter can declare it observes under protocol 2 (spec/protocol.md).
-OBSERVABLES = ("sessions", "requests", "session-log", "temperature", "unfinished-stream")
+OBSERVABLES = ("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement")
 #: What a gate's framework may lack (the adapter's ``lacks``).
 CAPABILITIES = ("deny-reason", "ask-reason", "abort-signal")
 
@@ -99,6 +112,8 @@ CALLER_ABORT_MESSAGE = "the caller cancelled the call"
 
 #: The deployment's presets besides Auto, and the approval policy selecting each one writes.
 PRESET_TABLE = {"read-only": "ask", "workspace-write": "ask", "danger-full-access": "never"}
+#: ... and the sandbox mode it writes.
+PRESET_SANDBOX = {"read-only": "read-only", "workspace-write": CONFINED, "danger-full-access": FULL_ACCESS}
 AUTO = "auto"
 # MSG-ERR-NO-AUTO is worded by the deployment (AR-DISPOSE-4): this is the presets service's text.
 NO_AUTO_PREFIX = 'permission: unknown preset "auto" (known: '
@@ -123,39 +138,92 @@ class GateError(Exception):
 # ---- The host's services -------------------------------------------------------------------------
 
 
+class SandboxModeRejected(RuntimeError):
+    """A change of the session's sandbox mode was rejected (a persistent terminal's mode fence,
+    say); ``str(error)`` is the rejection's own message, the scenario's (AR-CONFINE-3)."""
+
+
+class _SandboxState:
+    """The session's sandbox as its backend keeps it (scenario ``session.sandbox``)."""
+
+    def __init__(self, sandbox: Mapping[str, Any]) -> None:
+        self.mode: str = sandbox["mode"]
+        self.confines_reads: bool = sandbox["confines_reads"]
+        narrowing = sandbox["narrowing"]
+        self.rejection: str | None = narrowing["rejected"] if isinstance(narrowing, Mapping) else None
+
+
+class SandboxPolicy:
+    """The session's sandbox (``host.sandbox_policy``): its mode, whether its backend confines reads, and
+    the change of mode, which the scenario may reject."""
+
+    def __init__(self, state: _SandboxState) -> None:
+        self._state = state
+
+    def mode_of(self, session: Session) -> str:
+        """The session's current sandbox mode: ``danger-full-access`` or ``workspace-write``."""
+        return self._state.mode
+
+    def confines_reads(self, session: Session) -> bool:
+        """Whether the session's backend confines reads (AR-CONFINE-1)."""
+        return self._state.confines_reads
+
+    def set_sandbox_mode(self, session: Session, mode: str) -> None:
+        """Change the session's mode to ``mode`` (and nothing else: not the preset, not the
+        approval policy). Raises :class:`SandboxModeRejected` with the scenario's message when it
+        rejects the change, and the mode stays; setting the mode it has changes nothing."""
+        if mode == self._state.mode:
+            return
+        if self._state.rejection is not None:
+            raise SandboxModeRejected(self._state.rejection)
+        self._state.mode = mode
+
+
 class PermissionPresets:
     """The deployment's presets, plus Auto while an integration registers it."""
 
-    def __init__(self, preset: str, policy: "_Knobs") -> None:
+    def __init__(self, preset: str, policy: "_Knobs", sandbox: _SandboxState | None = None) -> None:
         self._preset = preset
         self._knobs = policy
+        self._sandbox = sandbox or _SandboxState({"mode": FULL_ACCESS, "confines_reads": False, "narrowing": "accepted"})
         self._admit: Callable[[Session], None] | None = None
+        self._auto_sandbox: Callable[[Session], str] = lambda session: FULL_ACCESS
 
     def current(self, session: Session) -> str:
         """The session's preset (``"custom"`` for one recorded in Auto while nothing registers it)."""
         return "custom" if self._preset == AUTO and self._admit is None else self._preset
 
-    def select(self, session: Session, name: str) -> None:
-        """Select a preset and write the approval policy it carries; selecting Auto first asks the
-        registered admission hook, which may raise (AR-DISPOSE-5)."""
+    def select(self, session: Session, name: str, *, keep_policy: bool = False) -> None:
+        """Select a preset and write the approval policy and the sandbox mode it carries (the
+        presets' own write: no change of mode is rejected here); with ``keep_policy`` the session
+        keeps the approval policy it holds (AR-CONFINE-5: disposal moving a confined session).
+        Selecting Auto first asks the registered admission hook, which may raise (AR-DISPOSE-5),
+        and writes the mode its registration names."""
         if name == AUTO:
             if self._admit is None:
                 raise LookupError(self._unknown(name))  # AR-DISPOSE-4
             self._admit(session)
-            self._knobs.override = "ask"  # AR-SCOPE-5
+            policy, mode = "ask", self._auto_sandbox(session)  # AR-SCOPE-5
         else:
             if name not in PRESET_TABLE:
                 raise LookupError(self._unknown(name))
-            self._knobs.override = PRESET_TABLE[name]
+            policy, mode = PRESET_TABLE[name], PRESET_SANDBOX[name]
+        if not keep_policy:
+            self._knobs.override = policy
+        self._sandbox.mode = mode
         self._preset = name
 
-    def register_auto(self, admit: Callable[[Session], None] | None = None) -> Callable[[], None]:
-        """Make Auto selectable; ``admit(session)`` may refuse a selection by raising. Returns the
-        function that unregisters it."""
+    def register_auto(
+        self, admit: Callable[[Session], None] | None = None, sandbox: Callable[[Session], str] | None = None
+    ) -> Callable[[], None]:
+        """Make Auto selectable; ``admit(session)`` may refuse a selection by raising, and
+        ``sandbox(session)`` is the mode selecting Auto writes (default ``danger-full-access``,
+        AR-SCOPE-5). Returns the function that unregisters it."""
         if self._admit is not None:
             raise RuntimeError(AUTO_REGISTERED)
         hook = admit or (lambda session: None)
         self._admit = hook
+        self._auto_sandbox = sandbox or (lambda session: FULL_ACCESS)
 
         def unregister() -> None:
             if self._admit is hook:
@@ -216,6 +284,10 @@ class Host:
     #: Keyword-only, so that the positional fields stay as they were; required (a ValueError
     #: otherwise, saying where rules come from).
     rules: Mapping[str, Any] = field(default=None, kw_only=True)  # type: ignore[assignment]
+    #: The session's sandbox (AR-CONFINE-1..4): ``mode_of(session)``, ``confines_reads(session)``
+    #: and ``set_sandbox_mode(session, mode)``. Keyword-only; None where a host has none, which
+    #: confines nothing.
+    sandbox_policy: SandboxPolicy | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.rules is None:
@@ -401,6 +473,9 @@ class _CallWorld:
         self.rec = CallRecord(spec["id"])
         self.caller = AbortController()
         self.disposed_during_call = False
+        #: Whether a listener's exception is the call's final result (AR-CONFINE-3), as where the
+        #: run observes confinement; otherwise it is the gate's error.
+        self.materializes_throws = "confinement" in world.observes
         self._world = world
         self._review_abort_fired = False
         if spec["abort"] == "caller-before-dispatch":
@@ -497,6 +572,14 @@ async def run_tool_call(w: _CallWorld, listener: Callable[..., Any] | None) -> N
 
     try:
         decision = await (w.next() if listener is None else listener(call, w.next, w.env))
+    except Exception as error:
+        if not w.materializes_throws:
+            raise GateError(f"the gate raised {_describe(error)}") from error
+        # AR-CONFINE-3: a throw in the pre-execute stage is the call's final result; the listener
+        # returned no decision and nothing runs.
+        w.env.log(f"[adapter] {call.call_id}: the pre-execute listener raised {_describe(error)}; the call ends with it")
+        return refuse(f"Error: {error}")
+    try:
         rec.listener = listener_record(decision)
     except Exception as error:
         raise GateError(f"the gate raised {_describe(error)}") from error
@@ -569,7 +652,8 @@ class _World:
             working_directory=HEADER_DIRECTORY if s["working_directory"] else None,
             log=SessionLog(self.log_errors),
         )
-        self.presets = PermissionPresets(sc["preset"], self.knobs)
+        self.sandbox = _SandboxState(s["sandbox"])
+        self.presets = PermissionPresets(sc["preset"], self.knobs, self.sandbox)
         self.host = Host(
             profile=profile,
             rules=rules,
@@ -579,6 +663,7 @@ class _World:
             approval=ApprovalPolicies(self.knobs),
             sessions=SessionList([self.session] if s["listed"] else []),
             log=log,
+            sandbox_policy=SandboxPolicy(self.sandbox),
         )
         self.installed: _Installed | None = None
         self.calls = 0
@@ -643,6 +728,7 @@ class _World:
     def run_call(self, spec: dict[str, Any]) -> dict[str, Any]:
         used = self.installed
         self.calls += 1
+        before = self.sandbox.mode  # as the call arrives, before any abort point fires
         w = _CallWorld(self, spec, self.calls)
         listener = None if used is None else used.integration.listener
         try:
@@ -657,6 +743,12 @@ class _World:
         )
         if spec["abort"] in LIFECYCLE_ABORTS:
             self.finish_disposal()  # AR-SESSION-2
+        if "confinement" in self.observes and spec["agent"]:
+            # The mode the call settled under: disposal during the call, reached or finished after
+            # it, moved a listed Auto session and wrote its preset's mode (AR-DISPOSE-1). Only the
+            # mode: a call that had not settled stays as it was recorded. A call without an agent
+            # has no session, so no mode: its outcome has no sandbox (read as full access).
+            outcome = with_sandbox(outcome, before, self.sandbox.mode)
         return outcome
 
     def run_event(self, spec: dict[str, Any]) -> dict[str, Any]:
@@ -676,6 +768,8 @@ class _World:
             self.finish_disposal()
         elif spec["event"] == "install":
             self._install({})  # AR-INSTALL-1, AR-RES-HINT-4
+        elif spec["event"] == "backend":
+            self.sandbox.confines_reads = spec["confines_reads"]  # from now on (AR-CONFINE-1, -2)
         else:
             select_auto()
         outcome: dict[str, Any] = {"event": spec["event"], "error": error}
@@ -707,7 +801,8 @@ def run_input(
     (``{"id", "calls": [...]}``). Raises :class:`GateError` when the gate raises or returns
     something that is not a decision, ValueError when ``rules`` is not the rules of a profile.
     ``observes`` says what the run observes: ``review.requests`` is reported only with
-    ``requests``. Without ``rules``, a ValueError saying where they come from: the kit knows no
+    ``requests``, ``sandbox`` only with ``confinement`` (which also makes a listener's exception
+    the call's final result, AR-CONFINE-3). Without ``rules``, a ValueError saying where they come from: the kit knows no
     profile by name."""
     observes = tuple(observes)
     if rules is None:

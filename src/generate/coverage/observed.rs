@@ -210,6 +210,35 @@ pub fn call_clauses(
             && s.abort == AbortPoint::LifecycleBeforeReview
             && o.listener == Some(Decision::Cancel),
     );
+    // Confinement (AR-CONFINE-1..4), in a profile that confines: a session narrowed before the
+    // call, a confined one kept, a rejected narrowing that ended the call with nothing run, and
+    // nothing narrowed while the integration closed on a backend that confines reads.
+    let sandbox = &s.session.sandbox;
+    let full = crate::scenario::SandboxMode::DangerFullAccess;
+    add(
+        "AR-CONFINE-1",
+        own("AR-CONFINE-1") && o.sandbox.before == full && o.sandbox.after != full,
+    );
+    add(
+        "AR-CONFINE-2",
+        own("AR-CONFINE-2") && sandbox.mode != full && o.sandbox.after != full,
+    );
+    add(
+        "AR-CONFINE-3",
+        own("AR-CONFINE-3")
+            && matches!(sandbox.narrowing, crate::scenario::Narrowing::Rejected(_))
+            && o.listener.is_none()
+            && o.settled
+            && !o.result.executed,
+    );
+    add(
+        "AR-CONFINE-4",
+        own("AR-CONFINE-4")
+            && s.abort == AbortPoint::LifecycleBeforeReview
+            && sandbox.confines_reads
+            && sandbox.mode == full
+            && s.preset == crate::scenario::Preset::Auto,
+    );
     // AR-DISPOSE-3: an approval request after disposal moved an `ask` session meets the `never`
     // disposal wrote, and is rejected without a prompt.
     add(
@@ -293,6 +322,9 @@ pub fn session_clauses(
     let mut count_left = s.session.consecutive_failures;
     let mut disposed = false;
     let mut called_since_start = false;
+    // Whether Auto was just selected (AR-CONFINE-5: on a confining backend, the next call starts
+    // confined).
+    let mut selected = false;
     for (item, outcome) in s.calls.iter().zip(outcomes) {
         match (item, outcome) {
             (Item::Call(call), ItemOutcome::Call(o)) => {
@@ -306,6 +338,13 @@ pub fn session_clauses(
                     "AR-DISPOSE-4",
                     disposed && o.review.attempts == 0 && o.review.failure.is_none(),
                 );
+                add(
+                    "AR-CONFINE-5",
+                    profile.has_clause("AR-CONFINE-5")
+                        && selected
+                        && o.sandbox.before != crate::scenario::SandboxMode::DangerFullAccess,
+                );
+                selected = false;
                 if let Some(n) = o.review.consecutive_failures {
                     count_left = n;
                 }
@@ -330,9 +369,12 @@ pub fn session_clauses(
                     disposed = false;
                 }
                 EventKind::SelectAuto => {
+                    selected = eo.error.is_none();
                     add("AR-SCOPE-5", eo.error.is_none());
                     add("AR-DISPOSE-4", disposed && eo.error.is_some());
                 }
+                // What the backend says shows in the calls after it.
+                EventKind::Backend => {}
             },
             _ => {}
         }
