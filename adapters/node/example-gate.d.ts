@@ -7,7 +7,10 @@ export type ReviewerDecision = { decision: 'allow' } | { decision: 'deny'; reaso
 
 /**
  * Installs the example gate, which decides by the run's rules (`host.rules`), each where it
- * matters; under `confinement` it narrows through `host.sandboxPolicy` (AR-CONFINE-1..4).
+ * matters; under `confinement` it narrows through `host.sandboxPolicy` (AR-CONFINE-1..4); under
+ * `body_approvals` `allowed-call` it prepends an answerer (`host.on('approval/request')`) that
+ * answers `allowed-once` for the approvals a call it allowed raises while it runs in Auto, and a
+ * `tools/post-execute` listener that forgets the call (AR-APPROVAL-7).
  */
 export declare const install: Install;
 /**

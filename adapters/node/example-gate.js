@@ -11,8 +11,11 @@
  * preset and returns `{ listener, dispose, consecutiveFailures }`. The listener
  * `(exec, next, env) => Promise<decision>` is placed first in the `tools/pre-execute` chain; the
  * disposer stops admitting, moves the listed Auto sessions to Full access, aborts the lifecycle,
- * waits for the admitted calls and unregisters Auto (AR-DISPOSE-1, AR-DISPOSE-4). What it keeps —
- * whether it admits calls, which sessions its disposal moved, each session's failures in a row —
+ * waits for the admitted calls and unregisters Auto (AR-DISPOSE-1, AR-DISPOSE-4). Under the rule
+ * `body_approvals` `allowed-call` it also prepends an answerer to the approval service and a
+ * `tools/post-execute` listener (`host.on`), so that a call it allowed answers the approvals its
+ * body raises while it runs in Auto (AR-APPROVAL-7). What it keeps — whether it admits calls, which
+ * sessions its disposal moved, each session's failures in a row, the allowed calls still running —
  * lives in the installation, so a session's calls carry it from one to the next and disposal drops
  * it with the integration (AR-SESSION-2, AR-RES-HINT-4). It is written against the `host` and `env`
  * of harness.js; a real gate gets the same things from its host (tool registry, LLM client,
@@ -97,6 +100,7 @@ const RULES = Object.freeze(
       failures: ['deny', 'ask'],
       preset_read: ['at-start', 'current'],
       confinement: [false, true],
+      body_approvals: ['human', 'allowed-call'],
     }).map(([rule, values]) => [rule, Object.freeze(values)]),
   ),
 );
@@ -639,6 +643,41 @@ function confine(session, env, state) {
   env.sandboxPolicy.setSandboxMode(session, CONFINED);
 }
 
+// ---- Approvals raised inside an allowed body (AR-APPROVAL-7; the rule `body_approvals`) -------
+
+/**
+ * Under the rule `body_approvals` `allowed-call`: remember, per agent, a call the reviewer allowed
+ * and downstream allowed, which the listener is about to allow: it will run, and the allow stands
+ * in for the user on the approvals its body raises while it runs. Called on exactly that branch:
+ * never for a pass-through, a reviewer denial a human then allows, a downstream ask or a failure.
+ */
+function allowCall(exec, state) {
+  if (!state.answersBodies) return;
+  const calls = state.allowedCalls.get(exec.agent) ?? new Set();
+  calls.add(exec.callId);
+  state.allowedCalls.set(exec.agent, calls);
+}
+
+/**
+ * The answerer the integration prepends to the approval service's (`approval/request`): a request
+ * naming a call of its agent that the gate allowed and that still runs, while the session is in
+ * Auto, is answered `allowed-once`; every other request goes on to the next answerer and the
+ * human — no call id, another call's id, a call the reviewer denied or nobody reviewed, a finished
+ * call, a session that left Auto. The service's own answers (an aborted caller, `never`) come
+ * before any answerer (AR-APPROVAL-8).
+ */
+function answerRaised(request, next, host, state) {
+  if (request.callId === undefined || state.allowedCalls.get(request.agent)?.has(request.callId) !== true) return next();
+  if (host.permissionPresets.current(request.agent.session) !== 'auto') return next();
+  return Promise.resolve('allowed-once');
+}
+
+/** `tools/post-execute`, prepended: a call whose result is produced is no longer covered. */
+function forgetFinished(exec, next, state) {
+  if (exec.agent !== undefined) state.allowedCalls.get(exec.agent)?.delete(exec.callId);
+  return next();
+}
+
 /** A failure's reason, with the hint (AR-RES-HINT-2) as its last line when one is due. */
 const withHint = (reason, hint) => (hint ? `${reason}\n${hint.en}` : reason);
 
@@ -654,7 +693,12 @@ async function decideDeny(exec, session, next, env, state, outcome) {
   if (decision === 'deny' && env.approval.overrideOf(session) === 'never') return finalDenial(exec.name, reason);
   const downstream = await next();
   if (state.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
-  if (decision === 'allow' || downstream.kind !== 'allow') return downstream;
+  if (decision === 'allow') {
+    // A downstream ask is that listener's own decision: only a call that will run is covered.
+    if (downstream.kind === 'allow') allowCall(exec, state);
+    return downstream;
+  }
+  if (downstream.kind !== 'allow') return downstream;
   return ask(deniedQuestion(exec.name, reason));
 }
 
@@ -682,7 +726,12 @@ async function decideAsk(exec, session, next, env, state, outcome) {
   }
   const downstream = await next();
   if (state.lifecycle.signal.aborted) return cancel(); // AR-CANCEL-4
-  if (question === null || downstream.kind === 'deny' || downstream.kind === 'cancel') return downstream;
+  if (question === null) {
+    // The reviewer allowed: covered only where downstream allowed too, so the call will run.
+    if (downstream.kind === 'allow') allowCall(exec, state);
+    return downstream;
+  }
+  if (downstream.kind === 'deny' || downstream.kind === 'cancel') return downstream;
   if (downstream.kind === 'ask') return ask(combinedQuestion(question, downstream.reason), outcome.hint);
   return ask(question, outcome.hint);
 }
@@ -741,6 +790,10 @@ function install(host, restored = {}) {
     admitted: new Set(), // the admitted calls not yet decided (AR-ADMIT-3)
     movedByDisposal: new Set(), // ids of the sessions disposal moved out of Auto
     failures: new Map(restored.consecutiveFailures ?? []), // session id -> failures in a row
+    // The rule `body_approvals` (missing: `human`): whether the gate answers the approvals an
+    // allowed call's body raises (AR-APPROVAL-7), and the calls it allowed that still run, per agent.
+    answersBodies: host.rules.body_approvals === 'allowed-call',
+    allowedCalls: new WeakMap(),
   };
   // AR-DISPOSE-5: once disposal began, selecting Auto is refused, so nothing that observes the
   // migration can put a session back under a gate that is going away.
@@ -751,6 +804,10 @@ function install(host, restored = {}) {
     },
     { sandbox: (session) => autoMode(host, session) },
   );
+  // Under `allowed-call`, the answerer goes first among the approval service's, and the call is
+  // forgotten first thing once its result is produced; under `human` neither is registered.
+  const stopAnswering = state.answersBodies ? host.on('approval/request', (request, next) => answerRaised(request, next, host, state), { prepend: true }) : () => {};
+  const stopForgetting = state.answersBodies ? host.on('tools/post-execute', (exec, _result, next) => forgetFinished(exec, next, state), { prepend: true }) : () => {};
   return {
     listener: (exec, next, env) => gate(exec, next, env, state),
 
@@ -758,7 +815,8 @@ function install(host, restored = {}) {
      * AR-DISPOSE-1: stop admitting, move live Auto sessions, abort, wait; then Auto is gone. Full
      * access writes its mode and the policy `never`. Under the rule `confinement` a confined
      * session moves to Workspace Write instead, keeping its mode and its own policy (a delegated
-     * child pinned to `never` stays so; AR-CONFINE-2, AR-CONFINE-5).
+     * child pinned to `never` stays so; AR-CONFINE-2, AR-CONFINE-5). The answerer and the
+     * post-execute listener go last, as the shipped integration's effect unwinds.
      */
     async dispose() {
       state.accepting = false;
@@ -774,6 +832,8 @@ function install(host, restored = {}) {
       state.lifecycle.abort(new Error(MSG.disposed));
       await Promise.allSettled([...state.admitted]);
       unregisterAuto(); // AR-DISPOSE-4
+      stopForgetting();
+      stopAnswering();
     },
 
     /** The session's failures in a row (AR-RES-HINT-1); kept only where the rules count them. */
@@ -793,7 +853,7 @@ module.exports = {
   classifyErrorFinish,
   // Every value of every rule the gate implements: a profile that recombines them is checked too.
   rules: RULES,
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals'],
   // The resilient profile's optional features this gate implements (spec/protocol.md).
   features: ['failure-hint', 'failure-class'],
 };

@@ -77,11 +77,71 @@ export interface Exec {
   readonly kind: CallKind;
   /** The program's `run_code` call, for a `ptc-inner` call; undefined otherwise. */
   readonly parent: { name: string; callId: string } | undefined;
-  /** Undefined for a call without an agent. */
-  readonly agent: { id: string; session: AgentSession } | undefined;
+  /**
+   * The session's agent, one object for every call of the session (a gate may key what it keeps
+   * by it, as a `WeakMap`); undefined for a call without an agent.
+   */
+  readonly agent: Agent | undefined;
   /** The caller's signal. */
   readonly signal: AbortSignal;
   readonly arguments: { [key: string]: unknown };
+}
+
+/** The agent a call runs for: the session's one agent. */
+export interface Agent {
+  readonly id: string;
+  readonly session: AgentSession;
+}
+
+/** What an approval request comes to: the answer the service returns to whoever asked. */
+export type ApprovalOutcome = Exclude<ApprovalAnswer, 'throws'>;
+
+/**
+ * An approval request, as the approval service's answerers get it: the tool runtime's for an
+ * `ask` (with the listener's reasons), or one a call's body raises (spec/scenario.md, "Body").
+ */
+export interface ApprovalRequest {
+  readonly agent: Agent;
+  /** The call the request names: the running call's own id, another, or none (undefined). */
+  readonly callId: string | undefined;
+  readonly toolName: string;
+  readonly reason?: string | null;
+  readonly displayReason?: DisplayReasonInput | null;
+  /** The caller's signal. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * An answerer of the approval service (`host.on('approval/request', ...)`): answers the request
+ * itself, or passes it on with `next()` to the next answerer and, after the last, the human. The
+ * service's own answers come before any answerer (AR-APPROVAL-8): `cancelled` for an aborted
+ * caller, `rejected` under the effective policy `never`. A throw or an answer that is not one fails
+ * the decide.
+ */
+export type ApprovalListener = (request: ApprovalRequest, next: () => Promise<ApprovalOutcome>) => ApprovalOutcome | Promise<ApprovalOutcome>;
+
+/**
+ * A `tools/post-execute` listener (`host.on('tools/post-execute', ...)`): runs once a call's
+ * result is produced — its body run, or the call refused — in registration order (`prepend`
+ * first), each passing on with `next()`; it does not change the result. A throw out of the
+ * pre-execute stage, materialized as the call's result, bypasses it (AR-CONFINE-3). A throw out of
+ * a listener fails the decide.
+ */
+export type PostExecuteListener = (exec: Exec, result: ToolResult, next: () => Promise<void>) => unknown;
+
+/** Where `host.on` registers a listener: `prepend` puts it before those registered already. */
+export interface HookOptions {
+  prepend?: boolean;
+}
+
+/** What one approval request a call's body raised came to (the outcome's `body_approvals`). */
+export interface BodyApprovalRecord {
+  /** The step's `call_id`: `own`, `none`, `unreviewed` or `finished`. */
+  call_id: 'own' | 'none' | 'unreviewed' | 'finished';
+  reason: string;
+  /** Who answered: the approval service by itself, the gate's answerer, or the human. */
+  answered_by: 'service' | 'gate' | 'human';
+  answer: ApprovalOutcome;
 }
 
 /** The rest of the pre-execute chain (downstream): what the scenario's `downstream` says. */
@@ -188,6 +248,19 @@ export interface Host {
     overrideOf(session: AgentSession): ApprovalPolicy | undefined;
     effectivePolicy(session: AgentSession): ApprovalPolicy;
   };
+  /**
+   * Registers a listener on the host's hooks, as an integration does (upstream `ctx.on`), and
+   * returns its removal (call it in `dispose`):
+   *   `approval/request`   an answerer of the approval service, before the human (ApprovalListener);
+   *                        under the rule `body_approvals` `allowed-call` a gate prepends one that
+   *                        answers `allowed-once` for a call it allowed that still runs in Auto
+   *                        (AR-APPROVAL-7);
+   *   `tools/post-execute` runs once a call's result is produced (PostExecuteListener): where a
+   *                        gate forgets such a call.
+   * `prepend` puts the listener first. Another event's name throws a TypeError.
+   */
+  on(event: 'approval/request', listener: ApprovalListener, options?: HookOptions): () => void;
+  on(event: 'tools/post-execute', listener: PostExecuteListener, options?: HookOptions): () => void;
   readonly sessions: {
     /** The live sessions disposal walks. */
     list(): AgentSession[];
@@ -248,15 +321,20 @@ export interface ReviewFailureReport {
 /** The host's services, plus what belongs to one call. */
 export interface Env extends Host {
   readonly approval: Host['approval'] & {
-    /** Asked by the tool runtime for an `ask`; a gate does not call it. */
+    /**
+     * Asked by the tool runtime for an `ask`; a gate does not call it. Throws where the scenario's
+     * `approval` is `throws`; otherwise the service's own answers, its answerers
+     * (`host.on('approval/request')`), then the human, as for a request a body raises. The
+     * outcome's `approval` records it (`prompted`: it went past the service's own answers).
+     */
     request(req: {
-      agent: NonNullable<Exec['agent']>;
+      agent: Agent;
       toolName: string;
       callId: string;
       reason?: string | null;
       displayReason?: DisplayReasonInput | null;
       signal?: AbortSignal;
-    }): Promise<Exclude<ApprovalAnswer, 'throws'>>;
+    }): Promise<ApprovalOutcome>;
   };
   readonly tools: {
     /** Schemas named `exec.name` in the latest request header (a program's bound ones). */
@@ -343,6 +421,14 @@ export interface ShellEnv extends Env {
     consecutiveFailures(session: AgentSession): number;
     setConsecutiveFailures(session: AgentSession, n: number): void;
   };
+  /**
+   * Says the reviewer allowed this call and downstream returned allow. Under the rule
+   * `body_approvals` `allowed-call`, once the listener returns allow for it, the shell answers
+   * `allowed-once` to the approval requests naming it that its body raises while the session is
+   * in Auto, until its result is produced (AR-APPROVAL-7), as the shipped integration does; under
+   * `human`, and for a call the listener does not allow, it does nothing.
+   */
+  allowCall(exec: Exec): void;
 }
 
 /** A bare listener, installed by the harness the way the shipped integration is (protocol-1 form). */
@@ -395,8 +481,9 @@ export interface RunOptions {
   /** The profile's name, for `Host.profile` (logs only). */
   profile?: Profile;
   /**
-   * What the run observes. Default: all; `review.requests` is reported only with `requests`, and
-   * `sandbox` (and a listener's throw as the call's result) only with `confinement`.
+   * What the run observes. Default: all; `review.requests` is reported only with `requests`,
+   * `sandbox` (and a listener's throw as the call's result) only with `confinement`, and
+   * `body_approvals` (and the trace's `raised` steps) only with `body-approvals`.
    */
   observes?: readonly Observable[];
   /**
@@ -467,6 +554,11 @@ export interface CallRecord {
   result: ToolResult | null;
   /** The session's sandbox mode when the call arrived. */
   sandboxBefore?: SandboxMode;
+  /**
+   * What each approval request the body raised came to, where the run observes `body-approvals`
+   * (the outcome's `body_approvals`, left out when empty).
+   */
+  bodyApprovals?: BodyApprovalRecord[];
 }
 
 /** One call's world, as `runToolCall` takes it. */
@@ -475,7 +567,14 @@ export interface CallWorld {
   env: Env;
   rec: CallRecord;
   next: Next;
-  body(): void;
+  /**
+   * The tool's body, run when the call is dispatched: it records `body` in the trace, then takes
+   * the steps of the call's `body` in order; a promise when it has steps to take (the call's result
+   * is produced once it settles).
+   */
+  body(): void | Promise<void>;
+  /** The `tools/post-execute` listeners, run once the call's result is produced; optional. */
+  postExecute?(): void | Promise<void>;
   /**
    * Whether a throw out of the listener is the call's final result (`Error: <message>`,
    * AR-CONFINE-3); otherwise `runToolCall` rejects. The harness sets it where the run observes
@@ -486,7 +585,10 @@ export interface CallWorld {
   log?: (...args: unknown[]) => void;
 }
 
-/** Run one call through the pre-execute stage and materialize its decision into `world.rec`. */
+/**
+ * Run one call through the pre-execute stage and materialize its decision into `world.rec`; then,
+ * unless the stage threw, `world.postExecute()`.
+ */
 export declare function runToolCall(world: CallWorld, listener: Listener | null): Promise<void>;
 
 // ---- Constants -------------------------------------------------------------------------------

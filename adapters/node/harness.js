@@ -19,8 +19,9 @@
  *    registers the Auto preset, a sandbox policy (whether the backend confines reads, the mode, a
  *    change of it that the scenario may reject), a fake reviewer client that records what each
  *    request carries, downstream listeners ending in allow, an approval service (spec chapter 6), the caller's abort signal
- *    and the integration's disposal at the scenario's abort points (chapter 7), the tool's body, a
- *    virtual clock, and a recorder of each call;
+ *    and the integration's disposal at the scenario's abort points (chapter 7), the tool's body
+ *    (the approval requests it raises and the presets it selects, AR-APPROVAL-7/8), a virtual
+ *    clock, and a recorder of each call;
  *  - a tool runtime (`runToolCall`) that runs the gate's listener as the first `tools/pre-execute`
  *    listener (or no listener once the integration is gone), asks the approval service for `ask`
  *    and materializes the decision (chapter 8), or, where the run observes confinement, a throw out
@@ -54,7 +55,7 @@ function rulesFor(rules, what) {
   throw new Error(`${what}: no \`rules\` given: a gate decides by the run's rules, not by a profile's name (${WHERE_RULES_ARE})`);
 }
 /** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
-const OBSERVABLES = ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'];
+const OBSERVABLES = ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals'];
 /**
  * What a framework can declare it lacks under protocol 2: a reason with a denial (`deny-reason`),
  * a reason with an approval request (`ask-reason`), an abort signal that is not a lifecycle one
@@ -146,7 +147,71 @@ function decode(scenario, world) {
   if (!isObject(scenario) || !Array.isArray(scenario.calls) || !isObject(scenario.session) || !Array.isArray(world) || world.length !== scenario.calls.length) {
     throw new Error(`not a canonical scenario with its world (the runner sends those to an adapter whose hello says "canonical": true): ${JSON.stringify(scenario)?.slice(0, 200)}`);
   }
-  return { ...scenario, items: scenario.calls.map((item, i) => (has(item, 'event') ? { event: item } : { call: { ...item, world: world[i] } })) };
+  let earlier = false; // whether a call came before this item
+  const items = scenario.calls.map((item, i) => {
+    if (has(item, 'event')) return { event: item };
+    const call = { ...item, body: decodeBody(item, `calls[${i}]`, earlier), world: world[i] };
+    earlier = true;
+    return { call };
+  });
+  return { ...scenario, items };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A call's body (spec/scenario.md, "Body"): what the tool's body does when, and only when, it runs.
+// ---------------------------------------------------------------------------------------------
+
+/** Which call a body's approval request names (`raise.call_id`). */
+const RAISED_CALL_IDS = ['own', 'none', 'unreviewed', 'finished'];
+/** What the human may answer a body's request. */
+const RAISE_ANSWERS = ['allowed-once', 'rejected', 'cancelled', 'unavailable'];
+/** The presets a body may select, leaving Auto (`leave_auto`). */
+const LEFT_PRESETS = ['workspace-write', 'danger-full-access'];
+/** The call id of a body's request that names a call no call of the session has (`unreviewed`). */
+const UNREVIEWED_CALL_ID = 'call-unreviewed';
+const json = (v) => (v === undefined ? 'nothing' : JSON.stringify(v));
+const oneOf = (values) => values.map((v) => JSON.stringify(v)).join(', ');
+
+/**
+ * A call's `body` (default `[]`: the canonical form writes it only when non-empty), each step
+ * checked: exactly one of `{"raise": {call_id, reason, answer?}}` and `{"leave_auto": preset}`,
+ * with nothing else. A body the runtime could not run is refused as the runner refuses it: a raise
+ * in a call without an agent, a raise without `answer` where the call's `approval` is `throws`, a
+ * raise naming a finished call where no call came before (`earlier`). `where` names the call, for
+ * the error.
+ */
+function decodeBody(call, where, earlier) {
+  if (!has(call, 'body')) return [];
+  const fail = (at, what) => {
+    throw new Error(`not a canonical scenario: ${where}.body${at}: ${what}`);
+  };
+  const body = call.body;
+  if (!Array.isArray(body)) fail('', `expected an array of steps ({"raise": {...}} or {"leave_auto": ...}), got ${json(body)}`);
+  return body.map((step, j) => {
+    const at = `[${j}]`;
+    const keys = isObject(step) ? Object.keys(step) : [];
+    if (!isObject(step) || keys.length !== 1 || !['raise', 'leave_auto'].includes(keys[0])) {
+      fail(at, `expected an object with exactly one member, "raise" or "leave_auto", got ${json(step)}`);
+    }
+    if (has(step, 'leave_auto')) {
+      if (!LEFT_PRESETS.includes(step.leave_auto)) fail(`${at}.leave_auto`, `expected one of ${oneOf(LEFT_PRESETS)}, got ${json(step.leave_auto)}`);
+      return { leave_auto: step.leave_auto };
+    }
+    const raise = step.raise;
+    if (!isObject(raise)) fail(`${at}.raise`, `expected an object {"call_id", "reason", "answer"?}, got ${json(raise)}`);
+    const unknown = Object.keys(raise).filter((k) => !['call_id', 'reason', 'answer'].includes(k));
+    if (unknown.length > 0) fail(`${at}.raise`, `unknown member ${json(unknown[0])}; expected only "call_id", "reason" and "answer"`);
+    if (!RAISED_CALL_IDS.includes(raise.call_id)) fail(`${at}.raise.call_id`, `expected one of ${oneOf(RAISED_CALL_IDS)}, got ${json(raise.call_id)}`);
+    if (typeof raise.reason !== 'string') fail(`${at}.raise.reason`, `expected a string, got ${json(raise.reason)}`);
+    if (has(raise, 'answer') && !RAISE_ANSWERS.includes(raise.answer)) fail(`${at}.raise.answer`, `expected one of ${oneOf(RAISE_ANSWERS)}, got ${json(raise.answer)}`);
+    // What the runner refuses as unrealizable, refused here too rather than run some other way.
+    if (call.agent === false) fail(`${at}.raise`, 'a call without an agent raises no approval request: there is no agent to route it through');
+    if (!has(raise, 'answer') && call.approval === 'throws') fail(`${at}.raise`, 'expected an "answer": the call\'s "approval" is "throws", which a body\'s request cannot answer');
+    if (raise.call_id === 'finished' && !earlier) fail(`${at}.raise.call_id`, '"finished" names the session\'s most recent earlier call, and no call comes before this one');
+    const out = { call_id: raise.call_id, reason: raise.reason };
+    if (has(raise, 'answer')) out.answer = raise.answer;
+    return { raise: out };
+  });
 }
 
 /** Which of the five attempts an attempt is (a `blocks` attempt names `finish` too). */
@@ -249,6 +314,12 @@ function requestRecord(options, firstPrompt) {
   };
 }
 
+/**
+ * A hook of the gate's (an `approval/request` or `tools/post-execute` listener) threw or answered
+ * something that is not an answer: the decide fails, saying so, as for a listener's bad decision.
+ */
+class GateDefect extends Error {}
+
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
 const describe = (error) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
@@ -327,6 +398,89 @@ function openSession(sc, profile, rules, install, options = {}) {
   const effectivePolicy = (_session) => knobs.override ?? sc.policy.default;
 
   /**
+   * The hooks an integration registers on (`host.on`), each a list run in order: the answerers of
+   * approval requests (`approval/request`, before the human), and what runs once a call's result
+   * is produced (`tools/post-execute`). `prepend` puts a listener first. Each registration returns
+   * its own removal.
+   */
+  const hooks = { 'approval/request': [], 'tools/post-execute': [] };
+  const on = (event, listener, options = {}) => {
+    const list = has(hooks, event) ? hooks[event] : null;
+    if (list === null) throw new TypeError(`host.on: unknown event ${JSON.stringify(event)}; known: ${Object.keys(hooks).join(', ')}`);
+    if (typeof listener !== 'function') throw new TypeError(`host.on(${JSON.stringify(event)}, listener): the listener is ${typeof listener}, not a function`);
+    const entry = { listener };
+    if (isObject(options) && options.prepend === true) list.unshift(entry);
+    else list.push(entry);
+    return () => {
+      const at = list.indexOf(entry);
+      if (at >= 0) list.splice(at, 1);
+    };
+  };
+
+  /**
+   * The approval service (spec chapter 6) answering `request` (`{ agent, callId, toolName, reason,
+   * signal, ... }`); `human()` is the scripted human's answer. In order (AR-APPROVAL-8): the
+   * service's own answers — an aborted caller `cancelled`, the session's effective policy `never`
+   * (read now) `rejected` — then each `approval/request` answerer in turn (one passes the request
+   * on by calling `next()`), then the human. Resolves to `{ answer, by }`, `by` being `service`,
+   * `gate` (an answerer answered; the human was not asked) or `human`.
+   */
+  const answerApproval = async (request, human) => {
+    if (request.signal && request.signal.aborted) return { answer: 'cancelled', by: 'service' };
+    if (effectivePolicy(session) === 'never') return { answer: 'rejected', by: 'service' };
+    const answerers = hooks['approval/request'].map((entry) => entry.listener);
+    let humanAsked = false;
+    const ask = async (i) => {
+      if (i === answerers.length) {
+        humanAsked = true;
+        return human();
+      }
+      let passed = false;
+      const next = () => {
+        if (passed) return Promise.reject(new GateDefect('an approval/request listener called next() twice'));
+        passed = true;
+        return ask(i + 1);
+      };
+      let answer;
+      try {
+        answer = await answerers[i](request, next);
+      } catch (error) {
+        if (error instanceof GateDefect) throw error;
+        throw new GateDefect(`an approval/request listener threw: ${describe(error)}`);
+      }
+      if (!RAISE_ANSWERS.includes(answer)) throw new GateDefect(`an approval/request listener answered ${json(answer)}, not one of ${oneOf(RAISE_ANSWERS)}`);
+      return answer;
+    };
+    const answer = await ask(0);
+    return { answer, by: humanAsked ? 'human' : 'gate' };
+  };
+
+  /**
+   * Run the `tools/post-execute` listeners for `exec`, whose result is `result`, in order (one
+   * passes on by calling `next()`); undefined when none is registered.
+   */
+  const postExecute = (exec, result) => {
+    const listeners = hooks['tools/post-execute'].map((entry) => entry.listener);
+    if (listeners.length === 0) return undefined;
+    const run = async (i) => {
+      if (i === listeners.length) return;
+      let passed = false;
+      const next = () => {
+        if (passed) return Promise.reject(new GateDefect('a tools/post-execute listener called next() twice'));
+        passed = true;
+        return run(i + 1);
+      };
+      try {
+        await listeners[i](exec, clone(result), next);
+      } catch (error) {
+        if (error instanceof GateDefect) throw error;
+        throw new GateDefect(`a tools/post-execute listener threw: ${describe(error)}`);
+      }
+    };
+    return run(0);
+  };
+
+  /**
    * The sandbox policy (AR-CONFINE-1..4): the backend's fact, the session's mode, and a change of
    * the mode, which throws the scenario's rejection verbatim (`narrowing: {"rejected": message}`)
    * and keeps the mode. Writing the mode the session already has changes nothing, so meets nothing.
@@ -354,6 +508,7 @@ function openSession(sc, profile, rules, install, options = {}) {
     }),
     permissionPresets: Object.freeze(permissionPresets),
     approval: Object.freeze({ overrideOf, effectivePolicy }),
+    on,
     sandboxPolicy: Object.freeze(sandboxPolicy),
     sessions: Object.freeze({
       list: () => (sc.session.listed ? [session] : []),
@@ -405,6 +560,9 @@ function openSession(sc, profile, rules, install, options = {}) {
 
   installNow({ consecutiveFailures: new Map([[session.id, sc.session.consecutive_failures]]) });
 
+  // The session's agent: every call with an agent is this one's, as a host's calls of one agent
+  // share it (a gate may key what it keeps by it).
+  const agent = { id: 'agent-1', session };
   let calls = 0;
 
   /** The world of one call: its recorder, signals, services and the rest of the chain. */
@@ -424,6 +582,7 @@ function openSession(sc, profile, rules, install, options = {}) {
       approvalThrew: false,
       result: null,
       sandboxBefore: sandbox.mode, // the session's mode when the call arrived
+      bodyApprovals: [], // what each approval request the body raised came to (AR-APPROVAL-7/8)
     };
 
     const caller = new AbortController();
@@ -452,7 +611,7 @@ function openSession(sc, profile, rules, install, options = {}) {
       callId: `call-${n}`,
       kind: call.tool.call,
       parent: call.tool.call === 'ptc-inner' ? { name: 'run_code', callId: `program-${n}` } : undefined,
-      agent: call.agent ? { id: 'agent-1', session } : undefined,
+      agent: call.agent ? agent : undefined,
       signal: caller.signal,
       arguments: {},
     };
@@ -514,13 +673,10 @@ function openSession(sc, profile, rules, install, options = {}) {
           rec.approvalThrew = true;
           throw new Error(APPROVAL_THREW_MESSAGE);
         }
-        if (req.signal && req.signal.aborted) record.answer = 'cancelled';
-        else if (effectivePolicy() === 'never') record.answer = 'rejected';
-        else {
-          record.prompted = true;
-          record.answer = call.approval;
-        }
-        await null;
+        // The service's own answers, then its answerers, then the human (AR-APPROVAL-8).
+        const { answer, by } = await answerApproval(req, async () => call.approval);
+        record.prompted = by !== 'service';
+        record.answer = answer;
         return record.answer;
       },
     };
@@ -559,14 +715,63 @@ function openSession(sc, profile, rules, install, options = {}) {
       },
     };
 
+    /**
+     * The tool's body, run when (and only when) the call is dispatched: its steps in order
+     * (spec/scenario.md, "Body"). `leave_auto` selects a preset for the session through the
+     * presets service (its mode and policy with it); `raise` asks the approval service, as a tool
+     * does, with the call id the step names, and records what it came to where the run observes
+     * `body-approvals` (a `raised` step in the trace, an entry of `body_approvals`).
+     */
+    const recordsRaises = observes.includes('body-approvals');
+    const callIdOf = (named) => {
+      switch (named) {
+        case 'own':
+          return exec.callId;
+        case 'none':
+          return undefined;
+        case 'unreviewed':
+          return UNREVIEWED_CALL_ID;
+        default:
+          return `call-${n - 1}`; // finished: the session's most recent earlier call
+      }
+    };
+    const runSteps = async () => {
+      for (const step of call.body) {
+        if (has(step, 'leave_auto')) {
+          permissionPresets.set(session, step.leave_auto);
+          continue;
+        }
+        const { call_id: named, reason } = step.raise;
+        const human = has(step.raise, 'answer') ? step.raise.answer : call.approval;
+        const request = { agent: exec.agent, callId: callIdOf(named), toolName: exec.name, reason, signal: exec.signal };
+        const { answer, by } = await answerApproval(request, async () => human);
+        if (!recordsRaises) continue;
+        rec.trace.push('raised');
+        rec.bodyApprovals.push({ call_id: named, reason, answered_by: by, answer });
+      }
+    };
     const body = () => {
       rec.trace.push('body');
+      return call.body.length === 0 ? undefined : runSteps();
     };
 
     // A throw out of the listener is the call's final result (AR-CONFINE-3), where the run
     // observes confinement; elsewhere the decide fails, as in kits before it.
     const materializesThrows = observes.includes('confinement');
-    return { call, profile, rules, exec, next, env, rec, body, materializesThrows, log };
+    return {
+      call,
+      profile,
+      rules,
+      exec,
+      next,
+      env,
+      rec,
+      body,
+      // The `tools/post-execute` listeners, once the call's result is produced.
+      postExecute: () => postExecute(exec, rec.result),
+      materializesThrows,
+      log,
+    };
   }
 
   /** Run one call: the listener of the integration installed now, or none once it is gone. */
@@ -635,9 +840,13 @@ function openSession(sc, profile, rules, install, options = {}) {
  * lifecycle aborted, admitted calls awaited (AR-DISPOSE-1). Under the rule `confinement` it
  * registers Auto with the confined mode on a backend that confines reads and moves a confined
  * session to `workspace-write` instead, keeping its mode and its policy (AR-CONFINE-2, -5); narrowing a call's session is the
- * listener's own (AR-CONFINE-1). The listener sees env.lifecycle
- * ({ signal, closing, migrated(session) }) and env.sessions.consecutiveFailures(session) /
- * setConsecutiveFailures(session, n), a count this installation keeps.
+ * listener's own (AR-CONFINE-1). Under the rule `body_approvals` `allowed-call` it answers, as the
+ * shipped integration does, the approval requests a covered call's body raises while its session
+ * is in Auto, and forgets the call once its result is produced (AR-APPROVAL-7); which calls are
+ * covered is the listener's to say, with env.allowCall(exec) (a no-op under `human`). The listener
+ * sees env.lifecycle ({ signal, closing, migrated(session) }) and
+ * env.sessions.consecutiveFailures(session) / setConsecutiveFailures(session, n), a count this
+ * installation keeps.
  */
 function shellAround(gate) {
   return function install(host, restored) {
@@ -655,6 +864,36 @@ function shellAround(gate) {
       },
       { sandbox: (s) => (confines && host.sandboxPolicy.confinesReads(s) ? 'workspace-write' : FULL_ACCESS) },
     );
+    // AR-APPROVAL-7 (rule `body_approvals`, missing: `human`): the calls the listener said it
+    // allowed after a review the reviewer and downstream allowed, per agent, until their result.
+    const answers = host.rules.body_approvals === 'allowed-call';
+    const allowedCalls = new WeakMap();
+    const cover = (exec) => {
+      const calls = allowedCalls.get(exec.agent) ?? new Set();
+      calls.add(exec.callId);
+      allowedCalls.set(exec.agent, calls);
+    };
+    const stopAnswering = answers
+      ? host.on(
+          'approval/request',
+          (request, next) => {
+            if (request.callId === undefined || allowedCalls.get(request.agent)?.has(request.callId) !== true) return next();
+            if (host.permissionPresets.current(request.agent.session) !== AUTO) return next();
+            return Promise.resolve('allowed-once');
+          },
+          { prepend: true },
+        )
+      : () => {};
+    const stopForgetting = answers
+      ? host.on(
+          'tools/post-execute',
+          (exec, _result, next) => {
+            if (exec.agent !== undefined) allowedCalls.get(exec.agent)?.delete(exec.callId);
+            return next();
+          },
+          { prepend: true },
+        )
+      : () => {};
     const lifecycleView = Object.freeze({
       signal: lifecycle.signal,
       get closing() {
@@ -671,7 +910,16 @@ function shellAround(gate) {
     };
     return {
       listener(exec, next, env) {
-        const decision = Promise.resolve(gate(exec, next, { ...env, lifecycle: lifecycleView, sessions }));
+        // env.allowCall(exec): the listener says the reviewer and downstream allowed this call; it
+        // is covered once the listener returns allow for it.
+        let allowed = false;
+        const allowCall = () => {
+          allowed = answers && exec.agent !== undefined;
+        };
+        const decision = Promise.resolve(gate(exec, next, { ...env, lifecycle: lifecycleView, sessions, allowCall })).then((d) => {
+          if (allowed && isObject(d) && d.kind === 'allow') cover(exec);
+          return d;
+        });
         const settled = decision.then(
           () => {},
           () => {},
@@ -692,6 +940,8 @@ function shellAround(gate) {
         lifecycle.abort(new Error(LIFECYCLE_ABORT_MESSAGE));
         await Promise.allSettled([...active]);
         unregisterAuto();
+        stopForgetting();
+        stopAnswering();
       },
       consecutiveFailures: (s) => failures.get(s.id) ?? 0,
     };
@@ -751,10 +1001,15 @@ async function runToolCall(world, listener) {
     rec.result = { executed: false, text, info: info ? clone(info) : null };
   };
   const abortedBeforeDispatch = () => refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.abortedBeforeDispatch), INFO_ABORTED);
+  const ran = () => {
+    rec.result = { executed: true, text: null, info: null };
+  };
   const dispatch = () => {
     if (exec.signal.aborted) return abortedBeforeDispatch(); // AR-RESULT-1
-    body();
-    rec.result = { executed: true, text: null, info: null };
+    // A body with steps runs them (its approval requests are answered asynchronously) before its
+    // result is produced; an empty one is done at once.
+    const running = body();
+    return running && typeof running.then === 'function' ? running.then(ran) : ran();
   };
 
   // AR-CANCEL-1: the caller aborted before the stage: no listener runs.
@@ -774,44 +1029,63 @@ async function runToolCall(world, listener) {
   rec.listener = listenerRecord(decision);
   rec.gateReturned = true;
 
-  switch (rec.listener.kind) {
+  // The decision materialized (chapter 8); then, its result produced, the `tools/post-execute`
+  // listeners run (a throw out of the stage, above, bypasses them).
+  const materializing = materialize(world, { refuse, abortedBeforeDispatch, dispatch });
+  if (materializing && typeof materializing.then === 'function') await materializing;
+  const after = typeof world.postExecute === 'function' ? world.postExecute() : undefined;
+  if (after && typeof after.then === 'function') await after;
+}
+
+/**
+ * Materialize the pre-execute stage's decision (`rec.listener`, as recorded): run the body, or
+ * refuse the call (chapter 8), by the runtime's ways to end it.
+ */
+function materialize({ exec, env, rec }, { refuse, abortedBeforeDispatch, dispatch }) {
+  const decision = rec.listener;
+  switch (decision.kind) {
     case 'allow':
       return dispatch();
     case 'deny':
-      return refuse(RUNTIME_TEXT.refused(rec.listener.reason), rec.listener.info); // AR-RESULT-2
+      return refuse(RUNTIME_TEXT.refused(decision.reason), decision.info); // AR-RESULT-2
     case 'cancel':
       return abortedBeforeDispatch(); // AR-RESULT-4
-    case 'ask': {
+    case 'ask':
       // AR-APPROVAL-1: nobody to ask for a call without an agent.
       if (!exec.agent) return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.noAgent(exec.name)), null);
-      let answer;
-      try {
-        answer = await env.approval.request({
-          agent: exec.agent,
-          toolName: exec.name,
-          callId: exec.callId,
-          reason: rec.listener.reason,
-          displayReason: rec.listener.display_reason,
-          signal: exec.signal,
-        });
-      } catch (error) {
-        // AR-APPROVAL-4 / AR-RESULT-5
-        return refuse(RUNTIME_TEXT.refused(messageOf(error)), null);
-      }
-      switch (answer) {
-        case 'allowed-once':
-          return dispatch();
-        case 'rejected':
-          return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.userRejected(exec.name)), null);
-        case 'cancelled':
-          if (exec.signal.aborted) return abortedBeforeDispatch(); // AR-RESULT-3
-          return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.approvalCancelled(exec.name)), null);
-        default:
-          return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.approvalUnavailable(exec.name)), null);
-      }
-    }
+      return askThenMaterialize();
     default:
       throw new Error('unreachable');
+  }
+
+  async function askThenMaterialize() {
+    let answer;
+    try {
+      answer = await env.approval.request({
+        agent: exec.agent,
+        toolName: exec.name,
+        callId: exec.callId,
+        reason: decision.reason,
+        displayReason: decision.display_reason,
+        signal: exec.signal,
+      });
+    } catch (error) {
+      // A hook of the gate's that misbehaved fails the decide; the service's own throw is the
+      // call's result (AR-APPROVAL-4 / AR-RESULT-5).
+      if (error instanceof GateDefect) throw error;
+      return refuse(RUNTIME_TEXT.refused(messageOf(error)), null);
+    }
+    switch (answer) {
+      case 'allowed-once':
+        return dispatch();
+      case 'rejected':
+        return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.userRejected(exec.name)), null);
+      case 'cancelled':
+        if (exec.signal.aborted) return abortedBeforeDispatch(); // AR-RESULT-3
+        return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.approvalCancelled(exec.name)), null);
+      default:
+        return refuse(RUNTIME_TEXT.refused(RUNTIME_TEXT.approvalUnavailable(exec.name)), null);
+    }
   }
 }
 
@@ -879,6 +1153,9 @@ function assembleOutcome(world, { consecutiveFailures = null, requests = true } 
     review,
     trace: rec.trace.slice(),
   };
+  // What each approval request the body raised came to (where the run observes `body-approvals`),
+  // left out when it raised none, as the reference writes it.
+  if (rec.bodyApprovals.length > 0) outcome.body_approvals = rec.bodyApprovals.map((entry) => ({ ...entry }));
 
   // prefix_only (AR-CONV-3): texts whose tail is implementation-defined.
   const prefixOnly = {};

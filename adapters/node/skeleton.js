@@ -33,6 +33,7 @@ const { serve } = require('./harness.js');
 // where `contextFrom` maps the harness's services onto the ones your integration injects:
 //   host.permissionPresets.current / .set / .registerAuto   -> your permission presets
 //   host.approval.overrideOf(s) / .effectivePolicy(s)       -> your approval service
+//   host.on('approval/request' | 'tools/post-execute', fn, { prepend })  -> your hooks (ctx.on)
 //   host.sessions.list()                -> the live sessions your disposer walks
 //   host.rules                          -> the run's rules (reader, route, schema, ...): decide by these
 //   host.workingDirectory.ensure(s)     -> the deployment's working directory (rule working_directory)
@@ -52,7 +53,7 @@ const { install, rules } = require('./example-gate.js');
 serve({
   implementation: {
     name: 'example-gate', // your package, e.g. '@deepseek-ai/dsh-experimental-auto-review'
-    version: '0.4.0', // its version
+    version: '0.5.0', // its version
     language: 'javascript', // or 'typescript'
   },
   // For each rule (spec/protocol.md, "Rules"; `autoreview profiles --json` shows each profile's),
@@ -80,7 +81,13 @@ serve({
   //                  (setSandboxMode(session, 'workspace-write'), letting a rejection throw out
   //                  of its listener) before anything else, and its Auto preset and disposal keep
   //                  the session's mode; under false it never changes the mode.
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'],
+  //   'body-approvals'  your gate follows the rule `body_approvals`: under 'allowed-call' it answers
+  //                  'allowed-once' to an approval request a call's body raises naming that call,
+  //                  while its session is in Auto, where the reviewer allowed the call and
+  //                  downstream returned allow (an answerer prepended with
+  //                  host.on('approval/request'), the call forgotten in a 'tools/post-execute'
+  //                  listener); under 'human' it answers none.
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals'],
   // What your gate's framework cannot express (protocol 2), if anything; default none. Cases that
   // need it read "not applicable" too:
   //   'deny-reason'   a denial carries no reason (a boolean approval hook);
