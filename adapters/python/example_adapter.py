@@ -36,6 +36,9 @@ from autoreview_kit import serve
 #   host.sessions.list()                 -> the live sessions your disposal walks
 #   host.sandbox_policy.mode_of(s) / .confines_reads(s) / .set_sandbox_mode(s, mode)
 #                                        -> your sandbox policy (rule ``confinement``)
+#   host.approval.on_request(listener, prepend=True) / host.post_execute.register(listener)
+#                                        -> your approval service's request listeners and your
+#                                        tools/post-execute hook (rule ``body_approvals``)
 #   host.ensure_working_directory(s)     -> the deployment's working directory (resilient profile)
 #   host.clock                           -> timers for deadlines (virtual time: never real sleeps)
 # and, per call, what the listener's ``env`` adds:
@@ -74,7 +77,10 @@ if __name__ == "__main__":
             #   "confinement"  your gate keeps the session's sandbox mode through host.sandbox_policy
             #                  (mode_of, confines_reads, set_sandbox_mode) and its presets, and lets
             #                  a rejected change of mode raise out of its listener.
-            observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement"),
+            #   "body-approvals" your gate sees the approval requests a tool body raises while it
+            #                  runs (host.approval.on_request) and when a call's result is produced
+            #                  (host.post_execute), and answers them as its rule body_approvals says.
+            observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement", "body-approvals"),
             # What your framework cannot express, if anything (protocol 2): "deny-reason" (a
             # denial carries no reason), "ask-reason" (an approval request carries no reason),
             # "abort-signal" (the gate gets no abort signal). Cases that need one are not

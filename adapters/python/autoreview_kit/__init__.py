@@ -13,6 +13,7 @@ with semantic versioning (``__version__``; CHANGELOG.md records each change).
 from .api import (
     Agent,
     Allow,
+    ApprovalRequest,
     Ask,
     Block,
     Cancel,
@@ -39,7 +40,7 @@ from .scenario import Config, decode
 from .signals import AbortController, Aborted, AbortSignal
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, Env, GateError, Host, run_input
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 __all__ = [
     "CAPABILITIES",
@@ -53,6 +54,7 @@ __all__ = [
     "Aborted",
     "Agent",
     "Allow",
+    "ApprovalRequest",
     "Ask",
     "Block",
     "CallRecord",

@@ -13,7 +13,7 @@ def main() -> int:
         # The gate decides by rule: it is checked against every profile whose rule values it lists.
         profiles=(),
         rules=IMPLEMENTED_RULES,
-        observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement"),
+        observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement", "body-approvals"),
         install=install,
     )
 

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "Agent",
+    "ApprovalRequest",
     "Allow",
     "Ask",
     "Block",
@@ -210,6 +211,21 @@ class ToolCall:
     agent: Agent | None
     signal: AbortSignal
     arguments: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """One request to the approval service, as its answerers see it (spec chapter 6): the tool
+    runtime's question before dispatch (``call_id`` the call's own), or one the tool body raises
+    while it runs, whose ``call_id`` may name another call or none. ``agent`` is the agent the
+    request is routed through (its ``session``), ``tool_name`` the running tool's name."""
+
+    agent: Agent | None
+    call_id: str | None
+    tool_name: str
+    reason: str | None
+    display_reason: Mapping[str, str] | None = None
+    signal: AbortSignal | None = None
 
 
 # ---- The integration -----------------------------------------------------------------------------

@@ -8,8 +8,9 @@ hello lists. Each rule is asked where it matters: ``reader`` and ``failure_text`
 is read (:func:`ask_reviewer`), ``asks_again`` and ``deadline`` around its requests,
 ``route``, ``working_directory``, ``schema`` and ``session_id_in_requests`` in :func:`review`,
 ``counts_failures`` where a review settles, ``preset_read``, ``failures`` and ``confinement`` in
-the listener, ``confinement`` also where Auto is selected and where disposal moves a session. The
-configuration (``host.config``) is read only by the rule that uses it.
+the listener, ``confinement`` also where Auto is selected and where disposal moves a session,
+``body_approvals`` where the gate installs (its approval answerer) and where a review ends in
+allow. The configuration (``host.config``) is read only by the rule that uses it.
 
 It is an integration, as a host installs one: ``install(host, restored)`` registers the Auto
 preset and returns an :class:`ExampleIntegration` with ``listener(call, call_next, env)``,
@@ -48,6 +49,7 @@ from autoreview_kit import (
     AbortController,
     AbortSignal,
     Allow,
+    ApprovalRequest,
     Ask,
     Block,
     Cancel,
@@ -734,6 +736,16 @@ class ExampleIntegration:
         # the migration can put a session back under a gate that is going away.
         # Selecting Auto writes the mode `_auto_sandbox` names (AR-SCOPE-5).
         self._unregister_auto = host.presets.register_auto(self._admit_selection, sandbox=self._auto_sandbox)
+        # AR-APPROVAL-7 (``body_approvals`` ``allowed-call``): agent id -> the ids of its calls
+        # the reviewer allowed and downstream allowed, from that decision until their result is
+        # produced. The approval answerer and the post-execute listener come first in their chains.
+        self.allowed_calls: dict[str, set[str]] = {}
+        self._body_approval_hooks: list[Callable[[], None]] = []
+        if host.rules["body_approvals"] == "allowed-call" and host.post_execute is not None:
+            self._body_approval_hooks = [
+                host.approval.on_request(self._answer_approval, prepend=True),
+                host.post_execute.register(self._forget, prepend=True),
+            ]
 
     def _admit_selection(self, session: Session) -> None:
         if not self.accepting:
@@ -774,6 +786,33 @@ class ExampleIntegration:
             self.host.presets.select(session, "workspace-write", keep_policy=True)
         else:
             self.host.presets.select(session, "danger-full-access")
+
+    # ---- Approvals the body raises (AR-APPROVAL-7, rule ``body_approvals``) ---------------------
+
+    def _cover(self, call: ToolCall) -> None:
+        """The call was reviewed, the reviewer allowed, downstream allowed, and the listener
+        returns allow: until its result is produced, an approval its body raises naming it is the
+        gate's to answer. Nothing else is covered: not a pass-through call, not a call the
+        reviewer denied (whatever the human then said), not one downstream asked about."""
+        if self._body_approval_hooks and call.agent is not None:
+            self.allowed_calls.setdefault(call.agent.id, set()).add(call.call_id)
+
+    async def _answer_approval(self, request: ApprovalRequest, call_next: Callable[[], Awaitable[str]]) -> str:
+        """The gate's approval answerer, first of the service's listeners: ``allowed-once`` for a
+        request that names a covered call of the same agent while its session is still in Auto;
+        every other request goes on (no call id, another call's, an unreviewed or finished one, or
+        any after the body left Auto)."""
+        agent = request.agent
+        if agent is None or request.call_id is None or request.call_id not in self.allowed_calls.get(agent.id, ()):
+            return await call_next()
+        if self.host.presets.current(agent.session) != "auto":
+            return await call_next()
+        return "allowed-once"
+
+    def _forget(self, call: ToolCall, result: Mapping[str, Any]) -> None:
+        """The post-execute listener: a call whose result is produced is no longer covered."""
+        if call.agent is not None:
+            self.allowed_calls.get(call.agent.id, set()).discard(call.call_id)
 
     @property
     def closing(self) -> bool:
@@ -843,7 +882,11 @@ class ExampleIntegration:
         if self.lifecycle.signal.aborted:
             return Cancel()  # AR-CANCEL-4
         # AR-DECIDE-4 / first case of AR-DECIDE-5: downstream's decision unchanged.
-        if verdict.decision == "allow" or not isinstance(downstream, Allow):
+        if verdict.decision == "allow":
+            if isinstance(downstream, Allow):
+                self._cover(call)  # AR-APPROVAL-7: reviewer and downstream allowed
+            return downstream
+        if not isinstance(downstream, Allow):
             return downstream
         return ask(denied_question(call.name, verdict.reason))  # AR-DECIDE-5
 
@@ -868,6 +911,8 @@ class ExampleIntegration:
         downstream = await call_next()
         if self.lifecycle.signal.aborted:
             return Cancel()  # AR-CANCEL-4
+        if question is None and isinstance(downstream, Allow):
+            self._cover(call)  # AR-APPROVAL-7: the reviewer allowed, and so did downstream
         if question is None or isinstance(downstream, (Deny, Cancel)):
             return downstream
         if isinstance(downstream, Ask):
@@ -891,6 +936,9 @@ class ExampleIntegration:
         if self.admitted:
             await asyncio.wait(list(self.admitted))
         self._unregister_auto()
+        for unregister in self._body_approval_hooks:
+            unregister()
+        self.allowed_calls.clear()
 
     def consecutive_failures(self, session: Session) -> int:
         """The session's failures in a row (AR-RES-HINT-1), counted where ``counts_failures``

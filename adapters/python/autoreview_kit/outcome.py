@@ -48,6 +48,9 @@ class CallRecord:
     approval_threw: bool = False
     #: ``{"executed", "text", "info"}``; None while the call has not completed
     result: dict[str, Any] | None = None
+    #: the approvals the body raised, ``{"call_id", "reason", "answered_by", "answer"}`` each, in
+    #: order, where the run observes ``body-approvals``
+    body_approvals: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _display_reason(value: Any) -> dict[str, str] | None:
@@ -118,7 +121,8 @@ def build_outcome(
     (None where the rules count no failures in a row); ``requests`` whether the run observes ``review.requests``;
     ``sandbox`` the session's mode when the call arrived and when it settled, where the run
     observes ``confinement`` (None otherwise): written as ``{"before", "after"}`` unless both are
-    ``danger-full-access``, which an absent ``sandbox`` means."""
+    ``danger-full-access``, which an absent ``sandbox`` means. ``body_approvals`` is written when
+    the record holds any."""
     settled = rec.result is not None
     listener = copy.deepcopy(rec.listener)
     result: dict[str, Any] = (
@@ -142,6 +146,8 @@ def build_outcome(
         "review": review,
         "trace": list(rec.trace),
     }
+    if rec.body_approvals:  # left out when the body raised none
+        outcome["body_approvals"] = copy.deepcopy(rec.body_approvals)
 
     marked: dict[str, int] = {}
     ended_by_signal = rec.attempts > 0 and (rec.attempts - 1) in rec.signal_ended

@@ -1,6 +1,6 @@
 """The rules a run decides by (spec/protocol.md, "Rules").
 
-A profile is a file that states, besides its clauses, its *rules*: a reader and eleven rules, each with
+A profile is a file that states, besides its clauses, its *rules*: a reader and twelve rules, each with
 a few named values (or yes and no), and the scenario ``config`` members it reads. The runner's
 ``hello`` carries the run's profile's rules as one object; the kit hands it to the gate as
 ``host.rules``, a read-only mapping::
@@ -50,6 +50,14 @@ rule                       values
                            gate never changes a session's mode, and disposal writes Full access's
                            (AR-DISPOSE-1). Only scenarios with a sandbox tell the values apart: the
                            observable ``confinement``
+``body_approvals``         who answers an approval the tool body raises while it runs (spec chapter 6):
+                           ``human``: the approval service's own answers, then the human;
+                           ``allowed-call``: the gate answers ``allowed-once`` a request naming a
+                           call of the same agent it reviewed and allowed (reviewer and downstream
+                           both allowing) until that call's result is produced, while the session is
+                           still in Auto (AR-APPROVAL-7), after the service's own answers
+                           (AR-APPROVAL-8). Only scenarios whose calls have a ``body`` tell the
+                           values apart: the observable ``body-approvals``
 =========================  ============================================================================
 """
 
@@ -75,6 +83,7 @@ RULES = (
     "failures",
     "preset_read",
     "confinement",
+    "body_approvals",
 )
 
 #: Each rule's values, as the wire writes them (what ``serve(rules=...)`` may list).
@@ -92,19 +101,20 @@ RULE_VALUES: Mapping[str, tuple[Any, ...]] = MappingProxyType(
         "failures": ("deny", "ask"),
         "preset_read": ("at-start", "current"),
         "confinement": (False, True),
+        "body_approvals": ("human", "allowed-call"),
     }
 )
 
 #: The rules that only scenarios needing an observable tell apart, with that observable: a gate
 #: that observes it names the values it implements; one that does not meets the rule unnamed
 #: (spec/protocol.md, "Rules").
-RULE_OBSERVABLES: Mapping[str, str] = MappingProxyType({"confinement": "confinement"})
+RULE_OBSERVABLES: Mapping[str, str] = MappingProxyType({"confinement": "confinement", "body_approvals": "body-approvals"})
 
 WHERE = "`autoreview profiles --json` prints every profile with its rules"
 
 #: What a rule of :data:`RULE_OBSERVABLES` is where rules leave it out (a runner older than the
 #: rule, which sends no scenario that tells its values apart): the value that changes nothing.
-RULE_ABSENT: Mapping[str, Any] = MappingProxyType({"confinement": False})
+RULE_ABSENT: Mapping[str, Any] = MappingProxyType({"confinement": False, "body_approvals": "human"})
 
 
 def check_rules(rules: Any) -> Mapping[str, Any]:

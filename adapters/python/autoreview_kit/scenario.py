@@ -13,7 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DEFAULT_SANDBOX", "LIFECYCLE_ABORTS", "SANDBOX_MODES", "Config", "Route", "decode"]
+__all__ = [
+    "APPROVAL_ANSWERS",
+    "BODY_CALL_IDS",
+    "DEFAULT_SANDBOX",
+    "LEAVE_AUTO_PRESETS",
+    "LIFECYCLE_ABORTS",
+    "SANDBOX_MODES",
+    "Config",
+    "Route",
+    "decode",
+]
 
 LIFECYCLE_ABORTS = ("lifecycle-before-review", "lifecycle-after-review", "lifecycle-during-downstream")
 
@@ -23,6 +33,15 @@ FULL_ACCESS, CONFINED = "danger-full-access", "workspace-write"
 SANDBOX_MODES = (FULL_ACCESS, CONFINED)
 #: ``session.sandbox`` when the scenario does not state one (the canonical form then leaves it out).
 DEFAULT_SANDBOX = {"mode": FULL_ACCESS, "confines_reads": False, "narrowing": "accepted"}
+
+#: What a body's ``raise`` step names as its request's call id (spec/scenario.md, "Body"): the
+#: running call's own id, none, an id no call has, the most recent earlier call's.
+BODY_CALL_IDS = ("own", "none", "unreviewed", "finished")
+#: What the approval service answers (AR-APPROVAL-2), and so what a ``raise`` step's ``answer``
+#: may script for the human.
+APPROVAL_ANSWERS = ("allowed-once", "rejected", "cancelled", "unavailable")
+#: The presets a body's ``leave_auto`` step may select.
+LEAVE_AUTO_PRESETS = ("workspace-write", "danger-full-access")
 
 
 @dataclass(frozen=True)
@@ -55,7 +74,11 @@ def decode(raw: Any, world: Any) -> dict[str, Any]:
     (``header_schemas``, ``registry_schemas``, ``log_error``). The session's ``sandbox`` is
     always there (:data:`DEFAULT_SANDBOX` where the scenario states none), its ``narrowing``
     either ``"accepted"`` or ``{"rejected": message}``; a ``backend`` event carries
-    ``confines_reads``."""
+    ``confines_reads``. Each call carries its ``body`` (``[]`` where the canonical form leaves it
+    out), each step checked: ``{"raise": {"call_id", "reason", "answer"?}}`` or
+    ``{"leave_auto": preset}``, with the realizability rules of a body (a ``finished`` id only
+    after an earlier call; no ``raise`` without an agent, nor one without ``answer`` where the
+    call's ``approval`` is ``throws``)."""
     try:
         c = raw["config"]
         route = c["reviewer_route"]
@@ -63,6 +86,11 @@ def decode(raw: Any, world: Any) -> dict[str, Any]:
         if len(world) != len(raw["calls"]):
             raise ValueError(f"{len(world)} world answers for {len(raw['calls'])} items")
         calls = [item if "event" in item else {**item, "world": dict(answer)} for item, answer in zip(raw["calls"], world)]
+        earlier = 0  # call items before this one (events are not calls)
+        for i, item in enumerate(calls):
+            if "event" not in item:
+                calls[i] = {**item, "body": _body(item, f"calls[{i}]", earlier)}
+                earlier += 1
         for item in calls:
             if item.get("event") == "backend" and type(item["confines_reads"]) is not bool:
                 raise ValueError(f"a backend event's confines_reads is {item['confines_reads']!r}")
@@ -86,3 +114,45 @@ def _sandbox(raw: Any) -> dict[str, Any]:
     if sandbox["mode"] not in SANDBOX_MODES or type(sandbox["confines_reads"]) is not bool or not (narrowing == "accepted" or rejected):
         raise ValueError(f"session.sandbox is {raw!r}")
     return sandbox
+
+
+def _body(call: dict[str, Any], where: str, earlier: int) -> list[dict[str, Any]]:
+    """A call's ``body`` (``[]`` where left out), every step checked (spec/scenario.md, "Body"):
+    ``where`` names the call in the errors, ``earlier`` how many call items precede it."""
+    body = call.get("body", [])
+    if not isinstance(body, list):
+        raise ValueError(f"{where}.body is {body!r}, expected an array of steps")
+    steps: list[dict[str, Any]] = []
+    for n, step in enumerate(body):
+        at = f"{where}.body[{n}]"
+        if not isinstance(step, dict) or len(step) != 1 or next(iter(step)) not in ("raise", "leave_auto"):
+            raise ValueError(f'{at} is {step!r}, expected an object of exactly one member, "raise" or "leave_auto"')
+        if "leave_auto" in step:
+            if step["leave_auto"] not in LEAVE_AUTO_PRESETS:
+                raise ValueError(f"{at}.leave_auto is {step['leave_auto']!r}, expected one of {', '.join(LEAVE_AUTO_PRESETS)}")
+            steps.append({"leave_auto": step["leave_auto"]})
+            continue
+        request = step["raise"]
+        if not isinstance(request, dict):
+            raise ValueError(f'{at}.raise is {request!r}, expected {{"call_id", "reason", "answer"?}}')
+        unknown = sorted(set(request) - {"call_id", "reason", "answer"})
+        if unknown:
+            raise ValueError(f"{at}.raise names {unknown}, expected only call_id, reason and answer")
+        for member in ("call_id", "reason"):
+            if member not in request:
+                raise ValueError(f"{at}.raise has no {member}")
+        if request["call_id"] not in BODY_CALL_IDS:
+            raise ValueError(f"{at}.raise.call_id is {request['call_id']!r}, expected one of {', '.join(BODY_CALL_IDS)}")
+        if not isinstance(request["reason"], str):
+            raise ValueError(f"{at}.raise.reason is {request['reason']!r}, expected a string")
+        if "answer" in request and request["answer"] not in APPROVAL_ANSWERS:
+            raise ValueError(f"{at}.raise.answer is {request['answer']!r}, expected one of {', '.join(APPROVAL_ANSWERS)}")
+        # The realizability rules the runner holds every body to (spec/scenario.md, "Realizability").
+        if request["call_id"] == "finished" and earlier == 0:
+            raise ValueError(f'{at}.raise.call_id is "finished", but no call comes before {where}: unrealizable')
+        if call.get("agent") is False:
+            raise ValueError(f"{at} raises an approval in a call without an agent, which has none to route it through: unrealizable")
+        if "answer" not in request and call.get("approval") == "throws":
+            raise ValueError(f'{at}.raise has no answer, and {where}.approval is "throws": unrealizable')
+        steps.append({"raise": dict(request)})
+    return steps

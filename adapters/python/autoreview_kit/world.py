@@ -31,20 +31,34 @@ default). When the run observes ``confinement``, every call's outcome records th
 call arrived and when it settled (``sandbox``), and the tool runtime materializes an exception
 a listener raises as the call's final result, ``Error: <message>`` (AR-CONFINE-3); otherwise such
 an exception is the gate's error, as before.
+
+A call whose body runs performs its ``body`` steps in order (spec/scenario.md, "Body"): a
+``leave_auto`` step selects its preset through the presets service (the preset, its approval
+policy, its sandbox mode); a ``raise`` step asks the approval service with the call's agent, the
+call id it names and its reason. The approval service answers every request the same way
+(AR-APPROVAL-2, -7, -8): by itself first (``cancelled`` for an aborted caller, ``rejected`` under
+the effective policy ``never``), then through the approval-request listeners registered with
+``host.approval.on_request`` in order (each may answer or pass on with ``next()``), then the
+scripted human (the step's ``answer``, or the call's ``approval``). When the run observes
+``body-approvals``, each raised request is recorded in the outcome's ``body_approvals`` with who
+answered it, and as a ``raised`` step of the trace. ``host.post_execute`` runs its listeners
+whenever a call's tool result is produced.
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import inspect
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .api import (
     Agent,
     Allow,
+    ApprovalRequest,
     Ask,
     Block,
     Cancel,
@@ -64,7 +78,7 @@ from .api import (
 from .clock import WORLD, Stalled, VirtualClock, VirtualTimeLoop
 from .outcome import CallRecord, FailureReport, build_outcome, listener_record, with_sandbox
 from .rules import WHERE, check_rules
-from .scenario import CONFINED, FULL_ACCESS, LIFECYCLE_ABORTS, Config, decode
+from .scenario import APPROVAL_ANSWERS, CONFINED, FULL_ACCESS, LIFECYCLE_ABORTS, Config, decode
 from .signals import AbortController, AbortSignal
 
 __all__ = [
@@ -76,6 +90,7 @@ __all__ = [
     "Env",
     "Host",
     "PermissionPresets",
+    "PostExecute",
     "ReviewerClient",
     "SandboxModeRejected",
     "SandboxPolicy",
@@ -84,7 +99,7 @@ __all__ = [
 ]
 
 #: What an adapter can declare it observes under protocol 2 (spec/protocol.md).
-OBSERVABLES = ("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement")
+OBSERVABLES = ("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement", "body-approvals")
 #: What a gate's framework may lack (the adapter's ``lacks``).
 CAPABILITIES = ("deny-reason", "ask-reason", "abort-signal")
 
@@ -118,6 +133,8 @@ AUTO = "auto"
 # MSG-ERR-NO-AUTO is worded by the deployment (AR-DISPOSE-4): this is the presets service's text.
 NO_AUTO_PREFIX = 'permission: unknown preset "auto" (known: '
 AUTO_REGISTERED = 'permission: preset "auto" is already registered'
+#: The call id of a body's request that names ``unreviewed``: an id no call of a session has.
+UNREVIEWED_CALL_ID = "call-unreviewed"
 
 
 def _prompt_of(system: Any, messages: Any) -> str:
@@ -241,17 +258,83 @@ class _Knobs:
         self.override, self.default = override, default
 
 
-class ApprovalPolicies:
-    """The session's recorded override and effective approval policy (AR-CONV-5)."""
+#: An approval-request listener: ``listener(request, next)`` returns (or awaits to) an answer,
+#: ``await next()`` being the answer of the listeners after it and, after the last, the human's.
+ApprovalListener = Callable[[ApprovalRequest, Callable[[], Awaitable[str]]], Any]
 
-    def __init__(self, knobs: _Knobs) -> None:
+
+class ApprovalPolicies:
+    """The session's recorded override and effective approval policy (AR-CONV-5), and the
+    approval service's answerers: the approval-request listeners, asked in order after the
+    service's own answers and before the human (AR-APPROVAL-2, -7, -8)."""
+
+    def __init__(self, knobs: _Knobs, answerers: list[_Registered] | None = None) -> None:
         self._knobs = knobs
+        self._answerers: list[_Registered] = [] if answerers is None else answerers
+
+    def on_request(self, listener: ApprovalListener, *, prepend: bool = False) -> Callable[[], None]:
+        """Register an approval-request listener, last (or first with ``prepend``): every request
+        the service does not answer by itself reaches ``listener(request, next)`` (an
+        :class:`~autoreview_kit.ApprovalRequest`), which returns an answer (``allowed-once``,
+        ``rejected``, ``cancelled``, ``unavailable``), or awaits ``next()`` to pass the request
+        on. Returns the function that unregisters it."""
+        if not callable(listener):
+            raise TypeError(f"on_request(listener): {listener!r} is not callable")
+        entry = _Registered(listener)
+        self._answerers.insert(0, entry) if prepend else self._answerers.append(entry)
+
+        def unregister() -> None:
+            if entry in self._answerers:
+                self._answerers.remove(entry)
+
+        return unregister
 
     def override_of(self, session: Session) -> str | None:
         return self._knobs.override
 
     def effective_policy(self, session: Session) -> str:
         return self._knobs.override or self._knobs.default
+
+
+class _Registered:
+    """One registration of a listener (registering it twice makes two)."""
+
+    def __init__(self, listener: Callable[..., Any]) -> None:
+        self.listener = listener
+
+
+class PostExecute:
+    """The ``tools/post-execute`` hook (``host.post_execute``): its listeners run, in order,
+    whenever a call's tool result is produced — after the body ran, or when the call was refused
+    or cancelled — as ``listener(call, result)`` (``result`` is ``{"executed", "text", "info"}``);
+    a listener may be a coroutine function. An exception a listener raises is the gate's error."""
+
+    def __init__(self) -> None:
+        self._listeners: list[_Registered] = []
+
+    def register(self, listener: Callable[[ToolCall, Mapping[str, Any]], Any], *, prepend: bool = False) -> Callable[[], None]:
+        """Register ``listener`` last (or first with ``prepend``); returns the function that
+        unregisters it."""
+        if not callable(listener):
+            raise TypeError(f"register(listener): {listener!r} is not callable")
+        entry = _Registered(listener)
+        self._listeners.insert(0, entry) if prepend else self._listeners.append(entry)
+
+        def unregister() -> None:
+            if entry in self._listeners:
+                self._listeners.remove(entry)
+
+        return unregister
+
+    async def run(self, call: ToolCall, result: Mapping[str, Any]) -> None:
+        """Run every listener registered now, in order, on the call's result."""
+        for entry in list(self._listeners):
+            try:
+                done = entry.listener(call, copy.deepcopy(dict(result)))
+                if inspect.isawaitable(done):
+                    await done
+            except Exception as error:
+                raise GateError(f"the post-execute listener raised {_describe(error)}") from error
 
 
 class SessionList:
@@ -288,6 +371,10 @@ class Host:
     #: and ``set_sandbox_mode(session, mode)``. Keyword-only; None where a host has none, which
     #: confines nothing.
     sandbox_policy: SandboxPolicy | None = field(default=None, kw_only=True)
+    #: The ``tools/post-execute`` hook (:class:`PostExecute`): ``register(listener, *,
+    #: prepend=False)``, its listeners run when a call's tool result is produced. Keyword-only;
+    #: None where a host has none.
+    post_execute: PostExecute | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.rules is None:
@@ -421,11 +508,53 @@ def _chunks(attempt: dict[str, Any]) -> list[Chunk]:
 
 
 class ApprovalService(ApprovalPolicies):
-    """The approval service the tool runtime asks for an ``ask`` (spec chapter 6)."""
+    """The approval service the tool runtime asks for an ``ask`` and the tool body asks while it
+    runs (spec chapter 6): its own answers, then its answerers (the approval-request listeners,
+    then the human)."""
 
-    def __init__(self, knobs: _Knobs, world: "_CallWorld") -> None:
-        super().__init__(knobs)
+    def __init__(self, knobs: _Knobs, world: "_CallWorld", answerers: list[_Registered] | None = None) -> None:
+        super().__init__(knobs, answerers)
         self._w = world
+
+    async def _answer(self, request: ApprovalRequest, human: str) -> tuple[str, str]:
+        """The service's answer to ``request`` and who gave it: ``service`` (AR-APPROVAL-8: the
+        caller's signal aborted, ``cancelled``; then the effective policy ``never`` at the time of
+        the request, ``rejected``), ``gate`` (an approval-request listener answered, or changed what
+        the human said; AR-APPROVAL-7), or ``human``, who answers ``human``. A listener that
+        raises or answers outside the vocabulary makes the answer ``unavailable`` (AR-APPROVAL-2),
+        logged on stderr."""
+        if request.signal is not None and request.signal.aborted:
+            return "cancelled", "service"
+        if self.effective_policy(request.agent.session if request.agent else None) == "never":  # type: ignore[arg-type]
+            return "rejected", "service"
+        listeners = list(self._answerers)
+        asked: list[str] = []  # the human's answer, once asked
+
+        async def at(i: int) -> str:
+            if i == len(listeners):
+                if not asked:
+                    asked.append(human)
+                return asked[0]
+            passed: list[str] = []
+
+            async def call_next() -> str:
+                if not passed:  # next() twice passes the request on once
+                    passed.append(await at(i + 1))
+                return passed[0]
+
+            given = listeners[i].listener(request, call_next)
+            if inspect.isawaitable(given):
+                given = await given
+            if given not in APPROVAL_ANSWERS:
+                raise ValueError(f"an approval-request listener answered {given!r}, not one of {', '.join(APPROVAL_ANSWERS)}")
+            return given
+
+        try:
+            answer = await at(0)
+        except Exception as error:
+            self._w.env.log(f"[adapter] {request.call_id}: an approval-request listener failed ({_describe(error)}); the answer is unavailable")
+            return "unavailable", "gate"
+        return answer, "human" if asked and answer == asked[0] else "gate"
 
     async def request(
         self, *, call: ToolCall, reason: str | None, display_reason: dict[str, str] | None, signal: AbortSignal
@@ -440,13 +569,9 @@ class ApprovalService(ApprovalPolicies):
             record["answer"] = "throws"
             rec.approval_threw = True
             raise RuntimeError(APPROVAL_THREW_MESSAGE)
-        if signal.aborted:
-            record["answer"] = "cancelled"
-        elif self.effective_policy(call.agent.session if call.agent else None) == "never":  # type: ignore[arg-type]
-            record["answer"] = "rejected"
-        else:
-            record["prompted"] = True
-            record["answer"] = self._w.spec["approval"]
+        question = ApprovalRequest(call.agent, call.call_id, call.name, reason, display_reason, signal)
+        record["answer"], by = await self._answer(question, self._w.spec["approval"])
+        record["prompted"] = by != "service"  # it reached the answerers
         return record["answer"]
 
 
@@ -469,6 +594,7 @@ class _CallWorld:
 
     def __init__(self, world: "_World", spec: dict[str, Any], n: int) -> None:
         self.spec = spec
+        self.n = n
         self.clock = world.clock
         self.rec = CallRecord(spec["id"])
         self.caller = AbortController()
@@ -494,7 +620,7 @@ class _CallWorld:
         )
         world.log_errors[self.call.call_id] = spec["world"]["log_error"]
         self.env = Env(
-            **{**vars(world.host), "approval": ApprovalService(world.knobs, self)},
+            **{**vars(world.host), "approval": ApprovalService(world.knobs, self, world.answerers)},
             tools=ToolSchemas(spec["world"]["header_schemas"], spec["world"]["registry_schemas"]),
             llm=ReviewerClient(self),
             observe=Observer(self._failure_reported),
@@ -541,8 +667,27 @@ class _CallWorld:
                 return Cancel()
         return Ask(d["reason"])
 
-    def body(self) -> None:
+    async def body(self) -> None:
+        """The tool body: its ``body`` steps in order (spec/scenario.md, "Body")."""
         self.rec.trace.append("body")
+        call, world = self.call, self._world
+        for step in self.spec.get("body", ()):
+            if "leave_auto" in step:
+                # The presets service writes the preset's bundle: preset, approval policy, sandbox mode.
+                world.presets.select(world.session, step["leave_auto"])
+                continue
+            raised = step["raise"]
+            call_id = {
+                "own": call.call_id,
+                "none": None,
+                "unreviewed": UNREVIEWED_CALL_ID,
+                "finished": f"call-{self.n - 1}",  # the most recent earlier call (a realizability rule)
+            }[raised["call_id"]]
+            request = ApprovalRequest(call.agent, call_id, call.name, raised["reason"], None, call.signal)
+            answer, by = await self.env.approval._answer(request, raised.get("answer", self.spec["approval"]))
+            if "body-approvals" in world.observes:
+                self.rec.body_approvals.append({"call_id": raised["call_id"], "reason": raised["reason"], "answered_by": by, "answer": answer})
+                self.rec.trace.append("raised")
 
 
 def _describe(error: BaseException) -> str:
@@ -550,9 +695,15 @@ def _describe(error: BaseException) -> str:
 
 
 async def run_tool_call(w: _CallWorld, listener: Callable[..., Any] | None) -> None:
-    """Run one call through the pre-execute stage and materialize its decision (chapters 5-8).
-    ``listener`` is the gate's, or None once the integration is gone: the rest of the chain then
-    decides alone (AR-DISPOSE-4)."""
+    """Run one call through the pre-execute stage and materialize its decision (chapters 5-8),
+    then, once its tool result is produced, the post-execute hook. ``listener`` is the gate's, or
+    None once the integration is gone: the rest of the chain then decides alone (AR-DISPOSE-4)."""
+    await _pre_execute_and_dispatch(w, listener)
+    if w.rec.result is not None and w.env.post_execute is not None:
+        await w.env.post_execute.run(w.call, w.rec.result)
+
+
+async def _pre_execute_and_dispatch(w: _CallWorld, listener: Callable[..., Any] | None) -> None:
     call, rec = w.call, w.rec
 
     def refuse(text: str, info: Mapping[str, Any] | None = None) -> None:
@@ -561,10 +712,10 @@ async def run_tool_call(w: _CallWorld, listener: Callable[..., Any] | None) -> N
     def aborted_before_dispatch() -> None:
         refuse("Error: " + RUNTIME_TEXT["aborted_before_dispatch"], INFO_ABORTED)  # AR-RESULT-4
 
-    def dispatch() -> None:
+    async def dispatch() -> None:
         if call.signal.aborted:
             return aborted_before_dispatch()  # AR-RESULT-1
-        w.body()
+        await w.body()
         rec.result = {"executed": True, "text": None, "info": None}
 
     if call.signal.aborted:
@@ -587,7 +738,7 @@ async def run_tool_call(w: _CallWorld, listener: Callable[..., Any] | None) -> N
     name = call.name
     match rec.listener["kind"]:
         case "allow":
-            return dispatch()
+            return await dispatch()
         case "deny":
             return refuse("Error: " + rec.listener["reason"], rec.listener.get("info"))  # AR-RESULT-2
         case "cancel":
@@ -603,7 +754,7 @@ async def run_tool_call(w: _CallWorld, listener: Callable[..., Any] | None) -> N
         return refuse(f"Error: {error}")
     match answer:
         case "allowed-once":
-            return dispatch()
+            return await dispatch()
         case "rejected":
             return refuse("Error: " + RUNTIME_TEXT["user_rejected"].format(name=name))
         case "cancelled":
@@ -644,6 +795,7 @@ class _World:
         )
         self.clock = self.loop.clock
         self.knobs = _Knobs(sc["policy"]["override"], sc["policy"]["default"])
+        self.answerers: list[_Registered] = []  # the approval service's request listeners, in order
         self.log_errors: dict[str, str | None] = {}
         s = sc["session"]
         self.session = Session(
@@ -660,10 +812,11 @@ class _World:
             config=sc["config"],
             clock=self.clock,
             presets=self.presets,
-            approval=ApprovalPolicies(self.knobs),
+            approval=ApprovalPolicies(self.knobs, self.answerers),
             sessions=SessionList([self.session] if s["listed"] else []),
             log=log,
             sandbox_policy=SandboxPolicy(self.sandbox),
+            post_execute=PostExecute(),
         )
         self.installed: _Installed | None = None
         self.calls = 0
