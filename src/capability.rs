@@ -33,17 +33,21 @@ pub enum Observable {
     /// A session's sandbox and its backend, `session.sandbox` (AR-CONFINE-1..4), and the mode
     /// each call ran under, as `sandbox`.
     Confinement,
+    /// The approval requests a call's body raises, `body` (AR-APPROVAL-7, AR-APPROVAL-8), and who
+    /// answered each, as `body_approvals`.
+    BodyApprovals,
 }
 
 impl Observable {
     /// Every observable, in the order reports name them.
-    pub const ALL: [Observable; 6] = [
+    pub const ALL: [Observable; 7] = [
         Observable::Sessions,
         Observable::Requests,
         Observable::SessionLog,
         Observable::Temperature,
         Observable::UnfinishedStream,
         Observable::Confinement,
+        Observable::BodyApprovals,
     ];
 
     /// The name a `hello` gives it.
@@ -55,6 +59,7 @@ impl Observable {
             Observable::Temperature => "temperature",
             Observable::UnfinishedStream => "unfinished-stream",
             Observable::Confinement => "confinement",
+            Observable::BodyApprovals => "body-approvals",
         }
     }
 }
@@ -249,7 +254,8 @@ impl Capabilities {
     /// fact or a header without a working directory (`session-log`), a session id other than the
     /// default, which only requests show (`requests`), a temperature other than the default, to
     /// set up and to see in the requests (`temperature`, `requests`), a reviewer stream without a
-    /// terminal finish (`unfinished-stream`), a sandbox other than the default (`confinement`).
+    /// terminal finish (`unfinished-stream`), a sandbox other than the default (`confinement`), a
+    /// body that does something (`body-approvals`).
     pub fn needed_by(input: &Input) -> Capabilities {
         fn session(s: &Session) -> Capabilities {
             let mut needs = Capabilities::NONE;
@@ -276,6 +282,9 @@ impl Capabilities {
             }
             if c.reviewer.attempts().iter().any(Attempt::unfinished) {
                 needs = needs.with(Need::Observable(Observable::UnfinishedStream));
+            }
+            if !c.body.is_empty() {
+                needs = needs.with(Need::Observable(Observable::BodyApprovals));
             }
             needs
         };
@@ -327,7 +336,8 @@ impl Capabilities {
     /// session and in every call: a consistent log and a header with a working directory without
     /// `session-log`, the default session id (which only requests show) without `requests`, the
     /// default temperature without `temperature`, a stream that stops normally without
-    /// `unfinished-stream`, the default sandbox and no backend event without `confinement`. The
+    /// `unfinished-stream`, the default sandbox and no backend event without `confinement`, a body
+    /// that does nothing without `body-approvals`. The
     /// generator draws through
     /// it, so that nobody is judged on what they cannot express.
     pub fn restrict(self, mut input: Input) -> Input {
@@ -358,6 +368,9 @@ impl Capabilities {
                         *finish = Some("stop".to_owned());
                     }
                 }
+            }
+            if !self.observes(Observable::BodyApprovals) {
+                c.body.clear();
             }
         };
         match &mut input {

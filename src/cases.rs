@@ -470,6 +470,7 @@ pub fn corpus_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
             abort: Default::default(),
             session: Default::default(),
             config: Default::default(),
+            body: Vec::new(),
         };
         let expect = match &entry.expect {
             Expect::Accept(d) if d.decision == "allow" => {

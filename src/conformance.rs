@@ -221,6 +221,7 @@ pub fn level_of(d: &Difference) -> Level {
         || under("/settled")
         || under("/result/executed")
         || under("/sandbox")
+        || under("/body_approvals")
         || under("/approval/prompted")
         || under("/approval/answer")
         || inner == "/approval"
@@ -342,6 +343,19 @@ mod tests {
         m(&|c| c.result.executed = !c.result.executed);
         m(&|c| c.sandbox.after = crate::scenario::SandboxMode::WorkspaceWrite);
         m(&|c| c.sandbox.before = crate::scenario::SandboxMode::WorkspaceWrite);
+        m(&|c| {
+            c.body_approvals.push(crate::outcome::BodyApproval {
+                call_id: crate::scenario::CallIdOf::Own,
+                reason: "escalate".into(),
+                answered_by: crate::outcome::AnsweredBy::Gate,
+                answer: crate::scenario::Answer::AllowedOnce,
+            })
+        });
+        m(&|c| {
+            for b in &mut c.body_approvals {
+                b.answered_by = crate::outcome::AnsweredBy::Human;
+            }
+        });
         m(&|c| c.listener = None);
         m(&|c| c.listener = Some(Decision::Allow));
         m(&|c| c.listener = Some(Decision::Cancel));

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::scenario::{ApprovalAnswer, SandboxMode};
+use crate::scenario::{Answer, ApprovalAnswer, CallIdOf, SandboxMode};
 
 /// What happened to one call.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -34,6 +34,10 @@ pub struct Outcome {
     /// implementation does not observe `confinement`.
     #[serde(default, skip_serializing_if = "SandboxRecord::is_default")]
     pub sandbox: SandboxRecord,
+    /// The approval requests the body raised while it ran, in order, each with who answered and
+    /// what (AR-APPROVAL-7, AR-APPROVAL-8): absent when it raised none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub body_approvals: Vec<BodyApproval>,
     /// Texts whose tail is implementation-defined: JSON pointer of the text → number of characters
     /// (Unicode scalar values) of its normative prefix (AR-CONV-3). Absent when every text is
     /// normative in full.
@@ -60,6 +64,7 @@ impl PartialEq for Outcome {
             review,
             trace,
             sandbox,
+            body_approvals,
             prefix_only,
             citations: _,
         } = self;
@@ -71,8 +76,35 @@ impl PartialEq for Outcome {
             && *review == other.review
             && *trace == other.trace
             && *sandbox == other.sandbox
+            && *body_approvals == other.body_approvals
             && *prefix_only == other.prefix_only
     }
+}
+
+/// An approval request a call's body raised, and its answer (AR-APPROVAL-7, AR-APPROVAL-8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BodyApproval {
+    /// Which call the request named, as the scenario's step says.
+    pub call_id: CallIdOf,
+    /// The request's reason.
+    pub reason: String,
+    /// Who answered it.
+    pub answered_by: AnsweredBy,
+    /// The answer the body received.
+    pub answer: Answer,
+}
+
+/// Who answered an approval request a body raised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnsweredBy {
+    /// The gate, for a call it allowed (AR-APPROVAL-7).
+    Gate,
+    /// The human.
+    Human,
+    /// The approval service by itself, asking no answerer (AR-APPROVAL-8).
+    Service,
 }
 
 /// The mode a call's session had when the call arrived and when it settled (AR-CONFINE-1..4).
@@ -505,6 +537,8 @@ pub enum Event {
     Approval,
     /// The body ran.
     Body,
+    /// The body raised an approval request, which was answered (AR-APPROVAL-7).
+    Raised,
 }
 
 impl ToolResult {
@@ -608,14 +642,16 @@ pub enum InputOutcome {
 }
 
 impl Outcome {
-    /// The outcome as JSON with every member written out, the default `sandbox` included, which
-    /// the wire leaves out: what an expectation or another outcome is compared with, so that a
-    /// difference is shown at the member that differs.
+    /// The outcome as JSON with every member written out, the default `sandbox` and the empty
+    /// `body_approvals` included, which the wire leaves out: what an expectation or another
+    /// outcome is compared with, so that a difference is shown at the member that differs.
     pub fn written_out(&self) -> Value {
         let mut v = serde_json::to_value(self).unwrap_or(Value::Null);
         if let Value::Object(m) = &mut v {
             m.entry("sandbox")
                 .or_insert_with(|| serde_json::to_value(self.sandbox).unwrap_or(Value::Null));
+            m.entry("body_approvals")
+                .or_insert_with(|| Value::Array(Vec::new()));
         }
         v
     }

@@ -95,6 +95,18 @@ pub enum FailureRules {
     Ask,
 }
 
+/// Who answers the approval requests a call's body raises (AR-APPROVAL-7, AR-APPROVAL-8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BodyApprovals {
+    /// The gate answers none: each goes on to the human (AR-APPROVAL-8).
+    #[default]
+    Human,
+    /// The gate answers `allowed-once` for the call it allowed, while it runs and the session is
+    /// still in Auto (AR-APPROVAL-7).
+    AllowedCall,
+}
+
 /// Which preset the gate reads for a call once disposal moved the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -133,6 +145,10 @@ pub struct Rules {
     /// calls run (AR-CONFINE-1..4). Absent from a profile file written before the rule: `false`.
     #[serde(default)]
     pub confinement: bool,
+    /// Who answers the approval requests a call's body raises (AR-APPROVAL-7). Absent from a
+    /// profile file written before the rule: `human`.
+    #[serde(default)]
+    pub body_approvals: BodyApprovals,
 }
 
 /// A profile's file, `spec/profiles/<name>.json`.
@@ -429,13 +445,17 @@ pub const RULE_CLAUSES: &[(&str, &str, &[&str])] = &[
     ("preset_read", "\"at-start\"", &["AR-DISPOSE-2"]),
     ("preset_read", "\"current\"", &["AR-RES-DISPOSE-1"]),
     ("confinement", "true", &["AR-CONFINE-*"]),
+    ("body_approvals", "\"allowed-call\"", &["AR-APPROVAL-7"]),
 ];
 
 /// The rules whose values only scenarios needing an observable can tell apart, with that
 /// observable (`spec/protocol.md`, "Rules"): an adapter whose `rules` does not name such a rule
 /// and that does not observe its observable is checked without it, since every case that could
 /// tell is not applicable to it.
-pub const RULE_OBSERVABLES: &[(&str, Observable)] = &[("confinement", Observable::Confinement)];
+pub const RULE_OBSERVABLES: &[(&str, Observable)] = &[
+    ("confinement", Observable::Confinement),
+    ("body_approvals", Observable::BodyApprovals),
+];
 
 impl ProfileSpec {
     /// Where the profile's rules and clauses disagree ([`RULE_CLAUSES`]): the first clause its
@@ -768,6 +788,11 @@ impl ProfileSpec {
     /// (AR-CONFINE-1..4).
     pub fn confinement(&self) -> bool {
         self.rules.confinement
+    }
+
+    /// Who answers the approval requests a call's body raises (AR-APPROVAL-7).
+    pub fn body_approvals(&self) -> BodyApprovals {
+        self.rules.body_approvals
     }
 
     /// Whether the profile reads the scenario's `config` member `name`.

@@ -175,9 +175,9 @@ const oneOf = (values) => values.map((v) => JSON.stringify(v)).join(', ');
 /**
  * A call's `body` (default `[]`: the canonical form writes it only when non-empty), each step
  * checked: exactly one of `{"raise": {call_id, reason, answer?}}` and `{"leave_auto": preset}`,
- * with nothing else. A body the runtime could not run is refused as the runner refuses it: a raise
- * in a call without an agent, a raise without `answer` where the call's `approval` is `throws`, a
- * raise naming a finished call where no call came before (`earlier`). `where` names the call, for
+ * with nothing else. A body the runtime could not run is refused as the runner refuses it: any step
+ * in a call without an agent, a raise where the call's `approval` is `throws` (RZ-12), a raise
+ * naming a finished call where no call came before (`earlier`, RZ-11). `where` names the call, for
  * the error.
  */
 function decodeBody(call, where, earlier) {
@@ -193,6 +193,8 @@ function decodeBody(call, where, earlier) {
     if (!isObject(step) || keys.length !== 1 || !['raise', 'leave_auto'].includes(keys[0])) {
       fail(at, `expected an object with exactly one member, "raise" or "leave_auto", got ${json(step)}`);
     }
+    // RZ-12: a body acts through its call's agent and session; a call without one has no steps.
+    if (call.agent === false) fail(at, 'a call without an agent has no body steps: there is no session to select a preset for, nor an agent to route a request through (RZ-12)');
     if (has(step, 'leave_auto')) {
       if (!LEFT_PRESETS.includes(step.leave_auto)) fail(`${at}.leave_auto`, `expected one of ${oneOf(LEFT_PRESETS)}, got ${json(step.leave_auto)}`);
       return { leave_auto: step.leave_auto };
@@ -205,9 +207,8 @@ function decodeBody(call, where, earlier) {
     if (typeof raise.reason !== 'string') fail(`${at}.raise.reason`, `expected a string, got ${json(raise.reason)}`);
     if (has(raise, 'answer') && !RAISE_ANSWERS.includes(raise.answer)) fail(`${at}.raise.answer`, `expected one of ${oneOf(RAISE_ANSWERS)}, got ${json(raise.answer)}`);
     // What the runner refuses as unrealizable, refused here too rather than run some other way.
-    if (call.agent === false) fail(`${at}.raise`, 'a call without an agent raises no approval request: there is no agent to route it through');
-    if (!has(raise, 'answer') && call.approval === 'throws') fail(`${at}.raise`, 'expected an "answer": the call\'s "approval" is "throws", which a body\'s request cannot answer');
-    if (raise.call_id === 'finished' && !earlier) fail(`${at}.raise.call_id`, '"finished" names the session\'s most recent earlier call, and no call comes before this one');
+    if (call.approval === 'throws') fail(`${at}.raise`, 'the call\'s "approval" is "throws": no turn is open, so its body raises no request (RZ-12)');
+    if (raise.call_id === 'finished' && !earlier) fail(`${at}.raise.call_id`, '"finished" names the session\'s most recent earlier call, and no call comes before this one (RZ-11)');
     const out = { call_id: raise.call_id, reason: raise.reason };
     if (has(raise, 'answer')) out.answer = raise.answer;
     return { raise: out };

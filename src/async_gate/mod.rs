@@ -22,9 +22,11 @@ use crate::engine::compose;
 use crate::engine::disposal;
 use crate::engine::review::{self, Attempting, Budget, FailureNote, Settlement};
 use crate::messages::{self, Text, reference};
-use crate::outcome::{ApprovalRecord, Citations, Decision, FailureClass, ReviewRecord, ToolResult};
+use crate::outcome::{
+    AnsweredBy, ApprovalRecord, Citations, Decision, FailureClass, ReviewRecord, ToolResult,
+};
 use crate::parse::{Reply, ReviewerDecision};
-use crate::profile::{FailureRules, PresetRead, Profile, RouteRule};
+use crate::profile::{BodyApprovals, FailureRules, PresetRead, Profile, RouteRule};
 use crate::scenario::{
     ApprovalAnswer, ApprovalPolicy, Block, CallKind, Config, FailedFinish, OnFailure, Policy,
     Preset, Route, SandboxMode, SchemaView,
@@ -115,6 +117,8 @@ pub struct Exec {
     pub log: crate::scenario::LogFact,
     /// The caller's signal.
     pub caller: Signal,
+    /// The call's id, which the approval requests it raises may carry (AR-APPROVAL-7).
+    pub call_id: String,
 }
 
 /// What one reviewer request came back with.
@@ -213,15 +217,39 @@ pub struct ApprovalRequest {
     pub policy: ApprovalPolicy,
     /// The caller's signal.
     pub signal: Signal,
+    /// The id of the call the request names, if any (AR-APPROVAL-7).
+    pub call_id: Option<String>,
+    /// The session of the agent the request is routed through.
+    pub session: Option<Arc<Session>>,
 }
 
-/// The approval service's answer: one of the four outcomes, and whether an answerer was asked.
+/// The approval service's answer: one of the four outcomes, and who gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApprovalReply {
     /// `allowed-once`, `rejected`, `cancelled` or `unavailable`.
     pub answer: ApprovalAnswer,
-    /// Whether the question reached the answerers.
-    pub prompted: bool,
+    /// The service by itself, an answerer put before the human (the gate's), or the human.
+    pub answered_by: AnsweredBy,
+}
+
+impl ApprovalReply {
+    /// Whether the question reached the human.
+    pub fn prompted(&self) -> bool {
+        self.answered_by == AnsweredBy::Human
+    }
+}
+
+/// An answerer the approval service consults before its human, after its own answers: the gate's
+/// for the calls it allowed (AR-APPROVAL-7). `None` passes the request on.
+pub trait AnswersFirst: Send + Sync {
+    /// Answers the request, or passes it on.
+    fn answer_first(&self, request: &ApprovalRequest) -> Option<ApprovalAnswer>;
+}
+
+/// What runs once a call's tool result is produced (the runtime's post-execute stage).
+pub trait PostExecute: Send + Sync {
+    /// The call `exec` finished.
+    fn finished(&self, exec: &Exec);
 }
 
 /// The approval service (AR-APPROVAL-2, AR-APPROVAL-4); `Err` is a thrown request.
@@ -238,16 +266,29 @@ pub trait Answerer: Send + Sync {
     fn answer(&self, request: &ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer>;
 }
 
-/// The reference approval service over an answerer (AR-APPROVAL-2): a closed turn throws, an
-/// aborted caller is cancelled and the policy `never` rejects before any answerer is asked.
+/// The reference approval service over an answerer (AR-APPROVAL-2, AR-APPROVAL-8): a closed turn
+/// throws, an aborted caller is cancelled and the policy `never` rejects before any answerer is
+/// asked; then the answerers put before the human, in order; then the human.
 pub struct ReferenceApproval<A> {
     answerer: A,
+    first: Mutex<Vec<Arc<dyn AnswersFirst>>>,
 }
 
 impl<A: Answerer> ReferenceApproval<A> {
     /// A service over `answerer`.
     pub fn new(answerer: A) -> Self {
-        ReferenceApproval { answerer }
+        ReferenceApproval {
+            answerer,
+            first: Mutex::default(),
+        }
+    }
+
+    /// Puts `answerer` before every answerer registered so far (a prepended listener).
+    pub fn prepend(&self, answerer: Arc<dyn AnswersFirst>) {
+        self.first
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(0, answerer);
     }
 }
 
@@ -257,26 +298,30 @@ impl<A: Answerer> ApprovalService for ReferenceApproval<A> {
             if !self.answerer.turn_open() {
                 return Err(reference::APPROVAL_OUTSIDE_TURN.to_owned());
             }
-            let by_itself = |answer| {
-                Ok(ApprovalReply {
-                    answer,
-                    prompted: false,
-                })
+            let by = |answered_by| {
+                move |answer| {
+                    Ok(ApprovalReply {
+                        answer,
+                        answered_by,
+                    })
+                }
             };
+            // AR-APPROVAL-8: the service's own answers first.
             if request.signal.is_aborted() {
-                return by_itself(ApprovalAnswer::Cancelled);
+                return by(AnsweredBy::Service)(ApprovalAnswer::Cancelled);
             }
             if request.policy == ApprovalPolicy::Never {
-                return by_itself(ApprovalAnswer::Rejected);
+                return by(AnsweredBy::Service)(ApprovalAnswer::Rejected);
+            }
+            let first = self.first.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            if let Some(answer) = first.iter().find_map(|a| a.answer_first(&request)) {
+                return by(AnsweredBy::Gate)(answer);
             }
             let answer = match self.answerer.answer(&request).await {
                 ApprovalAnswer::Throws => ApprovalAnswer::Unavailable,
                 a => a,
             };
-            Ok(ApprovalReply {
-                answer,
-                prompted: true,
-            })
+            by(AnsweredBy::Human)(answer)
         })
     }
 }
@@ -314,6 +359,8 @@ pub struct AutoReview<C> {
     admitted: AtomicUsize,
     /// Woken each time an admitted call's decision is returned.
     returned: tokio::sync::Notify,
+    /// The calls it allowed that are still running, by their session and id (AR-APPROVAL-7).
+    covered: Mutex<std::collections::HashSet<(usize, String)>>,
 }
 
 /// One admitted call, tracked until its decision is returned (AR-ADMIT-3): dropped then.
@@ -356,6 +403,7 @@ impl<C: ReviewerClient> AutoReview<C> {
             returned: tokio::sync::Notify::new(),
             on_review: Box::new(on_review),
             failures: Mutex::default(),
+            covered: Mutex::default(),
         }
     }
 
@@ -612,6 +660,16 @@ impl<C: ReviewerClient> AutoReview<C> {
             return Ok(Decided::exact(Decision::Cancel).because("AR-CANCEL-4"));
         }
         let Some(objection) = objection else {
+            // AR-APPROVAL-7: only a call that will run is covered; downstream's own ask is its
+            // own decision.
+            if downstream.decision == Decision::Allow
+                && self.profile.body_approvals() == BodyApprovals::AllowedCall
+            {
+                self.covered
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert((session_key(session), exec.call_id.clone()));
+            }
             return Ok(downstream.because(why));
         };
         Ok(match (&downstream.decision, rules) {
@@ -779,6 +837,39 @@ impl<C: ReviewerClient> PreExecute for AutoReview<C> {
     }
 }
 
+/// A session's identity, as the gate keys the calls it covers: one agent's session.
+fn session_key(session: &Session) -> usize {
+    std::ptr::from_ref(session) as usize
+}
+
+impl<C: ReviewerClient> AnswersFirst for AutoReview<C> {
+    /// AR-APPROVAL-7: `allowed-once` for a request naming a call it allowed that still runs, while
+    /// the session is in Auto; anything else goes on.
+    fn answer_first(&self, request: &ApprovalRequest) -> Option<ApprovalAnswer> {
+        let (Some(id), Some(session)) = (&request.call_id, &request.session) else {
+            return None;
+        };
+        let covered = self
+            .covered
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&(session_key(session), id.clone()));
+        (covered && session.preset() == Preset::Auto).then_some(ApprovalAnswer::AllowedOnce)
+    }
+}
+
+impl<C: ReviewerClient> PostExecute for AutoReview<C> {
+    /// AR-APPROVAL-6: the coverage ends with the call.
+    fn finished(&self, exec: &Exec) {
+        if let Some(session) = &exec.session {
+            self.covered
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&(session_key(session), exec.call_id.clone()));
+        }
+    }
+}
+
 /// What the tool runtime did with one call.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallOutcome {
@@ -802,11 +893,24 @@ pub struct ToolRuntime {
     pub approval: Arc<dyn ApprovalService>,
     /// The tool body.
     pub body: Arc<dyn Body>,
+    /// The post-execute listeners, run once a call's tool result is produced.
+    pub post_execute: Vec<Arc<dyn PostExecute>>,
 }
 
 impl ToolRuntime {
-    /// Runs one call to its result.
+    /// Runs one call to its result, then its post-execute listeners (a throw out of the stage is
+    /// the call's final result, which bypasses them).
     pub async fn execute(&self, exec: &Exec) -> CallOutcome {
+        let outcome = self.execute_stage(exec).await;
+        if outcome.listener.is_some() {
+            for post in &self.post_execute {
+                post.finished(exec);
+            }
+        }
+        outcome
+    }
+
+    async fn execute_stage(&self, exec: &Exec) -> CallOutcome {
         let mut prefix_only = BTreeMap::new();
         // The listener's citations, once it decided.
         let cited = std::cell::RefCell::new(Citations::default());
@@ -891,6 +995,8 @@ impl ToolRuntime {
                         // AR-DISPOSE-3: the policy in force when the service is asked.
                         policy: session.policy().effective(),
                         signal: exec.caller.clone(),
+                        call_id: Some(exec.call_id.clone()),
+                        session: Some(session.clone()),
                     })
                     .await;
                 let record = |answer, prompted| {
@@ -933,7 +1039,7 @@ impl ToolRuntime {
                         };
                         done(
                             listener,
-                            record(reply.answer, reply.prompted),
+                            record(reply.answer, reply.prompted()),
                             result,
                             prefix_only,
                         )
@@ -1021,6 +1127,7 @@ mod tests {
             schema: SchemaView::PRESENT,
             log: crate::scenario::LogFact::default(),
             caller: AbortController::default().signal(),
+            call_id: "call-1".to_owned(),
         });
         let call = tokio::spawn({
             let (gate, exec, held) = (gate.clone(), exec.clone(), held.clone());

@@ -13,15 +13,21 @@ use super::{
 };
 use crate::engine::Decided;
 use crate::engine::compose;
-use crate::outcome::{Event, Outcome, RequestRecord, ReviewRecord, SandboxRecord, ToolResult};
+use crate::outcome::{
+    BodyApproval, Event, Outcome, RequestRecord, ReviewRecord, SandboxRecord, ToolResult,
+};
 use crate::profile::Profile;
-use crate::scenario::{AbortPoint, ApprovalAnswer, Attempt, Block, BlockKind, Narrowing, Scenario};
+use crate::scenario::{
+    AbortPoint, Answer, ApprovalAnswer, Attempt, Block, BlockKind, CallIdOf, Narrowing, Scenario,
+    Step,
+};
 
 /// Everything observable, in order.
 #[derive(Debug, Default)]
 struct Log {
     events: Vec<Event>,
     requests: Vec<RequestRecord>,
+    body_approvals: Vec<BodyApproval>,
 }
 
 type Shared = Arc<Mutex<Log>>;
@@ -130,20 +136,35 @@ impl PreExecute for ScriptedDownstream {
     }
 }
 
-struct ScriptedAnswerer(ApprovalAnswer);
+/// The human: the call's `approval`, or the answer the body's request in progress scripts.
+struct ScriptedAnswerer {
+    approval: ApprovalAnswer,
+    raised: Arc<Mutex<Option<Answer>>>,
+}
 
 impl Answerer for ScriptedAnswerer {
     fn turn_open(&self) -> bool {
-        self.0 != ApprovalAnswer::Throws
+        self.approval != ApprovalAnswer::Throws
     }
 
     fn answer(&self, _request: &ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
-        Box::pin(async move { self.0 })
+        let raised = *self.raised.lock().unwrap_or_else(|e| e.into_inner());
+        Box::pin(async move {
+            match raised {
+                Some(Answer::AllowedOnce) => ApprovalAnswer::AllowedOnce,
+                Some(Answer::Rejected) => ApprovalAnswer::Rejected,
+                Some(Answer::Cancelled) => ApprovalAnswer::Cancelled,
+                Some(Answer::Unavailable) => ApprovalAnswer::Unavailable,
+                None => self.approval,
+            }
+        })
     }
 }
 
+type Service = Arc<ReferenceApproval<ScriptedAnswerer>>;
+
 struct RecordedApproval {
-    inner: ReferenceApproval<ScriptedAnswerer>,
+    inner: Service,
     log: Shared,
 }
 
@@ -154,11 +175,80 @@ impl ApprovalService for RecordedApproval {
     }
 }
 
-struct RecordedBody(Shared);
+/// The body: it runs the scenario's steps (AR-RESULT-7) against the session and the approval
+/// service, and records each request it raised with its answer.
+struct RecordedBody {
+    scenario: Arc<Scenario>,
+    service: Service,
+    raised: Arc<Mutex<Option<Answer>>>,
+    log: Shared,
+}
+
+/// The id a body's request names: its own call's, none, one no call has, or the session's
+/// earlier call's (which finished before this one began).
+fn named_id(exec: &Exec, which: CallIdOf) -> Option<String> {
+    match which {
+        CallIdOf::Own => Some(exec.call_id.clone()),
+        CallIdOf::None => None,
+        CallIdOf::Unreviewed => Some("call-unreviewed".to_owned()),
+        CallIdOf::Finished => Some("call-0".to_owned()),
+    }
+}
 
 impl Body for RecordedBody {
-    fn run<'a>(&'a self, _exec: &'a Exec) -> BoxFuture<'a, ()> {
-        Box::pin(async move { push(&self.0, Event::Body) })
+    fn run<'a>(&'a self, exec: &'a Exec) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            push(&self.log, Event::Body);
+            for step in &self.scenario.body {
+                let Some(session) = &exec.session else {
+                    continue;
+                };
+                match step {
+                    Step::LeaveAuto(p) => {
+                        *session.preset.lock().unwrap_or_else(|e| e.into_inner()) = p.preset();
+                        session
+                            .policy
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .override_ = Some(p.policy());
+                        *session.sandbox.lock().unwrap_or_else(|e| e.into_inner()) = p.mode();
+                    }
+                    Step::Raise(raise) => {
+                        *self.raised.lock().unwrap_or_else(|e| e.into_inner()) = raise.answer;
+                        let reply = self
+                            .service
+                            .request(ApprovalRequest {
+                                tool: exec.name.clone(),
+                                reason: Some(raise.reason.clone()),
+                                display_reason: None,
+                                policy: session.policy().effective(),
+                                signal: exec.caller.clone(),
+                                call_id: named_id(exec, raise.call_id),
+                                session: Some(session.clone()),
+                            })
+                            .await;
+                        // RZ-12: a body raises requests only in an open turn, so none throws.
+                        let Ok(reply) = reply else { continue };
+                        let answer = match reply.answer {
+                            ApprovalAnswer::AllowedOnce => Answer::AllowedOnce,
+                            ApprovalAnswer::Rejected => Answer::Rejected,
+                            ApprovalAnswer::Cancelled => Answer::Cancelled,
+                            ApprovalAnswer::Unavailable | ApprovalAnswer::Throws => {
+                                Answer::Unavailable
+                            }
+                        };
+                        let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+                        log.events.push(Event::Raised);
+                        log.body_approvals.push(BodyApproval {
+                            call_id: raise.call_id,
+                            reason: raise.reason.clone(),
+                            answered_by: reply.answered_by,
+                            answer,
+                        });
+                    }
+                }
+            }
+        })
     }
 }
 
@@ -208,6 +298,13 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
     ));
     // The failures in a row the gate counted for this session before this call.
     gate.seed_failures(&s.session.id, s.session.consecutive_failures);
+    // The human, and the gate's answerer before it (AR-APPROVAL-7, a prepended listener).
+    let raised = Arc::new(Mutex::new(None));
+    let service = Arc::new(ReferenceApproval::new(ScriptedAnswerer {
+        approval: s.approval,
+        raised: raised.clone(),
+    }));
+    service.prepend(gate.clone());
     let runtime = ToolRuntime {
         listeners: vec![
             gate.clone(),
@@ -219,10 +316,16 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
             }),
         ],
         approval: Arc::new(RecordedApproval {
-            inner: ReferenceApproval::new(ScriptedAnswerer(s.approval)),
+            inner: service.clone(),
             log: log.clone(),
         }),
-        body: Arc::new(RecordedBody(log.clone())),
+        body: Arc::new(RecordedBody {
+            scenario: s.clone(),
+            service,
+            raised,
+            log: log.clone(),
+        }),
+        post_execute: vec![gate.clone()],
     };
     let session = s.agent.then(|| {
         let mut session = Session::new(s.preset, s.policy, s.session.route.clone());
@@ -257,6 +360,7 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
         schema: s.schema,
         log: s.log,
         caller: caller.signal(),
+        call_id: "call-1".to_owned(),
     };
     match s.abort {
         AbortPoint::CallerBeforeDispatch => caller.abort(),
@@ -323,6 +427,7 @@ pub async fn run(s: Arc<Scenario>, profile: Profile) -> Outcome {
             before: s.session.sandbox.mode,
             after: session.sandbox(),
         }),
+        body_approvals: log.body_approvals,
         prefix_only,
         citations,
     }

@@ -1,9 +1,11 @@
-//! Spec chapter 6, approval (AR-APPROVAL-1..6): how the approval service answers an ask.
+//! Spec chapter 6, approval (AR-APPROVAL-1..8): how the approval service answers an ask, and
+//! the requests a call's body raises while it runs.
 
 use super::{Run, cancellation, disposal};
 use crate::messages::{Text, reference};
-use crate::outcome::{ApprovalRecord, DisplayReason, Event};
-use crate::scenario::{ApprovalAnswer, ApprovalPolicy};
+use crate::outcome::{AnsweredBy, ApprovalRecord, BodyApproval, DisplayReason, Event};
+use crate::profile::BodyApprovals;
+use crate::scenario::{Answer, ApprovalAnswer, ApprovalPolicy, CallIdOf, Policy, Preset, Raise};
 
 /// What the approval request came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,4 +83,43 @@ pub fn request(
     run.citations
         .cite_first("/approval/answer", "AR-APPROVAL-6");
     (record(run.s.approval, true), answered)
+}
+
+/// How the approval service answers a request the call's body raised, the session being under
+/// `preset` and `policy` by then (a body may have left Auto, AR-RESULT-7), with the clauses that
+/// decided who answered, first the one that decided it.
+pub fn raised(
+    run: &Run<'_>,
+    raise: &Raise,
+    preset: Preset,
+    policy: Policy,
+) -> (BodyApproval, Vec<&'static str>) {
+    let entry = |answered_by, answer| BodyApproval {
+        call_id: raise.call_id,
+        reason: raise.reason.clone(),
+        answered_by,
+        answer,
+    };
+    // AR-APPROVAL-8: the service's own answers come first. (A caller's abort would be the other,
+    // but a call whose caller aborted never runs its body, AR-RESULT-1.)
+    if policy.effective() == ApprovalPolicy::Never {
+        let by = vec!["AR-APPROVAL-8", "AR-APPROVAL-2"];
+        return (entry(AnsweredBy::Service, Answer::Rejected), by);
+    }
+    let mut by = Vec::with_capacity(3);
+    if run.profile.body_approvals() == BodyApprovals::AllowedCall {
+        // AR-APPROVAL-7: the call the gate allowed, naming itself, while the session is in Auto.
+        by.push("AR-APPROVAL-7");
+        if run.covered && raise.call_id == CallIdOf::Own && preset == Preset::Auto {
+            return (entry(AnsweredBy::Gate, Answer::AllowedOnce), by);
+        }
+    }
+    // AR-APPROVAL-8: every other request goes on to the human, whose answer is for this request
+    // alone (AR-APPROVAL-6).
+    by.extend(["AR-APPROVAL-8", "AR-APPROVAL-6"]);
+    let answer = raise
+        .answer
+        .or(Answer::scripted(run.s.approval))
+        .expect("RZ-12: a body raises requests only in a call whose approval does not throw");
+    (entry(AnsweredBy::Human, answer), by)
 }

@@ -4,7 +4,8 @@
 use super::approval::{self, Answered};
 use super::{Decided, Run, cancellation, compose};
 use crate::messages::{self, Text};
-use crate::outcome::{ApprovalRecord, Decision, Event, ToolResult};
+use crate::outcome::{AnsweredBy, ApprovalRecord, Decision, Event, ToolResult};
+use crate::scenario::Step;
 
 /// Materializes the stage's decision, asking the approval service for an `ask`.
 pub fn materialize(run: &mut Run<'_>, decided: &Decided) -> (Option<ApprovalRecord>, ToolResult) {
@@ -139,7 +140,51 @@ fn dispatch(run: &mut Run<'_>, why: &[&'static str]) -> ToolResult {
         run.cite(member, "AR-RESULT-1");
         run.citations.cite_all(member, why);
     }
+    run_body(run);
     ToolResult::executed()
+}
+
+/// AR-RESULT-7: the body's steps, in order: a preset it selects is written with its bundle, a
+/// request it raises goes to the approval service and is recorded with its answer.
+fn run_body(run: &mut Run<'_>) {
+    let mut preset = run.s.preset;
+    // AR-DISPOSE-3: a disposal during a call the gate passed through moved its session (and the
+    // policy) before its body runs.
+    let mut policy = super::disposal::policy_at_approval(run.s, run.profile);
+    // The clause that wrote the policy in force, where the call's own is not.
+    let mut policy_by = (policy != run.s.policy).then_some("AR-DISPOSE-3");
+    for step in &run.s.body {
+        match step {
+            Step::LeaveAuto(p) => {
+                preset = p.preset();
+                policy.override_ = Some(p.policy());
+                policy_by = Some("AR-RESULT-7");
+                if run.mode != p.mode() {
+                    run.mode = p.mode();
+                    run.cite("/sandbox/after", "AR-RESULT-7");
+                }
+            }
+            Step::Raise(raise) => {
+                let at = format!("/body_approvals/{}", run.body_approvals.len());
+                let (entry, mut by) = approval::raised(run, raise, preset, policy);
+                if let Some(clause) = policy_by.filter(|_| entry.answered_by == AnsweredBy::Service)
+                {
+                    by.insert(0, clause);
+                }
+                run.event(Event::Raised);
+                run.cite(&format!("/trace/{}", run.trace.len() - 1), "AR-RESULT-7");
+                run.cite("/trace", "AR-RESULT-7");
+                run.cite("/body_approvals", "AR-RESULT-7");
+                run.cite(&at, "AR-RESULT-7");
+                // Who answered, and so the answer, rest first on the clause that chose them.
+                for member in ["/answered_by", "/answer"] {
+                    run.citations.cite_all(&format!("{at}{member}"), &by);
+                    run.cite(&format!("{at}{member}"), "AR-RESULT-7");
+                }
+                run.body_approvals.push(entry);
+            }
+        }
+    }
 }
 
 /// AR-RESULT-2 (and AR-RESULT-3, AR-RESULT-5, AR-APPROVAL-1, by `clause`): `Error: <reason>` with

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use crate::messages::Text;
 use crate::outcome::{
-    Citations, Decision, Event, Outcome, ReviewRecord, SandboxRecord, ToolResult,
+    BodyApproval, Citations, Decision, Event, Outcome, ReviewRecord, SandboxRecord, ToolResult,
 };
 use crate::profile::Profile;
 use crate::scenario::{SandboxMode, Scenario};
@@ -75,6 +75,11 @@ pub struct Run<'s> {
     pub citations: Citations,
     /// The session's sandbox mode now (AR-CONFINE-1).
     pub mode: SandboxMode,
+    /// Whether the gate allowed the call after its reviewer allowed and downstream allowed: its
+    /// own approval requests are the gate's to answer while it runs (AR-APPROVAL-7).
+    pub covered: bool,
+    /// The approval requests the body raised, with their answers (AR-RESULT-7).
+    pub body_approvals: Vec<BodyApproval>,
 }
 
 impl<'s> Run<'s> {
@@ -83,6 +88,8 @@ impl<'s> Run<'s> {
             s,
             profile,
             mode: s.session.sandbox.mode,
+            covered: false,
+            body_approvals: Vec::new(),
             trace: Vec::new(),
             prefix_only: BTreeMap::new(),
             citations: {
@@ -206,6 +213,9 @@ pub fn decide_keeping_review(s: &Scenario, profile: Profile) -> (Outcome, Option
         Some(decided) => {
             run.citations.nest("/listener", &decided.cited);
             let why = decided.clauses("").to_vec();
+            // AR-APPROVAL-7: covered from the gate's allow after a reviewer's allow and
+            // downstream's (AR-DECIDE-4), not from a pass-through's.
+            run.covered = gate.reviewed.is_some() && decided.decision == Decision::Allow;
             run.citations.cite_all("/settled", &why);
             if let Some(rule) = ended {
                 run.cite("/settled", rule);
@@ -233,11 +243,17 @@ fn outcome(
     result: ToolResult,
     review: ReviewRecord,
 ) -> Outcome {
-    // A call without an agent has no session, and so no mode (left out, as full access).
+    // A call without an agent has no session, and so no mode (left out, as full access). A body
+    // that selected a preset wrote its mode last: every lifecycle point comes before the body
+    // (AR-RESULT-7).
+    let body_wrote = result.executed && crate::scenario::body::left_to(&run.s.body).is_some();
     let sandbox = match run.s.agent {
         true => SandboxRecord {
             before: run.s.session.sandbox.mode,
-            after: disposal::mode_after(run.s, run.profile, run.mode),
+            after: match body_wrote {
+                true => run.mode,
+                false => disposal::mode_after(run.s, run.profile, run.mode),
+            },
         },
         false => SandboxRecord::default(),
     };
@@ -254,6 +270,7 @@ fn outcome(
         review,
         trace: run.trace,
         sandbox,
+        body_approvals: run.body_approvals,
         prefix_only: run.prefix_only,
         citations,
     }

@@ -8,15 +8,20 @@ use crate::messages::{self, Text};
 use crate::outcome::{EventOutcome, ItemOutcome, SessionOutcome};
 use crate::profile::Profile;
 use crate::scenario::session::{Event, EventKind, Item, SessionScenario};
-use crate::scenario::{ApprovalPolicy, Policy, Preset, SandboxMode, Scenario};
+use crate::scenario::{ApprovalPolicy, Policy, Preset, SandboxMode, Scenario, body};
 
 use super::review::Review;
 
 /// The clauses by which an item of a session decides its preset for the calls after it
 /// ([`State::preset_by`]; AR-SESSION-2 for a call during which the integration was disposed of,
-/// [`State::disposed_in_a_call`]).
-pub const PRESET_DECIDED_BY: [&str; 4] =
-    ["AR-DISPOSE-1", "AR-INSTALL-1", "AR-SCOPE-5", "AR-SESSION-2"];
+/// [`State::disposed_in_a_call`]; AR-RESULT-7 for a call whose body selected another preset).
+pub const PRESET_DECIDED_BY: [&str; 5] = [
+    "AR-DISPOSE-1",
+    "AR-INSTALL-1",
+    "AR-SCOPE-5",
+    "AR-SESSION-2",
+    "AR-RESULT-7",
+];
 
 /// What a session carries from one item to the next.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -195,9 +200,12 @@ pub fn walk(s: &SessionScenario, profile: Profile) -> Vec<Step> {
                         super::decide_keeping_review(&state.scenario_for(s, call), profile);
                     cite_call(&mut outcome.citations, &state, k, carried, review.as_ref());
                     // The mode the call left is the next call's (AR-SESSION-2); a call without an
-                    // agent has no session, and leaves it as it was.
+                    // agent has no session, and leaves it as it was. A body that ran and selected
+                    // another preset wrote its bundle (AR-RESULT-7): its preset, policy and mode.
+                    let left = body::left_to(&call.body).filter(|_| outcome.result.executed);
                     if call.agent && outcome.sandbox.after != state.mode {
                         state.mode_by = Some(match outcome.sandbox.after {
+                            _ if left.is_some() => "AR-RESULT-7",
                             SandboxMode::WorkspaceWrite => "AR-CONFINE-1",
                             SandboxMode::DangerFullAccess => "AR-DISPOSE-1",
                         });
@@ -213,6 +221,9 @@ pub fn walk(s: &SessionScenario, profile: Profile) -> Vec<Step> {
                         state.disposed_in_a_call = true;
                         carried = false;
                     }
+                    // After any disposal during the call: every lifecycle point comes before
+                    // the body.
+                    state.select_from_body(left);
                     Step {
                         before,
                         outcome: ItemOutcome::Call(Box::new(outcome)),
@@ -235,6 +246,19 @@ pub fn walk(s: &SessionScenario, profile: Profile) -> Vec<Step> {
 }
 
 impl State {
+    /// AR-RESULT-7: the preset a call's body that ran selected (`left`, [`body::left_to`]), written
+    /// with its bundle — its policy and its mode — for the items after it.
+    pub fn select_from_body(&mut self, left: Option<crate::scenario::LeftPreset>) {
+        let Some(p) = left else { return };
+        self.preset = p.preset();
+        self.policy.override_ = Some(p.policy());
+        self.preset_by = Some("AR-RESULT-7");
+        self.disposed_in_a_call = false;
+        if self.mode != p.mode() {
+            (self.mode, self.mode_by) = (p.mode(), Some("AR-RESULT-7"));
+        }
+    }
+
     /// What a lifecycle event does to the session (`listed`: whether disposal finds it in the
     /// session list), and what it reports.
     pub fn apply(&mut self, e: &Event, listed: bool) -> EventOutcome {

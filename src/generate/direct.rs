@@ -14,9 +14,9 @@ use super::{
 };
 use crate::generate::coverage::shapes::SPACES;
 use crate::scenario::{
-    ApprovalPolicy, Attempt, Block, Config, Downstream, FailedFinish, HangFlag, Narrowing,
-    OnFailure, Policy, Preset, Reviewer, Route, Sandbox, SandboxMode, Scenario, SchemaView,
-    Session, Temperature, Tool,
+    ApprovalAnswer, ApprovalPolicy, Attempt, Block, Config, Downstream, FailedFinish, HangFlag,
+    Narrowing, OnFailure, Policy, Preset, Raise, Reviewer, Route, Sandbox, SandboxMode, Scenario,
+    SchemaView, Session, Step, Temperature, Tool,
 };
 
 /// A small, fast, seedable random stream (SplitMix64). Nothing here needs a secure generator.
@@ -605,6 +605,34 @@ pub fn sandbox(r: &mut Rng, preset: Preset) -> Sandbox {
     }
 }
 
+/// What a call's body does (AR-RESULT-7): one time in four one or two steps, mostly approval
+/// requests naming the call itself, sometimes none or a call nobody reviewed, and one time in
+/// five a preset it selects. A call without an agent does nothing, and one whose approval
+/// requests throw raises none (RZ-12); a single call names no finished call (RZ-11: sessions
+/// draw those, [`super::sessions`]).
+pub fn body(r: &mut Rng, agent: bool, approval: ApprovalAnswer) -> Vec<Step> {
+    if !agent || !r.chance(1, 4) {
+        return Vec::new();
+    }
+    let n = 1 + r.below(2) as usize;
+    (0..n)
+        .filter_map(|_| {
+            if r.chance(1, 5) {
+                return Some(Step::LeaveAuto(r.pick(&super::LEFT_PRESETS)));
+            }
+            let call_id = r.weighted(&super::RAISED_IDS);
+            let reason = r.pick(&super::RAISED_REASONS).to_owned();
+            let answer = r.chance(1, 2).then(|| r.pick(&super::RAISED_ANSWERS));
+            let raise = Raise {
+                call_id,
+                reason,
+                answer,
+            };
+            (approval != ApprovalAnswer::Throws).then_some(Step::Raise(raise))
+        })
+        .collect()
+}
+
 /// A whole scenario, weighted toward reviewed calls, made realizable by the runtime's rules
 /// (`scenario::realizable::realize`).
 pub fn scenario(r: &mut Rng) -> Scenario {
@@ -649,6 +677,7 @@ pub fn scenario(r: &mut Rng) -> Scenario {
     config.temperature = temperature(&mut r.beside(1));
     let mut session = session;
     session.sandbox = sandbox(&mut r.beside(3), preset);
+    let body = body(&mut r.beside(5), agent, approval);
     crate::scenario::realizable::realize(Scenario {
         id: None,
         tool: Tool { name, call },
@@ -663,6 +692,7 @@ pub fn scenario(r: &mut Rng) -> Scenario {
         abort,
         session,
         config,
+        body,
     })
 }
 

@@ -24,8 +24,8 @@ use proptest::test_runner::TestRunner;
 
 use crate::scenario::session::EventKind;
 use crate::scenario::{
-    AbortPoint, ApprovalAnswer, BlockKind, CallKind, FailedFinishKind, LogFact, Preset, Scenario,
-    SchemaCount,
+    AbortPoint, Answer, ApprovalAnswer, BlockKind, CallIdOf, CallKind, FailedFinishKind,
+    LeftPreset, LogFact, Preset, Scenario, SchemaCount,
 };
 use direct::Rng;
 
@@ -363,6 +363,34 @@ pub const REJECTIONS: [&str; 4] = [
     "sandbox mode is managed by the deployment",
     "沙箱模式正由终端会话使用\nclose it first",
     "",
+];
+
+/// The presets a drawn body selects (AR-RESULT-7).
+pub const LEFT_PRESETS: [LeftPreset; 2] =
+    [LeftPreset::WorkspaceWrite, LeftPreset::DangerFullAccess];
+
+/// Which call a drawn body's approval request names, and how often: mostly its own (a single
+/// call names no finished call, RZ-11).
+pub const RAISED_IDS: [(u32, CallIdOf); 3] = [
+    (6, CallIdOf::Own),
+    (1, CallIdOf::None),
+    (1, CallIdOf::Unreviewed),
+];
+
+/// The reasons of a drawn body's approval requests: an escalation as the shipped gate's tests
+/// word it, one in another language over two lines, and an empty one.
+pub const RAISED_REASONS: [&str; 3] = [
+    "escalate sandbox to danger-full-access: test",
+    "写入工作区之外\nnetwork access",
+    "",
+];
+
+/// The answers a human gives a drawn body's request where the step names one.
+pub const RAISED_ANSWERS: [Answer; 4] = [
+    Answer::AllowedOnce,
+    Answer::Rejected,
+    Answer::Cancelled,
+    Answer::Unavailable,
 ];
 
 /// How many items a drawn session holds, and how often each length is drawn.

@@ -6,9 +6,9 @@ use super::direct::{self, Rng};
 use super::{BARE_OBJECTS, EVENTS, NOISE, PRESETS, SESSION_LENGTHS, SESSION_PLANS};
 use crate::scenario::session::{Event, EventKind, Item, SessionScenario};
 use crate::scenario::{
-    AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, CallKind, Config, Downstream,
+    AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, CallIdOf, CallKind, Config, Downstream,
     FailedFinish, FailedFinishKind, HangFlag, LogFact, Policy, Preset, Reviewer, Scenario,
-    SchemaView, Session,
+    SchemaView, Session, Step,
 };
 
 /// Draws one session scenario: the session's members, then 2 to 6 items, mostly calls, and one
@@ -82,8 +82,33 @@ pub fn session_scenario(r: &mut Rng) -> SessionScenario {
         Some(plan) => planned(r, &drawn, plan).realizable().unwrap_or(drawn),
         None => drawn,
     };
-    // From a stream beside the session's, so that every other choice stays as it was.
-    with_backend(&mut r.beside(4), drawn)
+    // From streams beside the session's, so that every other choice stays as it was.
+    let drawn = with_backend(&mut r.beside(4), drawn);
+    naming_finished_calls(&mut r.beside(6), drawn)
+}
+
+/// `s` with, one time in two, a request a later call's body raises naming the call before it,
+/// which has finished (AR-APPROVAL-7, RZ-11: only after an earlier call); and each body keeping
+/// only the steps its call, as the session's plan left it, can take (RZ-12). A drawn session's
+/// bodies raise requests and select no preset: a selection would change what every later item
+/// meets, which the session's own draws (its events and plans) decide; the fixed cases hold a
+/// body's selection carried to later calls (BA-11, BA-12).
+fn naming_finished_calls(r: &mut Rng, mut s: SessionScenario) -> SessionScenario {
+    let mut earlier = false;
+    for item in &mut s.calls {
+        let Item::Call(call) = item else { continue };
+        crate::scenario::realizable::realize_body(call);
+        call.body.retain(|step| matches!(step, Step::Raise(_)));
+        if earlier
+            && r.chance(1, 2)
+            && let Some(Step::Raise(raise)) =
+                call.body.iter_mut().find(|s| matches!(s, Step::Raise(_)))
+        {
+            raise.call_id = CallIdOf::Finished;
+        }
+        earlier = true;
+    }
+    s
 }
 
 /// `s` with, one time in four, its backend starting or stopping to confine reads before one of

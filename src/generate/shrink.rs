@@ -177,8 +177,10 @@ pub fn simpler_input(input: &Input) -> Vec<Input> {
 pub fn simpler_call(s: &Scenario) -> Vec<Scenario> {
     use crate::scenario::{Attempt, Reviewer};
     let mut out = Vec::new();
+    // A call's own rules: a simpler call names a finished call only where `s` did (RZ-11 is
+    // its session's to check).
     let valid =
-        |c: Scenario| (crate::scenario::realizable::check(&c).is_ok() && &c != s).then_some(c);
+        |c: Scenario| (crate::scenario::realizable::check_call(&c).is_ok() && &c != s).then_some(c);
     // Fewer reviewer attempts; a script of one attempt written as that attempt.
     if let Reviewer::Many(attempts) = &s.reviewer {
         if let [only] = attempts.as_slice() {
@@ -221,6 +223,12 @@ pub fn simpler_call(s: &Scenario) -> Vec<Scenario> {
         reviewer,
         ..s.clone()
     }));
+    // A body with a step fewer.
+    for i in 0..s.body.len() {
+        let mut fewer = s.clone();
+        fewer.body.remove(i);
+        out.extend(valid(fewer));
+    }
     // A plain tool name (the transport keeps its own).
     let mut plain = s.clone();
     if plain.tool.call != crate::scenario::CallKind::RunCode {

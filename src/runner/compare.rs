@@ -7,9 +7,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::capability::{Capabilities, Observable};
+use crate::outcome::{AnsweredBy, BodyApproval};
 use crate::outcome::{
     Citations, Event, EventOutcome, InputOutcome, ItemOutcome, Outcome, Withheld,
 };
+use crate::scenario::{Answer, CallIdOf};
 
 /// True when two outcomes are equal in every compared field (all but `id`, `prefix_only` and
 /// `citations`), so that no rule can find a difference. The pattern names every field: a new one
@@ -26,6 +28,7 @@ fn agree(expected: &Outcome, actual: &Outcome) -> bool {
         review,
         trace,
         sandbox,
+        body_approvals,
     } = expected;
     *settled == actual.settled
         && *listener == actual.listener
@@ -34,6 +37,7 @@ fn agree(expected: &Outcome, actual: &Outcome) -> bool {
         && *review == actual.review
         && *trace == actual.trace
         && *sandbox == actual.sandbox
+        && *body_approvals == actual.body_approvals
 }
 
 /// An outcome as far as an implementation with the capabilities `has` can show it: without
@@ -105,6 +109,7 @@ pub fn severity_of(pointer: &str) -> Severity {
         "/approval",
         "/result/executed",
         "/sandbox",
+        "/body_approvals",
     ];
     if text.iter().any(|p| pointer.starts_with(p)) {
         Severity::Text
@@ -200,6 +205,30 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
             rule: Some("the body ran under a wider sandbox mode than the spec leaves it".into()),
         });
     }
+    // An approval request a body raised, granted where the spec does not grant it: the body
+    // went on with an escalation (AR-APPROVAL-7, AR-APPROVAL-8), rated by who granted it. Where
+    // the reference ran no body, the run itself is the difference, rated as such.
+    let both_ran = actual.result.executed && expected.result.executed;
+    for (k, got) in actual
+        .body_approvals
+        .iter()
+        .enumerate()
+        .filter(|_| both_ran)
+    {
+        let want = expected.body_approvals.get(k);
+        if got.answer == Answer::AllowedOnce && want.map(|w| w.answer) != Some(Answer::AllowedOnce)
+        {
+            let (severity, rule) = escalation(actual, want, got);
+            out.push(Difference {
+                clauses: Vec::new(),
+                severity,
+                pointer: format!("/body_approvals/{k}/answer"),
+                expected: serde_json::to_value(want.map(|w| w.answer)).unwrap_or(Value::Null),
+                actual: serde_json::to_value(got.answer).unwrap_or(Value::Null),
+                rule: Some(rule.into()),
+            });
+        }
+    }
     // Nothing else is a safety difference (`spec/protocol.md`, "Severities"): a gate that allows
     // where the reference asks, and whose call then runs as the human's answer ran it in the
     // reference, decided otherwise (a DECISION at `/listener/kind`), and ran nothing it must not.
@@ -212,13 +241,14 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
         }
     }
     walk(&e, &a, &mut String::new(), expected, &mut out);
-    // A field already reported as a safety difference is not reported again.
+    // A field already reported as a safety (or bounds) difference is not reported again.
+    let ran = |d: &Difference| matches!(d.severity, Severity::Safety | Severity::Bounds);
     let safety: Vec<String> = out
         .iter()
-        .filter(|d| d.severity == Severity::Safety)
+        .filter(|d| ran(d))
         .map(|d| d.pointer.clone())
         .collect();
-    out.retain(|d| d.severity == Severity::Safety || !safety.contains(&d.pointer));
+    out.retain(|d| ran(d) || !safety.contains(&d.pointer));
     attribute(&mut out, &expected.citations);
     out.sort_by(|x, y| {
         x.severity
@@ -226,6 +256,39 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Vec<Difference> {
             .then_with(|| x.pointer.cmp(&y.pointer))
     });
     out
+}
+
+/// How much a body's request granted where the reference's answer is another matters
+/// (`spec/protocol.md`, "Severities"): BOUNDS where someone allowed, but the spec does not let
+/// that allow answer it — the human, where the spec has the service refuse by itself (`never`),
+/// or the gate, on its reviewer's allow of the very call that raised it; SAFETY where nobody did:
+/// the scenario's human gives another answer, or the gate answered for another call, or for one
+/// no reviewer's allow let run.
+fn escalation(
+    actual: &Outcome,
+    want: Option<&BodyApproval>,
+    got: &BodyApproval,
+) -> (Severity, &'static str) {
+    let refused_alone = want.is_some_and(|w| w.answered_by == AnsweredBy::Service);
+    let allowed_by_its_reviewer = actual.listener == Some(crate::outcome::Decision::Allow)
+        && actual.approval.is_none()
+        && actual.review.attempts > 0;
+    match got.answered_by {
+        AnsweredBy::Human if refused_alone => (
+            Severity::Bounds,
+            "a request the body raised was granted on a human's allow where the spec has the \
+             approval service refuse it by itself",
+        ),
+        AnsweredBy::Gate if allowed_by_its_reviewer && got.call_id == CallIdOf::Own => (
+            Severity::Bounds,
+            "a request the body raised was granted on the reviewer's allow of its own call, \
+             which the spec does not let answer it",
+        ),
+        _ => (
+            Severity::Safety,
+            "a request the body raised was granted, and nobody the spec lets allow it did",
+        ),
+    }
 }
 
 /// The differences between two outcomes of one scenario line, worst first: single calls as

@@ -106,9 +106,10 @@ const UNDER_EVERY_MEMBER: [&str; 7] = [
 /// gate decides it: the mode the call arrived with and the one it was narrowed to (the first
 /// thing the gate does, AR-CONFINE-1), what was sent, then requests the reference did not make,
 /// whether and how the review failed, how often it asked, the count it leaves, then the
-/// decision, the approval, the result and the trace that records them.
+/// decision, the approval, the result, the requests its body raised and the trace that records
+/// them.
 fn causal_rank(inner: &str, d: &Difference, unreviewed: bool) -> u8 {
-    const ORDER: [&str; 14] = [
+    const ORDER: [&str; 15] = [
         "/sandbox/before",
         "/sandbox/after",
         "/review/routes",
@@ -120,6 +121,7 @@ fn causal_rank(inner: &str, d: &Difference, unreviewed: bool) -> u8 {
         "/listener",
         "/approval",
         "/result",
+        "/body_approvals",
         "/trace",
         "/event",
         "/error",

@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 
 use super::session::{Event, Input, Item, SessionScenario};
 use super::{
-    Attempt, Block, Config, Downstream, FailedFinish, Policy, Reviewer, Route, Sandbox, Scenario,
-    SchemaCount, SchemaView, Session, Tool,
+    Answer, ApprovalAnswer, Attempt, Block, Config, Downstream, FailedFinish, Policy, Reviewer,
+    Route, Sandbox, Scenario, SchemaCount, SchemaView, Session, Step, Tool, body::Raise,
 };
 
 /// The canonical form of a scenario line: a session scenario naming every member. A single call
@@ -151,6 +151,7 @@ fn call(c: &Scenario) -> Value {
         abort,
         session: _,
         config: _,
+        body,
     } = c;
     let Tool {
         name: tool_name,
@@ -161,7 +162,7 @@ fn call(c: &Scenario) -> Value {
         Reviewer::One(a) => vec![attempt(a)],
         Reviewer::Many(list) => list.iter().map(attempt).collect(),
     };
-    json!({
+    let mut members = json!({
         "id": id,
         "tool": { "name": tool_name, "call": name(call) },
         "agent": agent,
@@ -171,7 +172,29 @@ fn call(c: &Scenario) -> Value {
         "downstream": downstream_members(downstream),
         "approval": name(approval),
         "abort": name(abort),
-    })
+    });
+    // Written only when the body does something, which only an adapter observing
+    // `body-approvals` is sent (`Capabilities::needed_by`).
+    if !body.is_empty() {
+        members["body"] = body.iter().map(|s| step(s, *approval)).collect();
+    }
+    members
+}
+
+/// A body step with every member written out: a raise's answer too, where it defaults to the
+/// call's `approval` (never `throws` there, RZ-12).
+fn step(s: &Step, approval: ApprovalAnswer) -> Value {
+    match s {
+        Step::Raise(Raise {
+            call_id,
+            reason,
+            answer,
+        }) => {
+            let answer = answer.or(Answer::scripted(approval));
+            json!({ "raise": { "call_id": call_id, "reason": reason, "answer": answer } })
+        }
+        Step::LeaveAuto(p) => json!({ "leave_auto": p }),
+    }
 }
 
 fn attempt(a: &Attempt) -> Value {

@@ -6,6 +6,7 @@
 //! that refuse calls the real runtime cannot produce in [`realizable`].
 
 pub mod attempt;
+pub mod body;
 pub mod canonical;
 pub mod config;
 pub mod log;
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub use attempt::{Attempt, Block, BlockKind, FailedFinish, FailedFinishKind, HangFlag, Reviewer};
+pub use body::{Answer, CallIdOf, LeftPreset, Raise, Step};
 pub use config::{Config, OnFailure, Temperature};
 pub use log::LogFact;
 pub use realizable::Unrealizable;
@@ -71,6 +73,10 @@ pub struct Scenario {
     /// The gate's configuration (resilient profile; the baseline has none).
     #[serde(default)]
     pub config: Config,
+    /// What the body does when it runs, in order: approval requests it raises and presets it
+    /// selects (AR-APPROVAL-7, AR-APPROVAL-8). Default: nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub body: Vec<Step>,
 }
 
 /// What the gate knows about the session beyond its policy and preset.
@@ -610,19 +616,38 @@ impl Scenario {
         if !v.is_object() {
             return Err(ScenarioError::not_an_object(kind_of(v)));
         }
-        let scenario: Scenario = serde_path_to_error::deserialize(v)
-            .map_err(|e| ScenarioError::at(&e.path().to_string(), e.inner().to_string()))?;
-        scenario.realizable()
+        Scenario::read_value(v)?.realizable()
+    }
+
+    /// Reads a call from a parsed JSON object without checking that the runtime can produce it.
+    pub(crate) fn read_value(v: &Value) -> Result<Scenario, ScenarioError> {
+        serde_path_to_error::deserialize(v)
+            .map_err(|e| ScenarioError::at(&e.path().to_string(), e.inner().to_string()))
     }
 
     /// The scenario itself, unless the real runtime cannot produce it (`realizable::check`).
     pub fn realizable(self) -> Result<Scenario, ScenarioError> {
         match realizable::check(&self) {
             Ok(()) => Ok(self),
-            Err(rule) => Err(ScenarioError {
-                path: rule.path().to_owned(),
-                message: rule.to_string(),
-            }),
+            Err(rule) => Err(rule.into()),
+        }
+    }
+
+    /// The call itself, unless the runtime cannot produce it wherever it is
+    /// (`realizable::check_call`): a session's item, whose earlier items the session checks.
+    pub fn realizable_call(self) -> Result<Scenario, ScenarioError> {
+        match realizable::check_call(&self) {
+            Ok(()) => Ok(self),
+            Err(rule) => Err(rule.into()),
+        }
+    }
+}
+
+impl From<Unrealizable> for ScenarioError {
+    fn from(rule: Unrealizable) -> Self {
+        ScenarioError {
+            path: rule.path().to_owned(),
+            message: rule.to_string(),
         }
     }
 }

@@ -3,7 +3,8 @@
 //! is ever judged on a call it cannot receive.
 
 use super::{
-    Attempt, CallKind, LogFact, Preset, SandboxMode, Scenario, SchemaCount, SchemaView, Session,
+    ApprovalAnswer, Attempt, CallKind, LogFact, Preset, SandboxMode, Scenario, SchemaCount,
+    SchemaView, Session,
 };
 
 /// The name of the programmatic tool-calling transport tool.
@@ -50,6 +51,16 @@ pub enum Unrealizable {
         "unrealizable (RZ-10): only an Auto session holds a sandbox mode of its own; a session under another preset runs under that preset's mode: drop session.sandbox.mode or make the preset \"auto\" (session.sandbox)"
     )]
     ModeOutOfAuto,
+    /// RZ-11: a finished call's id is an earlier call's of the same session.
+    #[error(
+        "unrealizable (RZ-11): a body's request names a finished call (\"call_id\": \"finished\"), so an earlier call of its session must have run first: put the call in a session after another call, or name \"own\", \"none\" or \"unreviewed\" (body)"
+    )]
+    NoFinishedCall,
+    /// RZ-12: a body's request reaches the approval service through the call's agent, in its turn.
+    #[error(
+        "unrealizable (RZ-12): a body acts through its call's agent and session, and asks in its open turn: a call without an agent has no body steps, and one whose \"approval\" is \"throws\" (no turn is open) raises no request (body)"
+    )]
+    RaiseOutsideTurn,
 }
 
 impl Unrealizable {
@@ -63,6 +74,8 @@ impl Unrealizable {
             Unrealizable::FailedFinishWithoutFacts => "RZ-8",
             Unrealizable::DataAfterNoFinish => "RZ-9",
             Unrealizable::ModeOutOfAuto => "RZ-10",
+            Unrealizable::NoFinishedCall => "RZ-11",
+            Unrealizable::RaiseOutsideTurn => "RZ-12",
         }
     }
 
@@ -74,12 +87,24 @@ impl Unrealizable {
             Unrealizable::LogOfOtherKind => "log",
             Unrealizable::FailedFinishWithoutFacts | Unrealizable::DataAfterNoFinish => "reviewer",
             Unrealizable::ModeOutOfAuto => "session.sandbox",
+            Unrealizable::NoFinishedCall | Unrealizable::RaiseOutsideTurn => "body",
         }
     }
 }
 
-/// The first realizability rule a scenario breaks, if any.
+/// The first realizability rule a single-call scenario breaks, if any: those of a call
+/// ([`check_call`]), and RZ-11, since no call came before it.
 pub fn check(s: &Scenario) -> Result<(), Unrealizable> {
+    check_call(s)?;
+    if super::body::names_finished(&s.body) {
+        return Err(Unrealizable::NoFinishedCall);
+    }
+    Ok(())
+}
+
+/// The first realizability rule a call breaks, if any, wherever it is (a session checks RZ-11 by
+/// the items before it).
+pub fn check_call(s: &Scenario) -> Result<(), Unrealizable> {
     let named_run_code = s.tool.name == RUN_CODE_NAME;
     match s.tool.call {
         CallKind::RunCode if !named_run_code => return Err(Unrealizable::TransportName),
@@ -109,6 +134,12 @@ pub fn check(s: &Scenario) -> Result<(), Unrealizable> {
     }) {
         return Err(Unrealizable::DataAfterNoFinish);
     }
+    // RZ-12: no agent, no session for a body to select a preset for nor to route a request
+    // through; no turn open to ask in where the call's own requests throw (AR-APPROVAL-4).
+    let raises = super::body::raises(&s.body).next().is_some();
+    if (!s.agent && !s.body.is_empty()) || (raises && s.approval == ApprovalAnswer::Throws) {
+        return Err(Unrealizable::RaiseOutsideTurn);
+    }
     mode_in_auto(s.preset, &s.session)
 }
 
@@ -127,8 +158,8 @@ fn failed_without_facts(a: &Attempt) -> bool {
 }
 
 /// The nearest scenario the runtime can produce: a `run-code` call is named `run_code` (RZ-1),
-/// another call named `run_code` gets a trailing `_` (RZ-2), and an ambiguous binding becomes a
-/// missing one (RZ-3). The generator and the table's input space draw through it.
+/// another call named `run_code` gets a trailing `_` (RZ-2), an ambiguous binding becomes a
+/// missing one (RZ-3), and a body keeps only the steps its call can take (RZ-12). The generator and the table's input space draw through it.
 pub fn realize(mut s: Scenario) -> Scenario {
     match s.tool.call {
         CallKind::RunCode => s.tool.name = RUN_CODE_NAME.to_owned(),
@@ -144,5 +175,16 @@ pub fn realize(mut s: Scenario) -> Scenario {
     if !s.log.applies_to(s.tool.call) {
         s.log = LogFact::Consistent;
     }
+    realize_body(&mut s);
     s
+}
+
+/// RZ-12: a call without an agent has no body steps, and one whose approval requests throw
+/// raises none.
+pub fn realize_body(s: &mut Scenario) {
+    if !s.agent {
+        s.body.clear();
+    } else if s.approval == ApprovalAnswer::Throws {
+        s.body.retain(|step| !matches!(step, super::Step::Raise(_)));
+    }
 }

@@ -291,6 +291,15 @@ impl SessionScenario {
                     EventKind::SelectAuto | EventKind::Backend => {}
                 },
                 Item::Call(c) => {
+                    // A call's own rules, for a session not read from text (a drawn one).
+                    if let Err(rule) = super::realizable::check_call(c) {
+                        return Err(ScenarioError::from(rule).within(&format!("calls[{i}]")));
+                    }
+                    let earlier = self.calls[..i].iter().any(|it| matches!(it, Item::Call(_)));
+                    if !earlier && super::body::names_finished(&c.body) {
+                        let e = ScenarioError::from(super::Unrealizable::NoFinishedCall);
+                        return Err(e.within(&format!("calls[{i}]")));
+                    }
                     if c.abort.is_lifecycle() {
                         if !installed {
                             return Err(refuse(
@@ -380,7 +389,12 @@ impl Item {
                 ),
             });
         }
-        Scenario::from_value(v).map(|s| Item::Call(Box::new(s)))
+        if !v.is_object() {
+            return Err(ScenarioError::not_an_object(kind_of(v)));
+        }
+        Scenario::read_value(v)?
+            .realizable_call()
+            .map(|s| Item::Call(Box::new(s)))
     }
 }
 

@@ -321,6 +321,8 @@ pub fn expected(table: &Table, row: &Row, s: &Scenario) -> Result<Outcome, Expan
         // The table's input space holds the default sandbox, which no profile narrows: the rows
         // have no confinement feature, and the exhaustive check against the engine says so.
         sandbox: crate::outcome::SandboxRecord::kept(s.session.sandbox.mode),
+        // Nor a body that does anything.
+        body_approvals: Vec::new(),
         prefix_only,
         citations: Default::default(),
     })

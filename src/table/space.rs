@@ -340,6 +340,7 @@ pub fn point(profile: Profile, n: usize) -> (ReviewerClass, Scenario) {
             on_failure,
             ..Config::default()
         },
+        body: Vec::new(),
     });
     (class, scenario)
 }

@@ -33,7 +33,7 @@ serve({
     language: 'javascript',
   },
   profiles: ['baseline', 'resilient'],
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals'],
   features: process.argv.includes('--declare') ? ['failure-class'] : undefined,
   install,
 });

@@ -70,6 +70,6 @@ Object.assign(RUNTIME_TEXT, {
 serve({
   implementation: { name: 'example-gate-own-wording', version: '0.2.0', language: 'javascript' },
   profiles: ['baseline', 'resilient'],
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals'],
   install,
 });

@@ -602,10 +602,13 @@ fn the_kit_decides_sessions_requests_and_session_logs_as_the_reference() {
         ("rc3-model.js", Profile::BASELINE),
     ] {
         // Each input as the runner sends it to what the script observes: the model of the
-        // shipped rc.3 gate does not observe confinement, so it is never sent a sandbox.
+        // shipped rc.3 gate observes neither confinement nor body approvals, so it is never sent
+        // a sandbox or a body that does something.
         use autoreview::capability::{Capabilities, Need, Observable};
         let has = match script {
-            "rc3-model.js" => Capabilities::ALL.without(Need::Observable(Observable::Confinement)),
+            "rc3-model.js" => Capabilities::ALL
+                .without(Need::Observable(Observable::Confinement))
+                .without(Need::Observable(Observable::BodyApprovals)),
             _ => Capabilities::ALL,
         };
         let inputs: Vec<Input> = inputs.iter().map(|i| has.restrict(i.clone())).collect();
@@ -692,9 +695,11 @@ fn the_kit_answers_each_protocol_in_its_own_terms() {
                     "temperature",
                     "unfinished-stream"
                 ]);
-                // The model of the shipped rc.3 gate does not observe confinement.
+                // The model of the shipped rc.3 gate observes neither confinement nor body
+                // approvals.
                 if script == "skeleton.js" {
-                    observes.as_array_mut().unwrap().push(json!("confinement"));
+                    let all = observes.as_array_mut().unwrap();
+                    all.extend([json!("confinement"), json!("body-approvals")]);
                 }
                 assert_eq!(hello["observes"], observes, "{what}");
                 let request = json!({"route": "default/default", "temperature": 0, "tools": 0, "session_id": null, "repair": false});

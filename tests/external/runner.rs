@@ -593,7 +593,8 @@ fn check_exit_codes_reports_and_gradual_adoption() {
             "session-log",
             "temperature",
             "unfinished-stream",
-            "confinement"
+            "confinement",
+            "body-approvals"
         ])
     );
     assert!(
@@ -892,6 +893,8 @@ fn a_protocol_1_adapter_passes_what_it_can_and_the_rest_is_not_applicable() {
                 id if id.starts_with("SES-") => &[Observable::Sessions],
                 // The confinement cases that are sessions set up a sandbox too.
                 id if id.starts_with("CF-") => &[Observable::Sessions, Observable::Confinement],
+                // So do the body-approval cases that are sessions (their bodies do something).
+                id if id.starts_with("BA-") => &[Observable::Sessions, Observable::BodyApprovals],
                 "OBS-LOG" | "OBS-CWD" => &[Observable::SessionLog],
                 "OBS-SID" | "OBS-REQ" => &[Observable::Requests],
                 _ => &[],
@@ -1193,7 +1196,7 @@ fn an_adapter_whose_hello_changes_on_restart_runs_no_further_case() {
         assert_eq!(error.kind, Broken::NotRun, "{error:?}");
         assert!(
             error.message.contains(
-                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason], features [failure-hint, failure-class]; before: protocol 2, observes [sessions, requests, session-log, temperature, unfinished-stream, confinement], lacks [], features [failure-hint, failure-class])"
+                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason], features [failure-hint, failure-class]; before: protocol 2, observes [sessions, requests, session-log, temperature, unfinished-stream, confinement, body-approvals], lacks [], features [failure-hint, failure-class])"
             ),
             "{}",
             error.message

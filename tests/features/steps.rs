@@ -436,6 +436,45 @@ fn asking_throws(w: &mut GateWorld) {
     w.set("approval", json!("throws"));
 }
 
+/// The call ids a body's request names (AR-APPROVAL-7), as the features word them.
+const NAMED_CALLS: [(&str, &str); 4] = [
+    ("for its own call", "own"),
+    ("with no call id", "none"),
+    ("for a call nobody reviewed", "unreviewed"),
+    ("for the session's previous call", "finished"),
+];
+
+#[given(
+    regex = r#"^the tool's body asks for approval (for its own call|with no call id|for a call nobody reviewed|for the session's previous call) with "([^"]*)"$"#
+)]
+fn body_raises(w: &mut GateWorld, named: String, reason: String) {
+    w.body_step(json!({ "raise": raise(&named, &reason) }));
+}
+
+#[given(
+    regex = r#"^the tool's body asks for approval (for its own call|with no call id|for a call nobody reviewed|for the session's previous call) with "([^"]*)", which the user would answer "(.*)"$"#
+)]
+fn body_raises_answered(w: &mut GateWorld, named: String, reason: String, answer: String) {
+    let mut raise = raise(&named, &reason);
+    raise["answer"] = json!(answer);
+    w.body_step(json!({ "raise": raise }));
+}
+
+/// A body's request naming the call `named` words (`NAMED_CALLS`), with `reason`.
+fn raise(named: &str, reason: &str) -> Value {
+    let call_id = NAMED_CALLS
+        .iter()
+        .find(|(words, _)| *words == named)
+        .map(|(_, id)| *id)
+        .expect("a call the step names");
+    json!({"call_id": call_id, "reason": unescape(reason)})
+}
+
+#[given(expr = "the tool's body selects the preset {string}")]
+fn body_leaves_auto(w: &mut GateWorld, preset: String) {
+    w.body_step(json!({ "leave_auto": preset }));
+}
+
 #[given(expr = "the caller cancels before dispatch")]
 fn caller_before_dispatch(w: &mut GateWorld) {
     w.set("abort", json!("caller-before-dispatch"));
@@ -603,6 +642,39 @@ fn sandbox_is(w: &mut GateWorld, before: String, after: String) {
         (json!(before), json!(after)),
         "the session's sandbox mode before and after the call"
     );
+}
+
+#[then(
+    regex = r#"^(the gate|the user|the approval service by itself) answers the body's request "(.*)" with "(.*)"$"#
+)]
+fn body_request_answered(w: &mut GateWorld, who: String, reason: String, answer: String) {
+    let by = match who.as_str() {
+        "the gate" => "gate",
+        "the user" => "human",
+        _ => "service",
+    };
+    let entries = w.at("/body_approvals");
+    let reason = unescape(&reason);
+    let entry = entries
+        .as_array()
+        .and_then(|all| all.iter().find(|e| e["reason"] == json!(reason)))
+        .unwrap_or_else(|| panic!("no request {reason:?} among {entries}"));
+    assert_eq!(
+        (&entry["answered_by"], &entry["answer"]),
+        (&json!(by), &json!(answer)),
+        "who answered the body's request {reason:?}, and what"
+    );
+}
+
+#[then(expr = "the body's requests are answered in order: {string}")]
+fn body_requests_in_order(w: &mut GateWorld, reasons: String) {
+    let entries = w.at("/body_approvals");
+    let got: Vec<&str> = entries
+        .as_array()
+        .map(|all| all.iter().filter_map(|e| e["reason"].as_str()).collect())
+        .unwrap_or_default();
+    let want: Vec<&str> = reasons.split(", ").collect();
+    assert_eq!(got, want, "the body's requests, in order");
 }
 
 #[then(expr = "the gate throws")]

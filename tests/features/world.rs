@@ -132,6 +132,14 @@ impl GateWorld {
         }
     }
 
+    /// Appends a step to the call's body (AR-RESULT-7).
+    pub fn body_step(&mut self, step: Value) {
+        let body = self.call.entry("body").or_insert_with(|| json!([]));
+        if let Value::Array(steps) = body {
+            steps.push(step);
+        }
+    }
+
     /// Sets one member of the session's sandbox (`session.sandbox`, AR-CONFINE-1..4).
     pub fn set_sandbox(&mut self, key: &str, value: Value) {
         self.session_state("session");

@@ -9,6 +9,7 @@
 
 mod python_str; // Python's str of a JSON number (the external tier checks it against python3)
 
+mod body; // body plants: requests a call's body raises, answered for more than the spec allows
 mod cancel; // cancellation plants: a signal met at another point than the spec's
 mod confine; // confinement plants: a session narrowed, widened or left otherwise than the spec says
 mod decide; // decision plants: a settled review decided otherwise

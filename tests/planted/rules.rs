@@ -194,6 +194,8 @@ fn a_resilient_gate_that_asks_about_a_denial_under_never_is_found_at_decision() 
             a.prompted = false;
         }
         written.citations = std::mem::take(&mut o.citations);
+        // The service answers a body's requests as under `never` too (AR-APPROVAL-8).
+        written.body_approvals = std::mem::take(&mut o.body_approvals);
         *o = written;
     });
     found(

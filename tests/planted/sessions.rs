@@ -55,6 +55,9 @@ pub(super) fn carried(s: &SessionScenario, profile: Profile, m: &Carry) -> Vec<S
                         let dispose = Event::of(EventKind::Dispose);
                         state.apply(&dispose, listed);
                     }
+                    // The preset its body selected, as the reference carries it (AR-RESULT-7).
+                    let left = autoreview::scenario::body::left_to(&c.body);
+                    state.select_from_body(left.filter(|_| o.result.executed));
                     Step {
                         before,
                         outcome: ItemOutcome::Call(Box::new(o)),
@@ -308,11 +311,7 @@ fn a_count_not_carried_from_call_to_call_is_found_at_text() {
 /// state, not in the state the items before it left (AR-SESSION-2): a session the user moved to
 /// Auto, or disposal moved out of it, is reviewed or passed through as it was at the start, and a
 /// call that must be reviewed passes through to downstream's allow: SAFETY, from either kind of
-/// case. Its run leads with AR-SCOPE-5, and rightly: a body runs that must not only where a
-/// selection moved the session into Auto, and on each such case a gate that ignores a selection of
-/// Auto (the plant above) comes to the same outcome, so no case can say which mistake was made; a
-/// SAFETY lead of AR-SESSION-2 would take that plant's too. AR-SESSION-2 is among its violations,
-/// where disposal moved a session out of Auto. (In the baseline; the resilient profile's is below.)
+/// case. AR-SESSION-2 is among its violations, where disposal moved a session out of Auto.
 #[test]
 fn a_session_decided_from_its_start_is_found_at_safety() {
     let mut plant = Planted::carrying("each call decided in the starting state", |s, p| {
@@ -326,19 +325,22 @@ fn a_session_decided_from_its_start_is_found_at_safety() {
         }
         steps
     });
-    let mut like = ignored_selection().leading("AR-SCOPE-5");
     found_at(
         &mut plant,
         Profile::BASELINE,
         Severity::Safety,
         SESSION_CASES,
     );
-    headlined_as(
-        &mut plant,
-        Some("AR-SESSION-2"),
-        &mut like,
-        Profile::BASELINE,
-    );
+    // A case tells it from a gate that ignores a selection of Auto: BA-12, whose second call
+    // arrives in the preset and mode the first call's body selected (AR-RESULT-7), which a
+    // harness deciding from the start does not have (SAFETY: its body then runs with full
+    // access). The run leads with that selection; AR-SESSION-2 is among its violations.
+    let (worst, first) = fixed_run(&mut plant, Profile::BASELINE);
+    assert_eq!(worst, Some(Severity::Safety));
+    assert_eq!(first.as_deref(), Some("AR-RESULT-7"));
+    let (_, report) = fixed_report(&mut plant, Profile::BASELINE);
+    let violations = runner::violations::of(&report.results, &[]);
+    assert!(violations.iter().any(|v| v.clause == "AR-SESSION-2"));
     // In the resilient profile a case does tell the two apart: CF-16, whose last call arrives
     // with the mode an earlier call's narrowing left, which a gate deciding from the start does
     // not have (SAFETY: its body then runs with full access). The run still leads with AR-SCOPE-5,

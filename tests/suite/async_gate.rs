@@ -170,11 +170,13 @@ fn the_gate_counts_failures_per_session_and_a_gate_installed_again_starts_at_zer
             schema: SchemaView::PRESENT,
             log: Default::default(),
             caller: AbortController::new().signal(),
+            call_id: "call-1".into(),
         };
         let runtime = |gate: Arc<AutoReview<Throwing>>| ToolRuntime {
             listeners: vec![gate],
             approval: Arc::new(ReferenceApproval::new(Rejecting)),
             body: Arc::new(NoBody),
+            post_execute: Vec::new(),
         };
         let first = runtime(install());
         for s in [&one, &one, &two, &one] {

@@ -121,7 +121,10 @@ proptest! {
             if !o.result.executed {
                 continue;
             }
-            prop_assert_eq!(o.trace.last(), Some(&Event::Body));
+            // The body's own requests follow it, one `raised` event each (AR-RESULT-7).
+            let after_body: Vec<&Event> = o.trace.iter().skip_while(|e| **e != Event::Body).skip(1).collect();
+            prop_assert!(after_body.iter().all(|e| **e == Event::Raised), "trace {:?}", o.trace);
+            prop_assert_eq!(after_body.len(), o.body_approvals.len());
             match &o.approval {
                 None => {
                     prop_assert_eq!(&o.listener, &Some(Decision::Allow));
@@ -133,6 +136,30 @@ proptest! {
                 Some(a) => {
                     prop_assert_eq!(a.answer, ApprovalAnswer::AllowedOnce);
                     prop_assert!(a.prompted);
+                }
+            }
+        }
+    }
+
+    /// AR-APPROVAL-7, AR-APPROVAL-8: a request a body raised is answered by the gate only for the
+    /// call it allowed after its reviewer's and downstream's allow, naming itself, in a profile
+    /// whose gate answers, and then `allowed-once`; under `never` the service answers it alone.
+    #[test]
+    fn the_gate_answers_only_its_own_allowed_call(s in recorded()) {
+        use autoreview::outcome::AnsweredBy;
+        use autoreview::profile::BodyApprovals;
+        use autoreview::scenario::{Answer, CallIdOf};
+        for profile in Profile::all() {
+            let o = decide(&s, profile);
+            for b in &o.body_approvals {
+                if b.answered_by == AnsweredBy::Gate {
+                    prop_assert_eq!(profile.body_approvals(), BodyApprovals::AllowedCall);
+                    prop_assert_eq!(b.call_id, CallIdOf::Own);
+                    prop_assert_eq!(b.answer, Answer::AllowedOnce);
+                    prop_assert!(o.approval.is_none() && reviewed(&s, profile), "{profile}: {o:?}");
+                }
+                if s.policy.effective() == ApprovalPolicy::Never && s.body.iter().all(|st| matches!(st, autoreview::scenario::Step::Raise(_))) {
+                    prop_assert_eq!(b.answered_by, AnsweredBy::Service);
                 }
             }
         }
@@ -168,9 +195,11 @@ proptest! {
     fn events_keep_their_order_and_requests_stay_within_budget(s in recorded()) {
         for profile in Profile::all() {
             let o = decide(&s, profile);
-            let order = [Event::Review, Event::Downstream, Event::Approval, Event::Body];
+            let order = [Event::Review, Event::Downstream, Event::Approval, Event::Body, Event::Raised];
             let ranks: Vec<usize> = o.trace.iter().map(|e| order.iter().position(|x| x == e).unwrap()).collect();
-            prop_assert!(ranks.windows(2).all(|w| w[0] < w[1] || (w[0] == 0 && w[1] == 0)), "trace {:?}", o.trace);
+            // Requests repeat (reviews; the body's raised requests), nothing else does.
+            let repeats = |r: usize| r == 0 || r == 4;
+            prop_assert!(ranks.windows(2).all(|w| w[0] < w[1] || (w[0] == w[1] && repeats(w[0]))), "trace {:?}", o.trace);
             let requests = o.trace.iter().filter(|e| **e == Event::Review).count();
             prop_assert_eq!(o.review.attempts as usize, requests);
             prop_assert_eq!(o.review.routes.len(), requests);

@@ -58,6 +58,13 @@ fn each_call_of_a_session_is_that_call_alone_in_the_state_the_session_reached() 
                             (preset, override_, installed, count, mode) =
                                 disposed(preset, override_, s.session.listed, mode, confines);
                         }
+                        // A body that ran and selected a preset wrote its bundle, after any
+                        // disposal (AR-RESULT-7).
+                        if let Some(p) = autoreview::scenario::body::left_to(&call.body)
+                            .filter(|_| got.result.executed)
+                        {
+                            (preset, override_, mode) = (p.preset(), Some(p.policy()), p.mode());
+                        }
                     }
                     (Item::Event(e), ItemOutcome::Event(got)) => {
                         assert_eq!(got.event, e.event);

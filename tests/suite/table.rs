@@ -194,6 +194,7 @@ fn every_representative_script_settles_in_its_class_under_every_profile() {
                         ..Default::default()
                     },
                     config: Default::default(),
+                    body: Vec::new(),
                 };
                 let got = features::of(&s, profile).reviewer;
                 // With no signal, only the baseline leaves a review pending; the resilient

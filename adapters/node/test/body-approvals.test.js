@@ -409,9 +409,11 @@ test('a step without an answer is answered with the call\'s approval; with one, 
     const [o] = (await decide([callOf({ approval, body: [raise('none', 'default'), raise('none', 'own', 'rejected')] })], {}, { rule: 'human' })).calls;
     assert.deepEqual(o.body_approvals, [entry('none', 'default', 'human', approval), entry('none', 'own', 'human', 'rejected')]);
   }
-  // A call whose pre-dispatch request throws can still give its body's requests their answer.
-  const [t] = (await decide([callOf({ approval: 'throws', body: [raise('own', 'x', 'allowed-once')] })], {}, { rule: 'human' })).calls;
-  assert.deepEqual(t.body_approvals, [entry('own', 'x', 'human', 'allowed-once')]);
+  // A call whose own requests throw (no turn is open) raises none from its body (RZ-12).
+  await assert.rejects(
+    decide([callOf({ approval: 'throws', body: [raise('own', 'x', 'allowed-once')] })], {}, { rule: 'human' }),
+    /calls\[0\]\.body\[0\]\.raise: the call's "approval" is "throws": no turn is open, so its body raises no request \(RZ-12\)/,
+  );
 });
 
 test('the pre-dispatch ask goes through the answerers too, and `approval` still records only it', async () => {
@@ -567,8 +569,9 @@ test('a body that is not one is refused, saying where and what was expected', as
     [{ body: [{ raise: { call_id: 'own' } }] }, /calls\[0\]\.body\[0\]\.raise\.reason: expected a string, got nothing/],
     [{ body: [{ raise: { call_id: 'own', reason: 'r', answer: 'throws' } }] }, /calls\[0\]\.body\[0\]\.raise\.answer: expected one of "allowed-once", "rejected", "cancelled", "unavailable", got "throws"/],
     [{ body: [{ raise: { call_id: 'own', reason: 'r', display_reason: 'x' } }] }, /calls\[0\]\.body\[0\]\.raise: unknown member "display_reason"/],
-    [{ agent: false, body: [{ raise: { call_id: 'none', reason: 'r', answer: 'rejected' } }] }, /calls\[0\]\.body\[0\]\.raise: a call without an agent raises no approval request/],
-    [{ approval: 'throws', body: [{ raise: { call_id: 'own', reason: 'r' } }] }, /calls\[0\]\.body\[0\]\.raise: expected an "answer": the call's "approval" is "throws"/],
+    [{ agent: false, body: [{ raise: { call_id: 'none', reason: 'r', answer: 'rejected' } }] }, /calls\[0\]\.body\[0\]: a call without an agent has no body steps/],
+    [{ agent: false, body: [{ leave_auto: 'workspace-write' }] }, /calls\[0\]\.body\[0\]: a call without an agent has no body steps/],
+    [{ approval: 'throws', body: [{ raise: { call_id: 'own', reason: 'r' } }] }, /calls\[0\]\.body\[0\]\.raise: the call's "approval" is "throws"/],
     [{ body: [{ leave_auto: 'workspace-write' }, { raise: { call_id: 'finished', reason: 'r' } }] }, /calls\[0\]\.body\[1\]\.raise\.call_id: "finished" names the session's most recent earlier call, and no call comes before this one/],
   ];
   for (const [change, message] of refused) {
@@ -578,12 +581,6 @@ test('a body that is not one is refused, saying where and what was expected', as
   // Where the error names the item: an event before the call is counted, and counts as no call.
   const { scenario: sc, world } = scenario([{ event: 'select-auto' }, callOf({ body: [raise('finished', 'r')] })]);
   await assert.rejects(runInput(sc, install, { rules: rulesOf('baseline', 'human'), reply: 'session', world, log: () => {} }), /not a canonical scenario: calls\[1\]\.body\[0\]\.raise\.call_id: "finished"/);
-});
-
-test('a call without an agent may still leave Auto', async () => {
-  const { calls } = await decide([callOf({ agent: false, body: [{ leave_auto: 'workspace-write' }] }), callOf()], {}, { rule: 'human' });
-  assert.equal(calls[0].body_approvals, undefined);
-  assert.equal(calls[1].review.attempts, 0);
 });
 
 // ---- The shell around a bare listener -------------------------------------------------------

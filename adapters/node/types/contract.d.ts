@@ -43,6 +43,11 @@ export interface Scenario {
   session?: Session;
   /** The gate's configuration (resilient profile; the baseline has none). */
   config?: Config;
+  /**
+   * What the body does when it runs, in order: approval requests it raises and presets it
+   * selects (AR-APPROVAL-7, AR-APPROVAL-8). Default: nothing.
+   */
+  body?: Step[];
 }
 
 /** The pending tool call. */
@@ -383,6 +388,59 @@ export type OnFailure =
 /** A number from 0 to 2, or "provider-default" to leave the parameter out of every reviewer request. */
 export type Temperature = number | "provider-default";
 
+/** One step of a call's body. */
+export type Step =
+  /** The body requests approval from the approval service. */
+  | {
+    raise: Raise;
+  }
+  /** The body selects another preset for its session through the presets service. */
+  | {
+    leave_auto: LeftPreset;
+  };
+
+/** An approval request a body raises. */
+export interface Raise {
+  /** Which call the request names. */
+  call_id: CallIdOf;
+  /** The request's reason, verbatim. */
+  reason: string;
+  /**
+   * What the human answers if asked. Default: the call's `approval` (never `throws` where a body
+   * raises a request, RZ-12).
+   */
+  answer?: Answer | null;
+}
+
+/** The call id a body's approval request carries. */
+export type CallIdOf =
+  /** The running call's own id. */
+  | "own"
+  /** No call id. */
+  | "none"
+  /** An id no call of the session has. */
+  | "unreviewed"
+  /** The id of the session's most recent earlier call, which has finished (RZ-11). */
+  | "finished";
+
+/** What an approval request came to, as the service returns it to the body. */
+export type Answer =
+  /** Allowed for this one request. */
+  | "allowed-once"
+  /** Rejected. */
+  | "rejected"
+  /** Cancelled. */
+  | "cancelled"
+  /** No answerer could decide. */
+  | "unavailable";
+
+/** A preset a body selects, leaving Auto: one of the deployment's default table. */
+export type LeftPreset =
+  /** `workspace-write`: the sandbox of that name, under `ask`. */
+  | "workspace-write"
+  /** `danger-full-access`: full access, under `never`. */
+  | "danger-full-access";
+
 /** A session of calls and lifecycle events, decided in order (AR-SESSION-1). */
 export interface SessionScenario {
   /** Free identifier echoed into the outcome. */
@@ -434,6 +492,11 @@ export interface Call {
   approval?: ApprovalAnswer;
   /** When, if ever, a signal aborts the call (chapter 7). Default `none`. */
   abort?: AbortPoint;
+  /**
+   * What the body does when it runs, in order: approval requests it raises and presets it
+   * selects (AR-APPROVAL-7, AR-APPROVAL-8). Default: nothing.
+   */
+  body?: Step[];
 }
 
 /** A lifecycle event between calls (AR-DISPOSE-1..5, AR-INSTALL-1). */
@@ -485,6 +548,11 @@ export interface Outcome {
    * implementation does not observe `confinement`.
    */
   sandbox?: SandboxRecord;
+  /**
+   * The approval requests the body raised while it ran, in order, each with who answered and
+   * what (AR-APPROVAL-7, AR-APPROVAL-8): absent when it raised none.
+   */
+  body_approvals?: BodyApproval[];
   /**
    * Texts whose tail is implementation-defined: JSON pointer of the text → number of characters
    * (Unicode scalar values) of its normative prefix (AR-CONV-3). Absent when every text is
@@ -636,7 +704,9 @@ export type Event =
   /** The approval service was asked. */
   | "approval"
   /** The body ran. */
-  | "body";
+  | "body"
+  /** The body raised an approval request, which was answered (AR-APPROVAL-7). */
+  | "raised";
 
 /** The mode a call's session had when the call arrived and when it settled (AR-CONFINE-1..4). */
 export interface SandboxRecord {
@@ -645,6 +715,27 @@ export interface SandboxRecord {
   /** The mode when the call settled: the mode its body ran under, where it ran. */
   after: SandboxMode;
 }
+
+/** An approval request a call's body raised, and its answer (AR-APPROVAL-7, AR-APPROVAL-8). */
+export interface BodyApproval {
+  /** Which call the request named, as the scenario's step says. */
+  call_id: CallIdOf;
+  /** The request's reason. */
+  reason: string;
+  /** Who answered it. */
+  answered_by: AnsweredBy;
+  /** The answer the body received. */
+  answer: Answer;
+}
+
+/** Who answered an approval request a body raised. */
+export type AnsweredBy =
+  /** The gate, for a call it allowed (AR-APPROVAL-7). */
+  | "gate"
+  /** The human. */
+  | "human"
+  /** The approval service by itself, asking no answerer (AR-APPROVAL-8). */
+  | "service";
 
 /** Every line the runner writes is a `Request`; every line the adapter writes is a `Reply`. */
 export interface Protocol {
@@ -731,6 +822,11 @@ export interface WireRules {
    * calls run (AR-CONFINE-1..4). Absent from a profile file written before the rule: `false`.
    */
   confinement?: boolean;
+  /**
+   * Who answers the approval requests a call's body raises (AR-APPROVAL-7). Absent from a
+   * profile file written before the rule: `human`.
+   */
+  body_approvals?: BodyApprovals;
   /** The scenario's `config` members the profile reads; a gate ignores the others. */
   config: string[];
 }
@@ -800,6 +896,16 @@ export type PresetRead =
   | "at-start"
   /** The session's current preset (AR-RES-DISPOSE-1). */
   | "current";
+
+/** Who answers the approval requests a call's body raises (AR-APPROVAL-7, AR-APPROVAL-8). */
+export type BodyApprovals =
+  /** The gate answers none: each goes on to the human (AR-APPROVAL-8). */
+  | "human"
+  /**
+   * The gate answers `allowed-once` for the call it allowed, while it runs and the session is
+   * still in Auto (AR-APPROVAL-7).
+   */
+  | "allowed-call";
 
 /**
  * What the outcome of a `decide` with a canonical scenario holds (`spec/protocol.md`,
@@ -925,7 +1031,12 @@ export type Observable =
    * A session's sandbox and its backend, `session.sandbox` (AR-CONFINE-1..4), and the mode
    * each call ran under, as `sandbox`.
    */
-  | "confinement";
+  | "confinement"
+  /**
+   * The approval requests a call's body raises, `body` (AR-APPROVAL-7, AR-APPROVAL-8), and who
+   * answered each, as `body_approvals`.
+   */
+  | "body-approvals";
 
 /** One thing a gate's framework may be unable to express. */
 export type Capability =

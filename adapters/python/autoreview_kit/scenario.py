@@ -77,8 +77,8 @@ def decode(raw: Any, world: Any) -> dict[str, Any]:
     ``confines_reads``. Each call carries its ``body`` (``[]`` where the canonical form leaves it
     out), each step checked: ``{"raise": {"call_id", "reason", "answer"?}}`` or
     ``{"leave_auto": preset}``, with the realizability rules of a body (a ``finished`` id only
-    after an earlier call; no ``raise`` without an agent, nor one without ``answer`` where the
-    call's ``approval`` is ``throws``)."""
+    after an earlier call, RZ-11; no step at all without an agent, and no ``raise`` where the
+    call's ``approval`` is ``throws``, RZ-12)."""
     try:
         c = raw["config"]
         route = c["reviewer_route"]
@@ -127,6 +127,8 @@ def _body(call: dict[str, Any], where: str, earlier: int) -> list[dict[str, Any]
         at = f"{where}.body[{n}]"
         if not isinstance(step, dict) or len(step) != 1 or next(iter(step)) not in ("raise", "leave_auto"):
             raise ValueError(f'{at} is {step!r}, expected an object of exactly one member, "raise" or "leave_auto"')
+        if call.get("agent") is False:
+            raise ValueError(f"{at}: a call without an agent has no body steps (no session to select a preset for, no agent to route a request through): unrealizable (RZ-12)")
         if "leave_auto" in step:
             if step["leave_auto"] not in LEAVE_AUTO_PRESETS:
                 raise ValueError(f"{at}.leave_auto is {step['leave_auto']!r}, expected one of {', '.join(LEAVE_AUTO_PRESETS)}")
@@ -149,10 +151,8 @@ def _body(call: dict[str, Any], where: str, earlier: int) -> list[dict[str, Any]
             raise ValueError(f"{at}.raise.answer is {request['answer']!r}, expected one of {', '.join(APPROVAL_ANSWERS)}")
         # The realizability rules the runner holds every body to (spec/scenario.md, "Realizability").
         if request["call_id"] == "finished" and earlier == 0:
-            raise ValueError(f'{at}.raise.call_id is "finished", but no call comes before {where}: unrealizable')
-        if call.get("agent") is False:
-            raise ValueError(f"{at} raises an approval in a call without an agent, which has none to route it through: unrealizable")
-        if "answer" not in request and call.get("approval") == "throws":
-            raise ValueError(f'{at}.raise has no answer, and {where}.approval is "throws": unrealizable')
+            raise ValueError(f'{at}.raise.call_id is "finished", but no call comes before {where}: unrealizable (RZ-11)')
+        if call.get("approval") == "throws":
+            raise ValueError(f'{at}.raise: {where}.approval is "throws", so no turn is open to ask in: unrealizable (RZ-12)')
         steps.append({"raise": dict(request)})
     return steps

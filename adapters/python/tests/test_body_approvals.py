@@ -87,11 +87,12 @@ class Decoder(unittest.TestCase):
         self.assertIn("unrealizable", self.refused(call(body=[raised("finished")])))
         self.assertIn("calls[1]", self.refused({"event": "install", "reselect": False}, call(body=[raised("finished")])))
         self.decoded(call(), {"event": "install", "reselect": False}, call(body=[raised("finished")]))
-        # No raise without an agent, nor one left to an approval that throws.
-        self.assertIn("unrealizable", self.refused(call(agent=False, body=[raised("none")])))
-        self.assertIn("unrealizable", self.refused(call(approval="throws", body=[raised("own", answer=None)])))
-        self.decoded(call(approval="throws", body=[raised("own", answer="rejected")]))
-        self.decoded(call(agent=False, body=[{"leave_auto": "danger-full-access"}]))
+        # No step at all without an agent (RZ-12), no raise where the call's approval throws.
+        self.assertIn("RZ-12", self.refused(call(agent=False, body=[raised("none")])))
+        self.assertIn("RZ-12", self.refused(call(agent=False, body=[{"leave_auto": "danger-full-access"}])))
+        self.assertIn("RZ-12", self.refused(call(approval="throws", body=[raised("own", answer=None)])))
+        self.assertIn("RZ-12", self.refused(call(approval="throws", body=[raised("own", answer="rejected")])))
+        self.decoded(call(approval="throws", body=[{"leave_auto": "workspace-write"}]))
 
 
 # The fixed cases of the contract, each with what it expects of the call whose body raises under

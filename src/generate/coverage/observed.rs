@@ -239,6 +239,17 @@ pub fn call_clauses(
             && sandbox.mode == full
             && s.preset == crate::scenario::Preset::Auto,
     );
+    // Requests a body raised (AR-RESULT-7): the gate answered the call it allowed
+    // (AR-APPROVAL-7), in a profile where it may, one it left to the human (AR-APPROVAL-7's other
+    // side), and the service's own answer under `never` (AR-APPROVAL-8).
+    use crate::outcome::AnsweredBy;
+    let answered = |by: AnsweredBy| o.body_approvals.iter().any(|b| b.answered_by == by);
+    add("AR-RESULT-7", !o.body_approvals.is_empty());
+    add(
+        "AR-APPROVAL-7",
+        own("AR-APPROVAL-7") && answered(AnsweredBy::Gate),
+    );
+    add("AR-APPROVAL-8", answered(AnsweredBy::Service));
     // AR-DISPOSE-3: an approval request after disposal moved an `ask` session meets the `never`
     // disposal wrote, and is rejected without a prompt.
     add(
