@@ -149,15 +149,7 @@ impl Answerer for ScriptedAnswerer {
 
     fn answer(&self, _request: &ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
         let raised = *self.raised.lock().unwrap_or_else(|e| e.into_inner());
-        Box::pin(async move {
-            match raised {
-                Some(Answer::AllowedOnce) => ApprovalAnswer::AllowedOnce,
-                Some(Answer::Rejected) => ApprovalAnswer::Rejected,
-                Some(Answer::Cancelled) => ApprovalAnswer::Cancelled,
-                Some(Answer::Unavailable) => ApprovalAnswer::Unavailable,
-                None => self.approval,
-            }
-        })
+        Box::pin(async move { raised.map_or(self.approval, ApprovalAnswer::from) })
     }
 }
 
@@ -229,14 +221,9 @@ impl Body for RecordedBody {
                             .await;
                         // RZ-12: a body raises requests only in an open turn, so none throws.
                         let Ok(reply) = reply else { continue };
-                        let answer = match reply.answer {
-                            ApprovalAnswer::AllowedOnce => Answer::AllowedOnce,
-                            ApprovalAnswer::Rejected => Answer::Rejected,
-                            ApprovalAnswer::Cancelled => Answer::Cancelled,
-                            ApprovalAnswer::Unavailable | ApprovalAnswer::Throws => {
-                                Answer::Unavailable
-                            }
-                        };
+                        // The service turns an answerer's throw into `unavailable`.
+                        let answer =
+                            Answer::of_approval(reply.answer).unwrap_or(Answer::Unavailable);
                         let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
                         log.events.push(Event::Raised);
                         log.body_approvals.push(BodyApproval {

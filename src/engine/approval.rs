@@ -118,8 +118,7 @@ pub fn raised(
     // alone (AR-APPROVAL-6).
     by.extend(["AR-APPROVAL-8", "AR-APPROVAL-6"]);
     let answer = raise
-        .answer
-        .or(Answer::scripted(run.s.approval))
+        .human_answer(run.s.approval)
         .expect("RZ-12: a body raises requests only in a call whose approval does not throw");
     (entry(AnsweredBy::Human, answer), by)
 }

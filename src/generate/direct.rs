@@ -14,9 +14,9 @@ use super::{
 };
 use crate::generate::coverage::shapes::SPACES;
 use crate::scenario::{
-    ApprovalAnswer, ApprovalPolicy, Attempt, Block, Config, Downstream, FailedFinish, HangFlag,
-    Narrowing, OnFailure, Policy, Preset, Raise, Reviewer, Route, Sandbox, SandboxMode, Scenario,
-    SchemaView, Session, Step, Temperature, Tool,
+    ApprovalPolicy, Attempt, Block, Config, Downstream, FailedFinish, HangFlag, Narrowing,
+    OnFailure, Policy, Preset, Raise, Reviewer, Route, Sandbox, SandboxMode, Scenario, SchemaView,
+    Session, Step, Temperature, Tool,
 };
 
 /// A small, fast, seedable random stream (SplitMix64). Nothing here needs a secure generator.
@@ -607,28 +607,24 @@ pub fn sandbox(r: &mut Rng, preset: Preset) -> Sandbox {
 
 /// What a call's body does (AR-RESULT-7): one time in four one or two steps, mostly approval
 /// requests naming the call itself, sometimes none or a call nobody reviewed, and one time in
-/// five a preset it selects. A call without an agent does nothing, and one whose approval
-/// requests throw raises none (RZ-12); a single call names no finished call (RZ-11: sessions
-/// draw those, [`super::sessions`]).
-pub fn body(r: &mut Rng, agent: bool, approval: ApprovalAnswer) -> Vec<Step> {
-    if !agent || !r.chance(1, 4) {
+/// five a preset it selects. The call's own members decide which steps it can take (RZ-12,
+/// `realizable::realize`); a single call names no finished call (RZ-11: sessions draw those,
+/// [`super::sessions`]).
+pub fn body(r: &mut Rng) -> Vec<Step> {
+    if !r.chance(1, 4) {
         return Vec::new();
     }
     let n = 1 + r.below(2) as usize;
     (0..n)
-        .filter_map(|_| {
+        .map(|_| {
             if r.chance(1, 5) {
-                return Some(Step::LeaveAuto(r.pick(&super::LEFT_PRESETS)));
+                return Step::LeaveAuto(r.pick(&super::LEFT_PRESETS));
             }
-            let call_id = r.weighted(&super::RAISED_IDS);
-            let reason = r.pick(&super::RAISED_REASONS).to_owned();
-            let answer = r.chance(1, 2).then(|| r.pick(&super::RAISED_ANSWERS));
-            let raise = Raise {
-                call_id,
-                reason,
-                answer,
-            };
-            (approval != ApprovalAnswer::Throws).then_some(Step::Raise(raise))
+            Step::Raise(Raise {
+                call_id: r.weighted(&super::RAISED_IDS),
+                reason: r.pick(&super::RAISED_REASONS).to_owned(),
+                answer: r.chance(1, 2).then(|| r.pick(&super::RAISED_ANSWERS)),
+            })
         })
         .collect()
 }
@@ -677,7 +673,7 @@ pub fn scenario(r: &mut Rng) -> Scenario {
     config.temperature = temperature(&mut r.beside(1));
     let mut session = session;
     session.sandbox = sandbox(&mut r.beside(3), preset);
-    let body = body(&mut r.beside(5), agent, approval);
+    let body = body(&mut r.beside(5));
     crate::scenario::realizable::realize(Scenario {
         id: None,
         tool: Tool { name, call },

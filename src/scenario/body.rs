@@ -30,6 +30,14 @@ pub struct Raise {
     pub answer: Option<Answer>,
 }
 
+impl Raise {
+    /// What the human answers if the request reaches them: the step's answer, else the call's
+    /// `approval` (`None` only where that throws, which RZ-12 refuses).
+    pub fn human_answer(&self, approval: ApprovalAnswer) -> Option<Answer> {
+        self.answer.or(Answer::of_approval(approval))
+    }
+}
+
 /// The call id a body's approval request carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -58,9 +66,20 @@ pub enum Answer {
     Unavailable,
 }
 
+impl From<Answer> for ApprovalAnswer {
+    fn from(a: Answer) -> ApprovalAnswer {
+        match a {
+            Answer::AllowedOnce => ApprovalAnswer::AllowedOnce,
+            Answer::Rejected => ApprovalAnswer::Rejected,
+            Answer::Cancelled => ApprovalAnswer::Cancelled,
+            Answer::Unavailable => ApprovalAnswer::Unavailable,
+        }
+    }
+}
+
 impl Answer {
-    /// The human's answer a call's `approval` scripts, unless the request itself throws.
-    pub fn scripted(approval: ApprovalAnswer) -> Option<Answer> {
+    /// An approval service's answer as a body receives it: `None` for a request that threw.
+    pub fn of_approval(approval: ApprovalAnswer) -> Option<Answer> {
         match approval {
             ApprovalAnswer::AllowedOnce => Some(Answer::AllowedOnce),
             ApprovalAnswer::Rejected => Some(Answer::Rejected),

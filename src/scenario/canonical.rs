@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 
 use super::session::{Event, Input, Item, SessionScenario};
 use super::{
-    Answer, ApprovalAnswer, Attempt, Block, Config, Downstream, FailedFinish, Policy, Reviewer,
-    Route, Sandbox, Scenario, SchemaCount, SchemaView, Session, Step, Tool, body::Raise,
+    ApprovalAnswer, Attempt, Block, Config, Downstream, FailedFinish, Policy, Reviewer, Route,
+    Sandbox, Scenario, SchemaCount, SchemaView, Session, Step, Tool, body::Raise,
 };
 
 /// The canonical form of a scenario line: a session scenario naming every member. A single call
@@ -185,12 +185,11 @@ fn call(c: &Scenario) -> Value {
 /// call's `approval` (never `throws` there, RZ-12).
 fn step(s: &Step, approval: ApprovalAnswer) -> Value {
     match s {
-        Step::Raise(Raise {
-            call_id,
-            reason,
-            answer,
-        }) => {
-            let answer = answer.or(Answer::scripted(approval));
+        Step::Raise(raise) => {
+            let Raise {
+                call_id, reason, ..
+            } = raise;
+            let answer = raise.human_answer(approval);
             json!({ "raise": { "call_id": call_id, "reason": reason, "answer": answer } })
         }
         Step::LeaveAuto(p) => json!({ "leave_auto": p }),

@@ -4,30 +4,34 @@
 //! Only the resilient profile's gate answers any (`body_approvals: allowed-call`).
 
 use super::*;
-use autoreview::outcome::{AnsweredBy, Decision};
-use autoreview::scenario::{Answer, CallIdOf, Step};
+use autoreview::outcome::{AnsweredBy, BodyApproval, Decision};
+use autoreview::scenario::{Answer, CallIdOf, Raise, Step};
 
-/// The gate answers `allowed-once` for each request of `o`'s body the human answered where
-/// `answers(call_id, left_auto)` says the defective gate takes it: `left_auto` is whether the
-/// body had selected another preset by then.
-fn granted_where(s: &Scenario, o: &mut Outcome, answers: fn(CallIdOf, bool) -> bool) {
+/// Each request `o`'s body raised, with its step in `s` and whether the body had selected
+/// another preset by then, for `f` to rewrite.
+fn each_raised(s: &Scenario, o: &mut Outcome, mut f: impl FnMut(&Raise, bool, &mut BodyApproval)) {
     let mut left_auto = false;
-    let mut k = 0;
+    let mut entries = o.body_approvals.iter_mut();
     for step in &s.body {
         match step {
             Step::LeaveAuto(_) => left_auto = true,
-            Step::Raise(raise) => {
-                if let Some(b) = o.body_approvals.get_mut(k)
-                    && b.answered_by == AnsweredBy::Human
-                    && answers(raise.call_id, left_auto)
-                {
-                    b.answered_by = AnsweredBy::Gate;
-                    b.answer = Answer::AllowedOnce;
-                }
-                k += 1;
-            }
+            Step::Raise(raise) => match entries.next() {
+                Some(b) => f(raise, left_auto, b),
+                None => return,
+            },
         }
     }
+}
+
+/// The gate answers `allowed-once` for each request of `o`'s body the human answered where
+/// `answers(call_id, left_auto)` says the defective gate takes it.
+fn granted_where(s: &Scenario, o: &mut Outcome, answers: fn(CallIdOf, bool) -> bool) {
+    each_raised(s, o, |raise, left_auto, b| {
+        if b.answered_by == AnsweredBy::Human && answers(raise.call_id, left_auto) {
+            b.answered_by = AnsweredBy::Gate;
+            b.answer = Answer::AllowedOnce;
+        }
+    });
 }
 
 /// Asserts that a gate answering for more than AR-APPROVAL-7 lets is found at `severity` in the
@@ -110,21 +114,14 @@ fn a_gate_that_answers_after_the_session_left_auto_is_found_at_bounds() {
 #[test]
 fn a_service_that_asks_under_never_is_found_at_bounds() {
     let plant = Planted::writing("a body's requests asked under never", |s, o| {
-        let mut k = 0;
-        for step in &s.body {
-            if let Step::Raise(raise) = step {
-                if let Some(b) = o.body_approvals.get_mut(k)
-                    && b.answered_by == AnsweredBy::Service
-                {
-                    b.answered_by = AnsweredBy::Human;
-                    b.answer = raise
-                        .answer
-                        .or(Answer::scripted(s.approval))
-                        .unwrap_or(Answer::Unavailable);
-                }
-                k += 1;
+        each_raised(s, o, |raise, _, b| {
+            if b.answered_by == AnsweredBy::Service {
+                b.answered_by = AnsweredBy::Human;
+                b.answer = raise
+                    .human_answer(s.approval)
+                    .unwrap_or(Answer::Unavailable);
             }
-        }
+        });
     });
     found(
         plant,
