@@ -15,7 +15,7 @@ elsewhere, the kit installed with ``pip install ./adapters/python``.
 
 import sys
 
-from autoreview_kit import serve
+from autoreview_kit import __version__, serve
 
 # ------------------------------------------------------------------------------------------------
 # >>> PLUG YOUR GATE IN HERE <<<
@@ -55,7 +55,7 @@ if __name__ == "__main__":
         serve(
             implementation={
                 "name": "example-gate-python",  # your package, e.g. "acme-auto-review"
-                "version": "0.1.0",  # its version
+                "version": __version__,  # its version (the example's is the kit's)
                 "language": "python",
             },
             # The values of each rule your gate implements (autoreview_kit.RULE_VALUES lists them
@@ -80,7 +80,10 @@ if __name__ == "__main__":
             #   "body-approvals" your gate sees the approval requests a tool body raises while it
             #                  runs (host.approval.on_request) and when a call's result is produced
             #                  (host.post_execute), and answers them as its rule body_approvals says.
-            observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement", "body-approvals"),
+            #   "json-retries" your gate reads host.config.max_json_retries where the rules'
+            #                  config lists it (rule asks_again "json-retry": the requests after
+            #                  a reply that is not valid JSON); without it the runner sends 1.
+            observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement", "body-approvals", "json-retries"),
             # What your framework cannot express, if anything (protocol 2): "deny-reason" (a
             # denial carries no reason), "ask-reason" (an approval request carries no reason),
             # "abort-signal" (the gate gets no abort signal). Cases that need one are not

@@ -40,7 +40,7 @@ from .scenario import Config, decode
 from .signals import AbortController, Aborted, AbortSignal
 from .world import CAPABILITIES, FEATURES, OBSERVABLES, Env, GateError, Host, run_input
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 __all__ = [
     "CAPABILITIES",

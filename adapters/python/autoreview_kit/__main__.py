@@ -3,17 +3,18 @@ served as an adapter, for a kit installed without its source tree."""
 
 import sys
 
+from . import __version__
 from .example_gate import IMPLEMENTED_RULES, install
 from .protocol import serve
 
 
 def main() -> int:
     return serve(
-        implementation={"name": "example-gate-python", "version": "0.1.0", "language": "python"},
+        implementation={"name": "example-gate-python", "version": __version__, "language": "python"},
         # The gate decides by rule: it is checked against every profile whose rule values it lists.
         profiles=(),
         rules=IMPLEMENTED_RULES,
-        observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement", "body-approvals"),
+        observes=("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement", "body-approvals", "json-retries"),
         install=install,
     )
 

@@ -134,6 +134,12 @@ class MSG:
         "Your previous reply could not be read as a decision. Review the same pending action again and reply "
         "with only the JSON object: exactly one of the six shapes in REVIEW_POLICY, with no Markdown, prose or tool call."
     )
+    # The reminder of a request after invalid JSON (``asks_again`` ``json-retry``, AR-JSON-RETRY-1).
+    JSON_RETRY_REMINDER = (
+        "Your previous response was not valid JSON. Review the same pending action under REVIEW_POLICY. "
+        "Return exactly one JSON object matching its risk/decision rules. Do not include analysis, Markdown, "
+        "or surrounding prose."
+    )
 
     # Reviewer failure messages (AR-MSG-2, AR-RES-MSG-1).
     @staticmethod
@@ -163,6 +169,8 @@ class MSG:
     @staticmethod
     def invalid_json(detail: str) -> str:
         return f"auto-review: reviewer output is not valid JSON ({detail})"  # AR-PARSE-4: all ours
+
+    NOT_JSON = "auto-review: reviewer output must be valid JSON"  # AR-JSON-RETRY-3, under json-retry
 
     @staticmethod
     def deadline(ms: int) -> str:
@@ -198,6 +206,11 @@ class ReviewFailure(Exception):
         self.message = message
         self.implementation_defined = implementation_defined
         self.by_signal = False
+
+
+class InvalidJson(ReviewFailure):
+    """AR-PARSE-4: the one text block is not one JSON value (the failure ``json-retry`` asks
+    again after, AR-JSON-RETRY-1)."""
 
 
 @dataclass(frozen=True)
@@ -423,7 +436,7 @@ def read_strict(chunks: list[Chunk], to_text: Callable[[Any], str] = js_string) 
     try:
         value = parse_json(blocks[-1].text)  # AR-PARSE-4
     except ValueError as error:
-        raise ReviewFailure("protocol", MSG.invalid_json(str(error)), implementation_defined=True) from None
+        raise InvalidJson("protocol", MSG.invalid_json(str(error)), implementation_defined=True) from None
     if not isinstance(value, _Members):
         raise ReviewFailure("protocol", MSG.NOT_OBJECT)  # AR-PARSE-5
     return decision_of(value)  # AR-PARSE-6/7
@@ -556,16 +569,17 @@ def review_request(
     action: dict[str, Any],
     session_id: str | None = None,
     temperature: float | str = 0,
-    repair: bool = False,
+    reminder: str | None = None,
 ) -> dict[str, Any]:
     """One reviewer request (AR-REVIEW-3, AR-REVIEW-12): at the review's temperature (none at
-    all for ``provider-default``), no tools, the review policy (with the repair instruction appended for a repair, AR-RES-RETRY-2), and the session's
-    id when the request is attributed to it (AR-RES-REQUEST-1)."""
+    all for ``provider-default``), no tools, the review policy (with ``reminder`` appended after a
+    blank line for a repair: the repair instruction, AR-RES-RETRY-2, or the JSON retry's reminder,
+    AR-JSON-RETRY-1), and the session's id when the request is attributed to it (AR-RES-REQUEST-1)."""
     user = "\n\n".join(["ENVIRONMENT", json.dumps({"cwd": cwd}), "PENDING_ACTION", json.dumps({**action, "mode": call.kind})])
     request: dict[str, Any] = {
         "provider": route.provider,
         "model": route.model,
-        "system": f"{REVIEW_POLICY}\n\n{MSG.REPAIR_INSTRUCTION}" if repair else REVIEW_POLICY,
+        "system": REVIEW_POLICY if reminder is None else f"{REVIEW_POLICY}\n\n{reminder}",
         "messages": [{"role": "user", "content": [{"type": "text", "text": user}]}],
         "signal": signal,
     }
@@ -600,18 +614,21 @@ def schema_resolves(call: ToolCall, env: Env) -> bool:
 async def ask_reviewer(call: ToolCall, route: Route, env: Env, signal: AbortSignal, **request: Any) -> Verdict:
     """The review's requests: one (``asks_again`` ``never``, AR-REVIEW-1), or repairs after
     protocol failures and retries after transport failures within the configured budgets
-    (``repair-and-retry``, AR-RES-RETRY-1..3, 5); under one deadline when ``deadline`` says so
-    (AR-RES-RETRY-4). Each response is read by the ``reader`` the rules name, a provider's value
-    turned into text as ``failure_text`` says. Returns a verdict or raises a ReviewFailure, marked
+    (``repair-and-retry``, AR-RES-RETRY-1..3, 5), or requests with a reminder after invalid JSON
+    only, up to ``max_json_retries`` (``json-retry``, AR-JSON-RETRY-1..3); under one deadline
+    when ``deadline`` says so (AR-RES-RETRY-4). Each response is read by the ``reader`` the rules
+    name, a provider's value turned into text as ``failure_text`` says. Returns a verdict or raises a ReviewFailure, marked
     ``by_signal`` when the caller's or the lifecycle's signal ended it (AR-CANCEL-6)."""
     rules, config = env.rules, env.config
     read = read_tolerant if rules["reader"] == "tolerant" else read_strict
     to_text = text_of if rules["failure_text"] == "normalized" else js_string
+    repairs = retries = json_retries = 0  # AR-REVIEW-1: at most one request
     if rules["asks_again"] == "repair-and-retry":
         repairs, retries = config.repair_attempts, config.transport_retries
-    else:
-        repairs = retries = 0  # AR-REVIEW-1: at most one request
-    repair = False
+    elif rules["asks_again"] == "json-retry":
+        # AR-JSON-RETRY-1: the configured number where the rules read it, else 1.
+        json_retries = config.max_json_retries if "max_json_retries" in rules["config"] else 1
+    reminder: str | None = None  # appended to the review policy from the first repair on
     # AR-REVIEW-3, AR-RES-CONFIG-1: the configured temperature where the rules read it, else 0.
     temperature = config.temperature if "temperature" in rules["config"] else 0
     # AR-RES-RETRY-4: one deadline for all requests, from the first request's start; a request
@@ -621,13 +638,17 @@ async def ask_reviewer(call: ToolCall, route: Route, env: Env, signal: AbortSign
         async with deadline:
             while True:
                 try:
-                    chunks = await env.llm.request(**review_request(call, route, signal, temperature=temperature, repair=repair, **request))
+                    chunks = await env.llm.request(**review_request(call, route, signal, temperature=temperature, reminder=reminder, **request))
                     return read(chunks, to_text)
                 except ReviewerError as thrown:
                     # A thrown value is `internal` (AR-REVIEW-7): String(value) or its text (AR-REVIEW-5 item 3, AR-RES-NORM-1).
                     failure = ReviewFailure("internal", to_text(thrown.value))
                 except ReviewFailure as raised:
                     failure = raised
+                # AR-JSON-RETRY-3: under json-retry, invalid JSON has the 0.2.x gate's own words.
+                json_retry = rules["asks_again"] == "json-retry" and isinstance(failure, InvalidJson)
+                if json_retry:
+                    failure = ReviewFailure("protocol", MSG.NOT_JSON)
                 # AR-CANCEL-6: a request our own signal ended is the gate's doing, not the reviewer's,
                 # and its message implementation-defined (AR-MSG-3): the runtime's report of the
                 # cancellation and the provider's own aborted finish cannot be told apart.
@@ -635,9 +656,11 @@ async def ask_reviewer(call: ToolCall, route: Route, env: Env, signal: AbortSign
                 if failure.by_signal:
                     failure.implementation_defined = True
                 if signal.aborted:
-                    raise failure  # AR-RES-RETRY-5: final
-                if failure.failure_class == "protocol" and repairs > 0:
-                    repairs, repair = repairs - 1, True
+                    raise failure  # AR-RES-RETRY-5, AR-JSON-RETRY-2: final
+                if json_retry and json_retries > 0:
+                    json_retries, reminder = json_retries - 1, MSG.JSON_RETRY_REMINDER  # AR-JSON-RETRY-1
+                elif failure.failure_class == "protocol" and repairs > 0:
+                    repairs, reminder = repairs - 1, MSG.REPAIR_INSTRUCTION
                 elif failure.failure_class == "transport" and retries > 0:
                     retries -= 1  # repeats the request unchanged: a retried repair is a repair
                 else:

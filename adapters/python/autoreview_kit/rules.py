@@ -25,7 +25,10 @@ rule                       values
                            ``normalized``: readable and bounded (AR-RES-NORM-1..4)
 ``asks_again``             ``never``: one request per review (AR-REVIEW-1); ``repair-and-retry``:
                            repairs and retries within ``repair_attempts`` / ``transport_retries``
-                           (AR-RES-RETRY-1..3)
+                           (AR-RES-RETRY-1..3); ``json-retry``: another request, the review policy
+                           with a reminder, only after a reply that is not valid JSON, up to
+                           ``max_json_retries`` (default 1) and never once a signal aborted
+                           (AR-JSON-RETRY-1..3, the 0.2.x gate)
 ``deadline``               whether a review has one deadline, ``review_timeout_ms`` (AR-RES-RETRY-4)
 ``counts_failures``        whether the session counts reviewer failures in a row, with the hint after
                            ``failure_hint_after`` (AR-RES-HINT-1..4)
@@ -91,7 +94,7 @@ RULE_VALUES: Mapping[str, tuple[Any, ...]] = MappingProxyType(
     {
         "reader": ("strict", "tolerant"),
         "failure_text": ("javascript", "normalized"),
-        "asks_again": ("never", "repair-and-retry"),
+        "asks_again": ("never", "repair-and-retry", "json-retry"),
         "deadline": (False, True),
         "counts_failures": (False, True),
         "session_id_in_requests": (False, True),

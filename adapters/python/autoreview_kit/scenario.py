@@ -10,6 +10,7 @@ fails in one line.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ __all__ = [
     "DEFAULT_SANDBOX",
     "LEAVE_AUTO_PRESETS",
     "LIFECYCLE_ABORTS",
+    "MAX_JSON_RETRIES",
     "SANDBOX_MODES",
     "Config",
     "Route",
@@ -42,6 +44,8 @@ BODY_CALL_IDS = ("own", "none", "unreviewed", "finished")
 APPROVAL_ANSWERS = ("allowed-once", "rejected", "cancelled", "unavailable")
 #: The presets a body's ``leave_auto`` step may select.
 LEAVE_AUTO_PRESETS = ("workspace-write", "danger-full-access")
+#: The most ``config.max_json_retries`` a scenario scripts (AR-RES-CONFIG-1).
+MAX_JSON_RETRIES = 5
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,10 @@ class Config:
     #: A number from 0 to 2, or ``"provider-default"``; sent only when not 0 (the runner's
     #: canonical form leaves the default out).
     temperature: float | str = 0
+    #: The requests after invalid JSON under ``asks_again`` ``json-retry`` (AR-JSON-RETRY-1): a
+    #: whole number from 0 to 5; sent only when not 1, and only to an adapter that observes
+    #: ``json-retries`` (the runner resets it to 1 for any other).
+    max_json_retries: int = 1
 
 
 def decode(raw: Any, world: Any) -> dict[str, Any]:
@@ -78,11 +86,18 @@ def decode(raw: Any, world: Any) -> dict[str, Any]:
     out), each step checked: ``{"raise": {"call_id", "reason", "answer"?}}`` or
     ``{"leave_auto": preset}``, with the realizability rules of a body (a ``finished`` id only
     after an earlier call, RZ-11; no step at all without an agent, and no ``raise`` where the
-    call's ``approval`` is ``throws``, RZ-12)."""
+    call's ``approval`` is ``throws``, RZ-12). The config's ``max_json_retries`` is a whole number
+    from 0 to :data:`MAX_JSON_RETRIES` (1 where the canonical form leaves it out)."""
     try:
         c = raw["config"]
         route = c["reviewer_route"]
-        config = Config(**{**c, "reviewer_route": None if route is None else Route(**route)})
+        config = Config(
+            **{
+                **c,
+                "reviewer_route": None if route is None else Route(**route),
+                "max_json_retries": _max_json_retries(c.get("max_json_retries", 1)),
+            }
+        )
         if len(world) != len(raw["calls"]):
             raise ValueError(f"{len(world)} world answers for {len(raw['calls'])} items")
         calls = [item if "event" in item else {**item, "world": dict(answer)} for item, answer in zip(raw["calls"], world)]
@@ -100,6 +115,15 @@ def decode(raw: Any, world: Any) -> dict[str, Any]:
         raise ValueError(
             f"not a canonical scenario with its world (the runner sends those to an adapter whose hello says canonical): {error!r}"
         ) from None
+
+
+def _max_json_retries(value: Any) -> int:
+    """``config.max_json_retries``, checked: a whole number from 0 to 5 (a JSON number; true and
+    false are not numbers, and 2.0 is 2 as in JSON)."""
+    whole = type(value) is int or (type(value) is float and value.is_integer())
+    if not whole or not 0 <= value <= MAX_JSON_RETRIES:
+        raise ValueError(f"config.max_json_retries is {json.dumps(value, default=repr)}, expected a whole number from 0 to {MAX_JSON_RETRIES}")
+    return int(value)
 
 
 def _sandbox(raw: Any) -> dict[str, Any]:

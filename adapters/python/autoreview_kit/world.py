@@ -99,7 +99,16 @@ __all__ = [
 ]
 
 #: What an adapter can declare it observes under protocol 2 (spec/protocol.md).
-OBSERVABLES = ("sessions", "requests", "session-log", "temperature", "unfinished-stream", "confinement", "body-approvals")
+OBSERVABLES = (
+    "sessions",
+    "requests",
+    "session-log",
+    "temperature",
+    "unfinished-stream",
+    "confinement",
+    "body-approvals",
+    "json-retries",
+)
 #: What a gate's framework may lack (the adapter's ``lacks``).
 CAPABILITIES = ("deny-reason", "ask-reason", "abort-signal")
 
