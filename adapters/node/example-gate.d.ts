@@ -10,7 +10,9 @@ export type ReviewerDecision = { decision: 'allow' } | { decision: 'deny'; reaso
  * matters; under `confinement` it narrows through `host.sandboxPolicy` (AR-CONFINE-1..4); under
  * `body_approvals` `allowed-call` it prepends an answerer (`host.on('approval/request')`) that
  * answers `allowed-once` for the approvals a call it allowed raises while it runs in Auto, and a
- * `tools/post-execute` listener that forgets the call (AR-APPROVAL-7).
+ * `tools/post-execute` listener that forgets the call (AR-APPROVAL-7); under `asks_again`
+ * `json-retry` it asks again only after a reply that is not valid JSON, with a reminder, up to
+ * `config.max_json_retries` times (AR-JSON-RETRY-1..3).
  */
 export declare const install: Install;
 /**

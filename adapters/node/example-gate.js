@@ -3,7 +3,8 @@
  * example-gate.js — a small, readable Auto review gate implementing every rule value of
  * spec/auto-review.md's profiles: the shipped gate's (chapters 0-9) and those of chapters 10 and 11
  * (a tolerant reader, bounded repairs and retries under one deadline, readable failure messages,
- * failures asked about, a recovery hint). It never asks which profile a run uses: wherever profiles
+ * failures asked about, a recovery hint), and the 0.2.x gate's asking again after invalid JSON
+ * (AR-JSON-RETRY-1..3). It never asks which profile a run uses: wherever profiles
  * differ it asks the run's rules (`host.rules`, as the runner's hello carries them; `RULES` lists the
  * values it implements), each where it matters, so a profile that recombines them is checked too.
  *
@@ -50,6 +51,12 @@ const MSG = {
   repairInstruction:
     'Your previous reply could not be read as a decision. Review the same pending action again and reply ' +
     'with only the JSON object: exactly one of the six shapes in REVIEW_POLICY, with no Markdown, prose or tool call.',
+  // Under the rule `asks_again` `json-retry` (AR-JSON-RETRY-1, -3): the reminder of a request after
+  // invalid JSON, and the failure message of invalid JSON.
+  jsonRetryReminder:
+    'Your previous response was not valid JSON. Review the same pending action under REVIEW_POLICY. Return exactly ' +
+    'one JSON object matching its risk/decision rules. Do not include analysis, Markdown, or surrounding prose.',
+  notJson: 'auto-review: reviewer output must be valid JSON',
 
   // Reviewer failure messages (AR-MSG-2, AR-RES-MSG-1).
   endedDetail: (kind, code, message) => `auto-review: reviewer ended with ${kind} ${code}: ${message}`,
@@ -90,7 +97,7 @@ const RULES = Object.freeze(
     Object.entries({
       reader: ['strict', 'tolerant'],
       failure_text: ['javascript', 'normalized'],
-      asks_again: ['never', 'repair-and-retry'],
+      asks_again: ['never', 'repair-and-retry', 'json-retry'],
       deadline: [false, true],
       counts_failures: [false, true],
       session_id_in_requests: [false, true],
@@ -263,12 +270,15 @@ function readStrict(chunks, toText = String) {
   if (!last || last.type !== 'text' || blocks.slice(0, -1).some((b) => b.type !== 'reasoning')) {
     throw new ReviewFailure('protocol', MSG.blocks);
   }
-  // AR-PARSE-4: exactly one JSON value; JSON.parse allows only JSON whitespace around it.
+  // AR-PARSE-4: exactly one JSON value; JSON.parse allows only JSON whitespace around it. The
+  // failure says it is one of invalid JSON, after which `json-retry` asks again (AR-JSON-RETRY-1).
   let value;
   try {
     value = JSON.parse(last.text);
   } catch (error) {
-    throw new ReviewFailure('protocol', MSG.invalidJson(error.message), true);
+    const failure = new ReviewFailure('protocol', MSG.invalidJson(error.message), true);
+    failure.notJson = true;
+    throw failure;
   }
   // AR-PARSE-5
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ReviewFailure('protocol', MSG.notObject);
@@ -400,16 +410,16 @@ function readTolerant(chunks, toText = textOf) {
 
 /**
  * One reviewer request (AR-REVIEW-3, AR-REVIEW-12): at the review's temperature (none at all for
- * `provider-default`), no tools, the review policy (with the repair instruction appended for a
- * repair, AR-RES-RETRY-2), and the session's id when the request is attributed to it
- * (AR-RES-REQUEST-1).
+ * `provider-default`), no tools, the review policy (with `reminder` appended after a blank line:
+ * the repair instruction for a repair, AR-RES-RETRY-2, or the reminder after invalid JSON,
+ * AR-JSON-RETRY-1), and the session's id when the request is attributed to it (AR-RES-REQUEST-1).
  */
-function reviewRequest(exec, route, signal, { cwd, action, sessionId, temperature, repair = false }) {
+function reviewRequest(exec, route, signal, { cwd, action, sessionId, temperature, reminder = null }) {
   const text = ['ENVIRONMENT', JSON.stringify({ cwd }), 'PENDING_ACTION', JSON.stringify({ ...action, mode: exec.kind })].join('\n\n');
   return {
     provider: route.provider,
     model: route.model,
-    system: repair ? `${REVIEW_POLICY}\n\n${MSG.repairInstruction}` : REVIEW_POLICY,
+    system: reminder === null ? REVIEW_POLICY : `${REVIEW_POLICY}\n\n${reminder}`,
     messages: [{ role: 'user', content: [{ type: 'text', text }] }],
     ...(temperature === 'provider-default' ? {} : { temperature }),
     ...(sessionId === undefined ? {} : { sessionId }),
@@ -440,7 +450,8 @@ const textRule = (rules) => (rules.failure_text === 'normalized' ? textOf : Stri
  * `bySignal` when the caller's or the lifecycle's signal ended the request (AR-CANCEL-6). The rules:
  *   asks_again  `never`: one request; `repair-and-retry`: repairs after protocol failures and
  *               retries after transport failures, within config.repair_attempts and
- *               config.transport_retries;
+ *               config.transport_retries; `json-retry`: another request after invalid JSON
+ *               only, with a reminder, within config.max_json_retries (AR-JSON-RETRY-1..3);
  *   deadline    one deadline for all requests, config.review_timeout_ms after the first starts;
  *   reader      the strict reader (chapter 4) or the tolerant one (chapter 10);
  *   failure_text  how a provider's message and a thrown value become text.
@@ -452,7 +463,10 @@ async function askReviewer(exec, route, env, signal, request, rules) {
   const again = rules.asks_again === 'repair-and-retry';
   let repairs = again ? config.repair_attempts : 0;
   let retries = again ? config.transport_retries : 0;
-  let repair = false;
+  // AR-JSON-RETRY-1: config.max_json_retries where the rules read it, else its default, 1.
+  const jsonRetry = rules.asks_again === 'json-retry';
+  let jsonRetries = jsonRetry ? (rules.config.includes('max_json_retries') ? config.max_json_retries : 1) : 0;
+  let reminder = null; // what the next request appends to the review policy
   // AR-REVIEW-3, AR-RES-CONFIG-1: the configured temperature where the rules read it, else 0.
   const temperature = rules.config.includes('temperature') ? (config.temperature ?? 0) : 0;
 
@@ -478,7 +492,7 @@ async function askReviewer(exec, route, env, signal, request, rules) {
     for (;;) {
       let failure;
       try {
-        const sent = env.llm.request(reviewRequest(exec, route, requestSignal, { ...request, temperature, repair })).catch((thrown) => {
+        const sent = env.llm.request(reviewRequest(exec, route, requestSignal, { ...request, temperature, reminder })).catch((thrown) => {
           // AR-REVIEW-5 item 3 / AR-REVIEW-7: a thrown value is always `internal`.
           throw new ReviewFailure('internal', toText(thrown));
         });
@@ -489,6 +503,11 @@ async function askReviewer(exec, route, env, signal, request, rules) {
         if (!(error instanceof ReviewFailure)) throw error;
         failure = error;
       }
+      // AR-JSON-RETRY-3: under `json-retry` invalid JSON has a message of its own, in full.
+      if (jsonRetry && failure.notJson) {
+        failure.message = MSG.notJson;
+        failure.implementationDefined = false;
+      }
       // AR-CANCEL-6: a request our own signal ended is the gate's doing, not the reviewer's, and
       // its message implementation-defined (AR-MSG-3): the runtime's report of the cancellation
       // and the provider's own aborted finish cannot be told apart.
@@ -497,7 +516,11 @@ async function askReviewer(exec, route, env, signal, request, rules) {
       if (expired || signal.aborted) throw failure; // AR-RES-RETRY-4/5: final
       if (failure.class === 'protocol' && repairs > 0) {
         repairs--;
-        repair = true;
+        reminder = MSG.repairInstruction;
+      } else if (failure.notJson && jsonRetries > 0) {
+        // AR-JSON-RETRY-1/2: only invalid JSON asks again, the same request with the reminder.
+        jsonRetries--;
+        reminder = MSG.jsonRetryReminder;
       } else if (failure.class === 'transport' && retries > 0) {
         // A transport retry repeats the request unchanged: a retried repair is still a repair
         // (AR-RES-RETRY-2).
@@ -853,7 +876,7 @@ module.exports = {
   classifyErrorFinish,
   // Every value of every rule the gate implements: a profile that recombines them is checked too.
   rules: RULES,
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals', 'json-retries'],
   // The resilient profile's optional features this gate implements (spec/protocol.md).
   features: ['failure-hint', 'failure-class'],
 };

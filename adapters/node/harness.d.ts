@@ -171,6 +171,13 @@ export interface ResolvedConfig {
   review_timeout_ms: number;
   reviewer_route: Route | null;
   failure_hint_after: number;
+  /**
+   * How many requests a review makes after invalid JSON under `asks_again` `json-retry`
+   * (AR-JSON-RETRY-1): a whole number from 0 to 5, 1 where the scenario names none (the canonical
+   * form writes it only off 1; the kit fills it in and refuses any other value). A gate reads it
+   * where `rules.config` lists `max_json_retries`.
+   */
+  max_json_retries: number;
 }
 
 /**

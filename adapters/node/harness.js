@@ -55,7 +55,7 @@ function rulesFor(rules, what) {
   throw new Error(`${what}: no \`rules\` given: a gate decides by the run's rules, not by a profile's name (${WHERE_RULES_ARE})`);
 }
 /** What a gate can declare it observes under protocol 2 (spec/protocol.md). */
-const OBSERVABLES = ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals'];
+const OBSERVABLES = ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals', 'json-retries'];
 /**
  * What a framework can declare it lacks under protocol 2: a reason with a denial (`deny-reason`),
  * a reason with an approval request (`ask-reason`), an abort signal that is not a lifecycle one
@@ -154,7 +154,27 @@ function decode(scenario, world) {
     earlier = true;
     return { call };
   });
-  return { ...scenario, items };
+  return { ...scenario, config: decodeConfig(scenario.config), items };
+}
+
+/** `config.max_json_retries` when the canonical form leaves it out (it writes it only off 1). */
+const DEFAULT_MAX_JSON_RETRIES = 1;
+/** The most requests after invalid JSON a scenario scripts (AR-RES-CONFIG-1). */
+const MOST_JSON_RETRIES = 5;
+
+/**
+ * The scenario's `config`, with `max_json_retries` (AR-JSON-RETRY-1) always named: the canonical
+ * form writes it only when it is not 1, so it is 1 when absent, and a whole number from 0 to 5
+ * otherwise. The other members are the runner's, passed on as named.
+ */
+function decodeConfig(config) {
+  if (!isObject(config)) throw new Error(`not a canonical scenario: config: expected an object, got ${json(config)}`);
+  if (!has(config, 'max_json_retries')) return { ...config, max_json_retries: DEFAULT_MAX_JSON_RETRIES };
+  const retries = config.max_json_retries;
+  if (!Number.isInteger(retries) || retries < 0 || retries > MOST_JSON_RETRIES) {
+    throw new Error(`not a canonical scenario: config.max_json_retries: expected a whole number from 0 to ${MOST_JSON_RETRIES}, got ${json(retries)}`);
+  }
+  return { ...config };
 }
 
 // ---------------------------------------------------------------------------------------------

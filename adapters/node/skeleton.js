@@ -53,7 +53,7 @@ const { install, rules } = require('./example-gate.js');
 serve({
   implementation: {
     name: 'example-gate', // your package, e.g. '@deepseek-ai/dsh-experimental-auto-review'
-    version: '0.5.0', // its version
+    version: '0.6.0', // its version
     language: 'javascript', // or 'typescript'
   },
   // For each rule (spec/protocol.md, "Rules"; `autoreview profiles --json` shows each profile's),
@@ -87,7 +87,10 @@ serve({
   //                  downstream returned allow (an answerer prepended with
   //                  host.on('approval/request'), the call forgotten in a 'tools/post-execute'
   //                  listener); under 'human' it answers none.
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals'],
+  //   'json-retries'  your gate asks again after invalid JSON up to env.config.max_json_retries
+  //                  times where the rules read it (else once), under the rule `asks_again`
+  //                  'json-retry'.
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'body-approvals', 'json-retries'],
   // What your gate's framework cannot express (protocol 2), if anything; default none. Cases that
   // need it read "not applicable" too:
   //   'deny-reason'   a denial carries no reason (a boolean approval hook);
