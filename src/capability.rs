@@ -36,11 +36,13 @@ pub enum Observable {
     /// The approval requests a call's body raises, `body` (AR-APPROVAL-7, AR-APPROVAL-8), and who
     /// answered each, as `body_approvals`.
     BodyApprovals,
+    /// A configured reviewer JSON retry limit, `config.max_json_retries` (AR-JSON-RETRY-1).
+    JsonRetries,
 }
 
 impl Observable {
     /// Every observable, in the order reports name them.
-    pub const ALL: [Observable; 7] = [
+    pub const ALL: [Observable; 8] = [
         Observable::Sessions,
         Observable::Requests,
         Observable::SessionLog,
@@ -48,6 +50,7 @@ impl Observable {
         Observable::UnfinishedStream,
         Observable::Confinement,
         Observable::BodyApprovals,
+        Observable::JsonRetries,
     ];
 
     /// The name a `hello` gives it.
@@ -60,6 +63,7 @@ impl Observable {
             Observable::UnfinishedStream => "unfinished-stream",
             Observable::Confinement => "confinement",
             Observable::BodyApprovals => "body-approvals",
+            Observable::JsonRetries => "json-retries",
         }
     }
 }
@@ -255,7 +259,8 @@ impl Capabilities {
     /// default, which only requests show (`requests`), a temperature other than the default, to
     /// set up and to see in the requests (`temperature`, `requests`), a reviewer stream without a
     /// terminal finish (`unfinished-stream`), a sandbox other than the default (`confinement`), a
-    /// body that does something (`body-approvals`).
+    /// body that does something (`body-approvals`), a JSON retry limit other than the default
+    /// (`json-retries`).
     pub fn needed_by(input: &Input) -> Capabilities {
         fn session(s: &Session) -> Capabilities {
             let mut needs = Capabilities::NONE;
@@ -285,6 +290,9 @@ impl Capabilities {
             }
             if !c.body.is_empty() {
                 needs = needs.with(Need::Observable(Observable::BodyApprovals));
+            }
+            if c.config.max_json_retries != crate::scenario::Config::default().max_json_retries {
+                needs = needs.with(Need::Observable(Observable::JsonRetries));
             }
             needs
         };
@@ -337,7 +345,8 @@ impl Capabilities {
     /// `session-log`, the default session id (which only requests show) without `requests`, the
     /// default temperature without `temperature`, a stream that stops normally without
     /// `unfinished-stream`, the default sandbox and no backend event without `confinement`, a body
-    /// that does nothing without `body-approvals`. The
+    /// that does nothing without `body-approvals`, the default JSON retry limit without
+    /// `json-retries`. The
     /// generator draws through
     /// it, so that nobody is judged on what they cannot express.
     pub fn restrict(self, mut input: Input) -> Input {
@@ -371,6 +380,9 @@ impl Capabilities {
             }
             if !self.observes(Observable::BodyApprovals) {
                 c.body.clear();
+            }
+            if !self.observes(Observable::JsonRetries) {
+                c.config.max_json_retries = crate::scenario::Config::default().max_json_retries;
             }
         };
         match &mut input {

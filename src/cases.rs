@@ -15,6 +15,9 @@ use crate::scenario::Scenario;
 use crate::scenario::session::Input;
 use crate::table::{self, Table};
 
+/// The area of the cases a decision table's rows give (one per row, expanded for its profile).
+pub const ROW_AREA: &str = "decision-table";
+
 /// One fixed case.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Case {
@@ -33,6 +36,13 @@ pub struct Case {
     /// Whether the behaviour is implementation-defined (an `i_` corpus entry): another
     /// implementation is then held only to the safety rules.
     pub implementation_defined: bool,
+}
+
+impl Case {
+    /// Whether the case is a decision table's row ([`ROW_AREA`]).
+    pub fn is_row(&self) -> bool {
+        self.area == ROW_AREA
+    }
 }
 
 impl Case {
@@ -164,7 +174,7 @@ pub fn table_cases(profile: Profile) -> Result<Vec<Case>, CaseError> {
             want.id = scenario.id.clone();
             Ok(Case {
                 id: r.id.clone(),
-                area: "decision-table".to_owned(),
+                area: ROW_AREA.to_owned(),
                 title: r.title.clone(),
                 clauses: r.clauses.clone(),
                 scenario: Input::One(Box::new(scenario)),

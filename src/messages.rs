@@ -125,8 +125,8 @@ impl Template {
     }
 
     /// The clause whose table holds the template: AR-MSG-1 (what the model and the human see),
-    /// AR-MSG-2 (reviewer failure messages), AR-MSG-5 (errors of selecting Auto) or AR-RES-MSG-1
-    /// (the resilient profile's templates).
+    /// AR-MSG-2 (reviewer failure messages), AR-MSG-5 (errors of selecting Auto), AR-JSON-RETRY-3
+    /// (asking again after invalid JSON) or AR-RES-MSG-1 (the resilient profile's templates).
     pub fn clause(&self) -> &'static str {
         const RESILIENT: &[&str] = &[
             "MSG-ERR-TOOL-CALL",
@@ -149,6 +149,7 @@ impl Template {
         ];
         match self.id {
             "MSG-ERR-CLOSING" | "MSG-ERR-NO-AUTO" => "AR-MSG-5",
+            "MSG-ERR-NOT-JSON" | "MSG-JSON-RETRY-REMINDER" => "AR-JSON-RETRY-3",
             id if RESILIENT.contains(&id) => "AR-RES-MSG-1",
             id if id.starts_with("MSG-ERR-") => "AR-MSG-2",
             _ => "AR-MSG-1",
@@ -588,6 +589,11 @@ templates! {
     HINT = "MSG-HINT", "Auto review has failed <count> times in a row on route <route>; configure a reviewer model (reviewer_route) or switch the permission mode, for example to workspace-write.";
     /// The recovery hint in Chinese (AR-RES-HINT-2).
     HINT_ZH = "MSG-HINT-ZH", "Auto review 已在路由 <route> 上连续失败 <count> 次；请配置审查模型（reviewer_route）或切换权限模式，例如切换到 workspace-write。";
+    /// Invalid JSON in a profile that asks again after it (AR-JSON-RETRY-3).
+    ERR_NOT_JSON = "MSG-ERR-NOT-JSON", "auto-review: reviewer output must be valid JSON";
+    /// The reminder appended to the review policy when asking again after invalid JSON
+    /// (AR-JSON-RETRY-1, AR-JSON-RETRY-3).
+    JSON_RETRY_REMINDER = "MSG-JSON-RETRY-REMINDER", "Your previous response was not valid JSON. Review the same pending action under REVIEW_POLICY. Return exactly one JSON object matching its risk/decision rules. Do not include analysis, Markdown, or surrounding prose.";
     /// The instruction sent with a repair request (AR-RES-RETRY-2).
     REPAIR_INSTRUCTION = "MSG-REPAIR-INSTRUCTION", "Your previous reply could not be read as a decision. Review the same pending action again and reply with only the JSON object: exactly one of the six shapes in REVIEW_POLICY, with no Markdown, prose or tool call.";
 }

@@ -146,7 +146,8 @@ pub enum ReviewerResponse {
 pub struct ReviewRequest {
     /// The route, `provider/model`.
     pub route: String,
-    /// A first request, a repair (with `MSG-REPAIR-INSTRUCTION`) or a retry.
+    /// A first request, a repair (with `MSG-REPAIR-INSTRUCTION`, or after invalid JSON with
+    /// `MSG-JSON-RETRY-REMINDER`) or a retry.
     pub purpose: Attempting,
     /// Aborts when the caller or the integration does; the client must end a request that would
     /// otherwise never settle.
@@ -156,8 +157,9 @@ pub struct ReviewRequest {
     /// The sampling temperature the request carries; `None` leaves the parameter out
     /// (`provider-default`, AR-REVIEW-3).
     pub temperature: Option<serde_json::Number>,
-    /// Whether `MSG-REPAIR-INSTRUCTION` is appended: a repair, or a retry of one, which repeats
-    /// it unchanged (AR-RES-RETRY-2).
+    /// Whether the request asks for a repair (`MSG-REPAIR-INSTRUCTION`, or
+    /// `MSG-JSON-RETRY-REMINDER` after invalid JSON, appended): a repair, or a retry of one, which
+    /// repeats it unchanged (AR-RES-RETRY-2, AR-JSON-RETRY-1).
     pub repair: bool,
 }
 
@@ -571,7 +573,7 @@ impl<C: ReviewerClient> AutoReview<C> {
             };
             let (settled, read) = settled;
             let earned = match &settled {
-                Settlement::Failed(f) => budget.take(self.profile, f.class),
+                Settlement::Failed(f) => budget.take(self.profile, f),
                 _ => None,
             };
             if let Some(next) = earned

@@ -224,6 +224,8 @@ impl Review {
         match profile.asks_again() {
             // AR-REVIEW-1: one request.
             AsksAgain::Never => by.push("AR-REVIEW-1"),
+            // AR-JSON-RETRY-1, AR-JSON-RETRY-2: another request after invalid JSON only.
+            AsksAgain::JsonRetry => by.extend(["AR-JSON-RETRY-1", "AR-JSON-RETRY-2"]),
             // AR-RES-RETRY-1, AR-RES-RETRY-3: repairs and retries within the budgets.
             AsksAgain::RepairAndRetry => {
                 by.extend(["AR-RES-RETRY-1", "AR-RES-RETRY-3"]);
@@ -241,26 +243,23 @@ impl Review {
         by
     }
 
-    /// Whether the review ended on a configured repair or retry budget below the default
-    /// (AR-RES-CONFIG-1): its last failure would have earned a request under the default budget,
-    /// and no signal ended it, so the configured value alone, read and not replaced by the
+    /// Whether the review ended on a configured repair, retry or JSON retry budget below the
+    /// default (AR-RES-CONFIG-1): its last failure would have earned a request under the default
+    /// budget, and no signal ended it, so the configured value alone, read and not replaced by the
     /// default, is what made no further request.
     pub fn ended_on_a_configured_budget(&self, profile: Profile) -> bool {
         let Some(last) = self.ended_on_its_own_failure(profile) else {
             return false;
         };
-        let default = crate::scenario::Config::default();
-        let by_default = match last.class {
-            FailureClass::Protocol => default.repair_attempts,
-            FailureClass::Transport => default.transport_retries,
-            _ => return false,
-        };
+        // The requests failures like the last one earned: under the default budget, one more
+        // such failure would have earned another.
         let earned = self
             .requests
             .iter()
             .filter(|r| r.failed.as_ref().is_some_and(|f| f.class == last.class))
-            .count() as u32;
-        earned < by_default
+            .count();
+        let mut by_default = Budget::new(&crate::scenario::Config::default());
+        (0..=earned).all(|_| by_default.take(profile, last).is_some())
     }
 
     /// Whether the review ended on a failure that AR-REVIEW-7 classed (a failed finish, a thrown
@@ -273,21 +272,21 @@ impl Review {
         let Some(last) = self.ended_on_its_own_failure(profile) else {
             return false;
         };
+        if profile.asks_again() != AsksAgain::RepairAndRetry {
+            return false;
+        }
         // Whether the class earns a request is the budget's to say; the default budget has room
         // for one of each kind.
         let earns = Budget::new(&crate::scenario::Config::default())
-            .take(profile, last.class)
+            .take(profile, last)
             .is_some();
         !self.requests.is_empty() && last.by_rule("AR-REVIEW-7") && !earns
     }
 
-    /// The failure the review ended on by itself, in a profile that repairs and retries: none
-    /// where it decided, never settled, or a signal ended it or stopped what it earned.
+    /// The failure the review ended on by itself, in a profile that asks again: none where it
+    /// decided, never settled, or a signal ended it or stopped what it earned.
     fn ended_on_its_own_failure(&self, profile: Profile) -> Option<&FailureNote> {
-        if profile.asks_again() != AsksAgain::RepairAndRetry
-            || self.signal_ended
-            || self.stopped_by_signal
-        {
+        if profile.asks_again() == AsksAgain::Never || self.signal_ended || self.stopped_by_signal {
             return None;
         }
         match &self.settlement {
@@ -316,7 +315,7 @@ impl Review {
             c.cite_first("/review/attempts", "AR-RES-CONFIG-1");
         }
         if self.stopped_by_signal {
-            c.cite_first("/review/attempts", "AR-RES-RETRY-5");
+            c.cite_first("/review/attempts", signal_stops(profile));
         }
         // Whether the call was reviewed at all: an admitted call is (AR-REVIEW-1).
         c.cite("/review/attempts", REVIEWED_BY);
@@ -350,6 +349,13 @@ impl Review {
             match profile.asks_again() {
                 // AR-REVIEW-12: no request is a repair.
                 AsksAgain::Never => c.cite(&at("repair"), "AR-REVIEW-12"),
+                // AR-JSON-RETRY-1: a request after invalid JSON, at the review's temperature.
+                AsksAgain::JsonRetry => {
+                    c.cite(&at("repair"), "AR-JSON-RETRY-1");
+                    if r.repair {
+                        c.cite_first(&at("temperature"), "AR-JSON-RETRY-1");
+                    }
+                }
                 // AR-RES-RETRY-2: a repair's request, and its temperature.
                 AsksAgain::RepairAndRetry => {
                     c.cite(&at("repair"), "AR-RES-RETRY-2");
@@ -382,10 +388,10 @@ impl Review {
                 let last = f.to_failure();
                 let earlier = || self.requests.iter().filter_map(|r| r.failed.as_ref());
                 if earlier().any(|e| e.class != last.class) {
-                    c.cite_first("/review/failure/class", "AR-RES-RETRY-3");
+                    c.cite_first("/review/failure/class", settles_by(profile));
                 }
                 if earlier().any(|e| e.message != last.message) {
-                    c.cite_first("/review/failure/message", "AR-RES-RETRY-3");
+                    c.cite_first("/review/failure/message", settles_by(profile));
                 }
             }
             Settlement::Decided(_) | Settlement::Pending => {
@@ -393,7 +399,7 @@ impl Review {
                 // AR-RES-RETRY-3: a review that made several requests settles with the first
                 // decision one obtains, whatever the requests before it failed with.
                 if matches!(self.settlement, Settlement::Decided(_)) && self.requests.len() > 1 {
-                    c.cite("/review/failure", "AR-RES-RETRY-3");
+                    c.cite("/review/failure", settles_by(profile));
                 }
                 c.cite("/review/failure", "AR-REVIEW-4");
             }
@@ -402,6 +408,26 @@ impl Review {
         if self.signal_ended {
             c.cite("/review/consecutive_failures", "AR-CANCEL-6");
         }
+    }
+}
+
+/// The clause by which a review that made several requests settles with its last one's decision
+/// or failure: AR-RES-RETRY-3 where it repairs and retries, AR-JSON-RETRY-1 where it asks again
+/// after invalid JSON (a review that never asks again makes one request, AR-REVIEW-1).
+fn settles_by(profile: Profile) -> &'static str {
+    match profile.asks_again() {
+        AsksAgain::Never => "AR-REVIEW-1",
+        AsksAgain::JsonRetry => "AR-JSON-RETRY-1",
+        AsksAgain::RepairAndRetry => "AR-RES-RETRY-3",
+    }
+}
+
+/// The clause by which no new request starts once a signal aborted the review: AR-RES-RETRY-5
+/// where it repairs and retries, AR-JSON-RETRY-1 where it asks again after invalid JSON.
+fn signal_stops(profile: Profile) -> &'static str {
+    match profile.asks_again() {
+        AsksAgain::JsonRetry => "AR-JSON-RETRY-1",
+        AsksAgain::Never | AsksAgain::RepairAndRetry => "AR-RES-RETRY-5",
     }
 }
 
@@ -503,11 +529,17 @@ pub fn count_after(
     })
 }
 
-/// AR-RES-RETRY-1: what remains of a review's repair and retry budgets.
+/// The rule a reply that is not valid JSON breaks (AR-PARSE-4): the one failure after which a
+/// profile with `asks_again: json-retry` asks again (AR-JSON-RETRY-1).
+pub const NOT_JSON: &str = "AR-PARSE-4";
+
+/// AR-RES-RETRY-1, AR-JSON-RETRY-1: what remains of a review's repair, retry and JSON retry
+/// budgets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     repairs: u32,
     retries: u32,
+    json_retries: u32,
 }
 
 impl Budget {
@@ -516,14 +548,20 @@ impl Budget {
         Budget {
             repairs: config.repair_attempts,
             retries: config.transport_retries,
+            json_retries: config.max_json_retries,
         }
     }
 
-    /// Whether a failure of `class` earns another request under `profile`, and of which kind;
-    /// takes it from the budget when it does. A profile that never asks again (AR-REVIEW-1) earns
-    /// none.
-    pub fn take(&mut self, profile: Profile, class: FailureClass) -> Option<Attempting> {
-        match (profile.asks_again(), class) {
+    /// Whether `failure` earns another request under `profile`, and of which kind; takes it from
+    /// the budget when it does. A profile that never asks again (AR-REVIEW-1) earns none.
+    pub fn take(&mut self, profile: Profile, failure: &FailureNote) -> Option<Attempting> {
+        match (profile.asks_again(), failure.class) {
+            // AR-JSON-RETRY-1: a request with the reminder after invalid JSON; nothing else earns
+            // one (AR-JSON-RETRY-2).
+            (AsksAgain::JsonRetry, _) if failure.failed_by == NOT_JSON && self.json_retries > 0 => {
+                self.json_retries -= 1;
+                Some(Attempting::Repair)
+            }
             // AR-RES-RETRY-1: a repair after a protocol failure.
             (AsksAgain::RepairAndRetry, FailureClass::Protocol) if self.repairs > 0 => {
                 self.repairs -= 1;
@@ -740,7 +778,7 @@ fn requests(s: &Scenario, profile: Profile) -> (Settlement, Vec<Sent>, bool, Vec
         }
         let (settled, read) = settle_citing(attempt, profile);
         let again = match &settled {
-            Settlement::Failed(failure) if aborted.is_none() => budget.take(profile, failure.class),
+            Settlement::Failed(failure) if aborted.is_none() => budget.take(profile, failure),
             _ => None,
         };
         match &settled {
@@ -773,7 +811,7 @@ fn stopped_by_signal(s: &Scenario, profile: Profile, review: &Review) -> bool {
         || cancellation::caller_aborts_in_flight(s.abort);
     match &review.settlement {
         Settlement::Failed(f) if in_flight && !review.signal_ended => {
-            Budget::new(&s.config).take(profile, f.class).is_some()
+            Budget::new(&s.config).take(profile, f).is_some()
         }
         _ => false,
     }
@@ -1010,6 +1048,13 @@ pub fn read_raw(
 /// The failure message of a reply error: as the baseline renders it (JavaScript stringification),
 /// or normalized (AR-RES-NORM-1..4), as the profile's failure text rule says.
 pub fn failure_text(e: &ReplyError, profile: Profile) -> Text {
+    // AR-JSON-RETRY-3: a profile that asks again after invalid JSON names it in fixed words.
+    if matches!(e, ReplyError::InvalidJson(_)) && profile.asks_again() == AsksAgain::JsonRetry {
+        return profile
+            .failure_text()
+            .message(messages::ERR_NOT_JSON.text())
+            .citing(&["AR-JSON-RETRY-3"]);
+    }
     // AR-REVIEW-5, AR-RES-NORM-1..4
     let rule = profile.failure_text();
     let text = rule.message(raw_text(e, rule));

@@ -559,6 +559,7 @@ pub fn config(r: &mut Rng) -> Config {
         reviewer_route: r.chance(1, 2).then(|| route(r, &COMPLETE_ROUTES)),
         failure_hint_after: r.weighted(&HINT_THRESHOLDS),
         temperature: Default::default(),
+        max_json_retries: 1,
     }
 }
 
@@ -578,6 +579,15 @@ pub fn temperature(r: &mut Rng) -> Temperature {
             )
         }
     }
+}
+
+/// The JSON retry limit (AR-JSON-RETRY-1, read by a profile with `asks_again: json-retry`): the
+/// default 1 in most cases; now and then none, or more than one, up to a scenario's 5.
+pub fn json_retries(r: &mut Rng) -> u32 {
+    if !r.chance(1, 6) {
+        return 1;
+    }
+    r.pick(&[0, 0, 2, 3, 5])
 }
 
 /// The session's sandbox (AR-CONFINE-1..4): the default two times in three; otherwise a backend
@@ -671,6 +681,7 @@ pub fn scenario(r: &mut Rng) -> Scenario {
     // From a stream beside the case's, so that every other choice of a call, and of the calls
     // after it in a session, stays as it was.
     config.temperature = temperature(&mut r.beside(1));
+    config.max_json_retries = json_retries(&mut r.beside(7));
     let mut session = session;
     session.sandbox = sandbox(&mut r.beside(3), preset);
     let body = body(&mut r.beside(5));

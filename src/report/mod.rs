@@ -706,7 +706,8 @@ pub(crate) mod tests {
     #[test]
     fn not_applicable_cases_are_counted_apart_in_every_report() {
         use crate::capability::Observable;
-        let [sessions, requests, session_log, _, _, _, _] = Observable::ALL.map(Need::Observable);
+        let [sessions, requests, session_log, _, _, _, _, _] =
+            Observable::ALL.map(Need::Observable);
         let mixed = report(
             vec![
                 case("A", Status::Pass),

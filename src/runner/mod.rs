@@ -709,7 +709,7 @@ pub fn run_under(
 fn row_of(case: &Case, profile: Profile, table: Option<&crate::table::Table>) -> Option<String> {
     let call = case.call()?;
     let table = table?;
-    if case.area == "decision-table" && table.rows.iter().any(|r| r.id == case.id) {
+    if case.is_row() && table.rows.iter().any(|r| r.id == case.id) {
         return Some(case.id.clone());
     }
     let features = crate::table::features::of(call, profile);

@@ -292,6 +292,7 @@ fn config_members(c: &Config) -> Value {
         reviewer_route,
         failure_hint_after,
         temperature,
+        max_json_retries,
     } = c;
     let mut members = json!({
         "on_failure": name(on_failure),
@@ -306,6 +307,10 @@ fn config_members(c: &Config) -> Value {
     // scenario as it did.
     if !temperature.is_default() {
         members["temperature"] = name(temperature);
+    }
+    // Likewise off its default only, which only an adapter observing `json-retries` is sent.
+    if *max_json_retries != 1 {
+        members["max_json_retries"] = json!(max_json_retries);
     }
     members
 }

@@ -39,11 +39,20 @@ pub struct Config {
     /// `provider-default` to leave it out. Default 0.
     #[serde(default, skip_serializing_if = "Temperature::is_default")]
     pub temperature: Temperature,
+    /// How many times a reply that is not valid JSON is asked again, in a profile with
+    /// `asks_again: json-retry` (AR-JSON-RETRY-1). Default 1, at most 5 in a scenario.
+    #[serde(
+        default = "one",
+        deserialize_with = "json_retries",
+        skip_serializing_if = "is_one"
+    )]
+    #[schemars(range(max = 5))]
+    pub max_json_retries: u32,
 }
 
 impl Config {
     /// The name of every member, as a scenario writes it, in the order of the struct.
-    pub const MEMBERS: [&'static str; 7] = [
+    pub const MEMBERS: [&'static str; 8] = [
         "on_failure",
         "repair_attempts",
         "transport_retries",
@@ -51,6 +60,7 @@ impl Config {
         "reviewer_route",
         "failure_hint_after",
         "temperature",
+        "max_json_retries",
     ];
 }
 
@@ -72,6 +82,7 @@ impl Default for Config {
             reviewer_route: None,
             failure_hint_after: 3,
             temperature: Temperature::default(),
+            max_json_retries: 1,
         }
     }
 }
@@ -92,6 +103,19 @@ const EXTRA_ATTEMPTS: Whole =
 
 fn at_most_5<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     EXTRA_ATTEMPTS.read_u32(d)
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+/// The reviewer JSON retry limit: the 0.2.x gate takes any non-negative safe integer, and refuses
+/// anything else as "reviewer JSON retry limit must be a non-negative safe integer"; a scenario
+/// scripts at most 5, as many as a review's other budgets.
+fn json_retries<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    Whole::new("", 0, 5)
+        .above("is more retries than a scenario scripts (the 0.2.x gate takes any non-negative safe integer; the suite checks up to 5)")
+        .read_u32(d)
 }
 
 /// A configured route names both a provider and a model: an incomplete one could never be

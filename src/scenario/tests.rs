@@ -336,6 +336,7 @@ mod config {
         use crate::scenario::{Config, Temperature};
         let every = Config {
             temperature: Temperature::ProviderDefault,
+            max_json_retries: 0,
             ..Config::default()
         };
         let written = serde_json::to_value(&every).unwrap();

@@ -288,9 +288,14 @@ impl Table {
             .map(|(_, text)| *text)
     }
 
-    /// Loads the committed table of a profile.
+    /// Loads the committed table of a profile. Profiles that decide alike share one table (the
+    /// 0.2.x gate's decisions are the baseline's): the table is read for `profile`, whichever
+    /// profile it was written for, so its rows expand under `profile`'s rules and the exhaustive
+    /// check holds it to `profile`'s engine.
     pub fn load(profile: Profile) -> Result<Table, TableError> {
-        Table::parse(profile, Table::source(profile)?)
+        let mut table = Table::parse(profile, Table::source(profile)?)?;
+        table.profile = profile;
+        Ok(table)
     }
 
     /// Parses table text, with the path of any offending field.

@@ -54,7 +54,7 @@ serve({
     version: '0.2.0',
     language: 'javascript',
   },
-  profiles: ['baseline', 'resilient'],
-  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement'],
+  profiles: ['baseline', 'resilient', 'shipped-0.2'],
+  observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream', 'confinement', 'json-retries'],
   install,
 });

@@ -695,11 +695,15 @@ fn the_kit_answers_each_protocol_in_its_own_terms() {
                     "temperature",
                     "unfinished-stream"
                 ]);
-                // The model of the shipped rc.3 gate observes neither confinement nor body
-                // approvals.
+                // The model of the shipped rc.3 gate observes neither confinement, body
+                // approvals nor a JSON retry limit: rc.3 has none of them.
                 if script == "skeleton.js" {
                     let all = observes.as_array_mut().unwrap();
-                    all.extend([json!("confinement"), json!("body-approvals")]);
+                    all.extend([
+                        json!("confinement"),
+                        json!("body-approvals"),
+                        json!("json-retries"),
+                    ]);
                 }
                 assert_eq!(hello["observes"], observes, "{what}");
                 let request = json!({"route": "default/default", "temperature": 0, "tools": 0, "session_id": null, "repair": false});

@@ -594,7 +594,8 @@ fn check_exit_codes_reports_and_gradual_adoption() {
             "temperature",
             "unfinished-stream",
             "confinement",
-            "body-approvals"
+            "body-approvals",
+            "json-retries"
         ])
     );
     assert!(
@@ -791,8 +792,9 @@ fn a_profile_the_adapter_does_not_offer_is_explained() {
         .expect("the handshake fails");
     assert_eq!(
         err.to_string(),
-        "the adapter offers only the profile baseline, and the run asked for resilient: run with \
-         --profile baseline, or make the adapter offer resilient in its hello"
+        "the adapter offers the profiles baseline and shipped-0.2, and the run asked for resilient: \
+         run with --profile baseline or --profile shipped-0.2, or make the adapter offer resilient \
+         in its hello"
     );
     let out = Command::new(BIN)
         .args(["check", "--profile", "baseline", "--"])
@@ -803,8 +805,8 @@ fn a_profile_the_adapter_does_not_offer_is_explained() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "the adapter offers only the profile resilient, and the run asked for baseline: run \
-             with --profile resilient"
+            "the adapter offers the profiles resilient and shipped-0.2, and the run asked for \
+             baseline: run with --profile resilient or --profile shipped-0.2"
         ),
         "{stderr}"
     );
@@ -1196,7 +1198,7 @@ fn an_adapter_whose_hello_changes_on_restart_runs_no_further_case() {
         assert_eq!(error.kind, Broken::NotRun, "{error:?}");
         assert!(
             error.message.contains(
-                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason], features [failure-hint, failure-class]; before: protocol 2, observes [sessions, requests, session-log, temperature, unfinished-stream, confinement, body-approvals], lacks [], features [failure-hint, failure-class])"
+                "the restarted adapter answered hello differently (protocol 2, observes [], lacks [deny-reason], features [failure-hint, failure-class]; before: protocol 2, observes [sessions, requests, session-log, temperature, unfinished-stream, confinement, body-approvals, json-retries], lacks [], features [failure-hint, failure-class])"
             ),
             "{}",
             error.message

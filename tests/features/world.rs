@@ -88,9 +88,14 @@ impl GateWorld {
         let profiles: Vec<Profile> = tags.iter().filter_map(|t| Profile::named(t)).collect();
         match profiles.as_slice() {
             [p] => self.profile = Some(*p),
-            [] => self
-                .tag_problems
-                .push("no profile tag: tag the scenario @baseline or @resilient".into()),
+            [] => self.tag_problems.push(format!(
+                "no profile tag: tag the scenario with one of {}",
+                Profile::all()
+                    .iter()
+                    .map(|p| format!("@{p}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
             _ => self
                 .tag_problems
                 .push("more than one profile tag: a scenario runs under one profile".into()),

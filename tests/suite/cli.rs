@@ -3,6 +3,7 @@
 //! the word diffs of a tampered Node.js gate are in the second tier (`tests/external/cli.rs`).
 
 use crate::common::process::autoreview;
+use autoreview::Profile;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -410,12 +411,13 @@ fn serve_takes_profile_and_profiles() {
             String::from_utf8_lossy(&out.stderr)
         );
         let reply: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let want = if args.len() == 3 {
-            serde_json::json!(["baseline"])
-        } else {
-            serde_json::json!(["baseline", "resilient"])
+        let want: Vec<&str> = match args.len() {
+            3 => vec!["baseline"],
+            4 => vec!["baseline", "resilient"],
+            // Every profile the suite ships.
+            _ => Profile::all().iter().map(|p| p.as_str()).collect(),
         };
-        assert_eq!(reply["profiles"], want, "{args:?}");
+        assert_eq!(reply["profiles"], serde_json::json!(want), "{args:?}");
     }
 }
 
@@ -502,6 +504,10 @@ fn decide_says_a_negative_number_is_negative_for_every_integer_member() {
         (
             r#"{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"failure_hint_after":-1}}"#,
             "config.failure_hint_after: -1 is negative; give a whole number of failures from 1 to 4294967295",
+        ),
+        (
+            r#"{"tool":{"name":"a"},"reviewer":{"text":""},"config":{"max_json_retries":-1}}"#,
+            "config.max_json_retries: -1 is negative; give a whole number from 0 to 5",
         ),
         (
             r#"{"tool":{"name":"a"},"reviewer":{"text":"","delay_ms":-1}}"#,

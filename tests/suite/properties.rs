@@ -3,7 +3,7 @@
 
 use autoreview::generate::{Recorded, scenario_recorded};
 use autoreview::outcome::{Decision, Event};
-use autoreview::profile::AsksAgain;
+use autoreview::profile::{AsksAgain, PresetRead};
 use autoreview::scenario::{
     AbortPoint, ApprovalAnswer, ApprovalPolicy, Attempt, CallKind, Downstream, OnFailure, Preset,
     Scenario,
@@ -74,11 +74,12 @@ fn replaying_the_regression_file_runs_the_recorded_scenarios() {
     assert_eq!(seen, expected);
 }
 
-/// Whether the gate reviews the call as it finds it: in the baseline, disposal that began before
-/// the call has moved a listed Auto session out of Auto (AR-DISPOSE-2); the resilient gate cancels
-/// such a call instead, which still counts as a call in scope (AR-RES-DISPOSE-1).
+/// Whether the gate reviews the call as it finds it: where the preset is read at the call's start
+/// (the baseline, the 0.2.x gate), disposal that began before the call has moved a listed Auto
+/// session out of Auto (AR-DISPOSE-2); the resilient gate cancels such a call instead, which still
+/// counts as a call in scope (AR-RES-DISPOSE-1).
 fn reviewed(s: &Scenario, profile: Profile) -> bool {
-    let moved = profile == Profile::BASELINE
+    let moved = profile.preset_read() == PresetRead::AtStart
         && s.session.listed
         && s.abort == AbortPoint::LifecycleBeforeReview;
     s.agent && s.tool.call != CallKind::RunCode && s.preset == Preset::Auto && !moved
@@ -190,7 +191,8 @@ proptest! {
 
     /// AR-REVIEW-1, AR-ORDER-1, AR-RES-RETRY-1: reviewer requests come before any downstream
     /// listener; then downstream, approval and body, each at most once. The baseline makes at most
-    /// one request; the resilient profile at most one plus its repair and retry budgets.
+    /// one request; the resilient profile at most one plus its repair and retry budgets; the 0.2.x
+    /// profile at most one plus its JSON retries (AR-JSON-RETRY-1).
     #[test]
     fn events_keep_their_order_and_requests_stay_within_budget(s in recorded()) {
         for profile in Profile::all() {
@@ -206,6 +208,7 @@ proptest! {
             let budget = match profile.asks_again() {
                 AsksAgain::Never => 1,
                 AsksAgain::RepairAndRetry => 1 + s.config.repair_attempts + s.config.transport_retries,
+                AsksAgain::JsonRetry => 1 + s.config.max_json_retries,
             };
             prop_assert!(o.review.attempts <= budget, "{profile}: {} requests, budget {budget}", o.review.attempts);
             if !reviewed(&s, profile) {
@@ -259,8 +262,8 @@ proptest! {
         }
     }
 
-    /// AR-CANCEL-7: no cancelled call runs its body; only the baseline leaves a call pending, and
-    /// only when its review never settles.
+    /// AR-CANCEL-7: no cancelled call runs its body; only a profile without a deadline leaves a
+    /// call pending, and only when its review never settles.
     #[test]
     fn cancelled_calls_never_run(s in recorded()) {
         for profile in Profile::all() {
@@ -270,9 +273,12 @@ proptest! {
                 prop_assert!(!o.result.executed);
             }
             if !o.settled {
-                prop_assert_eq!(profile, Profile::BASELINE);
+                prop_assert!(!profile.has_deadline(), "{profile} has a deadline");
                 prop_assert!(reviewed(&s, profile));
-                let hangs = matches!(s.reviewer.attempt(0), Attempt::Hang { .. });
+                // The last request made is the one that never settles (the first, or one the
+                // profile asked again with, AR-JSON-RETRY-1).
+                let last = (o.review.attempts as usize).saturating_sub(1);
+                let hangs = matches!(s.reviewer.attempt(last), Attempt::Hang { .. });
                 prop_assert!(hangs, "a call is pending although its reviewer does not hang");
                 prop_assert!(o.result.text.is_none() && !o.result.executed);
             }

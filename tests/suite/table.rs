@@ -13,6 +13,18 @@ fn tables() -> Vec<Table> {
         .collect()
 }
 
+/// Each table file once, read for the profile it is written for: a profile that decides as an
+/// earlier one does names that profile's table (the 0.2.x gate, the baseline's).
+fn table_files() -> Vec<Table> {
+    tables()
+        .into_iter()
+        .filter(|t| {
+            t.profile.decision_table.as_deref()
+                == Some(&format!("decision-table/{}.json", t.profile))
+        })
+        .collect()
+}
+
 #[test]
 fn row_ids_are_unique_and_clauses_exist() {
     let clauses = spec::clause_ids();
@@ -22,7 +34,7 @@ fn row_ids_are_unique_and_clauses_exist() {
         clauses.len()
     );
     let mut seen = BTreeSet::new();
-    for t in tables() {
+    for t in table_files() {
         for r in &t.rows {
             assert!(seen.insert(r.id.clone()), "row ID {} is used twice", r.id);
             assert!(!r.clauses.is_empty(), "row {} names no clause", r.id);
@@ -213,7 +225,7 @@ fn every_representative_script_settles_in_its_class_under_every_profile() {
 
 #[test]
 fn the_committed_markdown_rendering_is_fresh() {
-    for t in tables() {
+    for t in table_files() {
         let path = format!(
             "{}/spec/decision-table/{}.md",
             env!("CARGO_MANIFEST_DIR"),

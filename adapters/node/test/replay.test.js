@@ -44,9 +44,13 @@ test('every line carries the rules its runner would send', () => {
   for (const line of lines) assert.equal(typeof line.rules, 'object', `${line.case}: no rules`);
 });
 
-test('the fixture holds calls and sessions of both profiles', () => {
+test('the fixture holds calls and sessions of every shipped profile', () => {
   const kinds = new Set(lines.map((l) => `${l.profile} ${l.reply}`));
-  assert.deepEqual([...kinds].sort(), ['baseline call', 'baseline session', 'resilient call', 'resilient session']);
+  assert.deepEqual([...kinds].sort(), [
+    'baseline call', 'baseline session',
+    'resilient call', 'resilient session',
+    'shipped-0.2 call', 'shipped-0.2 session',
+  ]);
 });
 
 test('the scripted world answers each call as the fixture says', async () => {

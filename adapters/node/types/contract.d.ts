@@ -376,6 +376,11 @@ export interface Config {
    * `provider-default` to leave it out. Default 0.
    */
   temperature?: Temperature;
+  /**
+   * How many times a reply that is not valid JSON is asked again, in a profile with
+   * `asks_again: json-retry` (AR-JSON-RETRY-1). Default 1, at most 5 in a scenario.
+   */
+  max_json_retries?: number;
 }
 
 /** What a reviewer failure does under the effective policy `ask` (AR-RES-FAIL-1). */
@@ -853,7 +858,12 @@ export type AsksAgain =
    * Repairs after protocol failures and retries after transport failures, within the
    * configured budgets (AR-RES-RETRY-1..3).
    */
-  | "repair-and-retry";
+  | "repair-and-retry"
+  /**
+   * Another request after a reply that is not valid JSON, with a reminder, up to
+   * `max_json_retries`; no other failure asks again (AR-JSON-RETRY-1..3, the 0.2.x gate).
+   */
+  | "json-retry";
 
 /** Which route reviewer requests use. */
 export type RouteRule =
@@ -1036,7 +1046,9 @@ export type Observable =
    * The approval requests a call's body raises, `body` (AR-APPROVAL-7, AR-APPROVAL-8), and who
    * answered each, as `body_approvals`.
    */
-  | "body-approvals";
+  | "body-approvals"
+  /** A configured reviewer JSON retry limit, `config.max_json_retries` (AR-JSON-RETRY-1). */
+  | "json-retries";
 
 /** One thing a gate's framework may be unable to express. */
 export type Capability =

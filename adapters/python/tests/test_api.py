@@ -152,7 +152,7 @@ class AnAdapterBuiltOnServe(unittest.TestCase):
 
     def test_the_adapter_answers_hello_then_reaches_the_reference_outcome(self):
         lines = [line for line in FIXTURE if line["case"] == "DEFAULTS"]
-        self.assertEqual(sorted(line["profile"] for line in lines), ["baseline", "resilient"])
+        self.assertEqual(sorted(line["profile"] for line in lines), ["baseline", "resilient", "shipped-0.2"])
         for line in lines:
             with self.subTest(profile=line["profile"]):
                 hello, outcome = self.exchange(line)

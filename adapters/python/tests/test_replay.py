@@ -61,9 +61,10 @@ def each(outcome, expected):
 
 
 class Replay(unittest.TestCase):
-    def test_the_fixture_holds_calls_and_sessions_of_both_profiles(self):
+    def test_the_fixture_holds_calls_and_sessions_of_every_shipped_profile(self):
         kinds = {(line["profile"], line["reply"]) for line in FIXTURE}
-        self.assertEqual(kinds, {(p, r) for p in ("baseline", "resilient") for r in ("call", "session")})
+        profiles = ("baseline", "resilient", "shipped-0.2")
+        self.assertEqual(kinds, {(p, r) for p in profiles for r in ("call", "session")})
 
     def test_every_line_carries_its_profiles_rules_and_they_differ_in_every_rule_but_confinement(self):
         by_profile = {}

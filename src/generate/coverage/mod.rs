@@ -63,7 +63,7 @@ pub fn unshown(template: &str, profile: Profile) -> Option<&'static str> {
     let fallback = profile.working_directory() == WorkingDirectoryRule::DeploymentFallback;
     match template {
         // AR-REVIEW-12
-        "MSG-REPAIR-INSTRUCTION" => Some(
+        "MSG-REPAIR-INSTRUCTION" | "MSG-JSON-RETRY-REMINDER" => Some(
             "it goes to the reviewer, and the request's wording is not observable (AR-REVIEW-12)",
         ),
         // AR-RES-CWD-1
@@ -251,7 +251,8 @@ fn normalization(text: &str, value: &Value, add: &mut impl FnMut(&'static str)) 
 /// (route AR-REVIEW-9, working directory AR-REVIEW-10, log AR-REVIEW-11, schema AR-REVIEW-2); the
 /// requests recorded (AR-REVIEW-12) with the session's id (AR-RES-REQUEST-1); a repair request
 /// (AR-RES-RETRY-1), a review settled after several requests (AR-RES-RETRY-3), the shared
-/// deadline passing (AR-RES-RETRY-4); a configured route used (AR-RES-ROUTE-1); a failure counted
+/// deadline passing (AR-RES-RETRY-4); a request asked again after invalid JSON (AR-JSON-RETRY-1)
+/// and another failure that ended the review with JSON retries left (AR-JSON-RETRY-2); a configured route used (AR-RES-ROUTE-1); a failure counted
 /// (AR-RES-HINT-1); a session without a working directory reviewed anyway (AR-RES-CWD-1).
 pub fn review_clauses(s: &Scenario, profile: Profile, review: &Review) -> Vec<&'static str> {
     let made = review.requests.len();
@@ -286,6 +287,20 @@ pub fn review_clauses(s: &Scenario, profile: Profile, review: &Review) -> Vec<&'
             }
             if made > 1 {
                 out.push("AR-RES-RETRY-3");
+            }
+        }
+        if profile.asks_again() == AsksAgain::JsonRetry {
+            // AR-JSON-RETRY-1: a request asked again after invalid JSON; AR-JSON-RETRY-2: a
+            // review that failed otherwise, with JSON retries left, asked no more.
+            if made > 1 {
+                out.push("AR-JSON-RETRY-1");
+            }
+            let spent = made.saturating_sub(1) as u32;
+            if let Settlement::Failed(f) = &review.settlement
+                && f.failed_by != crate::engine::review::NOT_JSON
+                && spent < s.config.max_json_retries
+            {
+                out.push("AR-JSON-RETRY-2");
             }
         }
         if profile.route() == RouteRule::ConfiguredFirst && s.config.reviewer_route.is_some() {
