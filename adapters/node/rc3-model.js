@@ -5,8 +5,15 @@
  * @deepseek-ai/dsh-experimental-auto-review 0.2.1-rc.3, as the field report
  * (its title: "Reviewer technical failures return a terminal deny") describes it.
  *
- *   autoreview check --profile baseline  -- node adapters/node/rc3-model.js   # passes
- *   autoreview check --profile resilient -- node adapters/node/rc3-model.js   # fails, by design
+ *   autoreview check --profile baseline    -- node adapters/node/rc3-model.js   # passes
+ *   autoreview check --profile resilient   -- node adapters/node/rc3-model.js   # fails, by design
+ *   autoreview check --profile shipped-0.2 -- node adapters/node/rc3-model.js   # fails where rc.3 predates 0.2.x
+ *
+ * The shipped-0.2 profile is the later 0.2.x code. rc.3, as the report reads its bundle, predates it
+ * on two points the model observes: its parser is `JSON.parse(text)` with no retry (AR-JSON-RETRY-1..3)
+ * and it fails a session whose header names no working directory (AR-REVIEW-10 where 0.2.x takes the
+ * deployment's, AR-RES-CWD-1). Those are the only cases it fails under shipped-0.2
+ * (tests/external/adapters.rs holds it to that).
  *
  * The shipped gate is what the baseline profile specifies, so it passes the baseline. It knows
  * nothing of the resilient profile and behaves the same under it; its hello lists both profiles so
@@ -340,7 +347,7 @@ if (require.main === module) {
     },
     // The shipped gate, checked against both: it passes the baseline and shows its defects under
     // the resilient profile. It behaves the same under both.
-    profiles: ['baseline', 'resilient'],
+    profiles: ['baseline', 'resilient', 'shipped-0.2'],
     // It keeps its state across a session's calls, reports what each request carries, and reads
     // the session's header and log as shipped.
     observes: ['sessions', 'requests', 'session-log', 'temperature', 'unfinished-stream'],

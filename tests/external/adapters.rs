@@ -91,6 +91,55 @@ fn the_example_gate_passes_the_resilient_profile_too() {
     );
 }
 
+/// What the 0.2.1-rc.3 bundle the field report read lacks of the later 0.2.x code: the retry after
+/// a reply that is not JSON (its parser is `JSON.parse(text)` with no retry, AR-JSON-RETRY-1..3)
+/// and the deployment's working directory (AR-RES-CWD-1). The rc.3 model fails the 0.2.x profile
+/// on a fixed case only where one of them decides it: a call whose reviewer sends a text that is
+/// not JSON, or a session whose header names no working directory. Everything else the model
+/// observes, it does as the 0.2.x profile says.
+#[test]
+fn the_rc3_model_fails_the_0_2_profile_only_where_rc3_predates_it() {
+    use autoreview::engine::review::{self, NOT_JSON, Settlement};
+    use autoreview::scenario::session::{Input, Item};
+    let profile = Profile::named("shipped-0.2").unwrap();
+    let report = check("rc3-model.js", profile);
+    let failed = failures(&report);
+    let all = cases::all(profile).unwrap();
+    let explained = |id: &str| {
+        let case = all.iter().find(|c| c.id == id).unwrap();
+        let (session, calls) = match &case.scenario {
+            Input::One(s) => (&s.session, vec![s.as_ref()]),
+            Input::Session(s) => (
+                &s.session,
+                s.calls
+                    .iter()
+                    .filter_map(|i| match i {
+                        Item::Call(c) => Some(c.as_ref()),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+        };
+        let not_json = calls.iter().any(|c| {
+            c.reviewer.attempts().iter().any(|a| {
+                matches!(review::settle(a, profile), Settlement::Failed(f) if f.failed_by == NOT_JSON)
+            })
+        });
+        not_json || !session.working_directory || calls.iter().any(|c| !c.session.working_directory)
+    };
+    let unexplained: Vec<&str> = failed.keys().copied().filter(|id| !explained(id)).collect();
+    assert!(unexplained.is_empty(), "{unexplained:?}");
+    // And both are found: the retry after prose, the message once retries are spent, and a
+    // session without a working directory reviewed.
+    for (id, pointer) in [
+        ("JR-1", "/listener/kind"),
+        ("JR-3", "/result/text"),
+        ("SF-16", "/listener/kind"),
+    ] {
+        difference(&failed, id, pointer);
+    }
+}
+
 /// The difference at `pointer` in a failed case's verdict.
 fn difference<'a>(failed: &BTreeMap<&str, &'a Verdict>, id: &str, pointer: &str) -> &'a Difference {
     let Some(Verdict::Fail { differences }) = failed.get(id) else {
