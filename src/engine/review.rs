@@ -224,8 +224,15 @@ impl Review {
         match profile.asks_again() {
             // AR-REVIEW-1: one request.
             AsksAgain::Never => by.push("AR-REVIEW-1"),
-            // AR-JSON-RETRY-1, AR-JSON-RETRY-2: another request after invalid JSON only.
-            AsksAgain::JsonRetry => by.extend(["AR-JSON-RETRY-1", "AR-JSON-RETRY-2"]),
+            // AR-JSON-RETRY-1, AR-JSON-RETRY-2: another request after invalid JSON only; where
+            // another failure ended the review, AR-JSON-RETRY-2 is what made it the last request.
+            AsksAgain::JsonRetry => {
+                if failure.is_some_and(|f| f.failed_by != NOT_JSON) {
+                    by.extend(["AR-JSON-RETRY-2", "AR-JSON-RETRY-1"]);
+                } else {
+                    by.extend(["AR-JSON-RETRY-1", "AR-JSON-RETRY-2"]);
+                }
+            }
             // AR-RES-RETRY-1, AR-RES-RETRY-3: repairs and retries within the budgets.
             AsksAgain::RepairAndRetry => {
                 by.extend(["AR-RES-RETRY-1", "AR-RES-RETRY-3"]);

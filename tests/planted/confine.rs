@@ -19,7 +19,7 @@ fn a_gate_that_narrows_only_reviewed_calls_is_found_at_safety() {
     found(
         plant,
         "AR-CONFINE-1",
-        &[Profile::RESILIENT],
+        &[Profile::RESILIENT, shipped()],
         Severity::Safety,
     );
 }
@@ -44,7 +44,7 @@ fn a_gate_that_widens_a_confined_session_is_found_at_safety() {
     found(
         plant,
         "AR-CONFINE-2",
-        &[Profile::RESILIENT],
+        &[Profile::RESILIENT, shipped()],
         Severity::Safety,
     );
 }
@@ -69,7 +69,7 @@ fn a_gate_that_swallows_a_rejected_narrowing_is_found_at_safety() {
     found_leading(
         plant,
         "AR-CONFINE-3",
-        &[Profile::RESILIENT],
+        &[Profile::RESILIENT, shipped()],
         Severity::Safety,
         20_000,
     );
@@ -95,7 +95,7 @@ fn a_gate_that_narrows_while_closing_is_found_at_decision() {
     found(
         plant,
         "AR-CONFINE-4",
-        &[Profile::RESILIENT],
+        &[Profile::RESILIENT, shipped()],
         Severity::Decision,
     );
 }
@@ -124,7 +124,7 @@ fn a_selection_of_auto_with_full_access_on_a_confining_backend_is_found_at_safet
     found_leading(
         plant,
         "AR-CONFINE-5",
-        &[Profile::RESILIENT],
+        &[Profile::RESILIENT, shipped()],
         Severity::Safety,
         SESSION_CASES,
     );

@@ -144,7 +144,7 @@ fn a_baseline_gate_that_misses_the_never_override_is_found_at_decision() {
     found(
         plant,
         "AR-DECIDE-2",
-        &[Profile::BASELINE],
+        &[Profile::BASELINE, shipped()],
         Severity::Decision,
     );
 }
@@ -163,7 +163,7 @@ fn a_baseline_gate_that_reads_the_effective_policy_is_found_at_decision() {
     found(
         plant,
         "AR-DECIDE-6",
-        &[Profile::BASELINE],
+        &[Profile::BASELINE, shipped()],
         Severity::Decision,
     );
 }

@@ -79,7 +79,7 @@ fn a_baseline_gate_that_checks_admission_before_the_preset_is_found_at_decision(
     found(
         plant,
         "AR-DISPOSE-2",
-        &[Profile::BASELINE],
+        &[Profile::BASELINE, shipped()],
         Severity::Decision,
     );
 }

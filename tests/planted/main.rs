@@ -13,6 +13,7 @@ mod body; // body plants: requests a call's body raises, answered for more than 
 mod cancel; // cancellation plants: a signal met at another point than the spec's
 mod confine; // confinement plants: a session narrowed, widened or left otherwise than the spec says
 mod decide; // decision plants: a settled review decided otherwise
+mod json_retry; // JSON-retry plants: the 0.2.x gate asking again otherwise than the spec says
 mod lifecycle; // lifecycle plants: admission, disposal, a selection of Auto, installation
 mod outcomes; // outcome plants: how an ask is put and a decision becomes a tool result
 mod reader; // reader plants: a reply read as a careless reader reads it
@@ -281,6 +282,12 @@ fn attempts(s: &mut Scenario) -> &mut [Attempt] {
 /// U+0085 included, and the information separators U+001C..U+001F; not U+FEFF.
 fn python_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// The 0.2.x profile, which shares most of its rule values with one of the others: a plant of a
+/// rule it shares is found there too.
+pub fn shipped() -> Profile {
+    Profile::named("shipped-0.2").expect("the 0.2.x profile ships")
 }
 
 /// Asserts that `tests/planted.json` lists the plant `name` leading with `clause` under

@@ -120,7 +120,7 @@ fn a_gate_that_ignores_the_configured_temperature_is_found_at_info() {
     found(
         plant,
         "AR-RES-CONFIG-1",
-        &[Profile::RESILIENT],
+        &[Profile::RESILIENT, shipped()],
         Severity::Info,
     );
 }

@@ -7,7 +7,7 @@ use autoreview::requirements::{self, Level};
 
 /// The MUST clauses of each shipped profile that no planted defect's run leads with yet. Adding a
 /// plant lowers it (change it here); a clause that loses its plant raises it, and fails.
-const UNPLANTED: [(&str, usize); 3] = [("baseline", 0), ("resilient", 0), ("shipped-0.2", 33)];
+const UNPLANTED: [(&str, usize); 3] = [("baseline", 0), ("resilient", 0), ("shipped-0.2", 18)];
 
 /// The generated cases the trace draws here: the default run's.
 const GENERATED: usize = requirements::GENERATED;
