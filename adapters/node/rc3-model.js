@@ -9,11 +9,13 @@
  *   autoreview check --profile resilient   -- node adapters/node/rc3-model.js   # fails, by design
  *   autoreview check --profile shipped-0.2 -- node adapters/node/rc3-model.js   # fails where rc.3 predates 0.2.x
  *
- * The shipped-0.2 profile is the later 0.2.x code. rc.3, as the report reads its bundle, predates it
- * on two points the model observes: its parser is `JSON.parse(text)` with no retry (AR-JSON-RETRY-1..3)
- * and it fails a session whose header names no working directory (AR-REVIEW-10 where 0.2.x takes the
- * deployment's, AR-RES-CWD-1). Those are the only cases it fails under shipped-0.2
- * (tests/external/adapters.rs holds it to that).
+ * The shipped-0.2 profile is the later 0.2.x code. rc.3 predates it on the JSON retry: the report
+ * quotes its parser as `JSON.parse(text)` with "no single format-correction retry", and its logged
+ * failures carry the parser's own words (`Unexpected token '<', "<tool_call"...`), which the 0.2.x
+ * gate replaces by `reviewer output must be valid JSON` (AR-JSON-RETRY-1..3). The report says nothing
+ * of a session without a working directory, so the model keeps 0.1.7-rc.2's refusal there
+ * (AR-REVIEW-10, where 0.2.x takes the deployment's, AR-RES-CWD-1). Those are the only cases it
+ * fails under shipped-0.2 (tests/external/adapters.rs holds it to that).
  *
  * The shipped gate is what the baseline profile specifies, so it passes the baseline. It knows
  * nothing of the resilient profile and behaves the same under it; its hello lists both profiles so

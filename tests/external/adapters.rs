@@ -91,9 +91,11 @@ fn the_example_gate_passes_the_resilient_profile_too() {
     );
 }
 
-/// What the 0.2.1-rc.3 bundle the field report read lacks of the later 0.2.x code: the retry after
-/// a reply that is not JSON (its parser is `JSON.parse(text)` with no retry, AR-JSON-RETRY-1..3)
-/// and the deployment's working directory (AR-RES-CWD-1). The rc.3 model fails the 0.2.x profile
+/// What the model of the 0.2.1-rc.3 bundle the field report read lacks of the later 0.2.x code:
+/// the retry after a reply that is not JSON (the report quotes its parser as `JSON.parse(text)`
+/// with no retry, and its failures in the parser's own words, AR-JSON-RETRY-1..3), and the
+/// deployment's working directory (AR-RES-CWD-1; the report shows nothing there, and the model
+/// keeps 0.1.7-rc.2's refusal). The rc.3 model fails the 0.2.x profile
 /// on a fixed case only where one of them decides it: a call whose reviewer sends a text that is
 /// not JSON, or a session whose header names no working directory. Everything else the model
 /// observes, it does as the 0.2.x profile says.
