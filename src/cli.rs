@@ -99,6 +99,34 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Audit what a harness recorded: read audit records (spec/audit.md, one JSON line per tool
+    /// call or preset change) and say what happened to each call, by the profile's own templates —
+    /// allowed, denied by the reviewer, asked, or refused because the review failed — telling a
+    /// genuine failure (the tool result starts with the failure text) from a session that only
+    /// quotes it. Prints the failures by route and class (tool-call markup, prose, request failed,
+    /// schema, other), failures per session, streaks of refused calls with their times, and the
+    /// escapes to full access or workspace-write right after them. A malformed line is reported
+    /// with its file and line and skipped. For example, the field report's own figures:
+    ///
+    ///   autoreview audit spec/fixtures/audit/field-report.jsonl --markdown
+    Audit {
+        /// Audit logs, JSON lines; `-` for standard input. Decompress others first
+        /// (`zstd -dc LOG | autoreview audit -`).
+        #[arg(required = true, value_name = "LOG")]
+        logs: Vec<String>,
+        /// The profile whose templates classify the calls.
+        #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::BASELINE)]
+        profile: Profile,
+        /// Report streaks of at least this many refused calls in a row.
+        #[arg(long, value_name = "N", default_value_t = 3, value_parser = at_least_one::<usize>)]
+        streak: usize,
+        /// The summary as one JSON object.
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// The summary as Markdown tables, to paste into an issue.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Print a profile's decision table.
     Table {
         /// The profile.
@@ -607,6 +635,13 @@ fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
             print_all(&text)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Audit {
+            logs,
+            profile,
+            streak,
+            json,
+            markdown,
+        } => audit(&logs, profile, streak, json, markdown),
         Command::Table { profile, format } => {
             let table = Table::load(profile)?;
             let text = match format {
@@ -1348,4 +1383,52 @@ fn chosen(named: Profile, file: Option<&std::path::Path>) -> anyhow::Result<Prof
 /// A profile of the user's own, read and checked before anything runs.
 fn load_profile(file: &std::path::Path) -> anyhow::Result<Profile> {
     Profile::load_file(file).map_err(|e| anyhow::anyhow!("--profile-file: {e}"))
+}
+
+/// `autoreview audit`: reads each log a line at a time (constant memory per session) and prints
+/// the summary. A file that cannot be opened, or is compressed, stops the command with the fix.
+fn audit(
+    logs: &[String],
+    profile: Profile,
+    streak: usize,
+    json: bool,
+    markdown: bool,
+) -> anyhow::Result<ExitCode> {
+    use std::io::BufRead as _;
+    let mut audit = autoreview::audit::Audit::new(profile, streak);
+    for log in logs {
+        if [".gz", ".zst", ".zstd"].iter().any(|e| log.ends_with(e)) {
+            anyhow::bail!(
+                "{log}: compressed logs are not read yet; decompress it into the command: `zstd -dc {log} | autoreview audit -` (or `gzip -dc`)"
+            );
+        }
+        let reader: Box<dyn std::io::BufRead> = if log == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            let file = std::fs::File::open(log)
+                .map_err(|e| anyhow::anyhow!("{log}: {e}; give a file of audit records (spec/audit.md), or `-` for standard input"))?;
+            Box::new(std::io::BufReader::new(file))
+        };
+        let shown = if log == "-" { "<stdin>" } else { log.as_str() };
+        for (k, line) in reader.split(b'\n').enumerate() {
+            let line = line.map_err(|e| anyhow::anyhow!("{shown}: reading line {}: {e}", k + 1))?;
+            match std::str::from_utf8(&line) {
+                Ok(text) => audit.line(shown, k as u64 + 1, text.trim_end_matches('\r')),
+                Err(e) => {
+                    audit.line(shown, k as u64 + 1, "");
+                    audit.skip(shown, k as u64 + 1, format!("not UTF-8: {e}"));
+                }
+            }
+        }
+    }
+    let summary = audit.finish();
+    let text = if json {
+        let mut t = serde_json::to_string_pretty(&summary).expect("a summary is JSON");
+        t.push('\n');
+        t
+    } else {
+        summary.render(markdown)
+    };
+    print_all(&text)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -18,6 +18,7 @@ pub use outcome::Outcome;
 pub use profile::Profile;
 pub use scenario::Scenario;
 pub mod async_gate;
+pub mod audit;
 pub mod capability;
 pub mod cases;
 pub mod conformance;

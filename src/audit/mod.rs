@@ -1,0 +1,506 @@
+//! Auditing what a harness recorded (`spec/audit.md`): audit records, read one line at a time, each
+//! call classified by a profile's templates ([`classify`]), and the tables the field report's
+//! author made by hand — failures by class and route, per session, streaks of refused calls and
+//! the escapes after them. Pure: the command reads the files and prints.
+
+pub mod classify;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::profile::Profile;
+pub use classify::{Classification, FailureKind, RequestClass, classify};
+
+/// One recorded tool call (`spec/audit.md`, "call").
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct CallRecord {
+    /// The session it belongs to.
+    #[serde(default)]
+    pub session: String,
+    /// When its result was recorded.
+    #[serde(default)]
+    pub time: Option<String>,
+    /// The tool's name.
+    pub tool: String,
+    /// Whether its arguments were empty.
+    #[serde(default)]
+    pub empty_arguments: Option<bool>,
+    /// The reviewer route in force, `provider/model`.
+    #[serde(default)]
+    pub route: Option<String>,
+    /// The effective approval policy.
+    #[serde(default)]
+    pub policy: Option<String>,
+    /// The session's preset.
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// What the model saw.
+    #[serde(default)]
+    pub result: Option<ResultRecord>,
+    /// The approval prompt shown, if any.
+    #[serde(default)]
+    pub approval: Option<ApprovalRecord>,
+}
+
+/// A call's result as recorded.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct ResultRecord {
+    /// The tool result's text.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Its structured info.
+    #[serde(default)]
+    pub error: Option<serde_json::Value>,
+}
+
+/// An approval prompt as recorded.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct ApprovalRecord {
+    /// The audited reason.
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// The human's answer.
+    #[serde(default)]
+    pub answer: Option<String>,
+}
+
+/// One record of an audit log.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Record {
+    /// A tool call.
+    Call(Box<CallRecord>),
+    /// A change of the session's preset.
+    Preset {
+        /// The session.
+        session: String,
+        /// When.
+        time: Option<String>,
+        /// The preset selected.
+        preset: String,
+    },
+}
+
+/// Reads one line of an audit log: a record, or why the line is none (what was expected).
+pub fn parse_line(line: &str) -> Result<Record, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let kind = value.get("kind").and_then(|k| k.as_str()).unwrap_or("call");
+    let session = || -> Result<String, String> {
+        value
+            .get("session")
+            .and_then(|s| s.as_str())
+            .map(str::to_owned)
+            .ok_or_else(|| "expected a string `session`".to_owned())
+    };
+    match kind {
+        "call" => {
+            session()?;
+            serde_json::from_value(value.clone())
+                .map(|c| Record::Call(Box::new(c)))
+                .map_err(|e| format!("a call record needs a string `tool`: {e}"))
+        }
+        "preset" => Ok(Record::Preset {
+            session: session()?,
+            time: value
+                .get("time")
+                .and_then(|t| t.as_str())
+                .map(str::to_owned),
+            preset: value
+                .get("preset")
+                .and_then(|p| p.as_str())
+                .map(str::to_owned)
+                .ok_or_else(|| "a preset record needs a string `preset`".to_owned())?,
+        }),
+        other => Err(format!(
+            "`kind` is {other:?}; expected \"call\" or \"preset\""
+        )),
+    }
+}
+
+/// A run of refused calls in one session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Streak {
+    /// The session.
+    pub session: String,
+    /// The refused calls, in order: `(time, tool, classification name or failure class)`.
+    pub calls: Vec<StreakCall>,
+    /// The preset the user escaped to right after it, if any.
+    pub escape: Option<Escape>,
+}
+
+/// One refused call of a streak.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StreakCall {
+    /// When.
+    pub time: Option<String>,
+    /// The tool.
+    pub tool: String,
+    /// `denied`, or the failure's class.
+    pub what: String,
+}
+
+/// A change of preset right after refused calls.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Escape {
+    /// When.
+    pub time: Option<String>,
+    /// The preset selected.
+    pub preset: String,
+}
+
+/// Where a log line could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The file.
+    pub file: String,
+    /// The line, from 1.
+    pub line: u64,
+    /// Why.
+    pub why: String,
+}
+
+/// What an audit found: the tables of `spec/audit.md`, "What audit prints".
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Summary {
+    /// The profile whose templates classified the calls.
+    pub profile: String,
+    /// Lines read.
+    pub lines: u64,
+    /// Lines skipped, with where and why (the first 100; `skipped_count` has them all).
+    pub skipped: Vec<Skipped>,
+    /// How many lines were skipped.
+    pub skipped_count: u64,
+    /// Calls by classification (`allowed`, `denied`, `asked`, `failure`, `undecidable`).
+    pub calls: BTreeMap<String, u64>,
+    /// Failures by route, then by class column.
+    pub by_route: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Request failures by sub-class.
+    pub request_failed: BTreeMap<String, u64>,
+    /// Failures per session (sessions with none are left out).
+    pub per_session: BTreeMap<String, u64>,
+    /// Streaks of at least the threshold, longest first.
+    pub streaks: Vec<Streak>,
+    /// Escapes after refused calls.
+    pub escapes: Vec<Streak>,
+}
+
+/// How many skipped lines a summary names; the rest are counted.
+const SKIPPED_NAMED: usize = 100;
+
+/// The audit of a stream of records, fed one line at a time in constant memory per session.
+#[derive(Debug)]
+pub struct Audit {
+    profile: Profile,
+    streak_at: usize,
+    summary: Summary,
+    /// Each session's current run of refused calls (cleared by any other call).
+    runs: BTreeMap<String, Vec<StreakCall>>,
+}
+
+impl Audit {
+    /// An audit under `profile`, reporting streaks of at least `streak_at` refused calls.
+    pub fn new(profile: Profile, streak_at: usize) -> Audit {
+        Audit {
+            profile,
+            streak_at: streak_at.max(1),
+            summary: Summary {
+                profile: profile.to_string(),
+                ..Summary::default()
+            },
+            runs: BTreeMap::new(),
+        }
+    }
+
+    /// Reads one line of `file`; a line that is no record is noted and skipped. Blank lines are
+    /// not records and not skipped.
+    pub fn line(&mut self, file: &str, number: u64, line: &str) {
+        self.summary.lines += 1;
+        if line.trim().is_empty() {
+            return;
+        }
+        match parse_line(line) {
+            Ok(record) => self.record(record),
+            Err(why) => self.skip(file, number, why),
+        }
+    }
+
+    /// Notes a line of `file` that is no record (not UTF-8, say), and why.
+    pub fn skip(&mut self, file: &str, number: u64, why: String) {
+        self.summary.skipped_count += 1;
+        if self.summary.skipped.len() < SKIPPED_NAMED {
+            self.summary.skipped.push(Skipped {
+                file: file.to_owned(),
+                line: number,
+                why,
+            });
+        }
+    }
+
+    /// Takes one record.
+    pub fn record(&mut self, record: Record) {
+        match record {
+            Record::Call(call) => self.call(*call),
+            Record::Preset {
+                session,
+                time,
+                preset,
+            } => {
+                let run = self.runs.remove(&session).unwrap_or_default();
+                let widens = preset == "danger-full-access" || preset == "workspace-write";
+                if widens && !run.is_empty() {
+                    self.summary.escapes.push(Streak {
+                        session: session.clone(),
+                        calls: run.clone(),
+                        escape: Some(Escape {
+                            time: time.clone(),
+                            preset: preset.clone(),
+                        }),
+                    });
+                }
+                self.close(session, run, widens.then_some(Escape { time, preset }));
+            }
+        }
+    }
+
+    fn call(&mut self, call: CallRecord) {
+        let classification = classify(&call, self.profile);
+        *self
+            .summary
+            .calls
+            .entry(classification.name().to_owned())
+            .or_default() += 1;
+        if let Classification::Failure { class, .. } = &classification {
+            let route = call
+                .route
+                .clone()
+                .unwrap_or_else(|| "(no route)".to_owned());
+            *self
+                .summary
+                .by_route
+                .entry(route)
+                .or_default()
+                .entry(class.column().to_owned())
+                .or_default() += 1;
+            if let FailureKind::RequestFailed(r) = class {
+                *self
+                    .summary
+                    .request_failed
+                    .entry(r.as_str().to_owned())
+                    .or_default() += 1;
+            }
+            *self
+                .summary
+                .per_session
+                .entry(call.session.clone())
+                .or_default() += 1;
+        }
+        if classification.refused() {
+            let what = match &classification {
+                Classification::Failure { class, .. } => match class {
+                    FailureKind::RequestFailed(r) => format!("request-failed ({})", r.as_str()),
+                    c => c.column().to_owned(),
+                },
+                other => other.name().to_owned(),
+            };
+            self.runs
+                .entry(call.session.clone())
+                .or_default()
+                .push(StreakCall {
+                    time: call.time.clone(),
+                    tool: call.tool.clone(),
+                    what,
+                });
+        } else if classification != Classification::Undecidable {
+            let run = self.runs.remove(&call.session).unwrap_or_default();
+            self.close(call.session, run, None);
+        }
+    }
+
+    /// Ends a session's run of refused calls, keeping it as a streak when long enough.
+    fn close(&mut self, session: String, run: Vec<StreakCall>, escape: Option<Escape>) {
+        if run.len() >= self.streak_at {
+            self.summary.streaks.push(Streak {
+                session,
+                calls: run,
+                escape,
+            });
+        }
+    }
+
+    /// The summary, every open run closed.
+    pub fn finish(mut self) -> Summary {
+        let runs = std::mem::take(&mut self.runs);
+        for (session, run) in runs {
+            self.close(session, run, None);
+        }
+        let mut summary = self.summary;
+        summary.streaks.sort_by(|a, b| {
+            b.calls
+                .len()
+                .cmp(&a.calls.len())
+                .then(a.calls[0].time.cmp(&b.calls[0].time))
+        });
+        summary
+    }
+}
+
+impl Summary {
+    /// The failures counted.
+    pub fn failures(&self) -> u64 {
+        self.calls.get("failure").copied().unwrap_or(0)
+    }
+
+    /// The summary as the terminal shows it (`markdown`: as tables to paste into an issue).
+    pub fn render(&self, markdown: bool) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let table = |out: &mut String, head: &[&str], rows: Vec<Vec<String>>| {
+            if markdown {
+                let _ = writeln!(out, "| {} |", head.join(" | "));
+                let _ = writeln!(out, "|{}", "---|".repeat(head.len()));
+                for r in rows {
+                    let _ = writeln!(out, "| {} |", r.join(" | "));
+                }
+            } else {
+                let widths: Vec<usize> = (0..head.len())
+                    .map(|k| {
+                        rows.iter()
+                            .map(|r| r[k].chars().count())
+                            .chain([head[k].len()])
+                            .max()
+                            .unwrap_or(0)
+                    })
+                    .collect();
+                let line = |cells: Vec<&str>| {
+                    cells
+                        .iter()
+                        .zip(&widths)
+                        .map(|(c, w)| format!("{c:<w$}"))
+                        .collect::<Vec<_>>()
+                        .join("  ")
+                        .trim_end()
+                        .to_owned()
+                };
+                let _ = writeln!(out, "{}", line(head.to_vec()));
+                for r in &rows {
+                    let _ = writeln!(out, "{}", line(r.iter().map(String::as_str).collect()));
+                }
+            }
+            out.push('\n');
+        };
+        let title = |out: &mut String, t: &str| {
+            let _ = writeln!(out, "{}{t}\n", if markdown { "### " } else { "" });
+        };
+        let _ = writeln!(
+            out,
+            "{}audit under the {} profile's templates: {} lines read, {} skipped; {} calls: {}\n",
+            if markdown { "## " } else { "" },
+            self.profile,
+            self.lines,
+            self.skipped_count,
+            self.calls.values().sum::<u64>(),
+            ["allowed", "asked", "denied", "failure", "undecidable"]
+                .iter()
+                .map(|k| format!("{} {k}", self.calls.get(*k).copied().unwrap_or(0)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        for s in &self.skipped {
+            let _ = writeln!(out, "skipped {}:{}: {}", s.file, s.line, s.why);
+        }
+        if !self.skipped.is_empty() {
+            out.push('\n');
+        }
+        title(
+            &mut out,
+            &format!(
+                "{} reviewer failures in {} sessions, by route and class",
+                self.failures(),
+                self.per_session.len()
+            ),
+        );
+        let dash = |n: u64| {
+            if n == 0 {
+                "—".to_owned()
+            } else {
+                n.to_string()
+            }
+        };
+        let mut head = vec!["route"];
+        head.extend(FailureKind::COLUMNS);
+        let mut rows: Vec<(u64, Vec<String>)> = self
+            .by_route
+            .iter()
+            .map(|(route, counts)| {
+                let total = counts.values().sum::<u64>();
+                let mut row = vec![route.clone()];
+                row.extend(
+                    FailureKind::COLUMNS
+                        .iter()
+                        .map(|c| dash(counts.get(*c).copied().unwrap_or(0))),
+                );
+                (total, row)
+            })
+            .collect();
+        rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1[0].cmp(&b.1[0])));
+        table(&mut out, &head, rows.into_iter().map(|(_, r)| r).collect());
+        if !self.request_failed.is_empty() {
+            title(&mut out, "request failures by class");
+            table(
+                &mut out,
+                &["class", "count"],
+                RequestClass::ALL
+                    .iter()
+                    .filter_map(|c| {
+                        self.request_failed
+                            .get(c.as_str())
+                            .map(|n| vec![c.as_str().to_owned(), n.to_string()])
+                    })
+                    .collect(),
+            );
+        }
+        title(&mut out, "failures per session");
+        let mut sessions: Vec<(&String, &u64)> = self.per_session.iter().collect();
+        sessions.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        table(
+            &mut out,
+            &["session", "failures"],
+            sessions
+                .into_iter()
+                .map(|(s, n)| vec![s.clone(), n.to_string()])
+                .collect(),
+        );
+        for (heading, list) in [("streaks", &self.streaks), ("escapes", &self.escapes)] {
+            title(&mut out, &format!("{heading}: {}", list.len()));
+            for s in list {
+                let _ = writeln!(
+                    out,
+                    "{}{} refused calls in a row in session {}",
+                    if markdown { "- " } else { "" },
+                    s.calls.len(),
+                    s.session
+                );
+                for c in &s.calls {
+                    let _ = writeln!(
+                        out,
+                        "    {}  {}  {}",
+                        c.time.as_deref().unwrap_or("-"),
+                        c.tool,
+                        c.what
+                    );
+                }
+                if let Some(e) = &s.escape {
+                    let _ = writeln!(
+                        out,
+                        "    {}  escape to {}",
+                        e.time.as_deref().unwrap_or("-"),
+                        e.preset
+                    );
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+}

@@ -1,0 +1,183 @@
+//! `autoreview audit` (spec/audit.md): the field report's own figures, rebuilt as an audit log
+//! (spec/fixtures/audit/field-report.jsonl, written by tools/field-report-log.py), audit back to the
+//! report's tables; a quoted failure is not one; a malformed line is reported and skipped.
+
+use std::collections::BTreeMap;
+
+use autoreview::Profile;
+use autoreview::audit::{Audit, Summary};
+
+use crate::common::process::autoreview;
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/spec/fixtures/audit/field-report.jsonl"
+);
+
+fn audited(profile: Profile) -> Summary {
+    let text = std::fs::read_to_string(FIXTURE).unwrap();
+    let mut audit = Audit::new(profile, 3);
+    for (k, line) in text.lines().enumerate() {
+        audit.line("field-report.jsonl", k as u64 + 1, line);
+    }
+    audit.finish()
+}
+
+/// The field report's class × route table ("Per route"), as the report prints it: A1 tool-call
+/// markup, A2 prose, B the request failed, C the schema lookup. The report groups codearts, cline
+/// and raccoon (one B each); the fixture names a model for each.
+fn the_reports_table() -> BTreeMap<&'static str, [u64; 4]> {
+    BTreeMap::from([
+        ("qodercn/qfmodel", [9, 11, 1, 0]),
+        ("qodercn/dfmodel", [14, 1, 0, 0]),
+        ("fuck-gpt/gpt-6.1-sol", [0, 0, 5, 0]),
+        ("buddy/deepseek-v4.1-flash", [0, 0, 1, 4]),
+        ("minimax/MiniMax-M3.1-Flash-Preview", [0, 1, 3, 0]),
+        ("trae/deepseek-v4.1-flash", [0, 0, 2, 0]),
+        ("codearts/cline/raccoon", [0, 0, 3, 0]),
+    ])
+}
+
+#[test]
+fn the_field_reports_log_audits_to_its_tables() {
+    for profile in Profile::all() {
+        let s = audited(profile);
+        // "55 genuine failure events across 15 sessions".
+        assert_eq!(s.failures(), 55, "{profile}");
+        assert_eq!(s.per_session.len(), 15, "{profile}");
+        assert_eq!(s.per_session.values().sum::<u64>(), 55);
+        assert_eq!(s.skipped_count, 0);
+        assert_eq!(s.calls.get("undecidable"), Some(&1));
+        // The sessions that only quote the error text are not among them.
+        for quoting in ["s-1021-b", "s-1022-b"] {
+            assert!(!s.per_session.contains_key(quoting), "{quoting}");
+        }
+        // The class × route table.
+        let columns = ["tool-call-markup", "prose", "request-failed", "schema"];
+        let mut got: BTreeMap<&str, [u64; 4]> = BTreeMap::new();
+        for (route, counts) in &s.by_route {
+            let row = if ["codearts/", "cline/", "raccoon/"]
+                .iter()
+                .any(|p| route.starts_with(p))
+            {
+                "codearts/cline/raccoon"
+            } else {
+                route.as_str()
+            };
+            let entry = got.entry(row).or_default();
+            for (k, c) in columns.iter().enumerate() {
+                entry[k] += counts.get(*c).copied().unwrap_or(0);
+            }
+            assert_eq!(counts.get("other"), None, "{route}");
+        }
+        assert_eq!(got, the_reports_table(), "{profile}");
+        // Class B by what failed: TRANSPORT ×4 and the SSE transport error ×2, QUOTA_EXCEEDED ×3,
+        // aborted ×3, TIMEOUT ×1, other ×2.
+        let b: BTreeMap<&str, u64> = s
+            .request_failed
+            .iter()
+            .map(|(k, v)| (k.as_str(), *v))
+            .collect();
+        assert_eq!(
+            b,
+            BTreeMap::from([
+                ("transport", 6),
+                ("quota", 3),
+                ("abort", 3),
+                ("timeout", 1),
+                ("provider", 2)
+            ])
+        );
+    }
+}
+
+/// "Worst streaks, same session, minutes apart": the 2026-10-21 streak and the 2026-10-25
+/// lockout (five calls in 24 s, then the user's escape to full access) lead the streaks.
+#[test]
+fn the_two_worst_streaks_lead_with_their_times_and_the_escape() {
+    let s = audited(Profile::BASELINE);
+    let times = |k: usize| -> Vec<(String, String)> {
+        s.streaks[k]
+            .calls
+            .iter()
+            .map(|c| (c.time.clone().unwrap_or_default(), c.tool.clone()))
+            .collect()
+    };
+    let at = |t: &str, tool: &str| (format!("2026-10-21T{t}Z"), tool.to_owned());
+    assert_eq!(
+        times(0),
+        vec![
+            at("15:25:36", "mcp__windows__PowerShell"),
+            at("15:28:04", "mcp__windows__PowerShell"),
+            at("15:28:57", "pwsh"),
+            at("15:29:16", "working_directory"),
+            at("15:29:29", "list_agents"),
+        ]
+    );
+    assert_eq!(s.streaks[0].calls[0].what, "prose");
+    let lockout = &s.streaks[1];
+    assert_eq!(lockout.calls.len(), 5);
+    assert_eq!(
+        lockout.calls[0].time.as_deref(),
+        Some("2026-10-25T07:11:57Z")
+    );
+    assert!(lockout.calls.iter().all(|c| c.what == "tool-call-markup"));
+    let escape = lockout.escape.as_ref().expect("the user's escape");
+    assert_eq!(escape.preset, "danger-full-access");
+    assert_eq!(escape.time.as_deref(), Some("2026-10-25T07:12:15Z"));
+    assert_eq!(s.escapes.len(), 1);
+    assert!(s.streaks.iter().skip(2).all(|k| k.calls.len() < 5));
+}
+
+/// The command prints the same tables, as text, JSON and Markdown; a malformed line is named
+/// with its file and line and skipped, and the run goes on; `-` reads standard input.
+#[test]
+fn the_command_prints_the_tables_and_skips_a_malformed_line() {
+    let out = autoreview(&["audit", FIXTURE], "");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("55 reviewer failures in 15 sessions"),
+        "{text}"
+    );
+    assert!(text.contains("2026-10-25T07:12:15Z  escape to danger-full-access"));
+    let out = autoreview(&["audit", FIXTURE, "--markdown"], "");
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        md.contains("| qodercn/qfmodel | 9 | 11 | 1 | — | — |"),
+        "{md}"
+    );
+    let out = autoreview(&["audit", FIXTURE, "--json"], "");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["calls"]["failure"], 55);
+
+    let log = concat!(
+        r#"{"session":"s","tool":"pwsh","result":{"text":"Error: Auto review of tool \"pwsh\" failed; its body was not executed: auto-review: reviewer ended with error TRANSPORT: Connection error"}}"#,
+        "\n",
+        "{not json\n",
+        r#"{"session":"s","kind":"turn"}"#,
+        "\n",
+        r#"{"session":"s","tool":"ls","result":{"text":"a.txt"}}"#,
+        "\n",
+    );
+    let out = autoreview(&["audit", "-"], log);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("4 lines read, 2 skipped; 2 calls: 1 allowed"),
+        "{text}"
+    );
+    assert!(text.contains("skipped <stdin>:2: not JSON"), "{text}");
+    assert!(
+        text.contains("skipped <stdin>:3: `kind` is \"turn\"; expected \"call\" or \"preset\""),
+        "{text}"
+    );
+    // A compressed log is refused with the way to read it, as a usage error.
+    let out = autoreview(&["audit", "log.jsonl.zst"], "");
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("zstd -dc log.jsonl.zst | autoreview audit -"),
+        "{err}"
+    );
+}
