@@ -123,10 +123,34 @@ pub fn parse_line(line: &str) -> Result<Record, String> {
 pub struct Streak {
     /// The session.
     pub session: String,
-    /// The refused calls, in order: `(time, tool, classification name or failure class)`.
+    /// How many refused calls in a row.
+    pub length: u64,
+    /// The first of them ([`STREAK_CALLS`] at most), in order.
     pub calls: Vec<StreakCall>,
     /// The preset the user escaped to right after it, if any.
     pub escape: Option<Escape>,
+}
+
+/// How many calls a streak lists; its `length` counts them all, so that a session refused without
+/// end holds no more.
+pub const STREAK_CALLS: usize = 50;
+
+impl Streak {
+    fn new(session: String) -> Streak {
+        Streak {
+            session,
+            length: 0,
+            calls: Vec::new(),
+            escape: None,
+        }
+    }
+
+    fn push(&mut self, call: StreakCall) {
+        self.length += 1;
+        if self.calls.len() < STREAK_CALLS {
+            self.calls.push(call);
+        }
+    }
 }
 
 /// One refused call of a streak.
@@ -179,11 +203,20 @@ pub struct Summary {
     pub request_failed: BTreeMap<String, u64>,
     /// Failures per session (sessions with none are left out).
     pub per_session: BTreeMap<String, u64>,
-    /// Streaks of at least the threshold, longest first.
+    /// Streaks of at least the threshold, longest first (the [`KEPT`] longest; `streak_count`
+    /// has them all).
     pub streaks: Vec<Streak>,
-    /// Escapes after refused calls.
+    /// How many streaks there were.
+    pub streak_count: u64,
+    /// Escapes after refused calls (the first [`KEPT`]; `escape_count` has them all).
     pub escapes: Vec<Streak>,
+    /// How many escapes there were.
+    pub escape_count: u64,
 }
+
+/// How many streaks, and how many escapes, a summary lists: memory stays bounded however long the
+/// log, growing only with its sessions (each has a count and, while it lasts, a run).
+pub const KEPT: usize = 100;
 
 /// How many skipped lines a summary names; the rest are counted.
 const SKIPPED_NAMED: usize = 100;
@@ -195,7 +228,7 @@ pub struct Audit {
     streak_at: usize,
     summary: Summary,
     /// Each session's current run of refused calls (cleared by any other call).
-    runs: BTreeMap<String, Vec<StreakCall>>,
+    runs: BTreeMap<String, Streak>,
 }
 
 impl Audit {
@@ -246,19 +279,17 @@ impl Audit {
                 time,
                 preset,
             } => {
-                let run = self.runs.remove(&session).unwrap_or_default();
                 let widens = preset == "danger-full-access" || preset == "workspace-write";
-                if widens && !run.is_empty() {
-                    self.summary.escapes.push(Streak {
-                        session: session.clone(),
-                        calls: run.clone(),
-                        escape: Some(Escape {
-                            time: time.clone(),
-                            preset: preset.clone(),
-                        }),
-                    });
+                if let Some(mut run) = self.runs.remove(&session) {
+                    if widens {
+                        run.escape = Some(Escape { time, preset });
+                        self.summary.escape_count += 1;
+                        if self.summary.escapes.len() < KEPT {
+                            self.summary.escapes.push(run.clone());
+                        }
+                    }
+                    self.close(run);
                 }
-                self.close(session, run, widens.then_some(Escape { time, preset }));
             }
         }
     }
@@ -305,44 +336,50 @@ impl Audit {
             };
             self.runs
                 .entry(call.session.clone())
-                .or_default()
+                .or_insert_with(|| Streak::new(call.session.clone()))
                 .push(StreakCall {
                     time: call.time.clone(),
                     tool: call.tool.clone(),
                     what,
                 });
-        } else if classification != Classification::Undecidable {
-            let run = self.runs.remove(&call.session).unwrap_or_default();
-            self.close(call.session, run, None);
+        } else if classification != Classification::Undecidable
+            && let Some(run) = self.runs.remove(&call.session)
+        {
+            self.close(run);
         }
     }
 
     /// Ends a session's run of refused calls, keeping it as a streak when long enough.
-    fn close(&mut self, session: String, run: Vec<StreakCall>, escape: Option<Escape>) {
-        if run.len() >= self.streak_at {
-            self.summary.streaks.push(Streak {
-                session,
-                calls: run,
-                escape,
-            });
+    fn close(&mut self, run: Streak) {
+        if run.length >= self.streak_at as u64 {
+            self.summary.streak_count += 1;
+            self.summary.streaks.push(run);
+            if self.summary.streaks.len() >= 2 * KEPT {
+                longest_first(&mut self.summary.streaks);
+            }
         }
     }
 
     /// The summary, every open run closed.
     pub fn finish(mut self) -> Summary {
         let runs = std::mem::take(&mut self.runs);
-        for (session, run) in runs {
-            self.close(session, run, None);
+        for run in runs.into_values() {
+            self.close(run);
         }
         let mut summary = self.summary;
-        summary.streaks.sort_by(|a, b| {
-            b.calls
-                .len()
-                .cmp(&a.calls.len())
-                .then(a.calls[0].time.cmp(&b.calls[0].time))
-        });
+        longest_first(&mut summary.streaks);
         summary
     }
+}
+
+/// Sorts streaks longest first, earliest first among equals, and keeps the [`KEPT`] first.
+fn longest_first(streaks: &mut Vec<Streak>) {
+    streaks.sort_by(|a, b| {
+        b.length
+            .cmp(&a.length)
+            .then(a.calls[0].time.cmp(&b.calls[0].time))
+    });
+    streaks.truncate(KEPT);
 }
 
 impl Summary {
@@ -471,14 +508,22 @@ impl Summary {
                 .map(|(s, n)| vec![s.clone(), n.to_string()])
                 .collect(),
         );
-        for (heading, list) in [("streaks", &self.streaks), ("escapes", &self.escapes)] {
-            title(&mut out, &format!("{heading}: {}", list.len()));
+        for (heading, list, count) in [
+            ("streaks", &self.streaks, self.streak_count),
+            ("escapes", &self.escapes, self.escape_count),
+        ] {
+            let shown = if count as usize > list.len() {
+                format!("{heading}: {count} (the first {} shown)", list.len())
+            } else {
+                format!("{heading}: {count}")
+            };
+            title(&mut out, &shown);
             for s in list {
                 let _ = writeln!(
                     out,
                     "{}{} refused calls in a row in session {}",
                     if markdown { "- " } else { "" },
-                    s.calls.len(),
+                    s.length,
                     s.session
                 );
                 for c in &s.calls {
@@ -489,6 +534,9 @@ impl Summary {
                         c.tool,
                         c.what
                     );
+                }
+                if s.length > s.calls.len() as u64 {
+                    let _ = writeln!(out, "    … and {} more", s.length - s.calls.len() as u64);
                 }
                 if let Some(e) = &s.escape {
                     let _ = writeln!(

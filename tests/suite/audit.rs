@@ -116,7 +116,7 @@ fn the_two_worst_streaks_lead_with_their_times_and_the_escape() {
     );
     assert_eq!(s.streaks[0].calls[0].what, "prose");
     let lockout = &s.streaks[1];
-    assert_eq!(lockout.calls.len(), 5);
+    assert_eq!((lockout.length, lockout.calls.len()), (5, 5));
     assert_eq!(
         lockout.calls[0].time.as_deref(),
         Some("2026-10-25T07:11:57Z")
@@ -126,7 +126,7 @@ fn the_two_worst_streaks_lead_with_their_times_and_the_escape() {
     assert_eq!(escape.preset, "danger-full-access");
     assert_eq!(escape.time.as_deref(), Some("2026-10-25T07:12:15Z"));
     assert_eq!(s.escapes.len(), 1);
-    assert!(s.streaks.iter().skip(2).all(|k| k.calls.len() < 5));
+    assert!(s.streaks.iter().skip(2).all(|k| k.length < 5));
 }
 
 /// The command prints the same tables, as text, JSON and Markdown; a malformed line is named
@@ -180,4 +180,20 @@ fn the_command_prints_the_tables_and_skips_a_malformed_line() {
         err.contains("zstd -dc log.jsonl.zst | autoreview audit -"),
         "{err}"
     );
+}
+
+/// A session refused without end is one streak whose length counts every call and whose list
+/// keeps the first few: what a streak holds does not grow with the log.
+#[test]
+fn an_endless_streak_is_counted_not_kept() {
+    let line = r#"{"session":"s","tool":"pwsh","result":{"text":"Error: Auto review of tool \"pwsh\" failed; its body was not executed: auto-review: reviewer ended with error TRANSPORT: Connection error"}}"#;
+    let mut audit = Audit::new(Profile::BASELINE, 3);
+    for k in 0..1000 {
+        audit.line("log", k + 1, line);
+    }
+    let s = audit.finish();
+    assert_eq!(s.streak_count, 1);
+    assert_eq!(s.streaks[0].length, 1000);
+    assert_eq!(s.streaks[0].calls.len(), autoreview::audit::STREAK_CALLS);
+    assert!(s.render(false).contains("… and 950 more"));
 }
