@@ -4,6 +4,7 @@
 //! the escapes after them. Pure: the command reads the files and prints.
 
 pub mod classify;
+pub mod judge;
 
 use std::collections::BTreeMap;
 
@@ -41,6 +42,20 @@ pub struct CallRecord {
     /// The approval prompt shown, if any.
     #[serde(default)]
     pub approval: Option<ApprovalRecord>,
+    /// What the reviewer did, where the harness has it.
+    #[serde(default)]
+    pub reviewer: Option<ReviewerRecord>,
+}
+
+/// The reviewer's reply or failure, as recorded.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct ReviewerRecord {
+    /// The reviewer's raw reply text.
+    #[serde(default)]
+    pub reply: Option<String>,
+    /// The failure it reported.
+    #[serde(default)]
+    pub failure: Option<String>,
 }
 
 /// A call's result as recorded.
@@ -212,6 +227,18 @@ pub struct Summary {
     pub escapes: Vec<Streak>,
     /// How many escapes there were.
     pub escape_count: u64,
+    /// What each judging profile says of the recorded calls: by profile, each clause a recorded
+    /// outcome breaks, with how many calls and why.
+    pub judged: BTreeMap<String, BTreeMap<String, Judged>>,
+}
+
+/// How many recorded calls break one clause, and why.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Judged {
+    /// The calls.
+    pub calls: u64,
+    /// What the profile says should have happened.
+    pub why: String,
 }
 
 /// How many streaks, and how many escapes, a summary lists: memory stays bounded however long the
@@ -225,6 +252,7 @@ const SKIPPED_NAMED: usize = 100;
 #[derive(Debug)]
 pub struct Audit {
     profile: Profile,
+    judging: Vec<Profile>,
     streak_at: usize,
     summary: Summary,
     /// Each session's current run of refused calls (cleared by any other call).
@@ -232,10 +260,16 @@ pub struct Audit {
 }
 
 impl Audit {
-    /// An audit under `profile`, reporting streaks of at least `streak_at` refused calls.
+    /// An audit under `profile`, reporting streaks of at least `streak_at` refused calls, and
+    /// judging each recorded call under `profile` and the resilient profile (`spec/audit.md`).
     pub fn new(profile: Profile, streak_at: usize) -> Audit {
+        let mut judging = vec![profile];
+        if profile != Profile::RESILIENT {
+            judging.push(Profile::RESILIENT);
+        }
         Audit {
             profile,
+            judging,
             streak_at: streak_at.max(1),
             summary: Summary {
                 profile: profile.to_string(),
@@ -296,6 +330,19 @@ impl Audit {
 
     fn call(&mut self, call: CallRecord) {
         let classification = classify(&call, self.profile);
+        for &profile in &self.judging {
+            for breach in judge::judge(&call, &classification, profile) {
+                let judged = self
+                    .summary
+                    .judged
+                    .entry(profile.to_string())
+                    .or_default()
+                    .entry(breach.clause.to_owned())
+                    .or_default();
+                judged.calls += 1;
+                judged.why = breach.why.to_owned();
+            }
+        }
         *self
             .summary
             .calls
@@ -383,6 +430,15 @@ fn longest_first(streaks: &mut Vec<Streak>) {
 }
 
 impl Summary {
+    /// The profiles the calls were judged under: the audit's, then the resilient one.
+    fn judged_profiles(&self) -> Vec<String> {
+        let mut out = vec![self.profile.clone()];
+        if self.profile != Profile::RESILIENT.as_str() {
+            out.push(Profile::RESILIENT.to_string());
+        }
+        out
+    }
+
     /// The failures counted.
     pub fn failures(&self) -> u64 {
         self.calls.get("failure").copied().unwrap_or(0)
@@ -508,6 +564,24 @@ impl Summary {
                 .map(|(s, n)| vec![s.clone(), n.to_string()])
                 .collect(),
         );
+        for profile in self.judged_profiles() {
+            let clauses = self.judged.get(&profile);
+            let total: u64 = clauses.map_or(0, |c| c.values().map(|j| j.calls).sum());
+            title(
+                &mut out,
+                &format!("judged under the {profile} profile: {total} breaches of a clause"),
+            );
+            if let Some(clauses) = clauses {
+                table(
+                    &mut out,
+                    &["clause", "calls", "what the profile says"],
+                    clauses
+                        .iter()
+                        .map(|(c, j)| vec![c.clone(), j.calls.to_string(), j.why.clone()])
+                        .collect(),
+                );
+            }
+        }
         for (heading, list, count) in [
             ("streaks", &self.streaks, self.streak_count),
             ("escapes", &self.escapes, self.escape_count),

@@ -197,3 +197,35 @@ fn an_endless_streak_is_counted_not_kept() {
     assert_eq!(s.streaks[0].calls.len(), autoreview::audit::STREAK_CALLS);
     assert!(s.render(false).contains("… and 950 more"));
 }
+
+/// Judged under the resilient profile, the field report's log breaks AR-RES-FAIL-2 on every one
+/// of its 55 failures (all under `ask`, none asked) and AR-RES-NORM-1 on the three shown as
+/// `[object Object]`: two of the report's five defects, from its own data. Under the baseline,
+/// which the shipped gate follows, it breaks nothing.
+#[test]
+fn the_field_reports_log_judged_under_the_resilient_profile() {
+    let s = audited(Profile::BASELINE);
+    let judged = |p: &str, c: &str| s.judged.get(p).and_then(|j| j.get(c)).map(|j| j.calls);
+    assert_eq!(judged("resilient", "AR-RES-FAIL-2"), Some(55));
+    assert_eq!(judged("resilient", "AR-RES-NORM-1"), Some(3));
+    assert_eq!(s.judged.get("resilient").map(|j| j.len()), Some(2));
+    assert_eq!(s.judged.get("baseline"), None);
+}
+
+/// A recorded reply the profile's reader reads as a decision was no failure: a fenced allow is
+/// one under the resilient reader (AR-TOL-4), none under the baseline's.
+#[test]
+fn a_recorded_reply_is_read_again_with_the_profiles_reader() {
+    let line = r#"{"session":"s","tool":"ls","policy":"never","result":{"text":"Error: Auto review of tool \"ls\" failed; its body was not executed: Unexpected token '`', \"```json\n{\"... is not valid JSON"},"reviewer":{"reply":"```json\n{\"risk\":\"low\",\"decision\":\"allow\"}\n```"}}"#;
+    let mut audit = Audit::new(Profile::BASELINE, 3);
+    audit.line("log", 1, line);
+    let s = audit.finish();
+    assert_eq!(s.failures(), 1);
+    assert_eq!(s.judged.get("baseline"), None);
+    let resilient = s.judged.get("resilient").expect("judged");
+    assert_eq!(
+        resilient.keys().collect::<Vec<_>>(),
+        vec!["AR-TOL-4"],
+        "{resilient:?}"
+    );
+}
