@@ -409,6 +409,11 @@ pub struct RunOptions {
     /// (selection, shard, seed, generated count, implementation, oracle).
     #[arg(long, value_name = "FILE")]
     pub report_json: Option<String>,
+    /// Write audit records (spec/audit.md) of what the implementation did: one JSON line per call
+    /// of every input it decided (each input its own session, `input-N`), to read back with
+    /// `autoreview audit FILE`. Inputs a shrink decides again are recorded too.
+    #[arg(long, value_name = "FILE")]
+    pub audit_log: Option<String>,
     /// Write JUnit XML: one test suite per area, times, the run's start, and profile,
     /// implementation, protocol version and seed as properties.
     #[arg(long, value_name = "FILE")]
@@ -910,6 +915,16 @@ fn check(profile: Profile, run: &RunOptions, command: Vec<String>) -> anyhow::Re
             }
         }
     };
+    if let Some(path) = &run.audit_log {
+        let file = std::fs::File::create(path).map_err(|e| {
+            anyhow::anyhow!("--audit-log {path}: {e}; give a path a file can be written at")
+        })?;
+        imp = Box::new(Recording {
+            inner: imp,
+            out: std::io::BufWriter::new(file),
+            inputs: 0,
+        });
+    }
     let check::Checked {
         report,
         generated,
@@ -1431,4 +1446,60 @@ fn audit(
     };
     print_all(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// An implementation whose every decided input is written as audit records (`--audit-log`).
+struct Recording {
+    inner: Box<dyn runner::Implementation>,
+    out: std::io::BufWriter<std::fs::File>,
+    inputs: u64,
+}
+
+impl runner::Implementation for Recording {
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+
+    fn decide(
+        &mut self,
+        ask: runner::Ask<'_>,
+    ) -> Result<autoreview::outcome::InputOutcome, runner::ImplError> {
+        use std::io::Write as _;
+        let outcome = self.inner.decide(ask)?;
+        self.inputs += 1;
+        let session = format!("input-{}", self.inputs);
+        for record in autoreview::audit::write::records(ask.input, &outcome, ask.profile, &session)
+        {
+            // A record that cannot be written is lost, and the run goes on: the log is a view of
+            // the run, never its verdict.
+            let _ = writeln!(self.out, "{record}");
+        }
+        Ok(outcome)
+    }
+
+    fn finish(&mut self) -> Option<runner::ImplError> {
+        use std::io::Write as _;
+        let _ = self.out.flush();
+        self.inner.finish()
+    }
+
+    fn protocol(&self) -> Option<u32> {
+        self.inner.protocol()
+    }
+
+    fn canonical(&self) -> bool {
+        self.inner.canonical()
+    }
+
+    fn capabilities(&self) -> autoreview::capability::Capabilities {
+        self.inner.capabilities()
+    }
+
+    fn info(&self) -> Option<autoreview::protocol::ImplementationInfo> {
+        self.inner.info()
+    }
+
+    fn features(&self) -> autoreview::features::Features {
+        self.inner.features()
+    }
 }

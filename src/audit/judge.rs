@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{CallRecord, Classification};
+use super::{CallRecord, Classification, FailureKind};
 use crate::engine::review::{self, Settlement};
 use crate::parse::Reply;
 use crate::profile::{FailureRules, FailureText, Profile};
@@ -21,14 +21,26 @@ pub struct Breach {
 
 /// The clauses of `profile` the recorded `call`, classified as `classification`, breaks.
 pub fn judge(call: &CallRecord, classification: &Classification, profile: Profile) -> Vec<Breach> {
-    let Classification::Failure { message, .. } = classification else {
+    let Classification::Failure { message, class } = classification else {
         return Vec::new();
     };
     let mut out = Vec::new();
     let asked = call.approval.is_some();
+    // A failure denied with INFO-FAILED is one the gate denied on purpose (under `never`, or
+    // configured to fail closed, AR-RES-FAIL-1, AR-RES-FAIL-3): the record cannot tell which.
+    let marked = call
+        .result
+        .as_ref()
+        .and_then(|r| r.error.as_ref())
+        .and_then(|e| e.get("code"))
+        .is_some_and(|c| c == "AUTO_REVIEW_FAILED");
     // AR-RES-FAIL-2: under the effective policy `ask`, a failure is asked about (the record does
     // not say `on_failure`; its default, `ask`, is assumed and said).
-    if profile.failures() == FailureRules::Ask && call.policy.as_deref() == Some("ask") && !asked {
+    if profile.failures() == FailureRules::Ask
+        && call.policy.as_deref() == Some("ask")
+        && !asked
+        && !marked
+    {
         out.push(Breach {
             clause: "AR-RES-FAIL-2",
             why: "a reviewer failure under ask was denied without asking the human (on_failure ask, its default)",
@@ -41,8 +53,16 @@ pub fn judge(call: &CallRecord, classification: &Classification, profile: Profil
             why: "a reviewer failure was put to the human, where the profile denies it",
         });
     }
-    // The profile's reader: a recorded reply it reads as a decision was no failure.
-    if let Some(reply) = call.reviewer.as_ref().and_then(|r| r.reply.as_deref()) {
+    // The profile's reader: a recorded reply it reads as a decision was no failure. Only a
+    // failure of the reply itself (markup, prose) is read again: a reply that came too late, or
+    // after a finish that failed, is not what the gate refused.
+    let of_the_reply = matches!(class, FailureKind::ToolCallMarkup | FailureKind::Prose);
+    if let Some(reply) = call
+        .reviewer
+        .as_ref()
+        .and_then(|r| r.reply.as_deref())
+        .filter(|_| of_the_reply)
+    {
         let (settled, read_by) = review::read_citing(&Reply::text(reply), profile);
         if matches!(settled, Settlement::Decided(_)) {
             out.push(Breach {

@@ -5,6 +5,7 @@
 
 pub mod classify;
 pub mod judge;
+pub mod write;
 
 use std::collections::BTreeMap;
 

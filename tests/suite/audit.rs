@@ -229,3 +229,55 @@ fn a_recorded_reply_is_read_again_with_the_profiles_reader() {
         "{resilient:?}"
     );
 }
+
+/// `check --audit-log` writes what the implementation did as audit records, and `audit` reads them
+/// back: the reference deciding as the baseline (the shipped gate) breaks nothing of the baseline
+/// and, judged under the resilient profile, AR-RES-FAIL-2 (failures under ask denied unasked) and
+/// the resilient reader's rules (replies it reads as decisions); the reference deciding as the
+/// resilient profile breaks nothing of it.
+#[test]
+fn a_check_writes_a_log_that_audits_as_its_profile_decides() {
+    let dir = crate::shared_dir::fresh("audit-log");
+    let judged = |profile: &str| -> serde_json::Value {
+        let log = dir.join(format!("{profile}.jsonl"));
+        let log = log.to_str().unwrap();
+        let out = autoreview(
+            &[
+                "check",
+                "--profile",
+                profile,
+                "--audit-log",
+                log,
+                "--implementation",
+                "engine",
+            ],
+            "",
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = autoreview(&["audit", "--profile", profile, log, "--json"], "");
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(
+            summary["calls"]["failure"].as_u64().unwrap() > 50,
+            "{summary}"
+        );
+        assert_eq!(summary["skipped_count"], 0);
+        summary["judged"].clone()
+    };
+    let baseline = judged("baseline");
+    assert_eq!(baseline.get("baseline"), None, "{baseline}");
+    let resilient = &baseline["resilient"];
+    assert!(
+        resilient["AR-RES-FAIL-2"]["calls"].as_u64().unwrap() > 20,
+        "{baseline}"
+    );
+    assert!(
+        resilient["AR-TOL-4"]["calls"].as_u64().unwrap() > 5,
+        "{baseline}"
+    );
+    assert_eq!(judged("resilient").get("resilient"), None);
+}
