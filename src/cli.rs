@@ -100,7 +100,7 @@ pub enum Command {
         json: bool,
     },
     /// Audit what a harness recorded: read audit records (spec/audit.md, one JSON line per tool
-    /// call or preset change) and say what happened to each call, by the profile's own templates —
+    /// call or preset change) and say what happened to each call, by the spec's templates —
     /// allowed, denied by the reviewer, asked, or refused because the review failed — telling a
     /// genuine failure (the tool result starts with the failure text) from a session that only
     /// quotes it. Prints the failures by route and class (tool-call markup, prose, request failed,
@@ -114,7 +114,7 @@ pub enum Command {
         /// (`zstd -dc LOG | autoreview audit -`).
         #[arg(required = true, value_name = "LOG")]
         logs: Vec<String>,
-        /// The profile whose templates classify the calls.
+        /// The profile the recorded calls are judged under, besides resilient.
         #[arg(long, value_parser = ByName::<Profile>::new(), default_value_t = Profile::BASELINE)]
         profile: Profile,
         /// Report streaks of at least this many refused calls in a row.

@@ -8,7 +8,6 @@ use super::CallRecord;
 use crate::engine::review::classify_finish;
 use crate::messages::{self, Template};
 use crate::outcome::FailureClass;
-use crate::profile::Profile;
 use crate::scenario::FailedFinishKind;
 
 /// What a recorded call came to.
@@ -129,11 +128,20 @@ impl RequestClass {
     }
 }
 
-/// The text of `template` up to its first placeholder, for `tool` (`Auto review of tool "pwsh"
-/// failed; its body was not executed: `).
+/// The text of `template` up to its first placeholder other than `<name>`, with `<name>` filled by
+/// `tool` (`Auto review of tool "pwsh" failed; its body was not executed: `).
 fn prefix(template: Template, tool: &str) -> String {
     let text = template.text;
-    let cut = text.find("<error>").unwrap_or(text.len());
+    let mut cut = text.len();
+    let mut from = 0;
+    while let Some(k) = text[from..].find('<') {
+        let at = from + k;
+        if !text[at..].starts_with("<name>") {
+            cut = at;
+            break;
+        }
+        from = at + 1;
+    }
     Template {
         id: template.id,
         text: &text[..cut],
@@ -141,18 +149,26 @@ fn prefix(template: Template, tool: &str) -> String {
     .render(&[("name", tool)])
 }
 
-/// Classifies a recorded call under `profile` (`spec/audit.md`).
-pub fn classify(call: &CallRecord, profile: Profile) -> Classification {
+/// `MSG-ERROR-PREFIX` around `message`: what the model reads of a refused call.
+fn as_error(message: &str) -> String {
+    messages::ERROR_PREFIX.render(&[("message", message)])
+}
+
+/// Whether a tool result's text is a refusal the tool runtime wrote (`MSG-ERROR-PREFIX`).
+pub fn is_error(text: &str) -> bool {
+    text.starts_with(&prefix(messages::ERROR_PREFIX, ""))
+}
+
+/// Classifies a recorded call (`spec/audit.md`) by the templates of every profile: a log is read
+/// for what its gate wrote, whichever profile that gate follows.
+pub fn classify(call: &CallRecord) -> Classification {
     let Some(result) = &call.result else {
         return Classification::Undecidable;
     };
     let text = result.text.as_deref().unwrap_or_default();
-    let refused = |template: Template| {
-        text.strip_prefix("Error: ")
-            .and_then(|t| t.strip_prefix(prefix(template, &call.tool).as_str()))
-    };
-    // A failure the gate denied, whatever the profile: the result starts with MSG-FAILED.
-    if let Some(message) = refused(messages::FAILED) {
+    let tool = call.tool.as_str();
+    // A failure the gate denied: the result starts with MSG-FAILED.
+    if let Some(message) = text.strip_prefix(&as_error(&prefix(messages::FAILED, tool))) {
         return failure(message);
     }
     let reason = call
@@ -160,22 +176,17 @@ pub fn classify(call: &CallRecord, profile: Profile) -> Classification {
         .as_ref()
         .and_then(|a| a.reason.as_deref())
         .unwrap_or_default();
-    // A failure asked about (AR-RES-FAIL-2), in a profile that asks.
-    if profile.has_clause("AR-RES-FAIL-2")
-        && let Some(message) =
-            reason.strip_prefix(prefix(messages::ASK_FAILED, &call.tool).as_str())
-    {
+    // A failure put to the human (AR-RES-FAIL-2): the prompt's reason starts with MSG-ASK-FAILED.
+    if let Some(message) = reason.strip_prefix(&prefix(messages::ASK_FAILED, tool)) {
         return failure(message);
     }
-    let denial = format!(
-        "Error: {}",
-        messages::FINAL_DENY.render(&[("name", &call.tool)])
-    );
-    if text == denial {
+    if text == as_error(&messages::FINAL_DENY.render(&[("name", tool)])) {
         return Classification::Denied;
     }
-    let asked = messages::ASK_REVIEW.render(&[("name", &call.tool)]);
-    if call.approval.is_some() && (reason == asked || reason.starts_with(&format!("{asked}: "))) {
+    let asked = messages::ASK_REVIEW.render(&[("name", tool)]);
+    if call.approval.is_some()
+        && (reason == asked || reason.starts_with(&prefix(messages::ASK_REVIEW_REASON, tool)))
+    {
         return Classification::Asked;
     }
     Classification::Allowed
@@ -244,13 +255,10 @@ fn request_failed(message: &str) -> Option<RequestClass> {
     if message == messages::ERR_NO_FINISH.text {
         return Some(RequestClass::Transport);
     }
-    let deadline = prefix(messages::ERR_DEADLINE, "");
-    let deadline = deadline.split('<').next().unwrap_or_default();
-    if message.starts_with(deadline) && !deadline.is_empty() {
+    if message.starts_with(&prefix(messages::ERR_DEADLINE, "")) {
         return Some(RequestClass::Timeout);
     }
-    let ended = messages::ERR_ENDED.text.trim_end_matches("<kind>");
-    let rest = message.strip_prefix(ended)?;
+    let rest = message.strip_prefix(&prefix(messages::ERR_ENDED, ""))?;
     let (kind, detail) = rest.split_once(' ').unwrap_or((rest, ""));
     let (code, text) = detail.split_once(": ").unwrap_or((detail, ""));
     let class = match kind {
@@ -350,35 +358,23 @@ mod tests {
     fn a_quoted_failure_is_not_a_failure() {
         let failed = "Error: Auto review of tool \"pwsh\" failed; its body was not executed: auto-review: reviewer ended with error TIMEOUT: slow";
         assert!(matches!(
-            classify(&call(failed), Profile::BASELINE),
+            classify(&call(failed)),
             Classification::Failure {
                 class: FailureKind::RequestFailed(RequestClass::Timeout),
                 ..
             }
         ));
         let quoted = format!("log.txt:12: {failed}");
-        assert_eq!(
-            classify(&call(&quoted), Profile::BASELINE),
-            Classification::Allowed
-        );
+        assert_eq!(classify(&call(&quoted)), Classification::Allowed);
         // Another tool's failure text is not this call's.
         let other = failed.replace("\"pwsh\"", "\"bash\"");
-        assert_eq!(
-            classify(&call(&other), Profile::BASELINE),
-            Classification::Allowed
-        );
+        assert_eq!(classify(&call(&other)), Classification::Allowed);
         let denied = "Error: Auto review rejected tool \"pwsh\"; its body was not executed";
-        assert_eq!(
-            classify(&call(denied), Profile::BASELINE),
-            Classification::Denied
-        );
+        assert_eq!(classify(&call(denied)), Classification::Denied);
         let none = CallRecord {
             tool: "pwsh".into(),
             ..CallRecord::default()
         };
-        assert_eq!(
-            classify(&none, Profile::BASELINE),
-            Classification::Undecidable
-        );
+        assert_eq!(classify(&none), Classification::Undecidable);
     }
 }

@@ -1,5 +1,5 @@
 //! Auditing what a harness recorded (`spec/audit.md`): audit records, read one line at a time, each
-//! call classified by a profile's templates ([`classify`]), and the tables the field report's
+//! call classified by the templates of chapter 9 ([`classify`]), and the tables the field report's
 //! author made by hand — failures by class and route, per session, streaks of refused calls and
 //! the escapes after them. Pure: the command reads the files and prints.
 
@@ -203,8 +203,10 @@ pub struct Skipped {
 /// What an audit found: the tables of `spec/audit.md`, "What audit prints".
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Summary {
-    /// The profile whose templates classified the calls.
+    /// The profile the audit was asked for.
     pub profile: String,
+    /// The profiles the recorded calls are judged under: that one, then the resilient one.
+    pub judged_under: Vec<String>,
     /// Lines read.
     pub lines: u64,
     /// Lines skipped, with where and why (the first 100; `skipped_count` has them all).
@@ -252,7 +254,6 @@ const SKIPPED_NAMED: usize = 100;
 /// The audit of a stream of records, fed one line at a time in constant memory per session.
 #[derive(Debug)]
 pub struct Audit {
-    profile: Profile,
     judging: Vec<Profile>,
     streak_at: usize,
     summary: Summary,
@@ -261,7 +262,7 @@ pub struct Audit {
 }
 
 impl Audit {
-    /// An audit under `profile`, reporting streaks of at least `streak_at` refused calls, and
+    /// An audit judging under `profile`, reporting streaks of at least `streak_at` refused calls, and
     /// judging each recorded call under `profile` and the resilient profile (`spec/audit.md`).
     pub fn new(profile: Profile, streak_at: usize) -> Audit {
         let mut judging = vec![profile];
@@ -269,11 +270,11 @@ impl Audit {
             judging.push(Profile::RESILIENT);
         }
         Audit {
-            profile,
-            judging,
+            judging: judging.clone(),
             streak_at: streak_at.max(1),
             summary: Summary {
                 profile: profile.to_string(),
+                judged_under: judging.iter().map(|p| p.to_string()).collect(),
                 ..Summary::default()
             },
             runs: BTreeMap::new(),
@@ -330,7 +331,7 @@ impl Audit {
     }
 
     fn call(&mut self, call: CallRecord) {
-        let classification = classify(&call, self.profile);
+        let classification = classify(&call);
         for &profile in &self.judging {
             for breach in judge::judge(&call, &classification, profile) {
                 let judged = self
@@ -374,7 +375,10 @@ impl Audit {
                 .entry(call.session.clone())
                 .or_default() += 1;
         }
-        if classification.refused() {
+        // Refused: the gate denied the call or its failure, or the human refused a failure put
+        // to them (the tool result is the runtime's refusal either way).
+        let text = call.result.as_ref().and_then(|r| r.text.as_deref());
+        if classification.refused() && text.is_some_and(classify::is_error) {
             let what = match &classification {
                 Classification::Failure { class, .. } => match class {
                     FailureKind::RequestFailed(r) => format!("request-failed ({})", r.as_str()),
@@ -431,15 +435,6 @@ fn longest_first(streaks: &mut Vec<Streak>) {
 }
 
 impl Summary {
-    /// The profiles the calls were judged under: the audit's, then the resilient one.
-    fn judged_profiles(&self) -> Vec<String> {
-        let mut out = vec![self.profile.clone()];
-        if self.profile != Profile::RESILIENT.as_str() {
-            out.push(Profile::RESILIENT.to_string());
-        }
-        out
-    }
-
     /// The failures counted.
     pub fn failures(&self) -> u64 {
         self.calls.get("failure").copied().unwrap_or(0)
@@ -488,9 +483,9 @@ impl Summary {
         };
         let _ = writeln!(
             out,
-            "{}audit under the {} profile's templates: {} lines read, {} skipped; {} calls: {}\n",
+            "{}audit, judged under {}: {} lines read, {} skipped; {} calls: {}\n",
             if markdown { "## " } else { "" },
-            self.profile,
+            self.judged_under.join(" and "),
             self.lines,
             self.skipped_count,
             self.calls.values().sum::<u64>(),
@@ -565,8 +560,8 @@ impl Summary {
                 .map(|(s, n)| vec![s.clone(), n.to_string()])
                 .collect(),
         );
-        for profile in self.judged_profiles() {
-            let clauses = self.judged.get(&profile);
+        for profile in &self.judged_under {
+            let clauses = self.judged.get(profile);
             let total: u64 = clauses.map_or(0, |c| c.values().map(|j| j.calls).sum());
             title(
                 &mut out,

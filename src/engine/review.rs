@@ -1055,35 +1055,38 @@ pub fn read_raw(
 /// The failure message of a reply error: as the baseline renders it (JavaScript stringification),
 /// or normalized (AR-RES-NORM-1..4), as the profile's failure text rule says.
 pub fn failure_text(e: &ReplyError, profile: Profile) -> Text {
-    // AR-JSON-RETRY-3: a profile that asks again after invalid JSON names it in fixed words.
-    if matches!(e, ReplyError::InvalidJson(_)) && profile.asks_again() == AsksAgain::JsonRetry {
-        return profile
-            .failure_text()
-            .message(messages::ERR_NOT_JSON.text())
-            .citing(&["AR-JSON-RETRY-3"]);
-    }
     // AR-REVIEW-5, AR-RES-NORM-1..4
     let rule = profile.failure_text();
-    let text = rule.message(raw_text(e, rule));
+    let template = template_of(e, profile);
+    let raw = match (e, template) {
+        // AR-JSON-RETRY-3: fixed words, where the profile asks again after invalid JSON.
+        (ReplyError::InvalidJson(_), Some(t)) => t.text(),
+        _ => raw_text(e, rule),
+    };
+    let text = rule.message(raw);
     let text = match e {
         ReplyError::FinishFailed { .. } => text.citing(rule.value_clauses()),
         _ => text,
     };
-    match template_of(e) {
+    match template {
         Some(t) => text.citing(&[t.id, t.clause()]),
         None => text.citing(&["AR-MSG-3"]),
     }
 }
 
-/// The template of a reply error's message; `None` for invalid JSON, whose message is
-/// implementation-defined (AR-PARSE-4, AR-MSG-3).
-fn template_of(e: &ReplyError) -> Option<messages::Template> {
+/// The template of a reply error's message under `profile`; `None` for invalid JSON, whose
+/// message is implementation-defined (AR-PARSE-4, AR-MSG-3), except where the profile asks again
+/// after it and names it in fixed words (AR-JSON-RETRY-3).
+fn template_of(e: &ReplyError, profile: Profile) -> Option<messages::Template> {
     Some(match e {
         ReplyError::FinishFailed { .. } => messages::ERR_ENDED_DETAIL,
         ReplyError::FinishOther { .. } => messages::ERR_ENDED,
         ReplyError::NoFinish => messages::ERR_NO_FINISH,
         ReplyError::AfterFinish => messages::ERR_AFTER_FINISH,
         ReplyError::Blocks => messages::ERR_BLOCKS,
+        ReplyError::InvalidJson(_) if profile.asks_again() == AsksAgain::JsonRetry => {
+            messages::ERR_NOT_JSON
+        }
         ReplyError::InvalidJson(_) => return None,
         ReplyError::NotObject => messages::ERR_NOT_OBJECT,
         ReplyError::Repeated => messages::ERR_REPEATED,

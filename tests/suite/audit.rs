@@ -281,3 +281,35 @@ fn a_check_writes_a_log_that_audits_as_its_profile_decides() {
     );
     assert_eq!(judged("resilient").get("resilient"), None);
 }
+
+/// A failure the gate put to the human (the prompt's reason is `MSG-ASK-FAILED`) is a failure
+/// whatever profile reads the log: judged under the baseline, which denies failures, it breaks
+/// AR-DECIDE-1; the human who allowed it let the body run, so it is no refused call and ends no
+/// streak, and the one the human rejected is refused.
+#[test]
+fn a_failure_put_to_the_human_is_a_failure_under_every_profile() {
+    let asked = |answer: &str, text: &str| {
+        format!(
+            r#"{{"session":"s","tool":"pwsh","policy":"ask","approval":{{"reason":"Auto review of tool \"pwsh\" failed: auto-review: reviewer ended with error TRANSPORT: Connection error","answer":"{answer}"}},"result":{{"text":"{text}"}}}}"#
+        )
+    };
+    let mut audit = Audit::new(Profile::BASELINE, 2);
+    audit.line("log", 1, &asked("allowed-once", "ok"));
+    audit.line(
+        "log",
+        2,
+        &asked("rejected", r#"Error: the user rejected tool \"pwsh\""#),
+    );
+    audit.line(
+        "log",
+        3,
+        &asked("rejected", r#"Error: the user rejected tool \"pwsh\""#),
+    );
+    let s = audit.finish();
+    assert_eq!(s.failures(), 3);
+    assert_eq!(s.judged["baseline"]["AR-DECIDE-1"].calls, 3);
+    assert_eq!(s.judged.get("resilient"), None, "{:?}", s.judged);
+    // The two the human rejected are one streak; the one allowed ran.
+    assert_eq!(s.streak_count, 1);
+    assert_eq!(s.streaks[0].length, 2);
+}

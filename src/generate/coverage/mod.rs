@@ -252,8 +252,9 @@ fn normalization(text: &str, value: &Value, add: &mut impl FnMut(&'static str)) 
 /// requests recorded (AR-REVIEW-12) with the session's id (AR-RES-REQUEST-1); a repair request
 /// (AR-RES-RETRY-1), a review settled after several requests (AR-RES-RETRY-3), the shared
 /// deadline passing (AR-RES-RETRY-4); a request asked again after invalid JSON (AR-JSON-RETRY-1)
-/// and another failure that ended the review with JSON retries left (AR-JSON-RETRY-2); a configured route used (AR-RES-ROUTE-1); a failure counted
-/// (AR-RES-HINT-1); a session without a working directory reviewed anyway (AR-RES-CWD-1).
+/// and another failure that ended the review with JSON retries left (AR-JSON-RETRY-2); a
+/// configured route used (AR-RES-ROUTE-1); a failure counted (AR-RES-HINT-1); a session without a
+/// working directory reviewed anyway (AR-RES-CWD-1).
 pub fn review_clauses(s: &Scenario, profile: Profile, review: &Review) -> Vec<&'static str> {
     let made = review.requests.len();
     let fallback = profile.working_directory() == WorkingDirectoryRule::DeploymentFallback;
