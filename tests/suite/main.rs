@@ -6,6 +6,7 @@
 mod allow_cost; // the spec's cost table for AR-TOL-10 agrees with its data and the engine
 mod async_gate; // the tokio gate agrees with the pure decide
 mod audit; // `autoreview audit` reads what a harness recorded; the field report audits to its tables
+mod audit_dsh; // a dsh session log read into audit records
 mod cases; // fixed cases: IDs, clause links, and the reference passes them
 mod citations; // the reference cites the clauses behind its outcomes; differences are attributed
 mod cli; // the binary's commands, as a user runs them

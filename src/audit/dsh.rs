@@ -1,0 +1,1 @@
+//! Reading a dsh session log into audit records (`spec/audit-dsh.md`).

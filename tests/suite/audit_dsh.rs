@@ -1,0 +1,1 @@
+//! A dsh session log read into audit records (`spec/audit-dsh.md`).
