@@ -110,8 +110,8 @@ pub enum Command {
     ///
     ///   autoreview audit spec/fixtures/audit/field-report.jsonl --markdown
     Audit {
-        /// Audit logs, JSON lines; `-` for standard input. Decompress others first
-        /// (`zstd -dc LOG | autoreview audit -`).
+        /// Audit logs, JSON lines, read gzip- or zstd-compressed when the name ends in `.gz`,
+        /// `.zst` or `.zstd`; `-` for standard input (plain).
         #[arg(required = true, value_name = "LOG")]
         logs: Vec<String>,
         /// The profile the recorded calls are judged under, besides resilient.
@@ -1401,7 +1401,8 @@ fn load_profile(file: &std::path::Path) -> anyhow::Result<Profile> {
 }
 
 /// `autoreview audit`: reads each log a line at a time (constant memory per session) and prints
-/// the summary. A file that cannot be opened, or is compressed, stops the command with the fix.
+/// the summary. A file that cannot be opened stops the command with the fix; one that cannot be
+/// read on (cut short, corrupt) is reported where it stopped, and the next is read.
 fn audit(
     logs: &[String],
     profile: Profile,
@@ -1412,21 +1413,23 @@ fn audit(
     use std::io::BufRead as _;
     let mut audit = autoreview::audit::Audit::new(profile, streak);
     for log in logs {
-        if [".gz", ".zst", ".zstd"].iter().any(|e| log.ends_with(e)) {
-            anyhow::bail!(
-                "{log}: compressed logs are not read yet; decompress it into the command: `zstd -dc {log} | autoreview audit -` (or `gzip -dc`)"
-            );
-        }
         let reader: Box<dyn std::io::BufRead> = if log == "-" {
             Box::new(std::io::stdin().lock())
         } else {
             let file = std::fs::File::open(log)
-                .map_err(|e| anyhow::anyhow!("{log}: {e}; give a file of audit records (spec/audit.md), or `-` for standard input"))?;
-            Box::new(std::io::BufReader::new(file))
+                .map_err(|e| anyhow::anyhow!("{log}: {e}; give a file of audit records (spec/audit.md), plain or compressed (.gz, .zst), or `-` for standard input"))?;
+            Box::new(std::io::BufReader::with_capacity(1 << 16, file))
         };
+        let reader = autoreview::audit::compressed::Compression::of(log).decode(reader);
         let shown = if log == "-" { "<stdin>" } else { log.as_str() };
         for (k, line) in reader.split(b'\n').enumerate() {
-            let line = line.map_err(|e| anyhow::anyhow!("{shown}: reading line {}: {e}", k + 1))?;
+            // A log that cannot be read on (cut short, corrupt) is reported where it stopped, and
+            // the next log is read: what came before is kept.
+            let Ok(line) = line.map_err(|e| {
+                audit.skip(shown, k as u64 + 1, format!("reading stopped here: {e}"));
+            }) else {
+                break;
+            };
             match std::str::from_utf8(&line) {
                 Ok(text) => audit.line(shown, k as u64 + 1, text.trim_end_matches('\r')),
                 Err(e) => {

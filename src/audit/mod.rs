@@ -4,6 +4,7 @@
 //! the escapes after them. Pure: the command reads the files and prints.
 
 pub mod classify;
+pub mod compressed;
 pub mod dsh;
 pub mod judge;
 pub mod write;

@@ -172,14 +172,72 @@ fn the_command_prints_the_tables_and_skips_a_malformed_line() {
         text.contains("skipped <stdin>:3: `kind` is \"turn\"; expected \"call\" or \"preset\""),
         "{text}"
     );
-    // A compressed log is refused with the way to read it, as a usage error.
-    let out = autoreview(&["audit", "log.jsonl.zst"], "");
-    assert_eq!(out.status.code(), Some(3));
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains("zstd -dc log.jsonl.zst | autoreview audit -"),
-        "{err}"
-    );
+}
+
+/// A log compressed with gzip or zstd, in several members or frames (a skippable frame between
+/// two), audits as the plain log does; a zstd log cut short is reported where reading stopped,
+/// the calls before it kept, and the run goes on to the next log.
+#[test]
+fn a_compressed_log_audits_as_the_plain_one() {
+    use std::io::Write as _;
+    let dir = crate::shared_dir::fresh("audit-compressed");
+    let text = std::fs::read(FIXTURE).unwrap();
+    let (first, second) = text.split_at(text.len() / 2);
+    let summary = |log: &std::path::Path| -> serde_json::Value {
+        let out = autoreview(&["audit", log.to_str().unwrap(), "--json"], "");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let plain = summary(std::path::Path::new(FIXTURE));
+    assert_eq!(plain["calls"]["failure"], 55);
+
+    let gz = dir.join("log.jsonl.gz");
+    let mut bytes = Vec::new();
+    for half in [first, second] {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(half).unwrap();
+        bytes.extend(e.finish().unwrap());
+    }
+    std::fs::write(&gz, &bytes).unwrap();
+    assert_eq!(summary(&gz), plain);
+
+    let zst = dir.join("session.v4.jsonl.zstd");
+    let fastest = ruzstd::encoding::CompressionLevel::Fastest;
+    let mut bytes = ruzstd::encoding::compress_to_vec(first, fastest);
+    // A skippable frame: magic 0x184D2A50, a length, that many bytes.
+    bytes.extend(0x184D_2A50u32.to_le_bytes());
+    bytes.extend(3u32.to_le_bytes());
+    bytes.extend(b"abc");
+    bytes.extend(ruzstd::encoding::compress_to_vec(second, fastest));
+    std::fs::write(&zst, &bytes).unwrap();
+    assert_eq!(summary(&zst), plain);
+
+    // Cut short inside its last frame, then the plain log: the first half is kept, the cut is
+    // reported as a skipped line, and the plain log is read whole after it.
+    let cut = dir.join("cut.zst");
+    std::fs::write(&cut, &bytes[..bytes.len() - 20]).unwrap();
+    let out = autoreview(&["audit", cut.to_str().unwrap(), FIXTURE, "--json"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let both: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(both["skipped_count"], 1, "{both}");
+    let why = both["skipped"][0]["why"].as_str().unwrap();
+    assert!(why.starts_with("reading stopped here: "), "{why}");
+    let read = |s: &serde_json::Value| {
+        s["calls"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|n| n.as_u64().unwrap())
+            .sum::<u64>()
+    };
+    let first_calls = first.iter().filter(|b| **b == b'\n').count() as u64;
+    assert!(read(&both) >= read(&plain) + first_calls, "{both}");
+    assert!(read(&both) < 2 * read(&plain), "{both}");
 }
 
 /// A session refused without end is one streak whose length counts every call and whose list
