@@ -14,6 +14,10 @@ use super::{ApprovalRecord, CallRecord, Record, ResultRecord};
 /// The session-log format version this reader reads (dsh's `SESSION_FORMAT_VERSION`).
 pub const FORMAT_VERSION: u64 = 4;
 
+/// The error codes of the results dsh writes to close a crashed turn's calls: the call never
+/// started, or its outcome was never recorded.
+const UNKNOWN_OUTCOMES: [&str; 2] = ["TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN"];
+
 /// How many calls may be open at once; past it the oldest is given up as one without a result.
 const MAX_OPEN: usize = 4096;
 
@@ -214,8 +218,12 @@ impl DshSession {
                     .and_then(Value::as_str)
                     .ok_or("a \"tool/result\" event needs data.message.source.callId")?;
                 if !replayed && let Some(mut call) = self.close_call(id) {
-                    call.time = stamp;
-                    call.result = Some(result(message.get("content"), data.get("error")));
+                    // A closer dsh wrote after a crash says the outcome is unknown: no result.
+                    let code = data.get("error").and_then(|e| e.get("code"));
+                    if !code.is_some_and(|c| UNKNOWN_OUTCOMES.iter().any(|u| c == u)) {
+                        call.time = stamp;
+                        call.result = Some(result(message.get("content"), data.get("error")));
+                    }
                     out.push(Record::Call(Box::new(call)));
                 }
             }

@@ -217,3 +217,50 @@ fn replayed_parent_events_make_no_record() {
     assert_eq!(own.line(before), Ok(vec![]));
     assert_eq!(own.line(at).unwrap().len(), 1);
 }
+
+/// The result dsh writes for a call a crash interrupted says its outcome is unknown: the record
+/// has none, and audit counts the call undecidable.
+#[test]
+fn a_call_closed_after_a_crash_has_no_result() {
+    let mut session = DshSession::new("s");
+    session
+        .line(r#"{"type":"session","version":4,"id":"s","createdAt":1,"isSeeded":false,"delegationDepth":0}"#)
+        .unwrap();
+    session
+        .line(r#"{"type":"tool/call","seq":0,"time":5,"data":{"turn":1,"step":1,"callId":"c","name":"bash","arguments":"{\"command\":\"make\"}"}}"#)
+        .unwrap();
+    let records = session
+        .line(r#"{"type":"tool/result","seq":1,"time":5,"data":{"turn":1,"step":1,"message":{"id":"r","role":"tool","source":{"kind":"tool","callId":"c"},"toolCallId":"c","content":[{"type":"text","text":"The tool call was interrupted after it was recorded, but no result was durably recorded."}],"isError":true},"error":{"name":"ToolOutcomeUnknownError","code":"TOOL_OUTCOME_UNKNOWN"}},"surfaceOp":"append","sourceEventSeqs":[0]}"#)
+        .unwrap();
+    assert_eq!(records.len(), 1);
+    let c = call(&records[0]);
+    assert_eq!((c.tool.as_str(), &c.result), ("bash", &None));
+}
+
+/// A call a `run_code` program dispatched is reviewed like a native one: its start and its
+/// settlement make one record, its arguments a JSON value.
+#[test]
+fn a_ptc_sub_dispatch_is_a_call() {
+    let mut session = DshSession::new("s");
+    session
+        .line(r#"{"type":"session","version":4,"id":"s","createdAt":1,"isSeeded":false,"delegationDepth":0}"#)
+        .unwrap();
+    let start = r#"{"type":"tool/ptc-dispatch-start","seq":0,"time":1000,"data":{"rootCallId":"r","parentCallId":"r","subCallId":"r:ptc:1","name":"write","arguments":{}}}"#;
+    assert_eq!(session.line(start), Ok(vec![]));
+    let settle = r#"{"type":"tool/ptc-dispatch","seq":1,"time":2000,"data":{"rootCallId":"r","parentCallId":"r","subCallId":"r:ptc:1","name":"write","arguments":{},"isError":true,"content":[{"type":"text","text":"Error: Auto review rejected tool \"write\"; its body was not executed"}],"error":{"name":"AutoReviewDeniedError","code":"AUTO_REVIEW_DENIED"}}}"#;
+    let records = session.line(settle).unwrap();
+    assert_eq!(records.len(), 1);
+    let c = call(&records[0]);
+    assert_eq!(c.tool, "write");
+    assert_eq!(c.empty_arguments, Some(true));
+    assert_eq!(c.time.as_deref(), Some("1970-01-01T00:00:02.000Z"));
+    assert_eq!(
+        text(c),
+        Some("Error: Auto review rejected tool \"write\"; its body was not executed")
+    );
+    assert_eq!(
+        c.result.as_ref().unwrap().error,
+        Some(serde_json::json!({"name": "AutoReviewDeniedError", "code": "AUTO_REVIEW_DENIED"}))
+    );
+    assert!(session.finish().is_empty());
+}
