@@ -126,6 +126,10 @@ pub enum Command {
         /// The summary as Markdown tables, to paste into an issue.
         #[arg(long)]
         markdown: bool,
+        /// Write each re-decided call that breaks a clause as a fixed case, one file per profile
+        /// judged under (DIR/recorded-<profile>.json): run them with `check --cases DIR`.
+        #[arg(long, value_name = "DIR")]
+        freeze: Option<String>,
     },
     /// Print a profile's decision table.
     Table {
@@ -646,7 +650,8 @@ fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
             streak,
             json,
             markdown,
-        } => audit(&logs, profile, streak, json, markdown),
+            freeze,
+        } => audit(&logs, profile, streak, json, markdown, freeze.as_deref()),
         Command::Table { profile, format } => {
             let table = Table::load(profile)?;
             let text = match format {
@@ -1409,8 +1414,12 @@ fn audit(
     streak: usize,
     json: bool,
     markdown: bool,
+    freeze: Option<&str>,
 ) -> anyhow::Result<ExitCode> {
     use std::io::BufRead as _;
+    if let Some(dir) = freeze {
+        writable_dir("--freeze", dir)?;
+    }
     let mut audit = autoreview::audit::Audit::new(profile, streak);
     for log in logs {
         let reader: Box<dyn std::io::BufRead> = if log == "-" {
@@ -1439,6 +1448,16 @@ fn audit(
             }
         }
     }
+    let mut froze = String::new();
+    for (file, text) in freeze.map(|_| audit.frozen()).unwrap_or_default() {
+        let path = std::path::Path::new(freeze.unwrap_or_default()).join(&file);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        froze.push_str(&format!(
+            "froze the re-decided calls that break a clause in {} (run them with check --cases {})\n",
+            path.display(),
+            freeze.unwrap_or_default()
+        ));
+    }
     let summary = audit.finish();
     let text = if json {
         let mut t = serde_json::to_string_pretty(&summary).expect("a summary is JSON");
@@ -1448,6 +1467,8 @@ fn audit(
         summary.render(markdown)
     };
     print_all(&text)?;
+    // Said on standard error, so that --json stays one object.
+    eprint!("{froze}");
     Ok(ExitCode::SUCCESS)
 }
 

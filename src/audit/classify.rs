@@ -154,9 +154,14 @@ fn as_error(message: &str) -> String {
     messages::ERROR_PREFIX.render(&[("message", message)])
 }
 
+/// What the tool runtime writes before a refusal's message (`MSG-ERROR-PREFIX` up to it).
+pub fn error_prefix() -> String {
+    prefix(messages::ERROR_PREFIX, "")
+}
+
 /// Whether a tool result's text is a refusal the tool runtime wrote (`MSG-ERROR-PREFIX`).
 pub fn is_error(text: &str) -> bool {
-    text.starts_with(&prefix(messages::ERROR_PREFIX, ""))
+    text.starts_with(&error_prefix())
 }
 
 /// Classifies a recorded call (`spec/audit.md`) by the templates of every profile: a log is read
@@ -171,25 +176,45 @@ pub fn classify(call: &CallRecord) -> Classification {
     if let Some(message) = text.strip_prefix(&as_error(&prefix(messages::FAILED, tool))) {
         return failure(message);
     }
-    let reason = call
-        .approval
-        .as_ref()
-        .and_then(|a| a.reason.as_deref())
-        .unwrap_or_default();
+    let question = question(call);
     // A failure put to the human (AR-RES-FAIL-2): the prompt's reason starts with MSG-ASK-FAILED.
-    if let Some(message) = reason.strip_prefix(&prefix(messages::ASK_FAILED, tool)) {
+    if let Some(Question::Failed(message)) = question {
         return failure(message);
     }
     if text == as_error(&messages::FINAL_DENY.render(&[("name", tool)])) {
         return Classification::Denied;
     }
-    let asked = messages::ASK_REVIEW.render(&[("name", tool)]);
-    if call.approval.is_some()
-        && (reason == asked || reason.starts_with(&prefix(messages::ASK_REVIEW_REASON, tool)))
-    {
+    if question == Some(Question::Denied) {
         return Classification::Asked;
     }
     Classification::Allowed
+}
+
+/// The gate's question to the human, when a recorded approval prompt is one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question<'r> {
+    /// About a reviewer's denial (`MSG-ASK-REVIEW`, `MSG-ASK-REVIEW-REASON`).
+    Denied,
+    /// About a failed review (`MSG-ASK-FAILED`), with the failure's message.
+    Failed(&'r str),
+}
+
+/// The gate's question, when the call's recorded approval prompt is one by its reason; `None`
+/// for no prompt, or a prompt another part of the chain (a hook, the body) raised.
+pub fn question(call: &CallRecord) -> Option<Question<'_>> {
+    let reason = call
+        .approval
+        .as_ref()?
+        .reason
+        .as_deref()
+        .unwrap_or_default();
+    let tool = call.tool.as_str();
+    if let Some(message) = reason.strip_prefix(&prefix(messages::ASK_FAILED, tool)) {
+        return Some(Question::Failed(message));
+    }
+    let asked = messages::ASK_REVIEW.render(&[("name", tool)]);
+    (reason == asked || reason.starts_with(&prefix(messages::ASK_REVIEW_REASON, tool)))
+        .then_some(Question::Denied)
 }
 
 /// The failure of `message`, with its class.

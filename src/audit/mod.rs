@@ -7,6 +7,7 @@ pub mod classify;
 pub mod compressed;
 pub mod dsh;
 pub mod judge;
+pub mod redecide;
 pub mod write;
 
 use std::collections::BTreeMap;
@@ -48,6 +49,13 @@ pub struct CallRecord {
     /// What the reviewer did, where the harness has it.
     #[serde(default)]
     pub reviewer: Option<ReviewerRecord>,
+    /// The gate's configuration, in the scenario's `config` format, where the harness has it.
+    #[serde(default)]
+    pub config: Option<serde_json::Value>,
+    /// The gate's own count of reviewer failures in a row before this call, where it keeps one
+    /// (AR-RES-HINT-1); otherwise the failures recorded before it in the session are counted.
+    #[serde(default)]
+    pub failures_before: Option<u32>,
 }
 
 /// The reviewer's reply or failure, as recorded.
@@ -235,6 +243,9 @@ pub struct Summary {
     /// What each judging profile says of the recorded calls: by profile, each clause a recorded
     /// outcome breaks, with how many calls and why.
     pub judged: BTreeMap<String, BTreeMap<String, Judged>>,
+    /// How many calls were re-decided (their record carries the reviewer's reply and the facts
+    /// the gate decided on); the rest are judged by what their record shows.
+    pub redecided: u64,
 }
 
 /// How many recorded calls break one clause, and why.
@@ -242,9 +253,14 @@ pub struct Summary {
 pub struct Judged {
     /// The calls.
     pub calls: u64,
-    /// What the profile says should have happened.
+    /// What the profile says should have happened (for a re-decided call, where the first
+    /// recorded outcome differs from the reference's, and how).
     pub why: String,
 }
+
+/// How many re-decided calls that break a clause `--freeze` keeps per profile (distinct scenarios;
+/// the rest are counted).
+pub const FROZEN: usize = 1000;
 
 /// How many streaks, and how many escapes, a summary lists: memory stays bounded however long the
 /// log, growing only with its sessions (each has a count and, while it lasts, a run).
@@ -261,6 +277,17 @@ pub struct Audit {
     summary: Summary,
     /// Each session's current run of refused calls (cleared by any other call).
     runs: BTreeMap<String, Streak>,
+    /// Each session's reviewer failures in a row so far (absent when none).
+    failing: BTreeMap<String, u32>,
+    /// The re-decided calls that break a clause, by judging profile, as counterexamples to
+    /// freeze: distinct scenarios, [`FROZEN`] at most.
+    frozen: BTreeMap<
+        String,
+        (
+            Vec<crate::runner::generated::Counterexample>,
+            std::collections::BTreeSet<String>,
+        ),
+    >,
 }
 
 impl Audit {
@@ -280,6 +307,8 @@ impl Audit {
                 ..Summary::default()
             },
             runs: BTreeMap::new(),
+            failing: BTreeMap::new(),
+            frozen: BTreeMap::new(),
         }
     }
 
@@ -334,17 +363,41 @@ impl Audit {
 
     fn call(&mut self, call: CallRecord) {
         let classification = classify(&call);
-        for &profile in &self.judging {
-            for breach in judge::judge(&call, &classification, profile) {
+        let failures = self.failing.get(&call.session).copied().unwrap_or(0);
+        let mut redecided = false;
+        for profile in self.judging.clone() {
+            let breaches = match redecide::redecide(&call, &classification, failures, profile) {
+                Ok(r) => {
+                    redecided = true;
+                    self.keep(&call, profile, r)
+                }
+                Err(_) => judge::judge(&call, &classification, profile)
+                    .into_iter()
+                    .map(|b| (b.clause.to_owned(), b.why.to_owned()))
+                    .collect(),
+            };
+            for (clause, why) in breaches {
                 let judged = self
                     .summary
                     .judged
                     .entry(profile.to_string())
                     .or_default()
-                    .entry(breach.clause.to_owned())
+                    .entry(clause)
                     .or_default();
                 judged.calls += 1;
-                judged.why = breach.why.to_owned();
+                if judged.why.is_empty() {
+                    judged.why = why;
+                }
+            }
+        }
+        self.summary.redecided += u64::from(redecided);
+        match &classification {
+            Classification::Failure { .. } => {
+                *self.failing.entry(call.session.clone()).or_default() += 1;
+            }
+            Classification::Undecidable => {}
+            _ => {
+                self.failing.remove(&call.session);
             }
         }
         *self
@@ -401,6 +454,71 @@ impl Audit {
         {
             self.close(run);
         }
+    }
+
+    /// The clauses a re-decided call breaks under `profile`, each once with where its first
+    /// difference shows; a call that breaks one is kept to freeze.
+    fn keep(
+        &mut self,
+        call: &CallRecord,
+        profile: Profile,
+        r: redecide::Redecided,
+    ) -> Vec<(String, String)> {
+        let crate::runner::Verdict::Fail { differences } = &r.verdict else {
+            return Vec::new();
+        };
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (d, clause) in differences
+            .iter()
+            .zip(crate::runner::violations::attributed_in_case(differences))
+        {
+            if !out.iter().any(|(c, _)| c == clause) {
+                out.push((
+                    clause.to_owned(),
+                    format!("re-decided: {} at {}", d.severity, d.pointer),
+                ));
+            }
+        }
+        let found = crate::runner::generated::Counterexample {
+            id: format!(
+                "session {}{}",
+                call.session,
+                call.time
+                    .as_deref()
+                    .map(|t| format!(" at {t}"))
+                    .unwrap_or_default()
+            ),
+            clauses: out.iter().map(|(c, _)| c.clone()).collect(),
+            minimal: crate::scenario::session::Input::One(Box::new(r.scenario)),
+            verdict: r.verdict.clone(),
+            reference: crate::outcome::InputOutcome::One(Box::new(r.reference)),
+            steps: 0,
+        };
+        let (kept, seen) = self.frozen.entry(profile.to_string()).or_default();
+        let key = found.minimal_json().to_string();
+        if kept.len() < FROZEN && seen.insert(key) {
+            kept.push(found);
+        }
+        out
+    }
+
+    /// The re-decided calls that break a clause, by profile, as fixed-case files (`spec/cases`
+    /// format, for `check --cases`): `(file name, text)`, one per profile that has any.
+    pub fn frozen(&self) -> Vec<(String, String)> {
+        self.judging
+            .iter()
+            .filter_map(|&p| {
+                let (kept, _) = self.frozen.get(&p.to_string())?;
+                Some((
+                    format!("recorded-{p}.json"),
+                    crate::runner::generated::frozen_file(
+                        kept,
+                        p,
+                        crate::runner::generated::Origin::Recorded,
+                    ),
+                ))
+            })
+            .collect()
     }
 
     /// Ends a session's run of refused calls, keeping it as a streak when long enough.
@@ -496,6 +614,11 @@ impl Summary {
                 .map(|k| format!("{} {k}", self.calls.get(*k).copied().unwrap_or(0)))
                 .collect::<Vec<_>>()
                 .join(", ")
+        );
+        let _ = writeln!(
+            out,
+            "{} calls re-decided from the reviewer's recorded reply; the rest judged by what their record shows\n",
+            self.redecided
         );
         for s in &self.skipped {
             let _ = writeln!(out, "skipped {}:{}: {}", s.file, s.line, s.why);

@@ -11,7 +11,8 @@ use crate::scenario::{Attempt, Scenario};
 
 /// The records of one input decided as `outcome`, its calls in session `session`: a call's tool,
 /// route, effective policy, preset, what the model saw (the result's text and info), the approval
-/// prompt when one was shown, and the reviewer's last reply when it was one text. An
+/// prompt when one was shown, the reviewer's last reply when it was one text, the gate's count of
+/// failures before the call and its configuration where they are not the defaults. An
 /// event of a session writes no record; a call whose outcome is missing writes none.
 pub fn records(
     input: &Input,
@@ -50,6 +51,12 @@ fn record(s: &Scenario, o: &Outcome, profile: Profile, session: &str) -> Value {
         "preset": name(&s.preset),
         "result": {"text": o.result.text},
     });
+    if s.session.consecutive_failures > 0 {
+        r["failures_before"] = json!(s.session.consecutive_failures);
+    }
+    if s.config != crate::scenario::Config::default() {
+        r["config"] = name(&s.config);
+    }
     if let Some(info) = &o.result.info {
         r["result"]["error"] = Value::Object(info.clone());
     }

@@ -340,7 +340,11 @@ pub fn check(
         let (calls, sessions) = found.counterexample_kinds();
         let frozen = (calls + sessions > 0).then(|| Frozen {
             file: format!("generated-{}-{profile}.json", request.seed),
-            text: generated::frozen_file(&found.counterexamples, profile, request.seed),
+            text: generated::frozen_file(
+                &found.counterexamples,
+                profile,
+                generated::Origin::Generated { seed: request.seed },
+            ),
             calls,
             sessions,
         });

@@ -1402,10 +1402,59 @@ impl GeneratedRun {
 /// The permanent ID a frozen counterexample gets: derived from its minimal input, so freezing
 /// the same counterexample twice gives the same case, and different ones never collide in
 /// practice.
-pub fn frozen_id(c: &Counterexample) -> String {
+pub fn frozen_id(c: &Counterexample, origin: Origin) -> String {
     let hash = crate::ids::text_hash(&c.minimal_json().to_string());
     let hex = hash.rsplit(':').next().unwrap_or_default();
-    format!("GX-{}", hex[hex.len().saturating_sub(10)..].to_uppercase())
+    format!(
+        "{}-{}",
+        origin.prefix(),
+        hex[hex.len().saturating_sub(10)..].to_uppercase()
+    )
+}
+
+/// Where frozen counterexamples come from: generated cases, or calls a harness recorded
+/// (`autoreview audit --freeze`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Generated cases drawn with this seed.
+    Generated {
+        /// The seed.
+        seed: u64,
+    },
+    /// Recorded calls re-decided by `autoreview audit`.
+    Recorded,
+}
+
+impl Origin {
+    /// The prefix of a frozen case's ID: `GX` for generated, `AX` for recorded.
+    fn prefix(self) -> &'static str {
+        match self {
+            Origin::Generated { .. } => "GX",
+            Origin::Recorded => "AX",
+        }
+    }
+
+    /// The title of a frozen call, or session.
+    fn title(self, session: bool) -> &'static str {
+        match (self, session) {
+            (Origin::Generated { .. }, false) => "Generated counterexample",
+            (Origin::Generated { .. }, true) => "Generated session counterexample",
+            (Origin::Recorded, false) => "Recorded call",
+            (Origin::Recorded, true) => "Recorded session",
+        }
+    }
+
+    /// What the file says of its cases.
+    fn about(self, profile: Profile) -> String {
+        match self {
+            Origin::Generated { seed } => format!(
+                "Counterexamples found by generated cases (seed {seed}, {profile}), shrunk and frozen as fixed cases; the expectation is the reference engine's outcome."
+            ),
+            Origin::Recorded => format!(
+                "Calls a harness recorded whose outcome breaks a clause of {profile}, re-decided by autoreview audit and frozen as fixed cases; the expectation is the reference engine's outcome."
+            ),
+        }
+    }
 }
 
 /// What a verdict shows, for a frozen case's title: the first difference, or the breakage.
@@ -1424,7 +1473,7 @@ fn what(v: &Verdict) -> String {
 /// its minimal input and the reference's outcome as the expectation. A call cites the clauses
 /// of the table row it falls under; a session expects the reference's outcome of every item
 /// (`{"calls": [...]}`) and cites AR-SESSION-2.
-pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String {
+pub fn frozen_file(cs: &[Counterexample], profile: Profile, origin: Origin) -> String {
     let table = Table::load(profile).ok();
     let frozen = |c: &Counterexample| {
         let (title, clauses, mut expect) = match (&c.minimal, &c.reference) {
@@ -1434,7 +1483,7 @@ pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String
                     InputOutcome::One(o) => serde_json::to_value(o),
                 };
                 (
-                    "Generated session counterexample",
+                    origin.title(true),
                     vec!["AR-SESSION-2".to_owned()],
                     serde_json::json!({"calls": calls.unwrap_or(Value::Null)}),
                 )
@@ -1443,7 +1492,7 @@ pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String
                 let f = features::of(s, profile);
                 let row = table.as_ref().and_then(|t| t.matching(&f).first().copied());
                 (
-                    "Generated counterexample",
+                    origin.title(false),
                     row.map(|r| r.clauses.clone()).unwrap_or_default(),
                     serde_json::to_value(reference).unwrap_or(Value::Null),
                 )
@@ -1461,7 +1510,7 @@ pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String
             }
         }
         serde_json::json!({
-            "id": frozen_id(c),
+            "id": frozen_id(c, origin),
             "title": format!("{title} ({}; {})", c.id, what(&c.verdict)),
             "clauses": clauses,
             "profiles": [profile],
@@ -1477,7 +1526,7 @@ pub fn frozen_file(cs: &[Counterexample], profile: Profile, seed: u64) -> String
         .collect();
     let file = serde_json::json!({
         "area": "generated",
-        "about": format!("Counterexamples found by generated cases (seed {seed}, {profile}), shrunk and frozen as fixed cases; the expectation is the reference engine's outcome."),
+        "about": origin.about(profile),
         "cases": cases,
     });
     serde_json::to_string_pretty(&file).unwrap_or_default() + "\n"

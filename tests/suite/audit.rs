@@ -338,6 +338,123 @@ fn a_check_writes_a_log_that_audits_as_its_profile_decides() {
         "{baseline}"
     );
     assert_eq!(judged("resilient").get("resilient"), None);
+    // The negative control of re-deciding: what the reference decided, read back from its
+    // records, breaks nothing of the profile it decided under.
+    assert_eq!(judged("shipped-0.2").get("shipped-0.2"), None);
+}
+
+/// A record that carries the reviewer's reply is re-decided: the scenario it stands for is decided
+/// by the reference, and the recorded outcome is judged against it as `check` judges an answer,
+/// each break attributed to its root cause. A gate that failed on tool-call markup under `ask`
+/// breaks nothing of the baseline; under resilient its reader should have read the decision the
+/// markup holds (AR-TOL-4), and a failure it could not read should have been asked about
+/// (AR-RES-FAIL-2). A gate whose reader refused valid JSON breaks the baseline's reader. The calls
+/// that break a clause, frozen, run under `check --cases` as fixed cases of the profile.
+#[test]
+fn a_recorded_reply_is_redecided_and_frozen_as_fixed_cases() {
+    let failed = |tool: &str, reply: &str, message: &str| {
+        serde_json::json!({
+            "session": "s", "tool": tool, "route": "qodercn/qfmodel", "policy": "ask",
+            "preset": "auto", "reviewer": {"reply": reply},
+            "result": {"text": format!(
+                "Error: Auto review of tool \"{tool}\" failed; its body was not executed: {message}"
+            )},
+        })
+        .to_string()
+    };
+    let markup_deny =
+        r#"<tool_call>{"decision":"deny","risk":"high","reason":"wipes the disk"}</tool_call>"#;
+    let markup = r#"<tool_call>{"name":"ls","arguments":{}}</tool_call>"#;
+    let log = [
+        failed("rm", markup_deny, r#"Unexpected token '<', "<tool_call>"... is not valid JSON"#),
+        failed("ls", markup, r#"Unexpected token '<', "<tool_call>"... is not valid JSON"#),
+        failed("cat", r#"{"decision":"allow","risk":"low"}"#, "reviewer output is not JSON"),
+        // No reply: judged by what the record shows, not re-decided.
+        r#"{"session":"t","tool":"ls","route":"a/b","policy":"ask","preset":"auto","result":{"text":"ok"}}"#.to_owned(),
+    ]
+    .join("\n");
+    let dir = crate::shared_dir::fresh("audit-freeze");
+    let out = autoreview(
+        &["audit", "-", "--json", "--freeze", dir.to_str().unwrap()],
+        &log,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["redecided"], 3, "{summary}");
+    let judged = &summary["judged"];
+    let clauses = |p: &str| -> Vec<(String, u64)> {
+        judged[p]
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(c, j)| (c.clone(), j["calls"].as_u64().unwrap()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    // The baseline fails on markup as the first two gates did; the allow object the third gate
+    // refused settles the review as allow (AR-REVIEW-4, the review's outcome classes).
+    assert_eq!(
+        clauses("baseline"),
+        [("AR-REVIEW-4".to_owned(), 1)],
+        "{judged}"
+    );
+    // Resilient: the deny in markup is read (AR-TOL-4); markup without a decision, and the
+    // baseline's parser message, fail and are asked about (AR-RES-FAIL-2).
+    let resilient = clauses("resilient");
+    assert!(resilient.contains(&("AR-TOL-4".to_owned(), 1)), "{judged}");
+    assert!(
+        resilient
+            .iter()
+            .any(|(c, n)| c == "AR-RES-FAIL-2" && *n >= 1),
+        "{judged}"
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("recorded-baseline.json"), "{err}");
+
+    // The frozen cases run as fixed cases: the reference passes them, each under its profile.
+    for profile in ["baseline", "resilient"] {
+        let file = dir.join(format!("recorded-{profile}.json"));
+        let frozen: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let ids: Vec<&str> = frozen["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap())
+            .collect();
+        assert!(
+            !ids.is_empty() && ids.iter().all(|i| i.starts_with("AX-")),
+            "{frozen}"
+        );
+        let out = autoreview(
+            &[
+                "check",
+                "--profile",
+                profile,
+                "--implementation",
+                "engine",
+                "--cases",
+                file.to_str().unwrap(),
+                "--only",
+                ids[0],
+            ],
+            "",
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("1 passed, 0 failed"), "{text}");
+    }
 }
 
 /// A failure the gate put to the human (the prompt's reason is `MSG-ASK-FAILED`) is a failure
