@@ -130,6 +130,10 @@ pub enum Command {
         /// judged under (DIR/recorded-<profile>.json): run them with `check --cases DIR`.
         #[arg(long, value_name = "DIR")]
         freeze: Option<String>,
+        /// What the logs are: audit records, or dsh session logs (each LOG one session's
+        /// session.v4.jsonl or .jsonl.zstd, read into records as spec/audit-dsh.md says).
+        #[arg(long, value_enum, default_value_t = LogFormat::Records)]
+        from: LogFormat,
     },
     /// Print a profile's decision table.
     Table {
@@ -651,7 +655,16 @@ fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
             json,
             markdown,
             freeze,
-        } => audit(&logs, profile, streak, json, markdown, freeze.as_deref()),
+            from,
+        } => audit(
+            &logs,
+            profile,
+            streak,
+            json,
+            markdown,
+            freeze.as_deref(),
+            from,
+        ),
         Command::Table { profile, format } => {
             let table = Table::load(profile)?;
             let text = match format {
@@ -1415,6 +1428,7 @@ fn audit(
     json: bool,
     markdown: bool,
     freeze: Option<&str>,
+    from: LogFormat,
 ) -> anyhow::Result<ExitCode> {
     use std::io::BufRead as _;
     if let Some(dir) = freeze {
@@ -1431,21 +1445,25 @@ fn audit(
         };
         let reader = autoreview::audit::compressed::Compression::of(log).decode(reader);
         let shown = if log == "-" { "<stdin>" } else { log.as_str() };
+        let mut records = autoreview::audit::LogReader::new(from.into(), &session_name(log));
         for (k, line) in reader.split(b'\n').enumerate() {
             // A log that cannot be read on (cut short, corrupt) is reported where it stopped, and
             // the next log is read: what came before is kept.
-            let Ok(line) = line.map_err(|e| {
-                audit.skip(shown, k as u64 + 1, format!("reading stopped here: {e}"));
-            }) else {
-                break;
+            let n = k as u64 + 1;
+            let line = match line {
+                Ok(line) => line,
+                Err(e) => {
+                    audit.read(shown, n, Err(format!("reading stopped here: {e}")));
+                    break;
+                }
             };
             match std::str::from_utf8(&line) {
-                Ok(text) => audit.line(shown, k as u64 + 1, text.trim_end_matches('\r')),
-                Err(e) => {
-                    audit.line(shown, k as u64 + 1, "");
-                    audit.skip(shown, k as u64 + 1, format!("not UTF-8: {e}"));
-                }
+                Ok(text) => audit.read(shown, n, records.line(text.trim_end_matches('\r'))),
+                Err(e) => audit.read(shown, n, Err(format!("not UTF-8: {e}"))),
             }
+        }
+        for record in records.finish() {
+            audit.record(record);
         }
     }
     let mut froze = String::new();
@@ -1470,6 +1488,40 @@ fn audit(
     // Said on standard error, so that --json stays one object.
     eprint!("{froze}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `audit --from` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum LogFormat {
+    /// Audit records (spec/audit.md).
+    Records,
+    /// dsh session logs (spec/audit-dsh.md).
+    Dsh,
+}
+
+impl From<LogFormat> for autoreview::audit::Format {
+    fn from(f: LogFormat) -> Self {
+        match f {
+            LogFormat::Records => autoreview::audit::Format::Records,
+            LogFormat::Dsh => autoreview::audit::Format::Dsh,
+        }
+    }
+}
+
+/// The session a log whose records name none is: a dsh log's directory
+/// (`<project>/<session>/session.v4.jsonl.zstd`), else the file's name.
+fn session_name(log: &str) -> String {
+    let path = std::path::Path::new(log);
+    let name = |p: Option<&std::path::Path>| {
+        p.and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+    };
+    let file = name(Some(path)).unwrap_or_else(|| log.to_owned());
+    if file.starts_with("session.v") {
+        name(path.parent()).unwrap_or(file)
+    } else {
+        file
+    }
 }
 
 /// An implementation whose every decided input is written as audit records (`--audit-log`).

@@ -144,6 +144,53 @@ pub fn parse_line(line: &str) -> Result<Record, String> {
     }
 }
 
+/// What a log holds (`autoreview audit --from`): audit records, or a harness's own log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Audit records, one JSON line each (`spec/audit.md`).
+    #[default]
+    Records,
+    /// A dsh session log, `session.v4.jsonl` (`spec/audit-dsh.md`).
+    Dsh,
+}
+
+/// A log being read into records, one line at a time.
+#[derive(Debug)]
+pub enum LogReader {
+    /// Audit records.
+    Records,
+    /// A dsh session log.
+    Dsh(Box<dsh::DshSession>),
+}
+
+impl LogReader {
+    /// A reader of a log in `format`; `name` names a session whose log does not (a dsh log's
+    /// directory, say).
+    pub fn new(format: Format, name: &str) -> LogReader {
+        match format {
+            Format::Records => LogReader::Records,
+            Format::Dsh => LogReader::Dsh(Box::new(dsh::DshSession::new(name))),
+        }
+    }
+
+    /// The records one line gives (none for a blank line), or why it is none.
+    pub fn line(&mut self, line: &str) -> Result<Vec<Record>, String> {
+        match self {
+            LogReader::Records if line.trim().is_empty() => Ok(Vec::new()),
+            LogReader::Records => parse_line(line).map(|r| vec![r]),
+            LogReader::Dsh(d) => d.line(line),
+        }
+    }
+
+    /// The records the end of the log completes (a dsh call left without a result).
+    pub fn finish(self) -> Vec<Record> {
+        match self {
+            LogReader::Records => Vec::new(),
+            LogReader::Dsh(d) => d.finish(),
+        }
+    }
+}
+
 /// A run of refused calls in one session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Streak {
@@ -312,15 +359,18 @@ impl Audit {
         }
     }
 
-    /// Reads one line of `file`; a line that is no record is noted and skipped. Blank lines are
-    /// not records and not skipped.
+    /// Reads one line of `file`, a log of audit records; a line that is no record is noted and
+    /// skipped. Blank lines are not records and not skipped.
     pub fn line(&mut self, file: &str, number: u64, line: &str) {
+        self.read(file, number, LogReader::Records.line(line));
+    }
+
+    /// Takes the records line `number` of `file` gave (`Err`: why it gave none, and it is
+    /// skipped), counting the line.
+    pub fn read(&mut self, file: &str, number: u64, records: Result<Vec<Record>, String>) {
         self.summary.lines += 1;
-        if line.trim().is_empty() {
-            return;
-        }
-        match parse_line(line) {
-            Ok(record) => self.record(record),
+        match records {
+            Ok(records) => records.into_iter().for_each(|r| self.record(r)),
             Err(why) => self.skip(file, number, why),
         }
     }

@@ -488,3 +488,49 @@ fn a_failure_put_to_the_human_is_a_failure_under_every_profile() {
     assert_eq!(s.streak_count, 1);
     assert_eq!(s.streaks[0].length, 2);
 }
+
+/// A dsh session log, zstd-compressed where dsh keeps it, is read with `--from dsh` into records
+/// (spec/audit-dsh.md) and audited: its failure, the resilient profile's AR-RES-FAIL-2 on it and
+/// the escape right after. Read as audit records instead, its lines are no records.
+#[test]
+fn a_dsh_session_log_is_audited_with_from_dsh() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/spec/fixtures/audit/dsh-session.jsonl"
+    );
+    let text = std::fs::read(fixture).unwrap();
+    let dir = crate::shared_dir::fresh("audit-dsh").join("project/session-1");
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("session.v4.jsonl.zstd");
+    std::fs::write(
+        &log,
+        ruzstd::encoding::compress_to_vec(&text[..], ruzstd::encoding::CompressionLevel::Fastest),
+    )
+    .unwrap();
+    let log = log.to_str().unwrap();
+    let out = autoreview(&["audit", "--from", "dsh", log, "--json"], "");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["skipped_count"], 0, "{summary}");
+    assert_eq!(summary["calls"]["failure"], 1, "{summary}");
+    assert_eq!(
+        summary["by_route"]["qodercn/dfmodel"]["tool-call-markup"],
+        1
+    );
+    assert_eq!(summary["judged"]["resilient"]["AR-RES-FAIL-2"]["calls"], 1);
+    assert_eq!(summary["escape_count"], 1, "{summary}");
+    assert_eq!(
+        summary["escapes"][0]["escape"]["preset"],
+        "danger-full-access"
+    );
+
+    let out = autoreview(&["audit", log, "--json"], "");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["calls"].as_object().unwrap().len(), 0, "{summary}");
+    assert!(summary["skipped_count"].as_u64().unwrap() > 0, "{summary}");
+}
