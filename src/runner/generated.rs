@@ -1444,6 +1444,14 @@ impl Origin {
         }
     }
 
+    /// The area its cases belong to, which `--only` selects.
+    fn area(self) -> &'static str {
+        match self {
+            Origin::Generated { .. } => "generated",
+            Origin::Recorded => "recorded",
+        }
+    }
+
     /// What the file says of its cases.
     fn about(self, profile: Profile) -> String {
         match self {
@@ -1525,7 +1533,7 @@ pub fn frozen_file(cs: &[Counterexample], profile: Profile, origin: Origin) -> S
         .map(frozen)
         .collect();
     let file = serde_json::json!({
-        "area": "generated",
+        "area": origin.area(),
         "about": origin.about(profile),
         "cases": cases,
     });

@@ -7,6 +7,7 @@
 //! to install, never a skip: see [`tools`].
 
 mod adapters; // the Node.js skeleton, its example gate and the rc.3 model, over the protocol
+mod audit; // the rc.3 model's own log audited, re-decided, and its frozen calls run against it
 mod cli; // the README's CI recipe as pasted; word diffs of a tampered gate's texts
 #[path = "../common/mod.rs"]
 mod common; // helpers both tiers use
