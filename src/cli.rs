@@ -345,6 +345,8 @@ pub enum SchemaKind {
     Protocol,
     /// The JSON report `check --report-json` writes.
     Report,
+    /// A line of an audit log (spec/audit.md).
+    Audit,
 }
 
 impl SchemaKind {
@@ -356,6 +358,7 @@ impl SchemaKind {
             SchemaKind::Outcome => autoreview::schema::Format::Outcome,
             SchemaKind::Protocol => autoreview::schema::Format::Protocol,
             SchemaKind::Report => autoreview::schema::Format::Report,
+            SchemaKind::Audit => autoreview::schema::Format::Audit,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! JSON Schemas of the scenario and outcome formats and of the runner's JSON report, generated from
 //! the Rust types so the contract and the code cannot drift (committed as
 //! `spec/scenario.schema.json`, `spec/session.schema.json`, `spec/outcome.schema.json`,
-//! `spec/protocol.schema.json`, `spec/report.schema.json`).
+//! `spec/protocol.schema.json`, `spec/report.schema.json`, `spec/audit.schema.json`).
 
 use crate::outcome::Outcome;
 use crate::scenario::Scenario;
@@ -20,6 +20,8 @@ pub enum Format {
     Protocol,
     /// The JSON report `check --report-json` writes (`spec/report.schema.json`).
     Report,
+    /// A line of an audit log `autoreview audit` reads (`spec/audit.schema.json`).
+    Audit,
 }
 
 /// The schema of one format, pretty-printed with a trailing newline.
@@ -30,6 +32,7 @@ pub fn text(which: Format) -> String {
         Format::Outcome => schemars::schema_for!(Outcome),
         Format::Protocol => return crate::protocol::schema_text(),
         Format::Report => schemars::schema_for!(crate::report::JsonReport),
+        Format::Audit => schemars::schema_for!(crate::audit::RecordLine),
     };
     let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
     s.push('\n');
@@ -50,6 +53,7 @@ mod tests {
             (Format::Outcome, "outcome"),
             (Format::Protocol, "protocol"),
             (Format::Report, "report"),
+            (Format::Audit, "audit"),
         ] {
             let path = format!("{}/spec/{file}.schema.json", env!("CARGO_MANIFEST_DIR"));
             let committed = std::fs::read_to_string(&path).unwrap_or_default();

@@ -18,10 +18,12 @@ use crate::profile::Profile;
 pub use classify::{Classification, FailureKind, RequestClass, classify};
 
 /// One recorded tool call (`spec/audit.md`, "call").
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, schemars::JsonSchema)]
 pub struct CallRecord {
-    /// The session it belongs to.
+    /// What the record is: a call (the default).
     #[serde(default)]
+    pub kind: Option<CallKind>,
+    /// The session it belongs to.
     pub session: String,
     /// When its result was recorded.
     #[serde(default)]
@@ -59,7 +61,7 @@ pub struct CallRecord {
 }
 
 /// The reviewer's reply or failure, as recorded.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, schemars::JsonSchema)]
 pub struct ReviewerRecord {
     /// The reviewer's raw reply text.
     #[serde(default)]
@@ -70,7 +72,7 @@ pub struct ReviewerRecord {
 }
 
 /// A call's result as recorded.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, schemars::JsonSchema)]
 pub struct ResultRecord {
     /// The tool result's text.
     #[serde(default)]
@@ -81,7 +83,7 @@ pub struct ResultRecord {
 }
 
 /// An approval prompt as recorded.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, schemars::JsonSchema)]
 pub struct ApprovalRecord {
     /// The audited reason.
     #[serde(default)]
@@ -89,6 +91,47 @@ pub struct ApprovalRecord {
     /// The human's answer.
     #[serde(default)]
     pub answer: Option<String>,
+}
+
+/// The `kind` of a call record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CallKind {
+    /// A tool call.
+    Call,
+}
+
+/// The `kind` of a preset record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PresetKind {
+    /// A change of the session's permission preset.
+    Preset,
+}
+
+/// A change of a session's permission preset (`spec/audit.md`, "preset").
+#[derive(Debug, Clone, PartialEq, Deserialize, schemars::JsonSchema)]
+pub struct PresetRecord {
+    /// What the record is.
+    pub kind: PresetKind,
+    /// The session.
+    pub session: String,
+    /// When the preset was selected (RFC 3339).
+    #[serde(default)]
+    pub time: Option<String>,
+    /// The preset selected (`danger-full-access`, `workspace-write`, `auto`, …).
+    pub preset: String,
+}
+
+/// One line of an audit log as its JSON Schema describes it (`autoreview schema audit`,
+/// `spec/audit.schema.json`): a call record or a preset record.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum RecordLine {
+    /// A tool call the harness ran through the gate.
+    Call(Box<CallRecord>),
+    /// A change of the session's preset.
+    Preset(PresetRecord),
 }
 
 /// One record of an audit log.
@@ -126,18 +169,16 @@ pub fn parse_line(line: &str) -> Result<Record, String> {
                 .map(|c| Record::Call(Box::new(c)))
                 .map_err(|e| format!("a call record needs a string `tool`: {e}"))
         }
-        "preset" => Ok(Record::Preset {
-            session: session()?,
-            time: value
-                .get("time")
-                .and_then(|t| t.as_str())
-                .map(str::to_owned),
-            preset: value
-                .get("preset")
-                .and_then(|p| p.as_str())
-                .map(str::to_owned)
-                .ok_or_else(|| "a preset record needs a string `preset`".to_owned())?,
-        }),
+        "preset" => {
+            session()?;
+            let p: PresetRecord = serde_json::from_value(value.clone())
+                .map_err(|e| format!("a preset record needs a string `preset`: {e}"))?;
+            Ok(Record::Preset {
+                session: p.session,
+                time: p.time,
+                preset: p.preset,
+            })
+        }
         other => Err(format!(
             "`kind` is {other:?}; expected \"call\" or \"preset\""
         )),

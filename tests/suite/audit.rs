@@ -534,3 +534,71 @@ fn a_dsh_session_log_is_audited_with_from_dsh() {
     assert_eq!(summary["calls"].as_object().unwrap().len(), 0, "{summary}");
     assert!(summary["skipped_count"].as_u64().unwrap() > 0, "{summary}");
 }
+
+/// The audit records' JSON Schema (`autoreview schema audit`, committed as
+/// spec/audit.schema.json) names exactly the members spec/audit.md documents for a call, and
+/// every record `check --audit-log` writes uses only those members and reads as a schema line.
+#[test]
+fn the_audit_schema_names_the_documented_members_and_the_written_records() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{root}/spec/audit.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let props = |def: &str| -> std::collections::BTreeSet<String> {
+        schema["$defs"][def]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let spec = std::fs::read_to_string(format!("{root}/spec/audit.md")).unwrap();
+    let table = spec
+        .split("### `call`")
+        .nth(1)
+        .unwrap()
+        .split("###")
+        .next()
+        .unwrap();
+    let documented: std::collections::BTreeSet<String> = table
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(props("CallRecord"), documented);
+    assert_eq!(
+        props("PresetRecord"),
+        ["kind", "session", "time", "preset"]
+            .map(str::to_owned)
+            .into()
+    );
+
+    let dir = crate::shared_dir::fresh("audit-schema");
+    let log = dir.join("resilient.jsonl");
+    let out = autoreview(
+        &[
+            "check",
+            "--profile",
+            "resilient",
+            "--implementation",
+            "engine",
+            "--audit-log",
+            log.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut written = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        written.extend(value.as_object().unwrap().keys().cloned());
+        serde_json::from_value::<autoreview::audit::RecordLine>(value).unwrap();
+    }
+    assert!(written.is_subset(&documented), "{written:?}");
+    // The members a run of the reference writes, each at least once.
+    for member in ["failures_before", "config", "reviewer", "approval"] {
+        assert!(written.contains(member), "{member}: {written:?}");
+    }
+}
