@@ -202,6 +202,10 @@ Examples:
         /// --profile-file`).
         #[arg(long, value_name = "FILE")]
         profile_file: Option<std::path::PathBuf>,
+        /// Append audit records (spec/audit.md) of every input decided to FILE, each input's
+        /// calls in session input-<seq>: read them back with `autoreview audit FILE`.
+        #[arg(long, value_name = "FILE")]
+        audit_log: Option<std::path::PathBuf>,
     },
     /// Check an adapter's wiring before blaming the implementation: the handshake, one call that
     /// must run and one that must be denied.
@@ -693,6 +697,7 @@ fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
         Command::Serve {
             mut profiles,
             profile_file,
+            audit_log,
         } => {
             if let Some(file) = profile_file {
                 profiles.push(load_profile(&file)?);
@@ -703,8 +708,29 @@ fn run(cli: Cli, separator: bool) -> anyhow::Result<ExitCode> {
             // One write per reply: serve flushes after each line, and the default line-buffered
             // stdout would otherwise split a long outcome into several pipe writes.
             let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            autoreview::protocol::serve(stdin, stdout, std::io::stderr(), &profiles)
-                .context("serving")?;
+            let mut audit = match &audit_log {
+                Some(path) => Some(std::io::BufWriter::new(
+                    std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(path)
+                        .map_err(|e| {
+                            anyhow::anyhow!(
+                                "--audit-log {}: {e}; give a path a file can be written at",
+                                path.display()
+                            )
+                        })?,
+                )),
+                None => None,
+            };
+            autoreview::protocol::serve(
+                stdin,
+                stdout,
+                std::io::stderr(),
+                &profiles,
+                audit.as_mut().map(|w| w as &mut dyn std::io::Write),
+            )
+            .context("serving")?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Smoke {

@@ -256,12 +256,39 @@ pub fn schema_text() -> String {
 /// requests and session-log facts): reads requests from `input`, writes replies to `output` until
 /// `stop` or the end of input. A session scenario gets the session's outcome. A line that is not
 /// a request gets an `error` reply when it carries a `seq`, and is otherwise reported on `log`.
+/// With `audit`, every decided input is also written there as audit records (`spec/audit.md`),
+/// its calls in session `input-<seq>`; a record that cannot be written is said on `log` once, and
+/// serving goes on without the log.
 pub fn serve(
     mut input: impl std::io::BufRead,
     mut output: impl std::io::Write,
     mut log: impl std::io::Write,
     profiles: &[Profile],
+    mut audit: Option<&mut dyn std::io::Write>,
 ) -> std::io::Result<()> {
+    let mut record = |log: &mut dyn std::io::Write,
+                      seq: u64,
+                      input: &Input,
+                      outcome: &InputOutcome,
+                      profile: Profile|
+     -> std::io::Result<()> {
+        let Some(out) = audit.as_mut() else {
+            return Ok(());
+        };
+        let session = format!("input-{seq}");
+        let written = crate::audit::write::records(input, outcome, profile, &session)
+            .iter()
+            .try_for_each(|r| writeln!(out, "{r}"))
+            .and_then(|()| out.flush());
+        if let Err(e) = written {
+            writeln!(
+                log,
+                "autoreview serve: the audit log cannot be written ({e}); serving goes on without it"
+            )?;
+            audit = None;
+        }
+        Ok(())
+    };
     /// A well-formed decide request, read in one pass straight into its types; anything else
     /// takes the slower path below, which names what is wrong.
     #[derive(Deserialize)]
@@ -295,10 +322,10 @@ pub fn serve(
                 scenario,
             }) = serde_json::from_str::<Decide>(&line)
         {
-            let reply = Reply::Outcome {
-                seq,
-                outcome: InputOutcome::One(Box::new(crate::engine::decide(&scenario, p))),
-            };
+            let input = Input::One(Box::new(scenario));
+            let outcome = crate::engine::decide_input(&input, p);
+            record(&mut log, seq, &input, &outcome, p)?;
+            let reply = Reply::Outcome { seq, outcome };
             serde_json::to_writer(&mut output, &reply)?;
             output.write_all(b"\n")?;
             output.flush()?;
@@ -370,10 +397,11 @@ pub fn serve(
                         seq,
                         message: format!("invalid scenario: {e}"),
                     },
-                    (Some(p), Ok(s)) => Reply::Outcome {
-                        seq,
-                        outcome: crate::engine::decide_input(&s, p),
-                    },
+                    (Some(p), Ok(s)) => {
+                        let outcome = crate::engine::decide_input(&s, p);
+                        record(&mut log, seq, &s, &outcome, p)?;
+                        Reply::Outcome { seq, outcome }
+                    }
                 }
             }
             Err(e) => {

@@ -602,3 +602,55 @@ fn the_audit_schema_names_the_documented_members_and_the_written_records() {
         assert!(written.contains(member), "{member}: {written:?}");
     }
 }
+
+/// `serve --audit-log` writes the records of what the reference decided over the protocol: checked
+/// through it, the log audits to what `check --audit-log` writes of the engine deciding in
+/// process — the same calls, classified and judged the same.
+#[test]
+fn serve_writes_the_audit_log_check_writes() {
+    let dir = crate::shared_dir::fresh("audit-serve");
+    let served = dir.join("served.jsonl");
+    let direct = dir.join("direct.jsonl");
+    let bin = env!("CARGO_BIN_EXE_autoreview");
+    let summary = |log: &std::path::Path| -> serde_json::Value {
+        let out = autoreview(&["audit", log.to_str().unwrap(), "--json"], "");
+        assert_eq!(out.status.code(), Some(0));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let run = |args: &[&str]| {
+        let out = autoreview(args, "");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(&[
+        "check",
+        "--profile",
+        "baseline",
+        "--",
+        bin,
+        "serve",
+        "--audit-log",
+        served.to_str().unwrap(),
+    ]);
+    run(&[
+        "check",
+        "--profile",
+        "baseline",
+        "--implementation",
+        "engine",
+        "--audit-log",
+        direct.to_str().unwrap(),
+    ]);
+    let (served, direct) = (summary(&served), summary(&direct));
+    assert!(
+        served["calls"]["failure"].as_u64().unwrap() > 50,
+        "{served}"
+    );
+    for member in ["calls", "by_route", "judged", "redecided"] {
+        assert_eq!(served[member], direct[member], "{member}");
+    }
+}

@@ -127,8 +127,14 @@ fn serve_answers_each_canonical_line_with_the_fixture_outcome() {
             input.push('\n');
         }
         let mut out = Vec::new();
-        autoreview::protocol::serve(input.as_bytes(), &mut out, std::io::sink(), &[profile])
-            .expect("serve runs");
+        autoreview::protocol::serve(
+            input.as_bytes(),
+            &mut out,
+            std::io::sink(),
+            &[profile],
+            None,
+        )
+        .expect("serve runs");
         let replies: Vec<serde_json::Value> = String::from_utf8(out)
             .unwrap()
             .lines()
