@@ -1464,6 +1464,9 @@ fn audit(
         writable_dir("--freeze", dir)?;
     }
     let mut audit = autoreview::audit::Audit::new(profile, streak);
+    if freeze.is_some() {
+        audit = audit.freezing();
+    }
     for log in logs {
         let reader: Box<dyn std::io::BufRead> = if log == "-" {
             Box::new(std::io::stdin().lock())
@@ -1496,12 +1499,24 @@ fn audit(
         }
     }
     let mut froze = String::new();
-    for (file, text) in freeze.map(|_| audit.frozen()).unwrap_or_default() {
-        let path = std::path::Path::new(freeze.unwrap_or_default()).join(&file);
-        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    for frozen in freeze.map(|_| audit.frozen()).unwrap_or_default() {
+        let path = std::path::Path::new(freeze.unwrap_or_default()).join(&frozen.file);
+        std::fs::write(&path, &frozen.text)
+            .with_context(|| format!("writing {}", path.display()))?;
         froze.push_str(&format!(
-            "froze the re-decided calls that break a clause in {} (run them with check --cases {})\n",
+            "froze {} re-decided calls that break a clause in {}{} (run them with check --cases {})\n",
+            frozen.calls,
             path.display(),
+            if frozen.left_out > 0 {
+                format!(
+                    "; {} more left out (the first {} distinct calls, {} MiB of scenarios, are kept)",
+                    frozen.left_out,
+                    autoreview::audit::FROZEN,
+                    autoreview::audit::FROZEN_BYTES >> 20
+                )
+            } else {
+                String::new()
+            },
             freeze.unwrap_or_default()
         ));
     }

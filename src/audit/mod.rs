@@ -350,6 +350,19 @@ pub struct Judged {
 /// the rest are counted).
 pub const FROZEN: usize = 1000;
 
+/// A fixed-case file of the re-decided calls that break a clause of one profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frozen {
+    /// Its name: `recorded-<profile>.json`.
+    pub file: String,
+    /// Its text (`spec/cases` format).
+    pub text: String,
+    /// How many calls it holds.
+    pub calls: usize,
+    /// How many distinct calls that break a clause it leaves out ([`FROZEN`], [`FROZEN_BYTES`]).
+    pub left_out: u64,
+}
+
 /// How many streaks, and how many escapes, a summary lists: memory stays bounded however long the
 /// log, growing only with its sessions (each has a count and, while it lasts, a run).
 pub const KEPT: usize = 100;
@@ -367,16 +380,27 @@ pub struct Audit {
     runs: BTreeMap<String, Streak>,
     /// Each session's reviewer failures in a row so far (absent when none).
     failing: BTreeMap<String, u32>,
-    /// The re-decided calls that break a clause, by judging profile, as counterexamples to
-    /// freeze: distinct scenarios, [`FROZEN`] at most.
-    frozen: BTreeMap<
-        String,
-        (
-            Vec<crate::runner::generated::Counterexample>,
-            std::collections::BTreeSet<String>,
-        ),
-    >,
+    /// Whether re-decided calls that break a clause are kept to freeze ([`Audit::freezing`]).
+    freezing: bool,
+    /// The re-decided calls that break a clause, by judging profile, kept to freeze.
+    frozen: BTreeMap<String, Kept>,
 }
+
+/// The calls kept to freeze under one profile: distinct scenarios, at most [`FROZEN`] of them and
+/// [`FROZEN_BYTES`] of scenario text, so that a log of large replies holds no more.
+#[derive(Debug, Default)]
+struct Kept {
+    calls: Vec<crate::runner::generated::Counterexample>,
+    /// The hashes of the scenarios kept.
+    seen: std::collections::BTreeSet<String>,
+    /// Their scenarios' size, in bytes of JSON.
+    bytes: usize,
+    /// How many distinct ones were left out.
+    left_out: u64,
+}
+
+/// How many bytes of scenario text `--freeze` keeps per profile (a reply can be megabytes).
+pub const FROZEN_BYTES: usize = 16 << 20;
 
 impl Audit {
     /// An audit judging under `profile`, reporting streaks of at least `streak_at` refused calls, and
@@ -396,8 +420,15 @@ impl Audit {
             },
             runs: BTreeMap::new(),
             failing: BTreeMap::new(),
+            freezing: false,
             frozen: BTreeMap::new(),
         }
+    }
+
+    /// This audit, keeping the re-decided calls that break a clause for [`Audit::frozen`].
+    pub fn freezing(mut self) -> Audit {
+        self.freezing = true;
+        self
     }
 
     /// Reads one line of `file`, a log of audit records; a line that is no record is noted and
@@ -570,6 +601,9 @@ impl Audit {
                 ));
             }
         }
+        if !self.freezing {
+            return out;
+        }
         let found = crate::runner::generated::Counterexample {
             id: format!(
                 "session {}{}",
@@ -581,33 +615,46 @@ impl Audit {
             ),
             clauses: out.iter().map(|(c, _)| c.clone()).collect(),
             minimal: crate::scenario::session::Input::One(Box::new(r.scenario)),
-            verdict: r.verdict.clone(),
+            // The first difference is all a frozen case's title shows.
+            verdict: crate::runner::Verdict::Fail {
+                differences: differences.iter().take(1).cloned().collect(),
+            },
             reference: crate::outcome::InputOutcome::One(Box::new(r.reference)),
             steps: 0,
         };
-        let (kept, seen) = self.frozen.entry(profile.to_string()).or_default();
-        let key = found.minimal_json().to_string();
-        if kept.len() < FROZEN && seen.insert(key) {
-            kept.push(found);
+        let kept = self.frozen.entry(profile.to_string()).or_default();
+        let json = found.minimal_json().to_string();
+        if kept.seen.contains(&crate::ids::text_hash(&json)) {
+            return out;
+        }
+        if kept.calls.len() < FROZEN && kept.bytes + json.len() <= FROZEN_BYTES {
+            kept.seen.insert(crate::ids::text_hash(&json));
+            kept.bytes += json.len();
+            kept.calls.push(found);
+        } else {
+            kept.left_out += 1;
         }
         out
     }
 
     /// The re-decided calls that break a clause, by profile, as fixed-case files (`spec/cases`
-    /// format, for `check --cases`): `(file name, text)`, one per profile that has any.
-    pub fn frozen(&self) -> Vec<(String, String)> {
+    /// format, for `check --cases`): `(file name, text)`, one per profile that has any; none
+    /// unless the audit is [`Audit::freezing`].
+    pub fn frozen(&self) -> Vec<Frozen> {
         self.judging
             .iter()
             .filter_map(|&p| {
-                let (kept, _) = self.frozen.get(&p.to_string())?;
-                Some((
-                    format!("recorded-{p}.json"),
-                    crate::runner::generated::frozen_file(
-                        kept,
+                let kept = self.frozen.get(&p.to_string())?;
+                Some(Frozen {
+                    file: format!("recorded-{p}.json"),
+                    text: crate::runner::generated::frozen_file(
+                        &kept.calls,
                         p,
                         crate::runner::generated::Origin::Recorded,
                     ),
-                ))
+                    calls: kept.calls.len(),
+                    left_out: kept.left_out,
+                })
             })
             .collect()
     }

@@ -1,7 +1,7 @@
 //! Re-deciding a recorded call (`spec/audit.md`, "Re-deciding a recorded call"): where a record
 //! carries the reviewer's reply and the facts the gate decided on, the call it stands for is a
 //! scenario; the reference decides it under a profile, and the recorded outcome is judged against
-//! that by the one judge every answer meets ([`crate::runner::judge`]), so a recorded call breaks
+//! that by the one judge every answer meets ([`crate::runner::judge_against`]), so a recorded call breaks
 //! a clause exactly as an implementation's answer to a fixed case would.
 //!
 //! A record shows only part of an outcome: what the model saw (the result), and the approval
@@ -17,7 +17,7 @@ use crate::outcome::{
     ApprovalRecord, Decision, Event, Failure, FailureClass, InputOutcome, Outcome, ToolResult,
 };
 use crate::profile::Profile;
-use crate::runner::{Oracle, Verdict};
+use crate::runner::Verdict;
 use crate::scenario::session::Input;
 use crate::scenario::{ApprovalAnswer, Scenario};
 
@@ -250,22 +250,34 @@ pub fn redecide(
     profile: Profile,
 ) -> Result<Redecided, String> {
     let scenario = scenario(call, failures)?;
-    let reference = crate::engine::decide(&scenario, profile);
+    let input = Input::One(Box::new(scenario.clone()));
+    // Decided as the judge decides a reference: a panic (a bug of autoreview's) is said, and the
+    // call is judged by what its record shows instead.
+    let reference = match crate::runner::judge::reference_safely(
+        &input,
+        profile,
+        Capabilities::ALL,
+        &crate::messages::Wording::default(),
+    ) {
+        Ok(InputOutcome::One(o)) => *o,
+        Ok(InputOutcome::Session(_)) => return Err("the reference decided a session".to_owned()),
+        Err(panic) => return Err(format!("the reference engine panicked: {panic}")),
+    };
     let outcome = recorded(call, classification, &reference);
     let case = Case {
         id: "recorded".to_owned(),
         area: "audit".to_owned(),
         title: format!("a recorded call of {}", call.tool),
         clauses: Vec::new(),
-        scenario: Input::One(Box::new(scenario.clone())),
+        scenario: input,
         expect: Expectation::Partial(Value::Object(Map::new())),
         implementation_defined: false,
     };
-    let verdict = crate::runner::judge(
+    let verdict = crate::runner::judge_against(
         &case,
         &InputOutcome::One(Box::new(outcome)),
+        InputOutcome::One(Box::new(reference.clone())),
         profile,
-        Oracle::Reference,
         Capabilities::ALL,
     );
     Ok(Redecided {

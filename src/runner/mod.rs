@@ -727,6 +727,30 @@ pub fn judge(
     oracle: Oracle,
     has: Capabilities,
 ) -> Verdict {
+    judge_given(case, outcome, None, profile, oracle, has)
+}
+
+/// [`judge`] against the reference's outcome the caller already has (`reference`, decided for
+/// the case's scenario under `profile`, as far as `has` observes), which is then not decided
+/// again.
+pub fn judge_against(
+    case: &Case,
+    outcome: &InputOutcome,
+    reference: InputOutcome,
+    profile: Profile,
+    has: Capabilities,
+) -> Verdict {
+    judge_given(case, outcome, Some(reference), profile, Oracle::Reference, has)
+}
+
+fn judge_given(
+    case: &Case,
+    outcome: &InputOutcome,
+    reference: Option<InputOutcome>,
+    profile: Profile,
+    oracle: Oracle,
+    has: Capabilities,
+) -> Verdict {
     /// An implementation that answers every input with one outcome.
     struct Given<'o> {
         outcome: &'o InputOutcome,
@@ -746,7 +770,7 @@ pub fn judge(
     let expected = known_failures::Expected::none();
     let mut given = Given { outcome, has };
     Judge::new(&mut given, profile, &expected)
-        .case(case, None, oracle, None, None)
+        .case(case, None, oracle, reference.map(Ok), None)
         .verdict
 }
 
