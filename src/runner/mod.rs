@@ -740,7 +740,14 @@ pub fn judge_against(
     profile: Profile,
     has: Capabilities,
 ) -> Verdict {
-    judge_given(case, outcome, Some(reference), profile, Oracle::Reference, has)
+    judge_given(
+        case,
+        outcome,
+        Some(reference),
+        profile,
+        Oracle::Reference,
+        has,
+    )
 }
 
 fn judge_given(

@@ -62,3 +62,21 @@ pub fn sh(line: &str) -> String {
 pub fn start(command: Vec<String>, profile: Profile) -> Subprocess {
     Subprocess::start(command, profile, Limits::default()).unwrap_or_else(|e| panic!("{e}"))
 }
+
+/// The JSON the command prints for `args` given `stdin`, once it has exited 0 (its standard error
+/// shown when it did not).
+pub fn json(args: &[&str], stdin: &str) -> serde_json::Value {
+    let out = autoreview(args, stdin);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: not JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use autoreview::Profile;
 use autoreview::audit::{Audit, Summary};
 
-use crate::common::process::autoreview;
+use crate::common::process::{autoreview, json};
 
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -378,12 +378,8 @@ fn a_recorded_reply_is_redecided_and_frozen_as_fixed_cases() {
         &["audit", "-", "--json", "--freeze", dir.to_str().unwrap()],
         &log,
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{err}");
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["redecided"], 3, "{summary}");
     let judged = &summary["judged"];
@@ -414,8 +410,11 @@ fn a_recorded_reply_is_redecided_and_frozen_as_fixed_cases() {
             .any(|(c, n)| c == "AR-RES-FAIL-2" && *n >= 1),
         "{judged}"
     );
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("recorded-baseline.json"), "{err}");
+    assert!(
+        err.contains("froze 1 re-decided calls that break a clause in ")
+            && err.contains("recorded-baseline.json"),
+        "{err}"
+    );
 
     // The frozen cases run as fixed cases: the reference passes them, each under its profile.
     for profile in ["baseline", "resilient"] {
@@ -508,14 +507,7 @@ fn a_dsh_session_log_is_audited_with_from_dsh() {
     )
     .unwrap();
     let log = log.to_str().unwrap();
-    let out = autoreview(&["audit", "--from", "dsh", log, "--json"], "");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let summary = json(&["audit", "--from", "dsh", log, "--json"], "");
     assert_eq!(summary["skipped_count"], 0, "{summary}");
     assert_eq!(summary["calls"]["failure"], 1, "{summary}");
     assert_eq!(
