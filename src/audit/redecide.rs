@@ -4,9 +4,10 @@
 //! that by the one judge every answer meets ([`crate::runner::judge_against`]), so a recorded call breaks
 //! a clause exactly as an implementation's answer to a fixed case would.
 //!
-//! A record shows only part of an outcome: what the model saw (the result), and the approval
-//! prompt when one was shown. The recorded outcome is the reference's with those members put in,
-//! so that every member a record does not carry is never compared.
+//! A record shows only part of an outcome: what the model saw (the result), the approval prompt
+//! when one was shown, and what those say of the gate's answer and of whether its review failed.
+//! The recorded outcome is the reference's with those members put in ([`recorded`]), so that
+//! every member a record does not show is never compared.
 
 use serde_json::{Map, Value, json};
 
@@ -103,7 +104,8 @@ fn later_ask(call: &CallRecord) -> Option<&str> {
 }
 
 /// The recorded outcome: the reference's, with what the record shows put in — whether the body
-/// ran and the text and info the model saw, and the approval prompt (or that none was shown).
+/// ran and the text and info the model saw, the gate's answer, whether its review failed, and the
+/// approval prompt (or that none was shown). What the record cannot tell stays the reference's.
 pub fn recorded(
     call: &CallRecord,
     classification: &Classification,
@@ -135,8 +137,8 @@ pub fn recorded(
     }
     // The gate's answer, where the record shows it: its refusal as the result, its question as
     // the prompt, or a body that ran with no prompt at all (it allowed; a prompt another listener
-    // raised may have replaced the gate's question, and cannot tell). A gate that did
-    // not run for the call (another preset) answered nothing, as the reference's shows.
+    // raised may have replaced the gate's question, and cannot tell). A gate that did not run
+    // for the call (another preset) answered nothing, as the reference's shows.
     if reference.listener.is_some() {
         let question = classify::question(call).is_some();
         let gate_refused = matches!(
