@@ -190,6 +190,18 @@ pub fn classify(call: &CallRecord) -> Classification {
     Classification::Allowed
 }
 
+/// Whether the call's result carries `INFO-FAILED`'s code: a reviewer failure the gate denied on
+/// purpose (under `never`, or configured to fail closed, AR-RES-FAIL-1, AR-RES-FAIL-3), which a
+/// record without the gate's configuration cannot tell apart.
+pub fn marked_failed(call: &CallRecord) -> bool {
+    let code = messages::info_failed(FailureClass::Internal).remove("code");
+    call.result
+        .as_ref()
+        .and_then(|r| r.error.as_ref())
+        .and_then(|e| e.get("code"))
+        .is_some_and(|c| Some(c) == code.as_ref())
+}
+
 /// The gate's question to the human, when a recorded approval prompt is one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Question<'r> {

@@ -26,14 +26,9 @@ pub fn judge(call: &CallRecord, classification: &Classification, profile: Profil
     };
     let mut out = Vec::new();
     let asked = call.approval.is_some();
-    // A failure denied with INFO-FAILED is one the gate denied on purpose (under `never`, or
-    // configured to fail closed, AR-RES-FAIL-1, AR-RES-FAIL-3): the record cannot tell which.
-    let marked = call
-        .result
-        .as_ref()
-        .and_then(|r| r.error.as_ref())
-        .and_then(|e| e.get("code"))
-        .is_some_and(|c| c == "AUTO_REVIEW_FAILED");
+    // A failure denied with INFO-FAILED is one the gate denied on purpose: the record cannot
+    // tell why.
+    let marked = super::classify::marked_failed(call);
     // AR-RES-FAIL-2: under the effective policy `ask`, a failure is asked about (the record does
     // not say `on_failure`; its default, `ask`, is assumed and said).
     if profile.failures() == FailureRules::Ask

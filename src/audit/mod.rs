@@ -334,6 +334,8 @@ pub struct Summary {
     /// How many calls were re-decided (their record carries the reviewer's reply and the facts
     /// the gate decided on); the rest are judged by what their record shows.
     pub redecided: u64,
+    /// Calls whose record carries the reviewer's reply but could not be re-decided, by why.
+    pub not_redecided: BTreeMap<String, u64>,
 }
 
 /// How many recorded calls break one clause, and why.
@@ -487,16 +489,20 @@ impl Audit {
         let classification = classify(&call);
         let failures = self.failing.get(&call.session).copied().unwrap_or(0);
         let mut redecided = false;
+        let mut not_redecided = None;
         for profile in self.judging.clone() {
             let breaches = match redecide::redecide(&call, &classification, failures, profile) {
                 Ok(r) => {
                     redecided = true;
                     self.keep(&call, profile, r)
                 }
-                Err(_) => judge::judge(&call, &classification, profile)
-                    .into_iter()
-                    .map(|b| (b.clause.to_owned(), b.why.to_owned()))
-                    .collect(),
+                Err(why) => {
+                    not_redecided = Some(why);
+                    judge::judge(&call, &classification, profile)
+                        .into_iter()
+                        .map(|b| (b.clause.to_owned(), b.why.to_owned()))
+                        .collect()
+                }
             };
             for (clause, why) in breaches {
                 let judged = self
@@ -513,6 +519,10 @@ impl Audit {
             }
         }
         self.summary.redecided += u64::from(redecided);
+        let replied = call.reviewer.as_ref().is_some_and(|r| r.reply.is_some());
+        if let Some(why) = not_redecided.filter(|_| replied) {
+            *self.summary.not_redecided.entry(why).or_default() += 1;
+        }
         match &classification {
             Classification::Failure { .. } => {
                 *self.failing.entry(call.session.clone()).or_default() += 1;
@@ -755,9 +765,13 @@ impl Summary {
         );
         let _ = writeln!(
             out,
-            "{} calls re-decided from the reviewer's recorded reply; the rest judged by what their record shows\n",
+            "{} calls re-decided from the reviewer's recorded reply; the rest judged by what their record shows",
             self.redecided
         );
+        for (why, n) in &self.not_redecided {
+            let _ = writeln!(out, "{n} calls with a recorded reply not re-decided: {why}");
+        }
+        out.push('\n');
         for s in &self.skipped {
             let _ = writeln!(out, "skipped {}:{}: {}", s.file, s.line, s.why);
         }

@@ -35,7 +35,7 @@ pub struct Redecided {
 
 /// The scenario `call` stands for, `failures` reviewer failures in a row recorded before it in its
 /// session (the record's own `failures_before` when it has one); or what the record lacks for
-/// one. Needed: the reviewer's reply (every request gets it), the route, the effective policy
+/// one, in words that name no recorded value (audit counts calls by them). Needed: the reviewer's reply (every request gets it), the route, the effective policy
 /// (taken as the session's override), the preset and the result. A prompt that merges the gate's
 /// question with a later listener's (`MSG-ASK-COMBINED`) says that listener asked. Every member a
 /// record cannot carry keeps the scenario's default (a native call, a consistent session log, the
@@ -51,9 +51,21 @@ pub fn scenario(call: &CallRecord, failures: u32) -> Result<Scenario, String> {
     let route = call.route.as_deref().ok_or("no route")?;
     let (provider, model) = route
         .split_once('/')
-        .ok_or_else(|| format!("the route {route:?} is not provider/model"))?;
+        .ok_or("the route is not provider/model")?;
     let policy = call.policy.as_deref().ok_or("no policy")?;
     let preset = call.preset.as_deref().ok_or("no preset")?;
+    // A failure denied on purpose under `ask` (INFO-FAILED) was denied as the gate's
+    // configuration said; without it, whether the gate fails closed cannot be told.
+    if call.config.is_none()
+        && policy == "ask"
+        && call.approval.is_none()
+        && classify::marked_failed(call)
+    {
+        return Err(
+            "a failure denied as configured (INFO-FAILED) under ask, with no config recorded"
+                .to_owned(),
+        );
+    }
     let answer = match &call.approval {
         Some(a) => a
             .answer
@@ -78,7 +90,10 @@ pub fn scenario(call: &CallRecord, failures: u32) -> Result<Scenario, String> {
     if let Some(reason) = later_ask(call) {
         s["downstream"] = json!({"kind": "ask", "reason": reason});
     }
-    serde_json::from_value(s).map_err(|e| format!("not a scenario: {e}"))
+    serde_json::from_value(s).map_err(|_| {
+        "the policy, preset, approval answer or config is not one the scenario format takes"
+            .to_owned()
+    })
 }
 
 /// Whether the body of a call recorded with this result text ran, when the record tells: a call
@@ -123,10 +138,10 @@ pub fn recorded(
             }
         }
         Some(false) => {
+            // Info that is no object (the format says it is one) is not compared.
             let info = match result.error {
                 Some(Value::Object(m)) => Some(m),
-                Some(_) => Some(Map::new()),
-                None => reference.result.info.clone(),
+                _ => reference.result.info.clone(),
             };
             o.result = ToolResult::refused(text.clone(), info);
             o.trace
@@ -263,7 +278,7 @@ pub fn redecide(
     ) {
         Ok(InputOutcome::One(o)) => *o,
         Ok(InputOutcome::Session(_)) => return Err("the reference decided a session".to_owned()),
-        Err(panic) => return Err(format!("the reference engine panicked: {panic}")),
+        Err(_) => return Err("the reference engine panicked (a bug in autoreview)".to_owned()),
     };
     let outcome = recorded(call, classification, &reference);
     let case = Case {

@@ -646,3 +646,45 @@ fn serve_writes_the_audit_log_check_writes() {
         assert_eq!(served[member], direct[member], "{member}");
     }
 }
+
+/// A failure the gate denied under `ask` with `INFO-FAILED` was denied as its configuration said
+/// (`on_failure: deny`): without the configuration recorded, re-deciding cannot tell, so the call
+/// is not re-decided (and said why) and the rules do not count it; with `config` recorded it is
+/// re-decided, and breaks nothing where the configuration fails closed and AR-RES-FAIL-2 where it
+/// asks.
+#[test]
+fn a_failure_denied_as_configured_is_judged_only_with_its_configuration() {
+    let record = |config: Option<&str>| {
+        let mut r = serde_json::json!({
+            "session": "s", "tool": "pwsh", "route": "a/b", "policy": "ask", "preset": "auto",
+            "reviewer": {"reply": "I will run the command now."},
+            "result": {
+                "text": "Error: Auto review of tool \"pwsh\" failed; its body was not executed: auto-review: reviewer output holds no decision object",
+                "error": {"name": "AutoReviewFailedError", "code": "AUTO_REVIEW_FAILED", "failure": "protocol"},
+            },
+        });
+        if let Some(on_failure) = config {
+            r["config"] = serde_json::json!({"on_failure": on_failure});
+        }
+        r.to_string()
+    };
+    let resilient = |log: String| -> serde_json::Value {
+        json(&["audit", "--profile", "resilient", "-", "--json"], &log)
+    };
+    let unknown = resilient(record(None));
+    assert_eq!(unknown["redecided"], 0, "{unknown}");
+    assert_eq!(
+        unknown["not_redecided"],
+        serde_json::json!({"a failure denied as configured (INFO-FAILED) under ask, with no config recorded": 1})
+    );
+    assert_eq!(unknown["judged"].get("resilient"), None, "{unknown}");
+    let closed = resilient(record(Some("deny")));
+    assert_eq!(closed["redecided"], 1, "{closed}");
+    assert_eq!(closed["judged"].get("resilient"), None, "{closed}");
+    let asks = resilient(record(Some("ask")));
+    assert_eq!(asks["redecided"], 1, "{asks}");
+    assert_eq!(
+        asks["judged"]["resilient"]["AR-RES-FAIL-2"]["calls"], 1,
+        "{asks}"
+    );
+}
